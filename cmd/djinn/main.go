@@ -1,0 +1,4 @@
+// Command djinn is the Djinn Claude Code plugin's one binary.
+package main
+
+func main() {}

@@ -1,0 +1,3 @@
+module github.com/djinn-cc/djinn
+
+go 1.26
