@@ -1,4 +1,14 @@
-// Command djinn is the Djinn Claude Code plugin's one binary.
+// Command djinn is the one binary of the Djinn Claude Code plugin: the hook
+// handler Claude Code starts on every event, and the commands behind the
+// /djinn:rank, /djinn:reorient and /djinn:status skills.
 package main
 
-func main() {}
+import (
+	"context"
+	"os"
+)
+
+func main() {
+	// run is separate so deferred unlocks and cleanups finish before exit.
+	os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr))
+}

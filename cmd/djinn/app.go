@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/djinn-cc/djinn/hooks"
+	"github.com/djinn-cc/djinn/state"
+)
+
+// usageError marks a command-line mistake (exit ExitUsage, never help on
+// stdout).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// exitError carries a command's non-zero exit after it printed its own
+// report (state validate finding problems).
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// app holds what every command needs.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	tui            tui
+	getenv         func(string) string
+	environ        []string
+	now            func() time.Time
+}
+
+// commonFlags are taken by every command (flags go before arguments: urfave
+// v2 does not parse flags after a positional argument).
+func commonFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "state-dir", Usage: "state directory (default: $DJINN_STATE_DIR, $CLAUDE_PLUGIN_DATA, $XDG_STATE_HOME/djinn)"},
+		&cli.StringFlag{Name: "session", Usage: "session id (default: the newest session of the current project)"},
+	}
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &app{
+		stdin: stdin, stdout: stdout, stderr: stderr, tui: tui{stderr},
+		getenv: os.Getenv, environ: os.Environ(), now: time.Now,
+	}
+	if v := os.Getenv("DJINN_NOW"); v != "" {
+		// Tests pin the clock; a bad value is ignored, not fatal.
+		if t, err := time.Parse(time.RFC3339, v); err == nil {
+			a.now = func() time.Time { return t }
+		}
+	}
+	return a.run(ctx, args)
+}
+
+func (a *app) run(ctx context.Context, args []string) (code int) {
+	// A hook must never fail the agent, whatever happens below.
+	isHook := len(args) > 1 && args[1] == "hook"
+	defer func() {
+		if r := recover(); r != nil {
+			a.tui.errorf("internal error: %v", r)
+			code = ExitFailure
+			if isHook {
+				code = ExitOK
+			}
+		}
+	}()
+	c := &cli.App{
+		Name:            "djinn",
+		Usage:           "keep a Claude Code agent on task: goal drift, loops, stalls, context pressure",
+		HideVersion:     true,
+		HideHelpCommand: true,
+		Reader:          a.stdin,
+		Writer:          a.stdout,
+		ErrWriter:       a.stderr,
+		ExitErrHandler:  func(*cli.Context, error) {},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return usageError{err.Error()}
+		},
+		CommandNotFound: func(c *cli.Context, name string) {},
+		Commands: []*cli.Command{
+			a.hookCommand(),
+			a.stateCommand(),
+			a.replayCommand(),
+			a.rankCommand(),
+			a.reorientCommand(),
+			a.statusCommand(),
+			a.switchCommand("disable"),
+			a.switchCommand("enable"),
+			a.versionCommand(),
+		},
+	}
+	for _, cmd := range c.Commands {
+		cmd.OnUsageError = c.OnUsageError
+		for _, sub := range cmd.Subcommands {
+			sub.OnUsageError = c.OnUsageError
+		}
+	}
+	if len(args) > 1 && !knownCommand(c, args[1]) && !strings.HasPrefix(args[1], "-") {
+		a.tui.errorf("unknown command %q (try: djinn --help)", args[1])
+		return ExitUsage
+	}
+	err := c.RunContext(ctx, args)
+	if isHook {
+		// The hook command reports its own failures; it always exits 0.
+		return ExitOK
+	}
+	var ue usageError
+	var ee exitError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.As(err, &ue):
+		a.tui.errorf("%s", ue.msg)
+		return ExitUsage
+	default:
+		a.tui.errorf("%v", err)
+		return ExitFailure
+	}
+}
+
+func knownCommand(c *cli.App, name string) bool {
+	if name == "help" {
+		return true
+	}
+	for _, cmd := range c.Commands {
+		if cmd.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// store resolves the state root from --state-dir and the environment.
+func (a *app) store(c *cli.Context) (*state.Store, error) {
+	root, err := state.ResolveRoot(c.String("state-dir"), a.getenv)
+	if err != nil {
+		return nil, err
+	}
+	return &state.Store{
+		Root:     root,
+		LockWait: 5 * time.Second,
+		Now:      a.now,
+		Notice:   func(msg string) { a.tui.errorf("%s", msg) },
+	}, nil
+}
+
+// env builds the hook environment: store, settings and clock.
+func (a *app) env(c *cli.Context) (*hooks.Env, error) {
+	st, err := a.store(c)
+	if err != nil {
+		return nil, err
+	}
+	set, problems := state.LoadSettings(st.Root, a.getenv, a.environ)
+	for _, p := range problems {
+		a.tui.errorf("%s", p)
+	}
+	st.LockWait = time.Duration(set.LockWaitMS) * time.Millisecond
+	return &hooks.Env{Store: st, Settings: set, Now: a.now, Getenv: a.getenv}, nil
+}

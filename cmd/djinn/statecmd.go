@@ -1,0 +1,232 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/djinn-cc/djinn/state"
+)
+
+func (a *app) stateCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "state",
+		Usage: "inspect, check or delete Djinn's state",
+		Subcommands: []*cli.Command{
+			{
+				Name:   "path",
+				Usage:  "print the state root, or a session's directory with --session",
+				Flags:  commonFlags(),
+				Action: a.statePath,
+			},
+			{
+				Name:   "show",
+				Usage:  "print a session's state files",
+				Flags:  commonFlags(),
+				Action: a.stateShow,
+			},
+			{
+				Name:  "validate",
+				Usage: "check every state file against its schema (a session, or all with --all); exit 1 on a failure",
+				Flags: append(commonFlags(), &cli.BoolFlag{Name: "all", Usage: "check every session"}),
+				Action: a.stateValidate,
+			},
+			{
+				Name:  "delete",
+				Usage: "delete a session's data (--session), or every session's (--all)",
+				Flags: append(commonFlags(), &cli.BoolFlag{Name: "all", Usage: "delete every session"}),
+				Action: a.stateDelete,
+			},
+		},
+		Action: func(c *cli.Context) error {
+			return usagef("state: expected a subcommand: path, show, validate or delete")
+		},
+	}
+}
+
+func noArgs(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usagef("%s: unexpected argument %q (flags go before arguments)", c.Command.FullName(), c.Args().First())
+	}
+	return nil
+}
+
+func (a *app) statePath(c *cli.Context) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	st, err := a.store(c)
+	if err != nil {
+		return err
+	}
+	if c.String("session") == "" {
+		_, err = fmt.Fprintln(a.stdout, st.Root)
+		return err
+	}
+	dir, err := st.SessionDir(c.String("session"))
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(a.stdout, dir)
+	return err
+}
+
+func (a *app) stateShow(c *cli.Context) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	st, err := a.store(c)
+	if err != nil {
+		return err
+	}
+	id, err := a.sessionID(c, st)
+	if err != nil {
+		return err
+	}
+	dir, _ := st.SessionDir(id)
+	fmt.Fprintf(a.stdout, "session %s\n%s\n", id, dir)
+	for _, f := range []struct {
+		name string
+		kind state.Kind
+		v    any
+	}{
+		{"anchor.json", state.KindAnchor, &state.Anchor{}},
+		{"window.json", state.KindWindow, &state.Window{}},
+		{"reservoir.json", state.KindReservoir, &state.Reservoir{}},
+	} {
+		p := filepath.Join(dir, f.name)
+		raw, err := os.ReadFile(p)
+		if os.IsNotExist(err) {
+			fmt.Fprintf(a.stdout, "\n== %s: none\n", f.name)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if errs := state.ValidateBytes(f.kind, raw); len(errs) > 0 {
+			fmt.Fprintf(a.stdout, "\n== %s: INVALID: %v\n", f.name, errs[0])
+			continue
+		}
+		var v any
+		_ = json.Unmarshal(raw, &v)
+		out, _ := json.MarshalIndent(v, "", "  ")
+		fmt.Fprintf(a.stdout, "\n== %s\n%s\n", f.name, out)
+	}
+	for _, f := range []struct {
+		name string
+		kind state.Kind
+	}{{"turns.jsonl", state.KindTurn}, {"advisories.jsonl", state.KindAdvisory}} {
+		n := 0
+		stats, err := st.ReadLines(filepath.Join(dir, f.name), f.kind, 0, func([]byte) error { n++; return nil })
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stdout, "\n== %s: %d lines", f.name, n)
+		if stats.Invalid > 0 || stats.Torn {
+			fmt.Fprintf(a.stdout, " (%d invalid, torn last line: %v)", stats.Invalid, stats.Torn)
+		}
+		fmt.Fprintln(a.stdout)
+	}
+	return nil
+}
+
+func (a *app) stateValidate(c *cli.Context) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	st, err := a.store(c)
+	if err != nil {
+		return err
+	}
+	var ids []string
+	if !c.Bool("all") {
+		id, err := a.sessionID(c, st)
+		if err != nil {
+			return err
+		}
+		ids = []string{id}
+	}
+	rep, err := st.Check(ids)
+	if err != nil {
+		return err
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(a.stdout, "note: %s\n", n)
+	}
+	for _, p := range rep.Problems {
+		fmt.Fprintf(a.stdout, "invalid: %s\n", p)
+	}
+	fmt.Fprintf(a.stdout, "%d files checked, %d problems\n", rep.Files, len(rep.Problems))
+	if len(rep.Problems) > 0 {
+		return exitError{ExitFailure}
+	}
+	return nil
+}
+
+func (a *app) stateDelete(c *cli.Context) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	st, err := a.store(c)
+	if err != nil {
+		return err
+	}
+	var ids []string
+	switch {
+	case c.Bool("all"):
+		all, err := st.Sessions()
+		if err != nil {
+			return err
+		}
+		for _, s := range all {
+			ids = append(ids, s.ID)
+		}
+	case c.String("session") != "":
+		ids = []string{c.String("session")}
+	default:
+		return usagef("state delete: name the session with --session, or pass --all")
+	}
+	for _, id := range ids {
+		if err := deleteSession(c.Context, st, id); err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stdout, "deleted session %s\n", id)
+	}
+	return nil
+}
+
+// deleteSession removes a session's data under its lock, so no hook is
+// half-way through writing it. The lock file goes last.
+func deleteSession(ctx context.Context, st *state.Store, id string) error {
+	dir, err := st.SessionDir(id)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(dir); os.IsNotExist(err) {
+		return fmt.Errorf("session %s: no such session under %s", id, st.Root)
+	}
+	lock, err := st.LockSession(ctx, id)
+	if err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		_ = lock.Unlock()
+		return err
+	}
+	for _, e := range entries {
+		if e.Name() == "lock" {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			_ = lock.Unlock()
+			return fmt.Errorf("delete session %s: %w", id, err)
+		}
+	}
+	_ = lock.Unlock()
+	return os.RemoveAll(dir)
+}

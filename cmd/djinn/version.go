@@ -1,0 +1,30 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/djinn-cc/djinn/state"
+)
+
+// Version is Djinn's version; plugin.json, marketplace.json and the hooks/djinn
+// launcher carry the same string (a test checks).
+const Version = "0.1.0"
+
+func (a *app) versionCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "version",
+		Usage: "print the version",
+		Flags: commonFlags(),
+		Action: func(c *cli.Context) error {
+			validator := "jsonschema/v5"
+			if !state.FullValidator {
+				validator = "built-in schema checker (hook build)"
+			}
+			_, err := fmt.Fprintf(a.stdout, "djinn %s (%s, %s/%s, schemas: %s)\n", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH, validator)
+			return err
+		},
+	}
+}

@@ -1,0 +1,139 @@
+package hooks
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxContextChars keeps injected text under Claude Code's 10,000-character
+// cap on additionalContext, systemMessage and plain stdout (longer text is
+// saved to a file and the model only gets a preview).
+const MaxContextChars = 9500
+
+// Response is what a handler wants to say. Encode turns it into the one JSON
+// object (or plain text) the contract allows for the event, and refuses
+// anything else: a field the event ignores would be silently dropped by
+// Claude Code, or worse, make the model run again.
+type Response struct {
+	// Context paragraphs for the model (additionalContext), most severe first.
+	Context []string
+	// SystemMessage is shown to the user, not the model.
+	SystemMessage string
+	// Block asks for decision "block" with Reason: a rollback on Stop and
+	// SubagentStop, a hard loop on PostToolUse when the user enabled it.
+	Block  bool
+	Reason string
+	// UpdatedToolOutput replaces a built-in tool's output (in its own shape);
+	// UpdatedMCPToolOutput replaces an MCP tool's.
+	UpdatedToolOutput    json.RawMessage
+	UpdatedMCPToolOutput json.RawMessage
+	// Plain is PreCompact's plain stdout, appended to the compactor's
+	// instructions.
+	Plain string
+}
+
+// Empty reports whether there is nothing to print.
+func (r Response) Empty() bool {
+	return len(r.Context) == 0 && r.SystemMessage == "" && !r.Block && r.Reason == "" &&
+		len(r.UpdatedToolOutput) == 0 && len(r.UpdatedMCPToolOutput) == 0 && r.Plain == ""
+}
+
+type wireOutput struct {
+	Decision           string        `json:"decision,omitempty"`
+	Reason             string        `json:"reason,omitempty"`
+	SystemMessage      string        `json:"systemMessage,omitempty"`
+	HookSpecificOutput *wireSpecific `json:"hookSpecificOutput,omitempty"`
+}
+
+type wireSpecific struct {
+	HookEventName        string          `json:"hookEventName"`
+	AdditionalContext    string          `json:"additionalContext,omitempty"`
+	UpdatedToolOutput    json.RawMessage `json:"updatedToolOutput,omitempty"`
+	UpdatedMCPToolOutput json.RawMessage `json:"updatedMCPToolOutput,omitempty"`
+}
+
+// allowed lists, per event, which parts of a Response Djinn may emit. It is
+// narrower than what Claude Code accepts: additionalContext on Stop and
+// SubagentStop would make the model run again, so Djinn never sends it.
+var allowed = map[string]struct{ context, system, block, output, plain bool }{
+	SessionStart:       {context: true, system: true},
+	UserPromptSubmit:   {context: true, system: true},
+	PostToolUse:        {context: true, system: true, block: true, output: true},
+	PostToolUseFailure: {context: true, system: true},
+	Stop:               {system: true, block: true},
+	SubagentStop:       {block: true},
+	PreCompact:         {plain: true},
+	SessionEnd:         {},
+}
+
+// Encode renders r for event. It returns nil for an empty response (print
+// nothing), and an error if r holds anything the event may not carry.
+func Encode(event string, r Response) ([]byte, error) {
+	rule, ok := allowed[event]
+	if !ok {
+		return nil, fmt.Errorf("%w %q", ErrUnknownEvent, event)
+	}
+	if r.Empty() {
+		return nil, nil
+	}
+	switch {
+	case len(r.Context) > 0 && !rule.context:
+		return nil, fmt.Errorf("%s cannot carry additionalContext", event)
+	case r.SystemMessage != "" && !rule.system:
+		return nil, fmt.Errorf("%s cannot carry systemMessage", event)
+	case (r.Block || r.Reason != "") && !rule.block:
+		return nil, fmt.Errorf("%s cannot carry a block decision", event)
+	case r.Block && strings.TrimSpace(r.Reason) == "":
+		return nil, fmt.Errorf("%s block needs a reason", event)
+	case (len(r.UpdatedToolOutput) > 0 || len(r.UpdatedMCPToolOutput) > 0) && !rule.output:
+		return nil, fmt.Errorf("%s cannot replace a tool output", event)
+	case len(r.UpdatedToolOutput) > 0 && len(r.UpdatedMCPToolOutput) > 0:
+		return nil, fmt.Errorf("%s: both updatedToolOutput and updatedMCPToolOutput", event)
+	case r.Plain != "" && !rule.plain:
+		return nil, fmt.Errorf("%s cannot print plain text", event)
+	case r.Plain != "" && (len(r.Context) > 0 || r.SystemMessage != "" || r.Block):
+		return nil, fmt.Errorf("%s: plain text excludes JSON fields", event)
+	}
+	if r.Plain != "" {
+		// Claude Code parses stdout as JSON when it starts with '{'.
+		text := capText(strings.TrimLeft(r.Plain, " \t\r\n{"), MaxContextChars)
+		return []byte(text + "\n"), nil
+	}
+	w := wireOutput{SystemMessage: capText(r.SystemMessage, MaxContextChars)}
+	if r.Block {
+		w.Decision = "block"
+		w.Reason = capText(r.Reason, MaxContextChars)
+	}
+	if len(r.Context) > 0 || len(r.UpdatedToolOutput) > 0 || len(r.UpdatedMCPToolOutput) > 0 {
+		w.HookSpecificOutput = &wireSpecific{
+			HookEventName:        event,
+			AdditionalContext:    capText(strings.Join(r.Context, "\n\n"), MaxContextChars),
+			UpdatedToolOutput:    r.UpdatedToolOutput,
+			UpdatedMCPToolOutput: r.UpdatedMCPToolOutput,
+		}
+	}
+	out, err := json.Marshal(w)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s output: %w", event, err)
+	}
+	return append(out, '\n'), nil
+}
+
+// capText cuts s to at most max runes, on a rune boundary, saying so.
+func capText(s string, max int) string {
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	const marker = "\n[djinn: cut to fit Claude Code's limit]"
+	keep := max - utf8.RuneCountInString(marker)
+	n := 0
+	for i := range s {
+		if n == keep {
+			return s[:i] + marker
+		}
+		n++
+	}
+	return s
+}

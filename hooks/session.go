@@ -1,0 +1,168 @@
+package hooks
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/djinn-cc/djinn/state"
+)
+
+// Env is everything a hook takes from outside the payload.
+type Env struct {
+	Store    *state.Store
+	Settings state.Settings
+	// Now is the clock.
+	Now func() time.Time
+	// Getenv reads the environment (the developer key, the project dir).
+	Getenv func(string) string
+}
+
+func (e *Env) now() time.Time {
+	if e.Now != nil {
+		return e.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+func (e *Env) getenv(k string) string {
+	if e.Getenv != nil {
+		return e.Getenv(k)
+	}
+	return ""
+}
+
+// session is one locked session's state for the length of one hook: loaded
+// lazily, changed in memory, and written back only when the handler
+// succeeded.
+type session struct {
+	env *Env
+	id  string
+	dir string
+	now time.Time
+
+	w state.Window
+
+	anchor       *state.Anchor
+	anchorLoaded bool
+	anchorDirty  bool
+
+	res       *state.Reservoir
+	resLoaded bool
+	resDirty  bool
+
+	turns []state.Turn
+	advs  []state.Advisory
+}
+
+func (s *session) path(name string) string { return filepath.Join(s.dir, name) }
+
+// openSession validates the id, takes the session lock and loads
+// window.json. The caller must call unlock.
+func openSession(ctx context.Context, env *Env, id string) (*session, *state.Lock, error) {
+	dir, err := env.Store.SessionDir(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	lock, err := env.Store.LockSession(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := &session{env: env, id: id, dir: dir, now: env.now()}
+	found, err := env.Store.Load(s.path("window.json"), state.KindWindow, &s.w)
+	if err != nil {
+		_ = lock.Unlock()
+		return nil, nil, err
+	}
+	if !found {
+		s.w = state.Window{SchemaVersion: state.SchemaVersion, SessionID: id, CreatedAt: s.now, Events: map[string]int{}}
+	}
+	if s.w.Events == nil {
+		s.w.Events = map[string]int{}
+	}
+	return s, lock, nil
+}
+
+// loadAnchor returns the session's anchor, or nil when there is none yet.
+func (s *session) loadAnchor() (*state.Anchor, error) {
+	if s.anchorLoaded {
+		return s.anchor, nil
+	}
+	var a state.Anchor
+	found, err := s.env.Store.Load(s.path("anchor.json"), state.KindAnchor, &a)
+	if err != nil {
+		return nil, err
+	}
+	s.anchorLoaded = true
+	if found {
+		s.anchor = &a
+	}
+	return s.anchor, nil
+}
+
+func (s *session) setAnchor(a *state.Anchor) {
+	s.anchor, s.anchorLoaded, s.anchorDirty = a, true, true
+}
+
+// loadReservoir returns the session's reservoir, fresh if there is none or
+// if it belongs to another anchor.
+func (s *session) loadReservoir(anchorHash string, k int) (*state.Reservoir, error) {
+	if !s.resLoaded {
+		var r state.Reservoir
+		found, err := s.env.Store.Load(s.path("reservoir.json"), state.KindReservoir, &r)
+		if err != nil {
+			return nil, err
+		}
+		s.resLoaded = true
+		if found {
+			s.res = &r
+		}
+	}
+	if s.res == nil || s.res.AnchorHash != anchorHash {
+		s.res = &state.Reservoir{SchemaVersion: state.SchemaVersion, SessionID: s.id, AnchorHash: anchorHash, K: k, Items: []state.Sample{}}
+		s.resDirty = true
+	}
+	return s.res, nil
+}
+
+// save writes everything that changed: appends first (they are logs of what
+// happened), then the whole-file documents, window.json last.
+func (s *session) save() error {
+	st := s.env.Store
+	for _, t := range s.turns {
+		if err := st.Append(s.path("turns.jsonl"), state.KindTurn, t); err != nil {
+			return err
+		}
+	}
+	for _, a := range s.advs {
+		if err := st.Append(s.path("advisories.jsonl"), state.KindAdvisory, a); err != nil {
+			return err
+		}
+	}
+	if s.anchorDirty && s.anchor != nil {
+		if err := st.Save(s.path("anchor.json"), state.KindAnchor, s.anchor); err != nil {
+			return err
+		}
+	}
+	if s.resDirty && s.res != nil {
+		if err := st.Save(s.path("reservoir.json"), state.KindReservoir, s.res); err != nil {
+			return err
+		}
+	}
+	s.w.UpdatedAt = s.now
+	if err := st.Save(s.path("window.json"), state.KindWindow, &s.w); err != nil {
+		return fmt.Errorf("save window: %w", err)
+	}
+	return nil
+}
+
+// disabled reports whether a detector is off for this session or globally.
+func (s *session) disabled(detector string) bool {
+	for _, d := range s.w.Disabled {
+		if d == "all" || d == detector {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,165 @@
+package state
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Problem is one invalid thing found by [Store.Check]: the file, the field
+// (a JSON pointer, prefixed with the line number for JSONL) and what is
+// wrong.
+type Problem struct {
+	File    string
+	Field   string
+	Message string
+}
+
+func (p Problem) String() string {
+	f := p.Field
+	if f == "" {
+		f = "/"
+	}
+	return fmt.Sprintf("%s: %s: %s", p.File, f, p.Message)
+}
+
+// CheckReport is the result of [Store.Check].
+type CheckReport struct {
+	Files    int
+	Problems []Problem
+	// Notes are things worth knowing that are not failures: files moved
+	// aside earlier, leftover temporary files, a torn last line.
+	Notes []string
+}
+
+// sessionFiles maps a session file name to its kind.
+var sessionFiles = map[string]Kind{
+	"anchor.json": KindAnchor, "reservoir.json": KindReservoir, "window.json": KindWindow,
+	"turns.jsonl": KindTurn, "advisories.jsonl": KindAdvisory,
+}
+
+// Check validates, without changing anything, the root's shared files and
+// the files of the given sessions (all sessions when ids is empty).
+func (s *Store) Check(ids []string) (CheckReport, error) {
+	var r CheckReport
+	s.checkFile(&r, filepath.Join(s.Root, "config.json"), KindConfig)
+	s.checkFile(&r, filepath.Join(s.Root, "posteriors.json"), KindPosteriors)
+	s.checkFile(&r, filepath.Join(s.Root, "learnings.jsonl"), KindLearning)
+	if len(ids) == 0 {
+		all, err := s.Sessions()
+		if err != nil {
+			return r, err
+		}
+		for _, si := range all {
+			ids = append(ids, si.ID)
+		}
+		sort.Strings(ids)
+	}
+	for _, id := range ids {
+		dir, err := s.SessionDir(id)
+		if err != nil {
+			return r, err
+		}
+		entries, err := os.ReadDir(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			return r, fmt.Errorf("session %s: no such session under %s", id, s.Root)
+		}
+		if err != nil {
+			return r, err
+		}
+		for _, e := range entries {
+			p := filepath.Join(dir, e.Name())
+			switch name := e.Name(); {
+			case name == "lock":
+			case name == "archive" && e.IsDir():
+				s.checkArchive(&r, p)
+			case sessionFiles[name] != "":
+				s.checkFile(&r, p, sessionFiles[name])
+			case strings.Contains(name, ".corrupt-"):
+				r.Notes = append(r.Notes, fmt.Sprintf("%s: moved aside earlier because it was invalid", p))
+			case strings.HasPrefix(name, "."):
+				r.Notes = append(r.Notes, fmt.Sprintf("%s: leftover temporary file of an interrupted write", p))
+			default:
+				r.Notes = append(r.Notes, fmt.Sprintf("%s: not a Djinn file", p))
+			}
+		}
+	}
+	return r, nil
+}
+
+func (s *Store) checkArchive(r *CheckReport, dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		r.Problems = append(r.Problems, Problem{File: dir, Message: err.Error()})
+		return
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, e.Name())
+		switch {
+		case strings.HasPrefix(e.Name(), "anchor-") && strings.HasSuffix(e.Name(), ".json"):
+			s.checkFile(r, p, KindAnchor)
+		case strings.HasPrefix(e.Name(), "reservoir-") && strings.HasSuffix(e.Name(), ".json"):
+			s.checkFile(r, p, KindReservoir)
+		}
+	}
+}
+
+func (s *Store) checkFile(r *CheckReport, path string, k Kind) {
+	if strings.HasSuffix(path, ".jsonl") {
+		s.checkLines(r, path, k)
+		return
+	}
+	raw, err := readBounded(path, MaxDocBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	r.Files++
+	if err != nil {
+		r.Problems = append(r.Problems, Problem{File: path, Message: err.Error()})
+		return
+	}
+	for _, e := range ValidateBytes(k, raw) {
+		r.Problems = append(r.Problems, Problem{File: path, Field: e.Pointer, Message: e.Message})
+	}
+}
+
+func (s *Store) checkLines(r *CheckReport, path string, k Kind) {
+	raw, err := readBounded(path, 1<<30)
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	r.Files++
+	if err != nil {
+		r.Problems = append(r.Problems, Problem{File: path, Message: err.Error()})
+		return
+	}
+	lines := bytes.Split(raw, []byte("\n"))
+	for i, line := range lines {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		errs := ValidateBytes(k, line)
+		if len(errs) == 0 {
+			continue
+		}
+		if i == len(lines)-1 {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s: line %d: torn last line (an interrupted append), skipped when read", path, i+1))
+			continue
+		}
+		for _, e := range errs {
+			r.Problems = append(r.Problems, Problem{File: path, Field: fmt.Sprintf("line %d %s", i+1, orRoot(e.Pointer)), Message: e.Message})
+		}
+	}
+}
+
+func orRoot(p string) string {
+	if p == "" {
+		return "/"
+	}
+	return p
+}

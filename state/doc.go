@@ -1,0 +1,27 @@
+// Package state is Djinn's store: where state lives, how it is locked, and
+// how it is read and written so that no hook ever sees a torn or invalid
+// file.
+//
+// Layout under the root (see [ResolveRoot]):
+//
+//	config.json              optional user settings (schema-checked)
+//	posteriors.json          D5 posteriors, keyed "<intent_type>::<developer key>"
+//	learnings.jsonl          one line per finished session (append-only)
+//	lock                     lock for the two global files above
+//	sessions/<id>/
+//	    anchor.json          goal, intent type, constraint deltas, pivots
+//	    reservoir.json       D3 sample and n_seen
+//	    window.json          bounded recent state of every detector
+//	    turns.jsonl          one line per tool call
+//	    advisories.jsonl     everything Djinn said, with its numbers
+//	    archive/             what /djinn:reorient replaced
+//	    lock                 the session's lock file (never the data files)
+//
+// Rules the package enforces: session ids are plain ids; whole-file writes go
+// through renameio with the temporary file beside the target; appends use
+// O_APPEND under the session lock; every JSON file carries schema_version and
+// is checked against its embedded JSON Schema (draft 2020-12) on every load;
+// a file that fails is moved aside as <name>.corrupt-<time> and reported once;
+// a torn last JSONL line is skipped and reported; files are created 0600 and
+// directories 0700.
+package state

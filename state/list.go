@@ -1,0 +1,53 @@
+package state
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+)
+
+// SessionInfo describes one session directory, for choosing a default.
+type SessionInfo struct {
+	ID         string
+	ProjectDir string
+	UpdatedAt  time.Time
+}
+
+// Sessions lists the sessions under the root, newest first. It reads only
+// the identity fields of each window.json and skips directories whose name
+// is not a valid session id.
+func (s *Store) Sessions() ([]SessionInfo, error) {
+	entries, err := os.ReadDir(s.SessionsDir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []SessionInfo
+	for _, e := range entries {
+		if !e.IsDir() || ValidateSessionID(e.Name()) != nil {
+			continue
+		}
+		info := SessionInfo{ID: e.Name()}
+		p := filepath.Join(s.SessionsDir(), e.Name(), "window.json")
+		if fi, err := os.Stat(p); err == nil {
+			info.UpdatedAt = fi.ModTime()
+		}
+		if raw, err := readBounded(p, MaxDocBytes); err == nil {
+			var id struct {
+				ProjectDir string `json:"project_dir"`
+			}
+			if json.Unmarshal(raw, &id) == nil {
+				info.ProjectDir = id.ProjectDir
+			}
+		}
+		out = append(out, info)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].UpdatedAt.After(out[j].UpdatedAt) })
+	return out, nil
+}

@@ -1,0 +1,96 @@
+package state
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"sync"
+)
+
+// Kind names a state document type and its embedded schema
+// (schemas/<kind>.schema.json).
+type Kind string
+
+// The state documents. Line kinds (Turn, Advisory, Learning) describe one
+// JSONL line each.
+const (
+	KindConfig     Kind = "config"
+	KindPosteriors Kind = "posteriors"
+	KindLearning   Kind = "learning"
+	KindAnchor     Kind = "anchor"
+	KindReservoir  Kind = "reservoir"
+	KindWindow     Kind = "window"
+	KindTurn       Kind = "turn"
+	KindAdvisory   Kind = "advisory"
+)
+
+// Kinds lists every schema, for validation and tests.
+var Kinds = []Kind{KindConfig, KindPosteriors, KindLearning, KindAnchor, KindReservoir, KindWindow, KindTurn, KindAdvisory}
+
+// SchemaID is the $id every embedded schema carries.
+func SchemaID(k Kind) string { return "https://djinn.local/schemas/" + string(k) + ".schema.json" }
+
+//go:embed schemas/*.schema.json
+var schemaFS embed.FS
+
+// Schema returns the embedded JSON Schema text of a kind.
+func Schema(k Kind) ([]byte, error) {
+	b, err := schemaFS.ReadFile("schemas/" + string(k) + ".schema.json")
+	if err != nil {
+		return nil, fmt.Errorf("schema %s: %w", k, err)
+	}
+	return b, nil
+}
+
+// validators are compiled lazily, once per kind per process: a hook loads
+// three or four kinds, never all.
+var (
+	validatorsMu sync.Mutex
+	validators   = map[Kind]func(any) []FieldError{}
+)
+
+// Validate checks a document decoded with json.Decoder.UseNumber against
+// the kind's schema and returns every violation (nil when valid).
+func Validate(k Kind, doc any) []FieldError {
+	validatorsMu.Lock()
+	v, ok := validators[k]
+	if !ok {
+		b, err := Schema(k)
+		if err == nil {
+			v, err = compileValidator(k, b)
+		}
+		if err != nil {
+			// An embedded schema that does not compile is a build defect;
+			// tests catch it. Report it as a violation rather than panic.
+			msg := err.Error()
+			v = func(any) []FieldError { return []FieldError{{"", msg}} }
+		}
+		validators[k] = v
+	}
+	validatorsMu.Unlock()
+	return v(doc)
+}
+
+// ValidateBytes decodes raw JSON and validates it. A syntax error is
+// reported as a violation of the whole document.
+func ValidateBytes(k Kind, raw []byte) []FieldError {
+	doc, err := decodeAny(raw)
+	if err != nil {
+		return []FieldError{{"", "invalid JSON: " + err.Error()}}
+	}
+	return Validate(k, doc)
+}
+
+func decodeAny(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("trailing data after JSON value")
+	}
+	return doc, nil
+}

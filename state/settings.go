@@ -1,0 +1,369 @@
+package state
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Settings are every threshold Djinn uses, with the seeds' defaults. They
+// come from config.json in the state root, then the plugin's userConfig
+// options (CLAUDE_PLUGIN_OPTION_<SECTION>_<KEY>), then DJINN_<SECTION>_<KEY>
+// environment variables; later sources win. A key is its JSON path with dots
+// turned into underscores, upper-cased: loops.block is DJINN_LOOPS_BLOCK.
+type Settings struct {
+	// Enabled turns all of Djinn on or off.
+	Enabled bool `json:"enabled"`
+	// LockWaitMS is how long a hook waits for the session lock before it
+	// gives up (quietly, with a stderr line).
+	LockWaitMS int              `json:"lock_wait_ms"`
+	Drift      DriftSettings    `json:"drift"`
+	Loops      LoopSettings     `json:"loops"`
+	Stall      StallSettings    `json:"stall"`
+	Pressure   PressureSettings `json:"pressure"`
+	Compress   CompressSettings `json:"compress"`
+}
+
+// DriftSettings configure goal anchoring and drift (seed 003).
+type DriftSettings struct {
+	Enabled bool `json:"enabled"`
+	// Threshold is the on-task cutoff used until the developer's posterior
+	// has MinSessions sessions for the intent type (seed: 0.7).
+	Threshold float64 `json:"threshold"`
+	// SideThreshold separates a side quest from being lost (seed: 0.4).
+	SideThreshold float64 `json:"side_threshold"`
+	// DeltaRatio: a later prompt whose ratio to the anchor is below it is a
+	// constraint delta (seed: 0.5).
+	DeltaRatio float64 `json:"delta_ratio"`
+	// MinSamples gates every verdict on the reservoir size (seed: 5).
+	MinSamples int `json:"min_samples"`
+	// MinAnchorTokens: shorter anchors give insufficient data (seed: 5).
+	MinAnchorTokens    int `json:"min_anchor_tokens"`
+	ReservoirK         int `json:"reservoir_k"`
+	BootstrapResamples int `json:"bootstrap_resamples"`
+	HMMWindow          int `json:"hmm_window"`
+	// SignalWindow is how many recent tool calls the drift score covers.
+	SignalWindow int `json:"signal_window"`
+	// LearnCalls is how many early tool calls teach the anchor its on-task
+	// vocabulary.
+	LearnCalls int `json:"learn_calls"`
+	// Cooldown is the number of tool calls between two drift advisories.
+	Cooldown int `json:"cooldown"`
+	// RefocusStreak: a refocus moment is advised only after this many
+	// consecutive refocus verdicts (design: 3).
+	RefocusStreak int `json:"refocus_streak"`
+	// MinSessions before the posterior's p10 replaces Threshold (seed: 3).
+	MinSessions int `json:"min_sessions"`
+	// Alpha is the D5 EMA weight (seed: 0.3).
+	Alpha float64 `json:"alpha"`
+	// MaxDeltas: a session with more constraint deltas is pivot-heavy and
+	// left out of learning (seed: "many refresh deltas"; design: 3).
+	MaxDeltas int `json:"max_deltas"`
+}
+
+// LoopSettings configure the Markov pattern detector (seed 002).
+type LoopSettings struct {
+	Enabled  bool    `json:"enabled"`
+	Window   int     `json:"window"`
+	Alpha    float64 `json:"alpha"`
+	Cooldown int     `json:"cooldown"`
+	HardEMA  float64 `json:"hard_ema"`
+	// ReadThreshold, FailThreshold, ToolRepeats: occurrences that make a
+	// loop (seed: 3 each).
+	ReadThreshold int `json:"read_threshold"`
+	FailThreshold int `json:"fail_threshold"`
+	ToolRepeats   int `json:"tool_repeats"`
+	MaxCycle      int `json:"max_cycle"`
+	// Block turns a hard loop into a PostToolUse decision "block" (off by
+	// default: advisories only).
+	Block      bool `json:"block"`
+	ReadLoop   bool `json:"read_loop"`
+	EditRevert bool `json:"edit_revert"`
+	FailLoop   bool `json:"fail_loop"`
+	ToolLoop   bool `json:"tool_loop"`
+	// HashMaxBytes bounds how much of a file is read to hash it.
+	HashMaxBytes int `json:"hash_max_bytes"`
+}
+
+// StallSettings configure the text stall detector and rollback (seed 000).
+type StallSettings struct {
+	Enabled       bool    `json:"enabled"`
+	Window        int     `json:"window"`
+	K             int     `json:"k"`
+	MinEntropy    float64 `json:"min_entropy"`
+	DropThreshold float64 `json:"drop_threshold"`
+	WarmUp        int     `json:"warm_up"`
+	// Rollback blocks the Stop that ends a stalled message so the model
+	// continues from before the loop; false makes it advice only.
+	Rollback     bool `json:"rollback"`
+	MaxRollbacks int  `json:"max_rollbacks"`
+	// DivergencePrompt replaces the default wording of the rollback request;
+	// {start} and {quote} are filled in.
+	DivergencePrompt string `json:"divergence_prompt"`
+}
+
+// PressureSettings configure the context-pressure tiers (seed 004).
+type PressureSettings struct {
+	Enabled bool      `json:"enabled"`
+	Tiers   []float64 `json:"tiers"`
+	// RearmDrop re-arms a tier once the context falls this far below it.
+	RearmDrop float64 `json:"rearm_drop"`
+	// Limit is the context window in tokens; 0 means automatic: 200,000,
+	// switched to LargeLimit once the observed context exceeds 200,000.
+	Limit      int `json:"limit"`
+	LargeLimit int `json:"large_limit"`
+}
+
+// CompressSettings configure the tool-result compressor (seed 004).
+type CompressSettings struct {
+	Enabled bool `json:"enabled"`
+	// BuiltinTools applies the compressor to built-in tools' output too, not
+	// only MCP tools'.
+	BuiltinTools      bool    `json:"builtin_tools"`
+	Cap               int     `json:"cap"`
+	SnapshotThreshold int     `json:"snapshot_threshold"`
+	SnapshotDesired   int     `json:"snapshot_desired"`
+	HeadShare         float64 `json:"head_share"`
+	HeadMin           int     `json:"head_min"`
+	HeadMax           int     `json:"head_max"`
+	TailMax           int     `json:"tail_max"`
+}
+
+// DefaultSettings returns the seeds' defaults.
+func DefaultSettings() Settings {
+	return Settings{
+		Enabled:    true,
+		LockWaitMS: 5000,
+		Drift: DriftSettings{
+			Enabled: true, Threshold: 0.7, SideThreshold: 0.4, DeltaRatio: 0.5,
+			MinSamples: 5, MinAnchorTokens: 5, ReservoirK: 32, BootstrapResamples: 1000,
+			HMMWindow: 64, SignalWindow: 8, LearnCalls: 12, Cooldown: 15,
+			RefocusStreak: 3, MinSessions: 3, Alpha: 0.3, MaxDeltas: 3,
+		},
+		Loops: LoopSettings{
+			Enabled: true, Window: 20, Alpha: 0.3, Cooldown: 5, HardEMA: 0.5,
+			ReadThreshold: 3, FailThreshold: 3, ToolRepeats: 3, MaxCycle: 5,
+			ReadLoop: true, EditRevert: true, FailLoop: true, ToolLoop: true,
+			HashMaxBytes: 8 << 20,
+		},
+		Stall: StallSettings{
+			Enabled: true, Window: 64, K: 8, MinEntropy: 1.5, DropThreshold: 0.3, WarmUp: 16,
+			Rollback: true, MaxRollbacks: 3,
+		},
+		Pressure: PressureSettings{
+			Enabled: true, Tiers: []float64{0.4, 0.55, 0.7}, RearmDrop: 0.05,
+			Limit: 0, LargeLimit: 1_000_000,
+		},
+		Compress: CompressSettings{
+			Enabled: true, BuiltinTools: false, Cap: 200_000, SnapshotThreshold: 20_000,
+			SnapshotDesired: 16_000, HeadShare: 0.7, HeadMin: 500, HeadMax: 10_000, TailMax: 3_000,
+		},
+	}
+}
+
+// LoadSettings builds the effective settings. Problems (an unreadable or
+// invalid config.json, an unknown key, a bad value) never stop Djinn: each
+// is returned as a message naming the key, and the defaults stay in force
+// for that key.
+func LoadSettings(root string, getenv func(string) string, environ []string) (Settings, []string) {
+	s := DefaultSettings()
+	var problems []string
+	if root != "" {
+		problems = append(problems, applyConfigFile(&s, filepath.Join(root, "config.json"))...)
+	}
+	problems = append(problems, applyEnv(&s, "CLAUDE_PLUGIN_OPTION_", environ)...)
+	problems = append(problems, applyEnv(&s, "DJINN_", environ)...)
+	return s, problems
+}
+
+// applyConfigFile merges config.json. The user's file is never moved aside:
+// invalid keys are reported and skipped, valid ones applied.
+func applyConfigFile(s *Settings, path string) []string {
+	raw, err := readBounded(path, 1<<20)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return []string{fmt.Sprintf("config %s: %v; using defaults", path, err)}
+	}
+	doc, err := decodeAny(raw)
+	if err != nil {
+		return []string{fmt.Sprintf("config %s: invalid JSON: %v; using defaults", path, err)}
+	}
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return []string{fmt.Sprintf("config %s: not a JSON object; using defaults", path)}
+	}
+	var problems []string
+	for _, e := range Validate(KindConfig, doc) {
+		problems = append(problems, fmt.Sprintf("config %s: key %s: %s; using the default", path, keyOf(e.Pointer), e.Message))
+		dropPointer(m, e.Pointer)
+	}
+	delete(m, "schema_version")
+	b, _ := json.Marshal(m)
+	if err := json.Unmarshal(b, s); err != nil {
+		problems = append(problems, fmt.Sprintf("config %s: %v; using defaults", path, err))
+	}
+	return problems
+}
+
+// keyOf turns a JSON pointer into the dotted key users write.
+func keyOf(ptr string) string {
+	k := strings.ReplaceAll(strings.TrimPrefix(ptr, "/"), "/", ".")
+	if k == "" {
+		return "(document)"
+	}
+	return k
+}
+
+// dropPointer deletes the value a violation points at, so the rest of the
+// file still applies. A violation of the whole document drops everything.
+func dropPointer(m map[string]any, ptr string) {
+	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	if ptr == "" || len(parts) == 0 || parts[0] == "" {
+		for k := range m {
+			delete(m, k)
+		}
+		return
+	}
+	cur := m
+	for i, p := range parts {
+		if i == len(parts)-1 {
+			delete(cur, p)
+			return
+		}
+		next, ok := cur[p].(map[string]any)
+		if !ok {
+			// An array element or a scalar: drop the whole value.
+			delete(cur, p)
+			return
+		}
+		cur = next
+	}
+}
+
+// settingField is one leaf setting reachable by environment variable.
+type settingField struct {
+	key string // dotted JSON key, e.g. loops.block
+	v   reflect.Value
+}
+
+func settingFields(s *Settings) []settingField {
+	var out []settingField
+	var walk func(v reflect.Value, prefix string)
+	walk = func(v reflect.Value, prefix string) {
+		t := v.Type()
+		for i := 0; i < t.NumField(); i++ {
+			name := strings.Split(t.Field(i).Tag.Get("json"), ",")[0]
+			if name == "" || name == "-" {
+				continue
+			}
+			f := v.Field(i)
+			if f.Kind() == reflect.Struct {
+				walk(f, prefix+name+".")
+				continue
+			}
+			out = append(out, settingField{prefix + name, f})
+		}
+	}
+	walk(reflect.ValueOf(s).Elem(), "")
+	return out
+}
+
+// SettingKeys lists every setting's dotted key, for documentation and tests.
+func SettingKeys() []string {
+	s := DefaultSettings()
+	var keys []string
+	for _, f := range settingFields(&s) {
+		keys = append(keys, f.key)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func envName(prefix, key string) string {
+	return prefix + strings.ToUpper(strings.ReplaceAll(key, ".", "_"))
+}
+
+// applyEnv applies PREFIX_<KEY> variables. Variables with the prefix that
+// name no setting are reported, except the few that are not settings.
+func applyEnv(s *Settings, prefix string, environ []string) []string {
+	fields := map[string]settingField{}
+	for _, f := range settingFields(s) {
+		fields[envName(prefix, f.key)] = f
+	}
+	var problems []string
+	for _, kv := range environ {
+		name, val, ok := strings.Cut(kv, "=")
+		if !ok || !strings.HasPrefix(name, prefix) {
+			continue
+		}
+		f, known := fields[strings.ToUpper(name)]
+		if !known {
+			if prefix == "DJINN_" && notASetting[name] {
+				continue
+			}
+			problems = append(problems, fmt.Sprintf("environment %s: unknown setting; ignored", name))
+			continue
+		}
+		if err := setFromString(f.v, val); err != nil {
+			problems = append(problems, fmt.Sprintf("environment %s=%q: %v; using the default for %s", name, val, err, f.key))
+		}
+	}
+	return problems
+}
+
+// notASetting lists DJINN_ variables that configure something else.
+var notASetting = map[string]bool{
+	"DJINN_STATE_DIR": true, "DJINN_SESSION": true, "DJINN_CLAUDE_BIN": true,
+	"DJINN_CACHE_DIR": true, "DJINN_BIN_DIR": true, "DJINN_NOW": true, "DJINN_GO": true,
+	"DJINN_DEVELOPER": true,
+}
+
+func setFromString(v reflect.Value, s string) error {
+	s = strings.TrimSpace(s)
+	switch v.Kind() {
+	case reflect.Bool:
+		b, err := strconv.ParseBool(s)
+		if err != nil {
+			return fmt.Errorf("not a boolean")
+		}
+		v.SetBool(b)
+	case reflect.Int:
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return fmt.Errorf("not a non-negative integer")
+		}
+		v.SetInt(int64(n))
+	case reflect.Float64:
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil || f < 0 {
+			return fmt.Errorf("not a non-negative number")
+		}
+		v.SetFloat(f)
+	case reflect.String:
+		v.SetString(s)
+	case reflect.Slice:
+		var out []float64
+		for _, p := range strings.Split(s, ",") {
+			f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+			if err != nil || f <= 0 || f >= 1 {
+				return fmt.Errorf("not a comma-separated list of fractions")
+			}
+			out = append(out, f)
+		}
+		if !sort.Float64sAreSorted(out) {
+			return fmt.Errorf("tiers must be increasing")
+		}
+		v.Set(reflect.ValueOf(out))
+	default:
+		return fmt.Errorf("unsupported setting type %s", v.Kind())
+	}
+	return nil
+}

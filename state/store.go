@@ -1,0 +1,340 @@
+package state
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/renameio/v2"
+)
+
+// MaxDocBytes bounds a whole-file state document. Djinn's own documents are
+// a few kilobytes; anything larger was not written by Djinn and is
+// quarantined rather than parsed.
+const MaxDocBytes = 4 << 20
+
+// Store reads and writes the state under one root. The zero value is not
+// usable; fill Root at least.
+type Store struct {
+	// Root is the absolute state directory.
+	Root string
+	// LockWait is how long to wait for a busy lock before giving up.
+	LockWait time.Duration
+	// Now is the clock, injected so quarantine names are testable.
+	Now func() time.Time
+	// Notice receives one-line reports (a quarantined file, a skipped torn
+	// line). The caller prefixes and prints them; nil drops them.
+	Notice func(msg string)
+}
+
+func (s *Store) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+func (s *Store) notice(format string, args ...any) {
+	if s.Notice != nil {
+		s.Notice(fmt.Sprintf(format, args...))
+	}
+}
+
+// SessionsDir is where per-session directories live.
+func (s *Store) SessionsDir() string { return filepath.Join(s.Root, "sessions") }
+
+// SessionDir returns the directory of a session, validating its id.
+func (s *Store) SessionDir(id string) (string, error) {
+	if err := ValidateSessionID(id); err != nil {
+		return "", err
+	}
+	return filepath.Join(s.SessionsDir(), id), nil
+}
+
+// LockSession takes the session's lock, creating its directory.
+func (s *Store) LockSession(ctx context.Context, id string) (*Lock, error) {
+	dir, err := s.SessionDir(id)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(s.Root, 0o700); err != nil {
+		return nil, fmt.Errorf("create state root: %w", err)
+	}
+	return acquire(ctx, filepath.Join(dir, "lock"), s.LockWait)
+}
+
+// LockGlobal takes the lock guarding the root's shared files
+// (posteriors.json, learnings.jsonl).
+func (s *Store) LockGlobal(ctx context.Context) (*Lock, error) {
+	return acquire(ctx, filepath.Join(s.Root, "lock"), s.LockWait)
+}
+
+// Load reads a JSON document of kind k into v. It returns found=false when
+// the file does not exist, and also when the file was invalid: such a file
+// is moved aside as <name>.corrupt-<time>, reported once through Notice, and
+// the caller starts fresh. Errors are for files that cannot be read at all
+// (permissions, I/O), which must leave the state untouched.
+func (s *Store) Load(path string, k Kind, v any) (found bool, err error) {
+	raw, err := readBounded(path, MaxDocBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	var problem string
+	switch {
+	case errors.Is(err, errTooLarge):
+		problem = fmt.Sprintf("larger than %d bytes", MaxDocBytes)
+	case errors.Is(err, errNotRegular):
+		problem = "not a regular file"
+	case err != nil:
+		return false, fmt.Errorf("read %s: %w", path, err)
+	default:
+		if errs := ValidateBytes(k, raw); len(errs) > 0 {
+			problem = describe(errs)
+		} else if err := json.Unmarshal(raw, v); err != nil {
+			problem = "decode: " + err.Error()
+		}
+	}
+	if problem == "" {
+		return true, nil
+	}
+	moved, qerr := s.quarantine(path)
+	if qerr != nil {
+		return false, fmt.Errorf("%s is invalid (%s) and could not be moved aside: %w", path, problem, qerr)
+	}
+	s.notice("%s is invalid (%s); moved aside to %s, starting fresh", path, problem, filepath.Base(moved))
+	return false, nil
+}
+
+// describe renders the first few violations on one line.
+func describe(errs []FieldError) string {
+	const max = 3
+	parts := make([]string, 0, max)
+	for i, e := range errs {
+		if i == max {
+			parts = append(parts, fmt.Sprintf("and %d more", len(errs)-max))
+			break
+		}
+		parts = append(parts, e.Error())
+	}
+	return strings.Join(parts, "; ")
+}
+
+// quarantine renames a bad file to <name>.corrupt-<UTC time>, adding a
+// counter if that name is taken; it never overwrites an earlier quarantine.
+func (s *Store) quarantine(path string) (string, error) {
+	stamp := s.now().UTC().Format("20060102T150405Z")
+	for i := 0; i < 100; i++ {
+		dst := path + ".corrupt-" + stamp
+		if i > 0 {
+			dst = fmt.Sprintf("%s.%d", dst, i)
+		}
+		if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
+			return dst, os.Rename(path, dst)
+		}
+	}
+	return "", fmt.Errorf("too many quarantined copies of %s", path)
+}
+
+// Save writes v as a JSON document of kind k atomically: it is validated
+// first (Djinn never writes a file it would quarantine on the next load),
+// then written to a temporary file beside the target, fsynced and renamed.
+func (s *Store) Save(path string, k Kind, v any) error {
+	raw, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", filepath.Base(path), err)
+	}
+	if errs := ValidateBytes(k, raw); len(errs) > 0 {
+		return fmt.Errorf("refusing to write invalid %s: %s", filepath.Base(path), describe(errs))
+	}
+	raw = append(raw, '\n')
+	return writeAtomic(path, raw)
+}
+
+// writeAtomic is the one whole-file write path.
+func writeAtomic(path string, raw []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	pf, err := renameio.NewPendingFile(path, renameio.WithTempDir(dir), renameio.WithPermissions(0o600))
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() { _ = pf.Cleanup() }()
+	if _, err := pf.Write(raw); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := pf.CloseAtomicallyReplace(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+var (
+	errTooLarge   = errors.New("file too large")
+	errNotRegular = errors.New("not a regular file")
+)
+
+// readBounded reads a regular file of at most max bytes. It refuses FIFOs,
+// devices and directories before opening them for reading, so a hostile path
+// can never block or stream forever.
+func readBounded(path string, max int64) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errNotRegular
+	}
+	if fi.Size() > max {
+		return nil, errTooLarge
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscallNonblock, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(raw)) > max {
+		return nil, errTooLarge
+	}
+	return raw, nil
+}
+
+// Append writes v as one JSONL line of kind k with a single O_APPEND write.
+// The caller holds the lock. If the file ends in a torn line (a crash
+// mid-append), a newline is written first so the torn fragment stays a line
+// of its own and the new line is intact.
+func (s *Store) Append(path string, k Kind, v any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %s line: %w", filepath.Base(path), err)
+	}
+	if errs := ValidateBytes(k, raw); len(errs) > 0 {
+		return fmt.Errorf("refusing to append invalid %s line: %s", filepath.Base(path), describe(errs))
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("append %s: %w", path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("append %s: %w", path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("append %s: %w", path, errNotRegular)
+	}
+	line := make([]byte, 0, len(raw)+2)
+	if fi.Size() > 0 {
+		var last [1]byte
+		if _, err := f.ReadAt(last[:], fi.Size()-1); err == nil && last[0] != '\n' {
+			line = append(line, '\n')
+		}
+	}
+	line = append(line, raw...)
+	line = append(line, '\n')
+	if _, err := f.Write(line); err != nil {
+		return fmt.Errorf("append %s: %w", path, err)
+	}
+	return nil
+}
+
+// LineStats reports what a JSONL read skipped.
+type LineStats struct {
+	Lines   int // valid lines delivered
+	Invalid int // lines that failed to parse or validate
+	Torn    bool
+	// Truncated is true when only the last maxBytes were read.
+	Truncated bool
+}
+
+// ReadLines calls fn for each valid line of a JSONL file of kind k, reading
+// at most the last maxBytes (0 means 64 MiB). Invalid lines and a torn last
+// line are skipped and reported through Notice, never fatal.
+func (s *Store) ReadLines(path string, k Kind, maxBytes int64, fn func(raw []byte) error) (LineStats, error) {
+	var st LineStats
+	if maxBytes <= 0 {
+		maxBytes = 64 << 20
+	}
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return st, nil
+	}
+	if err != nil {
+		return st, fmt.Errorf("read %s: %w", path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return st, fmt.Errorf("read %s: %w", path, errNotRegular)
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscallNonblock, 0)
+	if err != nil {
+		return st, fmt.Errorf("read %s: %w", path, err)
+	}
+	defer f.Close()
+	start := int64(0)
+	if fi.Size() > maxBytes {
+		start = fi.Size() - maxBytes
+		st.Truncated = true
+	}
+	raw := make([]byte, fi.Size()-start)
+	n, err := f.ReadAt(raw, start)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return st, fmt.Errorf("read %s: %w", path, err)
+	}
+	raw = raw[:n]
+	if st.Truncated {
+		// Drop the partial first line of the window.
+		if i := bytes.IndexByte(raw, '\n'); i >= 0 {
+			raw = raw[i+1:]
+		} else {
+			raw = nil
+		}
+	}
+	for len(raw) > 0 {
+		i := bytes.IndexByte(raw, '\n')
+		var line []byte
+		last := i < 0
+		if last {
+			line, raw = raw, nil
+		} else {
+			line, raw = raw[:i], raw[i+1:]
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		if errs := ValidateBytes(k, line); len(errs) > 0 {
+			if last {
+				st.Torn = true
+			} else {
+				st.Invalid++
+			}
+			continue
+		}
+		st.Lines++
+		if err := fn(line); err != nil {
+			return st, err
+		}
+	}
+	if st.Torn {
+		s.notice("%s: skipped a torn last line (an interrupted append)", path)
+	}
+	if st.Invalid > 0 {
+		s.notice("%s: skipped %d invalid line(s)", path, st.Invalid)
+	}
+	return st, nil
+}
