@@ -1,0 +1,216 @@
+package loops
+
+import "slices"
+
+// Severity grades an alert: soft first, hard once the pattern is chronic.
+type Severity string
+
+// The two severities.
+const (
+	Soft Severity = "soft"
+	Hard Severity = "hard"
+)
+
+// Finding is one alert with the facts an advisory needs: which file or
+// command, how many times, where in the stream, and what the next step
+// should address. Fields after Events belong to one pattern each.
+type Finding struct {
+	// Pattern is the pattern's name, also the advisory kind.
+	Pattern string `json:"pattern"`
+	// Severity is Soft, or Hard when the pattern's EMA is at or above
+	// Config.HardEMA.
+	Severity Severity `json:"severity"`
+	// Seq is the number of the event that completed the pattern.
+	Seq uint64 `json:"n"`
+	// EMA is the pattern's moving average after this event.
+	EMA float64 `json:"ema"`
+	// Tool and Target name what is looped on: the file of a read-loop or
+	// edit-revert, the command of a fail-loop, the newest call of a
+	// tool-loop.
+	Tool   string `json:"tool"`
+	Target string `json:"target"`
+	// Range is the read range of a read-loop.
+	Range string `json:"range,omitempty"`
+	// Count is how many times: reads since the last change (read-loop),
+	// reverting writes in the window (edit-revert), failures in the streak
+	// (fail-loop), repetitions of the call or cycle (tool-loop).
+	Count int `json:"count"`
+	// Events are the numbers of the events that make the pattern, oldest
+	// first: the reads, the failures, the repeated calls, or for
+	// edit-revert the earlier event that showed the restored content and
+	// the reverting write.
+	Events []uint64 `json:"events"`
+
+	// Since (read-loop) is the event at which the file last changed; 0 if
+	// it did not change within the window.
+	Since uint64 `json:"since,omitempty"`
+
+	// RevertTo (edit-revert) is the latest earlier event that showed the
+	// restored content: as the file was before that event (a write's
+	// originalFile) when FromBefore is set, else as it was after it (read or
+	// written then). Hash is that content's hash, Original tells whether it
+	// is the earliest content of the file seen in the window, and Undone is
+	// the number of successful writes of the file this revert threw away.
+	RevertTo   uint64 `json:"revert_to,omitempty"`
+	FromBefore bool   `json:"from_before,omitempty"`
+	Hash       string `json:"hash,omitempty"`
+	Original   bool   `json:"original,omitempty"`
+	Undone     int    `json:"undone,omitempty"`
+
+	// Fingerprint (fail-loop) is the repeated error's fingerprint, and
+	// Edits the number of successful writes made between the first and the
+	// last failure: 0 means the command was retried unchanged, more means
+	// the edits did not touch the cause.
+	Fingerprint string `json:"fingerprint,omitempty"`
+	Edits       int    `json:"edits,omitempty"`
+
+	// Cycle (tool-loop) is the cycle length, 1 for identical calls, and
+	// Steps the calls of one cycle in order.
+	Cycle int    `json:"cycle,omitempty"`
+	Steps []Step `json:"steps,omitempty"`
+}
+
+// Step is one call of a tool-loop cycle.
+type Step struct {
+	Tool   string `json:"tool"`
+	Target string `json:"target"`
+}
+
+// Pattern is a named predicate over the window. Check looks at the window
+// (oldest first, the newest event last) and reports whether the newest
+// event completes the pattern, with the facts; the engine fills in Pattern,
+// Severity, Seq and EMA. Patterns are stateless: all they know is the
+// window and the config.
+type Pattern interface {
+	Name() string
+	Check(window []Event, cfg Config) (Finding, bool)
+}
+
+// The built-in patterns' names, which are also the advisory kinds.
+const (
+	ReadLoop   = "read-loop"
+	EditRevert = "edit-revert"
+	FailLoop   = "fail-loop"
+	ToolLoop   = "tool-loop"
+)
+
+// Builtin returns the built-in patterns in the order their findings are
+// listed at equal severity.
+func Builtin() []Pattern {
+	return []Pattern{readLoop{}, editRevert{}, failLoop{}, toolLoop{}}
+}
+
+var builtin = Builtin()
+
+// PatternState is what the engine remembers about one pattern.
+type PatternState struct {
+	// EMA is the moving average of the pattern's predicate.
+	EMA float64 `json:"ema"`
+	// Last is the number of the event of the last alert, 0 for none.
+	Last uint64 `json:"last,omitempty"`
+	// LastHard tells whether the last alert was hard.
+	LastHard bool `json:"last_hard,omitempty"`
+	// Alerts counts the pattern's alerts.
+	Alerts int `json:"alerts,omitempty"`
+}
+
+// State is the engine's memory of one agent; it is meant to be stored as
+// JSON between hook processes. Its size is bounded: Window events of bounded
+// size, and one PatternState per pattern.
+type State struct {
+	// Seq is the number of events recorded.
+	Seq uint64 `json:"n"`
+	// Events is the ring buffer, oldest first, at most Config.Window long.
+	Events []Event `json:"events"`
+	// Patterns holds each pattern's EMA and last alert, by name.
+	Patterns map[string]PatternState `json:"patterns,omitempty"`
+}
+
+// Record appends e to the window, runs the built-in patterns and returns
+// the alerts, hard ones first. See RecordWith.
+func (s *State) Record(e Event, cfg Config) []Finding {
+	return s.RecordWith(e, cfg, builtin)
+}
+
+// RecordWith appends e (its Seq is assigned) to the window and runs every
+// enabled pattern over it. For each pattern, the predicate's value x (1 if
+// the newest event completes it) updates EMA = α·x + (1−α)·EMA. A pattern
+// that holds alerts unless it alerted within its cooldown: Cooldown events,
+// times CooldownStretch when its last alert was hard and its EMA is still at
+// or above HardEMA. An alert is hard when the EMA is at or above HardEMA,
+// otherwise soft. Alerts come back hard first, then in pattern order.
+//
+// A config value that Validate would refuse is replaced by its default, and
+// a state read from a damaged file is repaired (window trimmed, numbers
+// made consistent) rather than refused: the engine must never stop the
+// agent.
+func (s *State) RecordWith(e Event, cfg Config, patterns []Pattern) []Finding {
+	cfg = cfg.sane()
+	if n := len(s.Events); n > 0 && s.Events[n-1].Seq > s.Seq {
+		s.Seq = s.Events[n-1].Seq
+	}
+	s.Seq++
+	e.Seq = s.Seq
+	if n := len(s.Events); n >= cfg.Window {
+		drop := n - cfg.Window + 1
+		copy(s.Events, s.Events[drop:])
+		clear(s.Events[n-drop:])
+		s.Events = s.Events[:n-drop]
+	}
+	s.Events = append(s.Events, e)
+	if s.Patterns == nil {
+		s.Patterns = make(map[string]PatternState, len(patterns))
+	}
+
+	var out []Finding
+	for _, p := range patterns {
+		name := p.Name()
+		if !cfg.On(name) {
+			continue
+		}
+		f, hit := p.Check(s.Events, cfg)
+		ps := s.Patterns[name]
+		prev := ps.EMA
+		if !(prev >= 0 && prev <= 1) {
+			prev = 0
+		}
+		x := 0.0
+		if hit {
+			x = 1
+		}
+		ps.EMA = cfg.Alpha*x + (1-cfg.Alpha)*prev
+		if hit {
+			cooldown := uint64(cfg.Cooldown)
+			if ps.LastHard && ps.EMA >= cfg.HardEMA {
+				cooldown *= uint64(cfg.CooldownStretch)
+			}
+			if ps.Last == 0 || ps.Last >= s.Seq || s.Seq-ps.Last > cooldown {
+				f.Pattern = name
+				f.Seq = s.Seq
+				f.EMA = ps.EMA
+				f.Severity = Soft
+				if ps.EMA >= cfg.HardEMA {
+					f.Severity = Hard
+				}
+				ps.Last = s.Seq
+				ps.LastHard = f.Severity == Hard
+				ps.Alerts++
+				out = append(out, f)
+			}
+		}
+		s.Patterns[name] = ps
+	}
+	if len(out) > 1 {
+		slices.SortStableFunc(out, func(a, b Finding) int {
+			return rank(a.Severity) - rank(b.Severity)
+		})
+	}
+	return out
+}
+
+func rank(s Severity) int {
+	if s == Hard {
+		return 0
+	}
+	return 1
+}

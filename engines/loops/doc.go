@@ -1,0 +1,70 @@
+// Package loops is Djinn's pattern engine (seed 002): it watches the stream
+// of tool calls of one agent and reports the loops an agent falls into
+// without making progress.
+//
+// # Model
+//
+// Each tool call becomes an [Event]: the tool, its target (file, command,
+// pattern, URL), the read range, a hash of the canonical input (sorted keys,
+// volatile fields dropped, see [CanonicalInput]), the outcome, the error
+// fingerprint of a failure ([ErrorFingerprint]), a hash of the result
+// ([ResultHash]) and, for file tools, the content hash of the file before and
+// after the call. The hook layer reads files and computes the hashes; this
+// package never touches a file or the clock.
+//
+// A [State] keeps the last Window (20) events of one agent in a ring buffer,
+// an exponential moving average per pattern (Roberts 1959, "Control chart
+// tests based on geometric moving averages", Technometrics 1(3):239–250) and
+// the event number of each pattern's last alert. [State.Record] appends an
+// event and runs every registered [Pattern] over the window; a pattern is a
+// named predicate that the engine runs without knowing it, so a new one is
+// added by appending to the list given to [State.RecordWith].
+//
+// The caller keeps one State per agent: the main agent and each subagent
+// (keyed on the hook's agent_id) loop on their own, and a subagent's reads
+// must not complete a loop of the main agent.
+//
+// # Patterns
+//
+//   - read-loop: a successful Read of the same file and range, for the 3rd
+//     time since the file's content last changed. A change is any event that
+//     shows the file with a different hash than the one seen before it (a
+//     write, or a read after the file was changed by a command or a person),
+//     and a successful write whose hashes are unknown. Paging through a file
+//     with other offsets is a different range, so no loop.
+//   - edit-revert: a successful write that leaves the file with a hash it had
+//     earlier in the window, reads and the pre-edit state (Edit's
+//     originalFile) included, and differs from the state just before it.
+//   - fail-loop: the same command (tool and target) failing 3 times in a row
+//     with the same error fingerprint. Calls to other targets between the
+//     failures do not break the streak; a success of the command, an
+//     interruption, or a different error does.
+//   - tool-loop: the same call (tool, canonical input and result) 3 times
+//     running, or a cycle of 2 to 5 calls repeated 3 times running, each
+//     position with the same result every time. Unknown results never match,
+//     so polling (identical input, changing output) is no loop. A cycle made
+//     only of calls that another enabled pattern owns (reads, failures, writes
+//     with known hashes) is left to that pattern, so one loop is reported once.
+//
+// # Alerts
+//
+// Seed 002's decision rule, with its defects fixed: the predicate value x_t
+// (1 when the newest event completes the pattern) feeds EMA_t = α·x_t +
+// (1−α)·EMA_{t−1}, α = 0.3, per pattern. A pattern alerts when it holds and
+// more than Cooldown (5) events have passed since its own last alert (the
+// original Emu detector had one cooldown for all patterns). The first alert
+// of an episode is soft; an alert with EMA ≥ 0.5 is hard. After a hard alert
+// the cooldown is doubled for as long as the EMA stays at or above 0.5, so a
+// chronic loop is reminded less often while it lasts and a new episode after
+// the EMA has decayed is reported at the normal pace.
+//
+// Corrections to the prior art this engine was measured against (see the
+// scenario suite in testdata/scenarios): Emu's read-loop flags
+// read→edit→read→read although the edit changed the file (here the count
+// restarts at every change); Emu's edit-revert compares only with earlier
+// writes and misses a return to the original content (here reads and the
+// pre-edit hash count); Emu's fail-loop ignores the error text (here the
+// fingerprint must match); Gemini CLI needs 5 identical calls (here 3); Roo
+// Code flags identical polling calls with changing output (here results must
+// match).
+package loops

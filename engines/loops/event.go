@@ -1,0 +1,189 @@
+package loops
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// MaxTarget bounds the length in bytes of Event.Target. A longer target (a
+// heredoc command, a big MCP input) keeps its head and a hash of the whole,
+// so it still identifies the call.
+const MaxTarget = 160
+
+// Event is one tool call as the patterns see it. It is compact on purpose:
+// the state file keeps Window of them per agent, so it holds short hashes,
+// never contents. The hook fills it from a PostToolUse or PostToolUseFailure
+// payload: NewEvent sets Tool, Target, Range and Input from tool_name and
+// tool_input; the hook adds the outcome and the hashes it computes.
+type Event struct {
+	// Seq is the event's number in its agent's stream, 1 for the first;
+	// State.Record assigns it.
+	Seq uint64 `json:"n"`
+	// Tool is the tool_name ("Read", "Bash", "mcp__server__tool").
+	Tool string `json:"tool"`
+	// Target is what the call acts on: the file of a file tool, the command
+	// of Bash, pattern and path of Grep and Glob, the URL of WebFetch, the
+	// canonical input otherwise (see TargetOf). At most MaxTarget bytes.
+	Target string `json:"target,omitempty"`
+	// Range is the part of the file a Read covers ("" for the whole file).
+	Range string `json:"range,omitempty"`
+	// Input is InputHash of the tool_input.
+	Input string `json:"input,omitempty"`
+	// Failed marks a PostToolUseFailure.
+	Failed bool `json:"failed,omitempty"`
+	// Interrupted marks a failure the user caused (is_interrupt).
+	Interrupted bool `json:"interrupted,omitempty"`
+	// Error is ErrorFingerprint of the failure's error text.
+	Error string `json:"error,omitempty"`
+	// Result is ResultHash of the tool_response of a successful call; ""
+	// when unknown, and an unknown result never equals another.
+	Result string `json:"result,omitempty"`
+	// Before and After are content hashes of the file a file tool touched,
+	// before the call (from Edit's or Write's originalFile) and on disk
+	// after it; "" when unknown. For a Read, After is the content read.
+	// The hashes are opaque: a hook may use a fixed token for "no file".
+	Before string `json:"before,omitempty"`
+	After  string `json:"after,omitempty"`
+}
+
+// Kind classifies a tool by what it does to files.
+type Kind uint8
+
+// The kinds of tools the patterns tell apart.
+const (
+	KindOther Kind = iota
+	KindRead       // reads one file: Read, NotebookRead
+	KindWrite      // changes one file: Write, Edit, MultiEdit, NotebookEdit
+	KindShell      // runs a command: Bash, PowerShell
+)
+
+// KindOf returns the kind of a built-in tool; every other tool is KindOther.
+func KindOf(tool string) Kind {
+	switch tool {
+	case "Read", "NotebookRead":
+		return KindRead
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+		return KindWrite
+	case "Bash", "PowerShell":
+		return KindShell
+	}
+	return KindOther
+}
+
+// NewEvent starts an Event for a call from its tool_name and tool_input:
+// Tool, Target, Range and Input. The caller sets the outcome (Failed,
+// Interrupted, Error via ErrorFingerprint) and the hashes (Result, Before,
+// After).
+func NewEvent(tool string, input json.RawMessage) Event {
+	target, rng := TargetOf(tool, input)
+	return Event{Tool: tool, Target: target, Range: rng, Input: InputHash(input)}
+}
+
+// TargetOf derives what a call acts on and, for Read, which part of the
+// file:
+//
+//   - Read, Write, Edit, MultiEdit: file_path; NotebookEdit, NotebookRead:
+//     notebook_path (cleaned, so "/a/./b" and "/a/b" are one file);
+//   - Bash, PowerShell, Monitor: the command with whitespace runs collapsed;
+//   - Grep, Glob: pattern, and " in " path when a path is given;
+//   - WebFetch: url; WebSearch: query;
+//   - anything else (MCP tools, Agent, TodoWrite…): the canonical input.
+//
+// The range of a Read is "" for the whole file, "lines A-B" for offset and
+// limit (offset 0 and 1 both mean the first line), or "pages P" for a PDF.
+// Targets longer than MaxTarget are clipped with a hash of the whole.
+func TargetOf(tool string, input json.RawMessage) (target, rng string) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(input, &fields); err != nil {
+		fields = nil
+	}
+	str := func(key string) string {
+		var s string
+		if raw, ok := fields[key]; ok && json.Unmarshal(raw, &s) == nil {
+			return s
+		}
+		return ""
+	}
+	switch tool {
+	case "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "NotebookRead":
+		p := str("file_path")
+		if p == "" {
+			p = str("notebook_path")
+		}
+		if p != "" {
+			target = cleanPath(p)
+		}
+		if tool == "Read" {
+			rng = readRange(fields)
+		}
+	case "Bash", "PowerShell", "Monitor":
+		target = strings.Join(strings.Fields(str("command")), " ")
+	case "Grep", "Glob":
+		target = str("pattern")
+		if p := str("path"); p != "" {
+			target += " in " + cleanPath(p)
+		}
+	case "WebFetch":
+		target = str("url")
+	case "WebSearch":
+		target = str("query")
+	}
+	if target == "" {
+		target = CanonicalInput(input)
+	}
+	return clip(target, MaxTarget, 110), rng
+}
+
+func cleanPath(p string) string {
+	if strings.HasPrefix(p, "/") {
+		return path.Clean(p)
+	}
+	return p
+}
+
+// readRange formats a Read's offset, limit and pages.
+func readRange(fields map[string]json.RawMessage) string {
+	if raw, ok := fields["pages"]; ok {
+		var s string
+		if json.Unmarshal(raw, &s) == nil && s != "" {
+			return "pages " + s
+		}
+	}
+	offset, hasOffset := intField(fields, "offset")
+	limit, hasLimit := intField(fields, "limit")
+	if hasOffset && offset <= 1 {
+		hasOffset = false
+	}
+	if hasLimit && limit <= 0 {
+		hasLimit = false
+	}
+	if !hasOffset && !hasLimit {
+		return ""
+	}
+	if !hasOffset {
+		offset = 1
+	}
+	if !hasLimit {
+		return "lines " + strconv.FormatInt(offset, 10) + "-"
+	}
+	return "lines " + strconv.FormatInt(offset, 10) + "-" + strconv.FormatInt(offset+limit-1, 10)
+}
+
+// intField reads an integer given as a JSON number or a numeric string (a
+// model sometimes quotes numbers); anything else counts as absent.
+func intField(fields map[string]json.RawMessage, key string) (int64, bool) {
+	raw, ok := fields[key]
+	if !ok {
+		return 0, false
+	}
+	raw = bytes.Trim(bytes.TrimSpace(raw), `"`)
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil || math.IsNaN(f) || f > 1e15 || f < -1e15 {
+		return 0, false
+	}
+	return int64(f), true
+}

@@ -1,0 +1,179 @@
+package loops
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestCanonicalInput(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"sorted keys", `{"b":1,"a":2}`, `{"a":2,"b":1}`},
+		{"nested sorted", `{"z":{"y":1,"x":[{"d":1,"c":2}]}}`, `{"z":{"x":[{"c":2,"d":1}],"y":1}}`},
+		{"whitespace", " {\n \"a\" : [ 1 , 2 ] }\n", `{"a":[1,2]}`},
+		{"volatile dropped", `{"command":"ls","description":"List","timeout":5000,"run_in_background":false,"dangerouslyDisableSandbox":true}`, `{"command":"ls"}`},
+		{"task_progress dropped", `{"path":"x","task_progress":"- [x] a"}`, `{"path":"x"}`},
+		{"nested description kept", `{"questions":[{"description":"d"}]}`, `{"questions":[{"description":"d"}]}`},
+		{"number spellings", `{"a":1.0,"b":1e2,"c":-0,"d":0.5,"e":12345678901234567890}`, `{"a":1,"b":100,"c":0,"d":0.5,"e":12345678901234567890}`},
+		{"escapes", `{"s":"a\u0041\"\\\n<>&é"}`, `{"s":"aA\"\\\n<>&é"}`},
+		{"control char", `{"s":"\u0001"}`, `{"s":"\u0001"}`},
+		{"duplicate key last wins", `{"a":1,"a":2}`, `{"a":2}`},
+		{"scalar", `"x"`, `"x"`},
+		{"invalid", `{"a":`, `!{"a":`},
+		{"trailing garbage", `{"a":1} ]`, `!{"a":1} ]`},
+		{"two values", `{} {}`, `!{} {}`},
+		{"empty", ``, `!`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := CanonicalInput([]byte(tt.in)); got != tt.want {
+				t.Errorf("CanonicalInput(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestResultHash(t *testing.T) {
+	a := `{"durationMs":12,"filenames":["a.go","b.go"],"numFiles":2,"truncated":false}`
+	b := `{"numFiles":2,"truncated":false,"filenames":["a.go","b.go"],"durationMs":40}`
+	c := `{"numFiles":2,"truncated":false,"filenames":["a.go","c.go"],"durationMs":40}`
+	if ResultHash([]byte(a)) != ResultHash([]byte(b)) {
+		t.Error("Glob results differing only in durationMs and key order hash differently")
+	}
+	if ResultHash([]byte(a)) == ResultHash([]byte(c)) {
+		t.Error("Glob results with different files hash the same")
+	}
+	poll1 := `{"stdout":"progress 45%","stderr":""}`
+	poll2 := `{"stdout":"progress 50%","stderr":""}`
+	if ResultHash([]byte(poll1)) == ResultHash([]byte(poll2)) {
+		t.Error("output that changes only in a number must be a changed result (polling)")
+	}
+	if got := len(ResultHash([]byte(a))); got != 16 {
+		t.Errorf("hash length %d, want 16", got)
+	}
+}
+
+func TestTargetOf(t *testing.T) {
+	long := strings.Repeat("echo hello; ", 40)
+	tests := []struct {
+		name, tool, in, target, rng string
+	}{
+		{"read whole", "Read", `{"file_path":"/p/a.go"}`, "/p/a.go", ""},
+		{"read offset limit", "Read", `{"file_path":"/p/a.go","offset":100,"limit":50}`, "/p/a.go", "lines 100-149"},
+		{"read offset only", "Read", `{"file_path":"/p/a.go","offset":100}`, "/p/a.go", "lines 100-"},
+		{"read limit only", "Read", `{"file_path":"/p/a.go","limit":50}`, "/p/a.go", "lines 1-50"},
+		{"read offset 1 is whole", "Read", `{"file_path":"/p/a.go","offset":1}`, "/p/a.go", ""},
+		{"read quoted numbers", "Read", `{"file_path":"/p/a.go","offset":"100","limit":"50"}`, "/p/a.go", "lines 100-149"},
+		{"read pages", "Read", `{"file_path":"/p/a.pdf","pages":"1-5"}`, "/p/a.pdf", "pages 1-5"},
+		{"read path cleaned", "Read", `{"file_path":"/p/./src/../a.go"}`, "/p/a.go", ""},
+		{"edit", "Edit", `{"file_path":"/p/a.go","old_string":"x","new_string":"y"}`, "/p/a.go", ""},
+		{"multiedit", "MultiEdit", `{"file_path":"/p/a.go","edits":[]}`, "/p/a.go", ""},
+		{"write", "Write", `{"file_path":"/p/a.go","content":"x"}`, "/p/a.go", ""},
+		{"notebook", "NotebookEdit", `{"notebook_path":"/p/n.ipynb","new_source":"x"}`, "/p/n.ipynb", ""},
+		{"bash collapsed", "Bash", `{"command":"  go   test\n ./... ","description":"x"}`, "go test ./...", ""},
+		{"grep path", "Grep", `{"pattern":"func New","path":"/p/src","glob":"*.go"}`, "func New in /p/src", ""},
+		{"glob no path", "Glob", `{"pattern":"**/*.go"}`, "**/*.go", ""},
+		{"webfetch", "WebFetch", `{"url":"https://example.com","prompt":"x"}`, "https://example.com", ""},
+		{"websearch", "WebSearch", `{"query":"go fuzz"}`, "go fuzz", ""},
+		{"mcp canonical", "mcp__s__t", `{"b":1,"a":"x"}`, `{"a":"x","b":1}`, ""},
+		{"mcp invalid", "mcp__s__t", `nope`, `!nope`, ""},
+		{"read without path", "Read", `{}`, `{}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			target, rng := TargetOf(tt.tool, json.RawMessage(tt.in))
+			if target != tt.target || rng != tt.rng {
+				t.Errorf("TargetOf(%s, %s) = %q, %q; want %q, %q", tt.tool, tt.in, target, rng, tt.target, tt.rng)
+			}
+		})
+	}
+	t.Run("long command clipped", func(t *testing.T) {
+		a, _ := TargetOf("Bash", json.RawMessage(`{"command":"`+long+`A"}`))
+		b, _ := TargetOf("Bash", json.RawMessage(`{"command":"`+long+`B"}`))
+		if len(a) > MaxTarget || !utf8.ValidString(a) {
+			t.Errorf("clipped target %q: %d bytes", a, len(a))
+		}
+		if a == b {
+			t.Error("commands that differ after the clip point got the same target")
+		}
+		if !strings.HasPrefix(a, "echo hello;") {
+			t.Errorf("clipped target lost its head: %q", a)
+		}
+	})
+}
+
+func TestNewEvent(t *testing.T) {
+	e1 := NewEvent("Bash", json.RawMessage(`{"command":"ls","description":"a"}`))
+	e2 := NewEvent("Bash", json.RawMessage(`{"description":"b","command":"ls","timeout":1}`))
+	if e1 != e2 {
+		t.Errorf("events of the same call differ: %+v vs %+v", e1, e2)
+	}
+	if e1.Target != "ls" || len(e1.Input) != 16 {
+		t.Errorf("event %+v", e1)
+	}
+}
+
+func TestErrorFingerprint(t *testing.T) {
+	same := [][2]string{
+		{"Exit code 1\nFAIL at /tmp/go-build123/b001/x_test.go:12:5 after 0.23s", "Exit code 2\nFAIL at /tmp/go-build9/b001/x_test.go:40:1 after 1m2.5s"},
+		{"request 550e8400-e29b-41d4-a716-446655440000 failed", "request 123e4567-e89b-12d3-a456-426614174000 failed"},
+		{"commit a1b2c3d4e5f6 not found", "commit 0f9e8d7c6b5a not found"},
+		{"at 2026-04-27T10:11:12Z: timeout", "at 2025-01-02 09:08:07: timeout"},
+		{"took 120ms", "took 3 seconds"},
+		{"  spaced\t\tout \n text ", "spaced out text"},
+		{"tool toolu_01ABCdefGHI failed", "tool toolu_99xyz failed"},
+		{"Compiling 1 file", "Compiling 41 files"},
+		{`C:\Users\me\proj\a.go: bad`, `D:\work\a.go: bad`},
+		{"open ./src/a.go: no such file", "open lib/old/src/a.go: no such file"},
+		{"at 0x7ffd1234", "at 0xdeadbeef"},
+	}
+	for _, p := range same {
+		t.Run("same/"+p[0], func(t *testing.T) {
+			a, b := ErrorFingerprint(p[0]), ErrorFingerprint(p[1])
+			if a != b {
+				t.Errorf("fingerprints differ:\n%q -> %q\n%q -> %q", p[0], a, p[1], b)
+			}
+		})
+	}
+	different := [][2]string{
+		{"undefined: Foo", "undefined: Bar"},
+		{"/p/a.go:12: syntax error", "/p/b.go:12: syntax error"},
+		{"permission denied", "no such file or directory"},
+		{"word defaced here", "word effaced here"},
+	}
+	for _, p := range different {
+		t.Run("different/"+p[0], func(t *testing.T) {
+			if ErrorFingerprint(p[0]) == ErrorFingerprint(p[1]) {
+				t.Errorf("%q and %q share the fingerprint %q", p[0], p[1], ErrorFingerprint(p[0]))
+			}
+		})
+	}
+	t.Run("bounded and distinct in the middle", func(t *testing.T) {
+		head := "Exit code 1\n" + strings.Repeat("compiling module ok\n", 50)
+		tail := strings.Repeat("\nsummary line", 20)
+		a := ErrorFingerprint(head + "undefined: Foo" + tail)
+		b := ErrorFingerprint(head + "undefined: Bar" + tail)
+		if len(a) > MaxFingerprint || len(b) > MaxFingerprint {
+			t.Errorf("lengths %d, %d over %d", len(a), len(b), MaxFingerprint)
+		}
+		if a == b {
+			t.Errorf("errors differing in the middle share %q", a)
+		}
+	})
+	t.Run("huge input", func(t *testing.T) {
+		s := strings.Repeat("x/y/z 123 ", 100000)
+		if got := ErrorFingerprint(s); len(got) > MaxFingerprint {
+			t.Errorf("length %d", len(got))
+		}
+	})
+	t.Run("example", func(t *testing.T) {
+		got := ErrorFingerprint("Exit code 1\n--- FAIL: TestParse (0.01s)\n    parse_test.go:12: got 3, want 4\nFAIL\tgithub.com/x/y\t0.015s")
+		want := "Exit code <n> --- FAIL: TestParse (<dur>) parse_test.go:<n>: got <n>, want <n> FAIL …/y <dur>"
+		if got != want {
+			t.Errorf("got %q\nwant %q", got, want)
+		}
+	})
+}

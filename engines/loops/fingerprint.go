@@ -1,0 +1,365 @@
+package loops
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxFingerprint bounds the length in bytes of an ErrorFingerprint.
+const MaxFingerprint = 160
+
+// maxErrorInput bounds the error text that is normalised: the head and the
+// tail of longer texts are kept (the command and the final error line live
+// there), so one huge failure output costs no more than this.
+const maxErrorInput = 256 << 10
+
+// ErrorFingerprint reduces a tool's error text to what stays the same when
+// the same failure happens again: paths are cut to their base name (a temp
+// directory or worktree changes between runs, while the file that failed
+// still tells two errors apart), UUIDs, per-call API ids (toolu_…, req_…)
+// and hex ids (commit and object hashes, addresses) become <uuid>, <id> and
+// <hex>, dates and times <time>, durations <dur>, every other number <n>
+// (line numbers, counts, seeds, exit codes) with the plural s of a counted
+// noun ("1 file", "4 files"), and whitespace runs one space. The result is
+// at most MaxFingerprint bytes: a longer one keeps its head and tail, and a
+// hash of the whole normalised text, so two errors that differ only in the
+// middle still differ.
+//
+// It is one left-to-right scan, linear in the text (Go's regexp package
+// took 130 ms on a 30 KB test log, which a hook cannot afford).
+func ErrorFingerprint(errText string) string {
+	s := errText
+	if len(s) > maxErrorInput {
+		s = s[:maxErrorInput/2] + "\n" + s[len(s)-maxErrorInput/2:]
+	}
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return clip(strings.Join(strings.Fields(normaliseError(s)), " "), MaxFingerprint, 100)
+}
+
+// normaliseError does the replacements of ErrorFingerprint, all but the
+// final whitespace collapse.
+func normaliseError(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	// count is 1 right after a "<n>", 2 after "<n>" and whitespace: the
+	// state in which a plural s is dropped.
+	count := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if isSpace(c) {
+			if count == 1 {
+				count = 2
+			}
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		if i == 0 || isDelim(s[i-1]) {
+			if base, sep := pathAt(s, i); base > i {
+				b.WriteString("…")
+				b.WriteString(sep)
+				count = 0
+				i = base // the base name is normalised as ordinary text
+				continue
+			}
+		}
+		if !isAlnum(c) || (i > 0 && isAlnum(s[i-1])) {
+			b.WriteByte(c)
+			count = 0
+			i++
+			continue
+		}
+		tok, end := wordAt(s, i, count == 2)
+		b.WriteString(tok)
+		count = 0
+		if strings.HasSuffix(tok, "<n>") {
+			count = 1
+		}
+		i = end
+	}
+	return b.String()
+}
+
+// wordAt normalises the alphanumeric run starting at i and returns its
+// replacement and where it ends (past i's run when a number's decimals,
+// a date or an id continue it).
+func wordAt(s string, i int, counted bool) (string, int) {
+	j := i
+	for j < len(s) && isAlnum(s[j]) {
+		j++
+	}
+	w := s[i:j]
+	if end := uuidAt(s, i); end > 0 {
+		return "<uuid>", end
+	}
+	if end := dateTimeAt(s, i); end > 0 {
+		return "<time>", end
+	}
+	switch w {
+	case "toolu", "msg", "req", "call", "run", "sess", "agent", "chatcmpl":
+		if j+1 < len(s) && s[j] == '_' && isAlnum(s[j+1]) {
+			k := j + 1
+			for k < len(s) && isAlnum(s[k]) {
+				k++
+			}
+			return "<id>", k
+		}
+	}
+	if len(w) > 2 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X') && allHex(w[2:]) {
+		return "<hex>", j
+	}
+	if len(w) >= 7 && allHex(w) && strings.ContainsAny(w, "0123456789") && strings.ContainsAny(w, "abcdefABCDEF") {
+		return "<hex>", j
+	}
+	if isDigit(s[i]) {
+		if end := durationAt(s, i); end > 0 {
+			return "<dur>", end
+		}
+	}
+	if !strings.ContainsAny(w, "0123456789") {
+		if counted && len(w) >= 2 && w[len(w)-1] == 's' {
+			return w[:len(w)-1], j
+		}
+		return w, j
+	}
+	// An ordinary word: digit groups (with their decimals) become <n>.
+	var b strings.Builder
+	k := i
+	for k < len(s) && isAlnum(s[k]) {
+		if isDigit(s[k]) {
+			b.WriteString("<n>")
+			k = numberEnd(s, k)
+			continue
+		}
+		b.WriteByte(s[k])
+		k++
+	}
+	return b.String(), k
+}
+
+// pathAt recognises a path starting at i (just after a delimiter): a
+// Windows path (C:\…), or a run of path characters that holds a slash.
+// It returns the index where the path's base name starts and the
+// separator, or i when there is no path.
+func pathAt(s string, i int) (base int, sep string) {
+	if i+2 < len(s) && isLetter(s[i]) && s[i+1] == ':' && s[i+2] == '\\' {
+		j := i + 3
+		for j < len(s) && !isSpace(s[j]) && !strings.ContainsRune("'\"`<>|:", rune(s[j])) {
+			j++
+		}
+		p := strings.TrimRight(s[i:j], "\\")
+		return i + strings.LastIndexByte(p, '\\') + 1, "\\"
+	}
+	j := i
+	for j < len(s) && isPathChar(s[j]) {
+		j++
+	}
+	p := strings.TrimRight(s[i:j], "/")
+	k := strings.LastIndexByte(p, '/')
+	if k < 0 {
+		return i, ""
+	}
+	return i + k + 1, "/"
+}
+
+// uuidAt returns the end of a UUID at i, or 0.
+func uuidAt(s string, i int) int {
+	const n = 36
+	if i+n > len(s) || (i+n < len(s) && isAlnum(s[i+n])) {
+		return 0
+	}
+	for k := 0; k < n; k++ {
+		c := s[i+k]
+		if k == 8 || k == 13 || k == 18 || k == 23 {
+			if c != '-' {
+				return 0
+			}
+		} else if !isHex(c) {
+			return 0
+		}
+	}
+	return i + n
+}
+
+// dateTimeAt returns the end of a date (YYYY-MM-DD) at i with an optional
+// time (T or space, H:MM, :SS, fraction, zone), or 0.
+func dateTimeAt(s string, i int) int {
+	if !digitsAt(s, i, 4) || !byteAt(s, i+4, '-') || !digitsAt(s, i+5, 2) || !byteAt(s, i+7, '-') || !digitsAt(s, i+8, 2) {
+		return 0
+	}
+	date := i + 10
+	p := date
+	if p < len(s) && (s[p] == 'T' || s[p] == ' ') {
+		q := p + 1
+		h := q
+		for h < len(s) && h < q+2 && isDigit(s[h]) {
+			h++
+		}
+		if h > q && byteAt(s, h, ':') && digitsAt(s, h+1, 2) {
+			p = h + 3
+			if byteAt(s, p, ':') && digitsAt(s, p+1, 2) {
+				p += 3
+			}
+			if p+1 < len(s) && (s[p] == '.' || s[p] == ',') && isDigit(s[p+1]) {
+				p++
+				for p < len(s) && isDigit(s[p]) {
+					p++
+				}
+			}
+			if byteAt(s, p, 'Z') {
+				p++
+			} else if p < len(s) && (s[p] == '+' || s[p] == '-') && digitsAt(s, p+1, 2) {
+				z := p + 3
+				if byteAt(s, z, ':') {
+					z++
+				}
+				if digitsAt(s, z, 2) {
+					p = z + 2
+				}
+			}
+		}
+	}
+	if p < len(s) && isAlnum(s[p]) {
+		p = date
+	}
+	if p < len(s) && isAlnum(s[p]) {
+		return 0
+	}
+	return p
+}
+
+// durationAt returns the end of a duration at i, or 0: Go-style compounds
+// with glued units (300ms, 1m2.5s, 4µs) or a number and a spelled-out unit
+// (0.4 seconds, 5min).
+func durationAt(s string, i int) int {
+	k, glued := i, false
+	for k < len(s) && isDigit(s[k]) {
+		n := numberEnd(s, k)
+		u := unitEnd(s, n)
+		if u == n {
+			break
+		}
+		k, glued = u, true
+	}
+	if glued && (k == len(s) || !isAlnum(s[k])) {
+		return k
+	}
+	n := numberEnd(s, i)
+	if n < len(s) && s[n] == ' ' {
+		n++
+	}
+	e := n
+	for e < len(s) && isAlnum(s[e]) {
+		e++
+	}
+	switch s[n:e] {
+	case "millisecond", "milliseconds", "msec", "msecs", "second", "seconds", "sec", "secs",
+		"minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs":
+		return e
+	}
+	return 0
+}
+
+// unitEnd returns the end of a glued duration unit at i, or i.
+func unitEnd(s string, i int) int {
+	for _, u := range [...]string{"ns", "us", "µs", "ms", "s", "m", "h"} {
+		if strings.HasPrefix(s[i:], u) {
+			return i + len(u)
+		}
+	}
+	return i
+}
+
+// numberEnd returns the end of the digits at i and any ".digits" groups
+// after them (decimals, versions).
+func numberEnd(s string, i int) int {
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	for i+1 < len(s) && s[i] == '.' && isDigit(s[i+1]) {
+		i++
+		for i < len(s) && isDigit(s[i]) {
+			i++
+		}
+	}
+	return i
+}
+
+func digitsAt(s string, i, n int) bool {
+	if i+n > len(s) {
+		return false
+	}
+	for k := i; k < i+n; k++ {
+		if !isDigit(s[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+func byteAt(s string, i int, c byte) bool { return i < len(s) && s[i] == c }
+
+func allHex(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if !isHex(w[i]) {
+			return false
+		}
+	}
+	return len(w) > 0
+}
+
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+func isLetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
+func isAlnum(c byte) bool  { return isDigit(c) || isLetter(c) }
+func isHex(c byte) bool    { return isDigit(c) || (c|0x20 >= 'a' && c|0x20 <= 'f') }
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// isDelim tells whether a path may start after c.
+func isDelim(c byte) bool { return isSpace(c) || strings.IndexByte("'\"`([{=:,", c) >= 0 }
+
+// isPathChar tells whether c may be part of a Unix path token (colons end
+// one, so "a/b.go:12:3" keeps its position).
+func isPathChar(c byte) bool { return isAlnum(c) || strings.IndexByte("_.@+-/~", c) >= 0 }
+
+// clip returns s if it fits in max bytes; otherwise its first head bytes and
+// as much of its tail as fits, cut at rune boundaries, joined by "…", and
+// "#" with 10 hex digits of the hash of all of s, so clipped strings stay
+// distinct when their middles differ.
+func clip(s string, max, head int) string {
+	if len(s) <= max {
+		return s
+	}
+	const mark = "…" // 3 bytes
+	sum := "#" + ShortHash([]byte(s))[:10]
+	h := runeFloor(s, head)
+	tailLen := max - h - len(mark) - len(sum)
+	if tailLen < 0 {
+		tailLen = 0
+	}
+	t := runeCeil(s, len(s)-tailLen)
+	return s[:h] + mark + s[t:] + sum
+}
+
+// runeFloor returns the largest rune boundary ≤ n in s.
+func runeFloor(s string, n int) int {
+	if n >= len(s) {
+		return len(s)
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return n
+}
+
+// runeCeil returns the smallest rune boundary ≥ n in s.
+func runeCeil(s string, n int) int {
+	if n <= 0 {
+		return 0
+	}
+	for n < len(s) && !utf8.RuneStart(s[n]) {
+		n++
+	}
+	return n
+}

@@ -1,0 +1,316 @@
+package loops
+
+import "strings"
+
+// ok reports whether the call succeeded; an interruption is a failure.
+func ok(e *Event) bool { return !e.Failed && !e.Interrupted }
+
+// fileEvent reports whether e is a successful read or write of a file, the
+// only events whose hashes say something about a file's content.
+func fileEvent(e *Event) (Kind, bool) {
+	k := KindOf(e.Tool)
+	return k, (k == KindRead || k == KindWrite) && ok(e) && e.Target != ""
+}
+
+// readLoop: a successful Read of the same file and range for the
+// ReadThreshold-th time since the file last changed.
+type readLoop struct{}
+
+func (readLoop) Name() string { return ReadLoop }
+
+func (readLoop) Check(w []Event, cfg Config) (Finding, bool) {
+	n := len(w)
+	cur := &w[n-1]
+	if k, isFile := fileEvent(cur); !isFile || k != KindRead {
+		return Finding{}, false
+	}
+	start, changed, count := 0, false, 0
+	last := "" // the file's last known hash; "" when unknown
+	for i := range w {
+		e := &w[i]
+		if e.Target != cur.Target {
+			continue
+		}
+		k, isFile := fileEvent(e)
+		if !isFile {
+			continue
+		}
+		moved := false
+		for _, h := range [2]string{e.Before, e.After} {
+			if h == "" {
+				continue
+			}
+			if last != "" && h != last {
+				moved = true
+			}
+			last = h
+		}
+		if k == KindWrite && e.After == "" {
+			// A write with unknown result: assume it changed the file.
+			moved, last = true, ""
+		}
+		if moved {
+			start, changed, count = i, true, 0
+		}
+		if k == KindRead && e.Range == cur.Range {
+			count++
+		}
+	}
+	if count < cfg.ReadThreshold {
+		return Finding{}, false
+	}
+	f := Finding{Tool: cur.Tool, Target: cur.Target, Range: cur.Range, Count: count}
+	if changed {
+		f.Since = w[start].Seq
+	}
+	f.Events = make([]uint64, 0, count)
+	for i := start; i < n; i++ {
+		e := &w[i]
+		if k, isFile := fileEvent(e); isFile && k == KindRead && e.Target == cur.Target && e.Range == cur.Range {
+			f.Events = append(f.Events, e.Seq)
+		}
+	}
+	return f, true
+}
+
+// editRevert: a successful write that leaves its file with a hash the file
+// had earlier in the window (reads and pre-edit hashes included), different
+// from the hash it had just before.
+type editRevert struct{}
+
+func (editRevert) Name() string { return EditRevert }
+
+// revertAt tells whether the write w[t] reverts its file within w[:t+1]:
+// found is the index of the latest earlier event that showed w[t].After,
+// viaBefore whether that was its Before hash, and first the earliest hash
+// of the file in the window.
+func revertAt(w []Event, t int) (found int, viaBefore bool, first string, reverted bool) {
+	cur := &w[t]
+	if k, isFile := fileEvent(cur); !isFile || k != KindWrite || cur.After == "" {
+		return -1, false, "", false
+	}
+	h := cur.After
+	found = -1
+	state := "" // the file's hash just before w[t]; "" when unknown
+	for i := 0; i <= t; i++ {
+		e := &w[i]
+		if e.Target != cur.Target {
+			continue
+		}
+		k, isFile := fileEvent(e)
+		if !isFile {
+			continue
+		}
+		if e.Before != "" {
+			if first == "" {
+				first = e.Before
+			}
+			if e.Before == h {
+				found, viaBefore = i, true
+			}
+			state = e.Before
+		}
+		if i == t {
+			break
+		}
+		if e.After != "" {
+			if first == "" {
+				first = e.After
+			}
+			if e.After == h {
+				found, viaBefore = i, false
+			}
+			state = e.After
+		} else if k == KindWrite {
+			state = ""
+		}
+	}
+	if found == t || state == "" || state == h || found < 0 {
+		return -1, false, first, false
+	}
+	return found, viaBefore, first, true
+}
+
+func (editRevert) Check(w []Event, cfg Config) (Finding, bool) {
+	n := len(w)
+	found, viaBefore, first, reverted := revertAt(w, n-1)
+	if !reverted {
+		return Finding{}, false
+	}
+	cur := &w[n-1]
+	f := Finding{
+		Tool:       cur.Tool,
+		Target:     cur.Target,
+		Events:     []uint64{w[found].Seq, cur.Seq},
+		RevertTo:   w[found].Seq,
+		FromBefore: viaBefore,
+		Hash:       cur.After,
+		Original:   cur.After == first,
+	}
+	if viaBefore {
+		f.Undone++ // the write at found moved the file away from the hash
+	}
+	for i := found + 1; i < n-1; i++ {
+		if k, isFile := fileEvent(&w[i]); isFile && k == KindWrite && w[i].Target == cur.Target {
+			f.Undone++
+		}
+	}
+	for i := range n {
+		if w[i].Target != cur.Target {
+			continue
+		}
+		if _, _, _, r := revertAt(w, i); r {
+			f.Count++
+		}
+	}
+	return f, true
+}
+
+// failLoop: the same command (tool and target) failing FailThreshold times
+// in a row with the same error fingerprint; calls to other targets do not
+// count, a success, an interruption or another error ends the streak.
+type failLoop struct{}
+
+func (failLoop) Name() string { return FailLoop }
+
+func (failLoop) Check(w []Event, cfg Config) (Finding, bool) {
+	n := len(w)
+	cur := &w[n-1]
+	if !cur.Failed || cur.Interrupted {
+		return Finding{}, false
+	}
+	count, first := 0, n-1
+	for i := n - 1; i >= 0; i-- {
+		e := &w[i]
+		if e.Tool != cur.Tool || e.Target != cur.Target {
+			continue
+		}
+		if !e.Failed || e.Interrupted || e.Error != cur.Error {
+			break
+		}
+		count, first = count+1, i
+	}
+	if count < cfg.FailThreshold {
+		return Finding{}, false
+	}
+	f := Finding{Tool: cur.Tool, Target: cur.Target, Count: count, Fingerprint: cur.Error}
+	f.Events = make([]uint64, 0, count)
+	for i := first; i < n; i++ {
+		e := &w[i]
+		if e.Tool == cur.Tool && e.Target == cur.Target {
+			f.Events = append(f.Events, e.Seq)
+		} else if k, isFile := fileEvent(e); isFile && k == KindWrite {
+			f.Edits++
+		}
+	}
+	return f, true
+}
+
+// toolLoop: the same call (tool, canonical input, outcome and result)
+// ToolRepeats times running, or a cycle of CycleMin..CycleMax calls repeated
+// ToolRepeats times running. The shortest period wins, so the reported
+// cycle is primitive.
+type toolLoop struct{}
+
+func (toolLoop) Name() string { return ToolLoop }
+
+// sameCall reports whether b repeats a: same tool, same input, same outcome,
+// and a known, equal result. Interrupted calls repeat nothing.
+func sameCall(a, b *Event) bool {
+	if a.Tool != b.Tool || a.Input != b.Input || a.Input == "" || a.Interrupted || b.Interrupted || a.Failed != b.Failed {
+		return false
+	}
+	if a.Failed {
+		return a.Error == b.Error
+	}
+	return a.Result == b.Result && a.Result != ""
+}
+
+// claimed reports whether another enabled pattern owns loops of e: reads
+// belong to read-loop, failures to fail-loop, writes with a known result to
+// edit-revert (the same write with the same result twice leaves the file as
+// it was after the first, which is a revert).
+func claimed(e *Event, cfg Config) bool {
+	if e.Failed || e.Interrupted {
+		return cfg.On(FailLoop)
+	}
+	switch KindOf(e.Tool) {
+	case KindRead:
+		return cfg.On(ReadLoop)
+	case KindWrite:
+		return e.After != "" && cfg.On(EditRevert)
+	}
+	return false
+}
+
+// exempt reports whether e waits on background work by design.
+func exempt(e *Event, cfg Config) bool {
+	for _, t := range cfg.ExemptTools {
+		if e.Tool == t {
+			return true
+		}
+	}
+	if KindOf(e.Tool) == KindShell && len(cfg.ExemptCommands) > 0 {
+		word, _, _ := strings.Cut(e.Target, " ")
+		for _, c := range cfg.ExemptCommands {
+			if word == c {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (toolLoop) Check(w []Event, cfg Config) (Finding, bool) {
+	n := len(w)
+	reps := cfg.ToolRepeats
+	for k := 1; k <= cfg.CycleMax || k == 1; k++ {
+		if k > 1 && k < cfg.CycleMin {
+			continue
+		}
+		if reps*k > n {
+			break
+		}
+		matched := true
+		for i := n - reps*k; i < n-k; i++ {
+			if !sameCall(&w[i], &w[i+k]) {
+				matched = false
+				break
+			}
+		}
+		if !matched {
+			continue
+		}
+		block := w[n-k:]
+		owned := true
+		for i := range block {
+			if exempt(&block[i], cfg) {
+				return Finding{}, false
+			}
+			if !claimed(&block[i], cfg) {
+				owned = false
+			}
+		}
+		if owned {
+			return Finding{}, false
+		}
+		// Extend the run backwards as far as the window shows it.
+		i := n - reps*k - 1
+		for i >= 0 && sameCall(&w[i], &w[i+k]) {
+			i--
+		}
+		runStart := n - (n-i-1)/k*k
+		cur := &w[n-1]
+		f := Finding{Tool: cur.Tool, Target: cur.Target, Count: (n - runStart) / k, Cycle: k}
+		f.Events = make([]uint64, 0, n-runStart)
+		for j := runStart; j < n; j++ {
+			f.Events = append(f.Events, w[j].Seq)
+		}
+		f.Steps = make([]Step, k)
+		for j := range block {
+			f.Steps[j] = Step{Tool: block[j].Tool, Target: block[j].Target}
+		}
+		return f, true
+	}
+	return Finding{}, false
+}
