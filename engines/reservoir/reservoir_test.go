@@ -103,7 +103,7 @@ func TestInclusionProbabilityChiSquare(t *testing.T) {
 		{"k=32 n=400", 400, 32, 20000, 2, false},
 		{"k=1 n=50", 50, 1, 40000, 3, false},
 		{"k=5 n=6", 6, 5, 40000, 4, false},
-		{"k=32 n=100 through JSON every item", 100, 32, 800, 5, true},
+		{"k=32 n=100 through JSON every item", 100, 32, 500, 5, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
