@@ -30,8 +30,12 @@
 //     time since the file's content last changed. A change is any event that
 //     shows the file with a different hash than the one seen before it (a
 //     write, or a read after the file was changed by a command or a person),
-//     and a successful write whose hashes are unknown. Paging through a file
-//     with other offsets is a different range, so no loop.
+//     and a successful write whose hashes are unknown. Reads of unknown
+//     content (no hash) before the first hash seen after a stretch of
+//     unknown content are not counted: they may have seen other content,
+//     and counting them would let the ring count across a change that fell
+//     out of the window. Paging through a file with other offsets is a
+//     different range, so no loop.
 //   - edit-revert: a successful write that leaves the file with a hash it had
 //     earlier in the window, reads and the pre-edit state (Edit's
 //     originalFile) included, and differs from the state just before it.

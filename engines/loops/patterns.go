@@ -24,7 +24,7 @@ func (readLoop) Check(w []Event, cfg Config) (Finding, bool) {
 	if k, isFile := fileEvent(cur); !isFile || k != KindRead {
 		return Finding{}, false
 	}
-	start, changed, count := 0, false, 0
+	start, since, changed, count := 0, 0, false, 0
 	last := "" // the file's last known hash; "" when unknown
 	for i := range w {
 		e := &w[i]
@@ -35,12 +35,18 @@ func (readLoop) Check(w []Event, cfg Config) (Finding, bool) {
 		if !isFile {
 			continue
 		}
-		moved := false
+		moved, known := false, false
 		for _, h := range [2]string{e.Before, e.After} {
 			if h == "" {
 				continue
 			}
-			if last != "" && h != last {
+			if last == "" {
+				// The first hash after a stretch of unknown content: the
+				// reads before it may have seen other content, so they
+				// are not counted (this keeps the ring from counting reads
+				// across a change that happened before the window).
+				known = true
+			} else if h != last {
 				moved = true
 			}
 			last = h
@@ -50,7 +56,9 @@ func (readLoop) Check(w []Event, cfg Config) (Finding, bool) {
 			moved, last = true, ""
 		}
 		if moved {
-			start, changed, count = i, true, 0
+			start, since, changed, count = i, i, true, 0
+		} else if known {
+			start, count = i, 0
 		}
 		if k == KindRead && e.Range == cur.Range {
 			count++
@@ -61,7 +69,7 @@ func (readLoop) Check(w []Event, cfg Config) (Finding, bool) {
 	}
 	f := Finding{Tool: cur.Tool, Target: cur.Target, Range: cur.Range, Count: count}
 	if changed {
-		f.Since = w[start].Seq
+		f.Since = w[since].Seq
 	}
 	f.Events = make([]uint64, 0, count)
 	for i := start; i < n; i++ {
@@ -147,7 +155,7 @@ func (editRevert) Check(w []Event, cfg Config) (Finding, bool) {
 		Hash:       cur.After,
 		Original:   cur.After == first,
 	}
-	if viaBefore {
+	if viaBefore && KindOf(w[found].Tool) == KindWrite {
 		f.Undone++ // the write at found moved the file away from the hash
 	}
 	for i := found + 1; i < n-1; i++ {

@@ -1,0 +1,620 @@
+package loops
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// The oracle recomputes every pattern from its definition, from scratch,
+// over a whole event history (not the ring), in the plainest way: lists of
+// observations, filters and block comparisons, quadratic where that is
+// simplest. It shares no code with the engine.
+
+var (
+	oracleReads  = map[string]bool{"Read": true, "NotebookRead": true}
+	oracleWrites = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true}
+	oracleShells = map[string]bool{"Bash": true, "PowerShell": true}
+)
+
+func oSucceeded(e Event) bool { return !e.Failed && !e.Interrupted }
+
+func oFileRead(e Event) bool  { return oracleReads[e.Tool] && oSucceeded(e) && e.Target != "" }
+func oFileWrite(e Event) bool { return oracleWrites[e.Tool] && oSucceeded(e) && e.Target != "" }
+
+// obs is one thing the history says about a file's content: a hash seen
+// before (Before) or after an event, or "?" after a write of unknown result.
+type obs struct {
+	idx    int
+	hash   string
+	before bool
+}
+
+// oObservations lists what events 0..upto say about file, in order; of
+// event upto only its Before is taken when withLastAfter is false.
+func oObservations(h []Event, file string, upto int, withLastAfter bool) []obs {
+	var out []obs
+	for idx := 0; idx <= upto; idx++ {
+		e := h[idx]
+		if e.Target != file || !(oFileRead(e) || oFileWrite(e)) {
+			continue
+		}
+		if e.Before != "" {
+			out = append(out, obs{idx, e.Before, true})
+		}
+		if idx == upto && !withLastAfter {
+			break
+		}
+		switch {
+		case e.After != "":
+			out = append(out, obs{idx, e.After, false})
+		case oFileWrite(e):
+			out = append(out, obs{idx, "?", false})
+		}
+	}
+	return out
+}
+
+func oracleReadLoop(h []Event, cfg Config) (Finding, bool) {
+	t := len(h) - 1
+	cur := h[t]
+	if !oFileRead(cur) {
+		return Finding{}, false
+	}
+	ob := oObservations(h, cur.Target, t, true)
+	// Reads count from the last change, or from the first hash seen after
+	// content was unknown (at the start, or after a write of unknown
+	// result), whichever is later.
+	changed, from := -1, 0
+	for j, o := range ob {
+		switch {
+		case o.hash == "?":
+			changed, from = o.idx, o.idx
+		case j == 0 || ob[j-1].hash == "?":
+			from = o.idx
+		case o.hash != ob[j-1].hash:
+			changed, from = o.idx, o.idx
+		}
+	}
+	var reads []uint64
+	for idx := from; idx <= t; idx++ {
+		e := h[idx]
+		if oFileRead(e) && e.Target == cur.Target && e.Range == cur.Range {
+			reads = append(reads, e.Seq)
+		}
+	}
+	if len(reads) < cfg.ReadThreshold {
+		return Finding{}, false
+	}
+	f := Finding{Tool: cur.Tool, Target: cur.Target, Range: cur.Range, Count: len(reads), Events: reads}
+	if changed >= 0 {
+		f.Since = h[changed].Seq
+	}
+	return f, true
+}
+
+func oracleEditRevert(h []Event, cfg Config) (Finding, bool) {
+	f, ok := oracleRevert(h)
+	if !ok {
+		return Finding{}, false
+	}
+	t := len(h) - 1
+	for idx := 0; idx <= t; idx++ {
+		if h[idx].Target != h[t].Target {
+			continue
+		}
+		if _, r := oracleRevert(h[:idx+1]); r {
+			f.Count++
+		}
+	}
+	return f, true
+}
+
+// oracleRevert is edit-revert's predicate and facts but Count.
+func oracleRevert(h []Event) (Finding, bool) {
+	t := len(h) - 1
+	cur := h[t]
+	if !oFileWrite(cur) || cur.After == "" {
+		return Finding{}, false
+	}
+	ob := oObservations(h, cur.Target, t, false)
+	if len(ob) == 0 {
+		return Finding{}, false
+	}
+	state := ob[len(ob)-1].hash
+	if state == "?" || state == cur.After {
+		return Finding{}, false
+	}
+	found := -1
+	for j, o := range ob {
+		if o.hash == cur.After {
+			found = j
+		}
+	}
+	if found < 0 {
+		return Finding{}, false
+	}
+	at := ob[found]
+	first := ""
+	for _, o := range ob {
+		if o.hash != "?" {
+			first = o.hash
+			break
+		}
+	}
+	f := Finding{
+		Tool:       cur.Tool,
+		Target:     cur.Target,
+		Events:     []uint64{h[at.idx].Seq, cur.Seq},
+		RevertTo:   h[at.idx].Seq,
+		FromBefore: at.before,
+		Hash:       cur.After,
+		Original:   cur.After == first,
+	}
+	for idx := at.idx; idx < t; idx++ {
+		e := h[idx]
+		if !oFileWrite(e) || e.Target != cur.Target {
+			continue
+		}
+		if idx > at.idx || at.before {
+			f.Undone++
+		}
+	}
+	return f, true
+}
+
+func oracleFailLoop(h []Event, cfg Config) (Finding, bool) {
+	t := len(h) - 1
+	cur := h[t]
+	if !cur.Failed || cur.Interrupted {
+		return Finding{}, false
+	}
+	var same []int
+	for idx, e := range h {
+		if e.Tool == cur.Tool && e.Target == cur.Target {
+			same = append(same, idx)
+		}
+	}
+	streak := 0
+	for j := len(same) - 1; j >= 0; j-- {
+		e := h[same[j]]
+		if !e.Failed || e.Interrupted || e.Error != cur.Error {
+			break
+		}
+		streak++
+	}
+	if streak < cfg.FailThreshold {
+		return Finding{}, false
+	}
+	in := same[len(same)-streak:]
+	f := Finding{Tool: cur.Tool, Target: cur.Target, Count: streak, Fingerprint: cur.Error}
+	for _, idx := range in {
+		f.Events = append(f.Events, h[idx].Seq)
+	}
+	for idx := in[0] + 1; idx < t; idx++ {
+		e := h[idx]
+		if oFileWrite(e) && !(e.Tool == cur.Tool && e.Target == cur.Target) {
+			f.Edits++
+		}
+	}
+	return f, true
+}
+
+func oSameCall(a, b Event) bool {
+	switch {
+	case a.Interrupted || b.Interrupted:
+		return false
+	case a.Tool != b.Tool || a.Input != b.Input || a.Input == "":
+		return false
+	case a.Failed != b.Failed:
+		return false
+	case a.Failed:
+		return a.Error == b.Error
+	default:
+		return a.Result != "" && a.Result == b.Result
+	}
+}
+
+func oracleToolLoop(h []Event, cfg Config) (Finding, bool) {
+	n := len(h)
+	ks := []int{1}
+	for k := max(cfg.CycleMin, 2); k <= cfg.CycleMax; k++ {
+		ks = append(ks, k)
+	}
+	// blocksEqual tells whether the last m blocks of length k are all the
+	// same calls as the last one.
+	blocksEqual := func(k, m int) bool {
+		if m*k > n {
+			return false
+		}
+		last := h[n-k:]
+		for r := 1; r < m; r++ {
+			block := h[n-(r+1)*k : n-r*k]
+			for j := range k {
+				if !oSameCall(block[j], last[j]) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	for _, k := range ks {
+		if !blocksEqual(k, cfg.ToolRepeats) {
+			continue
+		}
+		last := h[n-k:]
+		allClaimed := true
+		for _, e := range last {
+			exempt := false
+			for _, x := range cfg.ExemptTools {
+				if e.Tool == x {
+					exempt = true
+				}
+			}
+			if oracleShells[e.Tool] {
+				first := strings.SplitN(e.Target, " ", 2)[0]
+				for _, x := range cfg.ExemptCommands {
+					if first == x {
+						exempt = true
+					}
+				}
+			}
+			if exempt {
+				return Finding{}, false
+			}
+			var claimed bool
+			switch {
+			case e.Failed || e.Interrupted:
+				claimed = cfg.On(FailLoop)
+			case oracleReads[e.Tool]:
+				claimed = cfg.On(ReadLoop)
+			case oracleWrites[e.Tool]:
+				claimed = cfg.On(EditRevert) && e.After != ""
+			}
+			allClaimed = allClaimed && claimed
+		}
+		if allClaimed {
+			return Finding{}, false
+		}
+		m := cfg.ToolRepeats
+		for blocksEqual(k, m+1) {
+			m++
+		}
+		f := Finding{Tool: h[n-1].Tool, Target: h[n-1].Target, Count: m, Cycle: k}
+		for _, e := range h[n-m*k:] {
+			f.Events = append(f.Events, e.Seq)
+		}
+		for _, e := range last {
+			f.Steps = append(f.Steps, Step{Tool: e.Tool, Target: e.Target})
+		}
+		return f, true
+	}
+	return Finding{}, false
+}
+
+var oraclePatterns = []struct {
+	name  string
+	check func([]Event, Config) (Finding, bool)
+}{
+	{ReadLoop, oracleReadLoop},
+	{EditRevert, oracleEditRevert},
+	{FailLoop, oracleFailLoop},
+	{ToolLoop, oracleToolLoop},
+}
+
+// oracleAlerts replays a history through seed 002's decision rule, with the
+// oracle predicates evaluated on the last Window events.
+func oracleAlerts(events []Event, cfg Config) [][]Finding {
+	ema := map[string]float64{}
+	last := map[string]int{}
+	lastHard := map[string]bool{}
+	out := make([][]Finding, len(events))
+	for t := range events {
+		win := events[max(0, t+1-cfg.Window) : t+1]
+		var hard, soft []Finding
+		for _, p := range oraclePatterns {
+			if !cfg.On(p.name) {
+				continue
+			}
+			f, hit := p.check(win, cfg)
+			x := 0.0
+			if hit {
+				x = 1
+			}
+			ema[p.name] = cfg.Alpha*x + (1-cfg.Alpha)*ema[p.name]
+			if !hit {
+				continue
+			}
+			cd := cfg.Cooldown
+			if lastHard[p.name] && ema[p.name] >= cfg.HardEMA {
+				cd *= cfg.CooldownStretch
+			}
+			if last[p.name] != 0 && t+1-last[p.name] <= cd {
+				continue
+			}
+			last[p.name] = t + 1
+			f.Pattern, f.Seq, f.EMA = p.name, uint64(t+1), ema[p.name]
+			if ema[p.name] >= cfg.HardEMA {
+				f.Severity = Hard
+				hard = append(hard, f)
+			} else {
+				f.Severity = Soft
+				soft = append(soft, f)
+			}
+			lastHard[p.name] = f.Severity == Hard
+		}
+		out[t] = append(hard, soft...)
+	}
+	return out
+}
+
+// history generators over small alphabets, so that repeats are common.
+
+var (
+	genFiles   = []string{"/p/a.go", "/p/b.go", "/p/c.go"}
+	genRanges  = []string{"", "", "lines 1-50"}
+	genCmds    = []string{"make", "go test ./...", "sleep 5"}
+	genHashes  = []string{"h0", "h1", "h2"}
+	genErrors  = []string{"E1", "E1", "E2"}
+	genResults = []string{"r1", "r1", "r2"}
+)
+
+func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
+
+// randomHistory draws every field independently: impossible sequences too
+// (reads with Before hashes, writes that start from a hash the file never
+// had), which both implementations must still agree on.
+func randomHistory(r *rand.Rand, n int) []Event {
+	h := make([]Event, n)
+	tools := []string{"Read", "Read", "Edit", "Write", "Bash", "Bash", "Grep", "mcp__s__poll", "TaskOutput"}
+	for i := range h {
+		e := Event{Tool: pick(r, tools)}
+		switch e.Tool {
+		case "Read", "Edit", "Write":
+			e.Target = pick(r, genFiles)
+		case "Bash":
+			e.Target = pick(r, genCmds)
+		default:
+			e.Target = "q" + fmt.Sprint(r.IntN(2))
+		}
+		if e.Tool == "Read" {
+			e.Range = pick(r, genRanges)
+		}
+		e.Input = e.Tool + e.Target + e.Range + fmt.Sprint(r.IntN(2))
+		if r.IntN(20) == 0 {
+			e.Input = ""
+		}
+		e.Failed = r.IntN(4) == 0
+		e.Interrupted = r.IntN(30) == 0
+		if e.Failed {
+			e.Error = pick(r, genErrors)
+		}
+		if r.IntN(4) != 0 {
+			e.Result = pick(r, genResults)
+		}
+		if r.IntN(2) == 0 {
+			e.Before = pick(r, append(genHashes, ""))
+		}
+		e.After = pick(r, append(genHashes, ""))
+		h[i] = e
+	}
+	return h
+}
+
+// realisticHistory keeps a file system: reads see the current content,
+// edits start from it, commands sometimes change a file unseen, and agents
+// re-read, revert, retry and poll.
+func realisticHistory(r *rand.Rand, n int) []Event {
+	state := map[string]string{}
+	for _, f := range genFiles {
+		state[f] = pick(r, genHashes)
+	}
+	h := make([]Event, 0, n)
+	for len(h) < n {
+		var e Event
+		switch r.IntN(13) {
+		case 0, 1, 2, 3: // read, sometimes a page, sometimes a missing file
+			f := pick(r, genFiles)
+			e = Event{Tool: "Read", Target: f, Range: pick(r, genRanges)}
+			e.Input = "read" + f + e.Range
+			if r.IntN(10) == 0 {
+				e.Failed, e.Error = true, "E-missing"
+				break
+			}
+			if r.IntN(10) != 0 {
+				e.After = state[f]
+			}
+			e.Result = "content-" + state[f] + e.Range
+		case 4, 5: // edit: from the current content to another
+			f := pick(r, genFiles)
+			to := pick(r, genHashes)
+			e = Event{Tool: pick(r, []string{"Edit", "Write"}), Target: f, Before: state[f], After: to}
+			e.Input = "edit" + f + to
+			if r.IntN(8) == 0 {
+				e.Failed, e.Error = true, "E-nomatch"
+				e.Before, e.After = "", ""
+				break
+			}
+			if r.IntN(10) == 0 {
+				e.Before = ""
+			}
+			e.Result = "edited" + state[f] + to
+			if r.IntN(10) == 0 {
+				e.After = "" // the hook could not hash it
+			}
+			state[f] = to
+		case 6, 7: // a command that fails, mostly with the same error
+			c := pick(r, genCmds)
+			e = Event{Tool: "Bash", Target: c, Input: "bash" + c}
+			if r.IntN(3) != 0 {
+				e.Failed, e.Error = true, pick(r, genErrors)
+			} else {
+				e.Result = pick(r, genResults)
+			}
+			if r.IntN(25) == 0 {
+				e.Failed, e.Interrupted, e.Error, e.Result = true, true, "", ""
+			}
+			if r.IntN(6) == 0 { // it rewrote a file behind our back
+				state[pick(r, genFiles)] = pick(r, genHashes)
+			}
+		case 8: // search or poll
+			e = Event{Tool: pick(r, []string{"Grep", "mcp__s__poll"}), Target: "q"}
+			e.Input = e.Tool + "q"
+			e.Result = pick(r, genResults)
+		case 9, 10, 11, 12: // replay the last few calls, to make cycles
+			k := 1 + r.IntN(4)
+			if k > len(h) {
+				continue
+			}
+			for _, p := range h[len(h)-k:] {
+				if len(h) < n {
+					p.Seq = 0
+					h = append(h, p)
+				}
+			}
+			continue
+		}
+		h = append(h, e)
+	}
+	return h
+}
+
+func randomConfig(r *rand.Rand) Config {
+	c := DefaultConfig()
+	c.Window = 8 + r.IntN(20)
+	c.Cooldown = r.IntN(7)
+	c.CooldownStretch = 1 + r.IntN(3)
+	c.HardEMA = []float64{0.3, 0.5, 0.8}[r.IntN(3)]
+	c.Alpha = []float64{0.2, 0.3, 0.6}[r.IntN(3)]
+	c.ReadThreshold = 2 + r.IntN(3)
+	c.FailThreshold = 2 + r.IntN(3)
+	c.ToolRepeats = 2 + r.IntN(2)
+	c.CycleMin = 2 + r.IntN(2)
+	c.CycleMax = min(c.CycleMin-1+r.IntN(4), c.Window/c.ToolRepeats)
+	for _, name := range []string{ReadLoop, EditRevert, FailLoop, ToolLoop} {
+		c.Enabled[name] = r.IntN(5) != 0
+	}
+	if r.IntN(2) == 0 {
+		c.ExemptCommands = nil
+	}
+	return c
+}
+
+func numbered(h []Event) []Event {
+	out := make([]Event, len(h))
+	for i, e := range h {
+		e.Seq = uint64(i + 1)
+		out[i] = e
+	}
+	return out
+}
+
+func sameFinding(a, b Finding) bool {
+	if math.Abs(a.EMA-b.EMA) > 1e-12 {
+		return false
+	}
+	a.EMA, b.EMA = 0, 0
+	return reflect.DeepEqual(a, b)
+}
+
+func dump(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// TestPatternsMatchOracle checks each pattern's verdict and facts at every
+// step: exactly equal to the oracle's over the whole history while the
+// history fits the window, and implied by it afterwards (the ring only
+// forgets, so whatever it sees, the full history shows too).
+func TestPatternsMatchOracle(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 2))
+	cfg := DefaultConfig()
+	fits, beyond, hits := 0, 0, map[string]int{}
+	for iter := range 4000 {
+		var h []Event
+		if iter%2 == 0 {
+			h = randomHistory(r, 1+r.IntN(45))
+		} else {
+			h = realisticHistory(r, 1+r.IntN(45))
+		}
+		h = numbered(h)
+		var s State
+		for i, e := range h {
+			e.Seq = 0
+			s.Record(e, cfg)
+			full := h[:i+1]
+			for j, p := range builtin {
+				got, hit := p.Check(s.Events, cfg)
+				want, wantHit := oraclePatterns[j].check(full, cfg)
+				if wantHit {
+					hits[p.Name()]++
+				}
+				if len(full) <= cfg.Window {
+					fits++
+					if hit != wantHit || (hit && !sameFinding(got, want)) {
+						t.Fatalf("%s at event %d of %s:\nengine %v %s\noracle %v %s", p.Name(), i+1, dump(full), hit, dump(got), wantHit, dump(want))
+					}
+				} else {
+					beyond++
+					if hit && !wantHit {
+						t.Fatalf("%s at event %d: the window fires and the full history does not: %s", p.Name(), i+1, dump(full))
+					}
+				}
+			}
+		}
+	}
+	for _, name := range []string{ReadLoop, EditRevert, FailLoop, ToolLoop} {
+		if hits[name] < 200 {
+			t.Errorf("%s held only %d times: the generators do not exercise it", name, hits[name])
+		}
+	}
+	t.Logf("exact comparisons %d, beyond the window %d, oracle hits %v", fits, beyond, hits)
+}
+
+// TestRecordMatchesOracle replays random histories under random configs
+// and compares every alert (pattern, severity, EMA and facts) with the
+// oracle's replay of seed 002's decision rule.
+func TestRecordMatchesOracle(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	alerts := map[Severity]int{}
+	for iter := range 3000 {
+		cfg := DefaultConfig()
+		if iter%3 != 0 {
+			cfg = randomConfig(r)
+		}
+		if err := cfg.Validate(); err != nil {
+			t.Fatalf("random config: %v", err)
+		}
+		var h []Event
+		if iter%2 == 0 {
+			h = randomHistory(r, 1+r.IntN(60))
+		} else {
+			h = realisticHistory(r, 1+r.IntN(60))
+		}
+		want := oracleAlerts(numbered(h), cfg)
+		var s State
+		for i, e := range h {
+			got := s.Record(e, cfg)
+			if len(got) != len(want[i]) {
+				t.Fatalf("config %s, event %d of %s:\nengine %s\noracle %s", dump(cfg), i+1, dump(numbered(h[:i+1])), dump(got), dump(want[i]))
+			}
+			for j := range got {
+				alerts[got[j].Severity]++
+				if !sameFinding(got[j], want[i][j]) {
+					t.Fatalf("config %s, event %d:\nengine %s\noracle %s", dump(cfg), i+1, dump(got[j]), dump(want[i][j]))
+				}
+			}
+			if len(s.Events) > cfg.Window {
+				t.Fatalf("window holds %d events, limit %d", len(s.Events), cfg.Window)
+			}
+		}
+	}
+	if alerts[Soft] < 500 || alerts[Hard] < 500 {
+		t.Errorf("alerts %v: too few of a kind to test escalation", alerts)
+	}
+	t.Logf("alerts %v", alerts)
+}
