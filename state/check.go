@@ -3,7 +3,7 @@ package state
 import (
 	"encoding/json"
 	"fmt"
-	"math"
+	"math/big"
 	"regexp"
 	"sort"
 	"strconv"
@@ -165,11 +165,9 @@ func (c *checker) walk(s any, v any, ptr string, errs *[]FieldError) {
 	}
 	switch x := v.(type) {
 	case json.Number:
-		f, err := x.Float64()
-		if err != nil {
-			*errs = append(*errs, FieldError{ptr, "number out of range"})
-			return
-		}
+		// Out-of-range numbers parse as ±Inf, which still compares
+		// correctly with any finite limit.
+		f, _ := strconv.ParseFloat(string(x), 64)
 		if lim, ok := num(m["minimum"]); ok && f < lim {
 			*errs = append(*errs, FieldError{ptr, fmt.Sprintf("must be >= %v", lim)})
 		}
@@ -291,8 +289,8 @@ func oneTypeMatches(t string, v any) bool {
 		if _, err := n.Int64(); err == nil {
 			return true
 		}
-		f, err := n.Float64()
-		return err == nil && f == math.Trunc(f) && !math.IsInf(f, 0)
+		r, ok := new(big.Rat).SetString(string(n))
+		return ok && r.IsInt()
 	}
 	return false
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -51,6 +52,8 @@ func compileValidator(k Kind, schema []byte) (func(any) []FieldError, error) {
 	}, nil
 }
 
+var quoted = regexp.MustCompile(`'([^']*)'`)
+
 // leafErrors flattens the library's error tree to its leaves, which name the
 // offending field.
 func leafErrors(ve *jsonschema.ValidationError) []FieldError {
@@ -58,6 +61,14 @@ func leafErrors(ve *jsonschema.ValidationError) []FieldError {
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
+			// Name the offending key itself, as the hook build's checker
+			// does, rather than the object holding it.
+			if strings.HasSuffix(e.KeywordLocation, "/additionalProperties") {
+				for _, m := range quoted.FindAllStringSubmatch(e.Message, -1) {
+					out = append(out, FieldError{Pointer: e.InstanceLocation + "/" + escapePointer(m[1]), Message: "unknown property"})
+				}
+				return
+			}
 			out = append(out, FieldError{Pointer: e.InstanceLocation, Message: strings.TrimSpace(e.Message)})
 			return
 		}

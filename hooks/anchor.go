@@ -1,0 +1,170 @@
+package hooks
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/djinn-cc/djinn/engines/lcs"
+	"github.com/djinn-cc/djinn/state"
+)
+
+// maxAnchorText bounds what is kept of a prompt: prompts are user data, and
+// the engines need the words, not an essay.
+const maxAnchorText = 4000
+
+// maxDeltas bounds the constraint deltas kept in anchor.json (the count of
+// all of them is kept separately).
+const maxDeltas = 20
+
+// intentKeywords is the original Djinn's intent classifier (anchor.py): the
+// type whose keywords occur most often wins; no keyword gives "unknown".
+var intentKeywords = []struct {
+	intent string
+	words  []string
+}{
+	{"feature", []string{"add", "build", "implement", "create", "introduce", "ship"}},
+	{"bugfix", []string{"fix", "bug", "broken", "regression", "repair", "patch"}},
+	{"refactor", []string{"refactor", "rename", "reorganize", "cleanup", "restructure", "simplify"}},
+	{"research", []string{"research", "investigate", "explore", "analyze", "study", "compare"}},
+	{"docs", []string{"document", "docs", "readme", "changelog", "comment"}},
+}
+
+// ClassifyIntent returns feature, bugfix, refactor, research, docs or
+// unknown for a normalized prompt. Ties go to the earlier type in the table.
+func ClassifyIntent(tokens []string) string {
+	best, bestN := "unknown", 0
+	for _, k := range intentKeywords {
+		n := 0
+		for _, t := range tokens {
+			for _, w := range k.words {
+				if t == w {
+					n++
+				}
+			}
+		}
+		if n > bestN {
+			best, bestN = k.intent, n
+		}
+	}
+	return best
+}
+
+// AnchorHash is the original's anchor_hash: the first 12 hex digits of
+// sha1(lower(strip(text))).
+func AnchorHash(text string) string {
+	sum := sha1.Sum([]byte(strings.ToLower(strings.TrimSpace(text))))
+	return hex.EncodeToString(sum[:])[:12]
+}
+
+// promptKind says what a UserPromptSubmit prompt is to the anchor.
+type promptKind int
+
+const (
+	promptIgnored  promptKind = iota // slash command, one-word reply, machine-injected
+	promptGoal                       // substantive text
+	promptPivot                      // an explicit change of task
+	promptReorient                   // /djinn:reorient <new intent>
+)
+
+// machineSources are UserPromptSubmit sources that no person typed.
+var machineSources = map[string]bool{"system": true, "loop_wakeup": true, "schedule_wakeup": true, "poll_event": true}
+
+// pivotRe matches an explicit change of task at the start of a prompt or of
+// one of its sentences (cc-tools' and the original's list).
+var pivotRe = regexp.MustCompile(`(?i)(?:^|[.!?\n]\s*)(?:ok(?:ay)?[,.]?\s+|so[,]?\s+|actually[,]?\s+)?(new task\b|now,? let'?s\b|forget (?:that|about that|it|everything)\b|switch(?:ing)? to\b|change of plans?\b|different (?:topic|task)\b|let'?s move on to\b|moving on to\b|instead,? let'?s\b|scratch that\b)`)
+
+// reorientRe matches the /djinn:reorient skill as Claude Code passes it to
+// UserPromptSubmit: the raw, unexpanded line.
+var reorientRe = regexp.MustCompile(`^/(?:djinn:)?reorient(?:\s+|$)`)
+
+// classifyPrompt decides what a prompt is, without looking at the anchor.
+func classifyPrompt(prompt, source string) promptKind {
+	t := strings.TrimSpace(prompt)
+	switch {
+	case t == "":
+		return promptIgnored
+	case reorientRe.MatchString(t):
+		return promptReorient
+	case strings.HasPrefix(t, "/"):
+		return promptIgnored // another slash command
+	case machineSources[source]:
+		return promptIgnored
+	case strings.HasPrefix(t, "<"):
+		// <task-notification>, <command-message>, <local-command-stdout>,
+		// <system-reminder>: injected by Claude Code, not typed.
+		return promptIgnored
+	case strings.HasPrefix(t, "[Request interrupted"):
+		return promptIgnored
+	case len(strings.Fields(t)) < 2:
+		return promptIgnored // "continue", "yes", "ok"
+	case len(lcs.Normalize(t)) < 2:
+		return promptIgnored // "go ahead", "sounds good"... too little to say anything
+	case pivotRe.MatchString(t):
+		return promptPivot
+	}
+	return promptGoal
+}
+
+// newAnchor builds an anchor from a prompt.
+func newAnchor(s *session, text, promptID, source string, prev *state.Anchor) *state.Anchor {
+	text = clipRunes(strings.TrimSpace(text), maxAnchorText)
+	toks := lcs.Normalize(text)
+	a := &state.Anchor{
+		SchemaVersion: state.SchemaVersion,
+		SessionID:     s.id,
+		Text:          text,
+		Hash:          AnchorHash(text),
+		IntentType:    ClassifyIntent(toks),
+		Tokens:        capTokens(toks, 512),
+		CapturedAt:    s.now,
+		PromptID:      clip(promptID, 128),
+		Source:        source,
+		Deltas:        []state.Delta{},
+		Vocabulary:    []string{},
+	}
+	if prev != nil {
+		a.Pivots, a.Reorients, a.DeltaCount = prev.Pivots, prev.Reorients, prev.DeltaCount
+	}
+	return a
+}
+
+// addDelta records a constraint delta, keeping the newest maxDeltas.
+func addDelta(a *state.Anchor, text string, ratio float64, at time.Time, promptID string) {
+	a.Deltas = append(a.Deltas, state.Delta{Text: clipRunes(strings.TrimSpace(text), 1000), Ratio: round3(ratio), At: at, PromptID: clip(promptID, 128)})
+	if len(a.Deltas) > maxDeltas {
+		a.Deltas = a.Deltas[len(a.Deltas)-maxDeltas:]
+	}
+	a.DeltaCount++
+}
+
+func capTokens(t []string, n int) []string {
+	out := make([]string, 0, min(len(t), n))
+	for _, x := range t {
+		if len(out) == n {
+			break
+		}
+		out = append(out, clip(x, 256))
+	}
+	return out
+}
+
+// clipRunes cuts s to at most n runes.
+func clipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j]
+		}
+		i++
+	}
+	return s
+}
+
+func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }

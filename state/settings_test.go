@@ -1,0 +1,144 @@
+package state
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+func TestDefaultSettingsMatchSeeds(t *testing.T) {
+	s := DefaultSettings()
+	for _, c := range []struct {
+		name      string
+		got, want any
+	}{
+		{"drift.threshold", s.Drift.Threshold, 0.7},
+		{"drift.side_threshold", s.Drift.SideThreshold, 0.4},
+		{"drift.delta_ratio", s.Drift.DeltaRatio, 0.5},
+		{"drift.min_samples", s.Drift.MinSamples, 5},
+		{"drift.reservoir_k", s.Drift.ReservoirK, 32},
+		{"drift.bootstrap_resamples", s.Drift.BootstrapResamples, 1000},
+		{"drift.hmm_window", s.Drift.HMMWindow, 64},
+		{"drift.alpha", s.Drift.Alpha, 0.3},
+		{"drift.min_sessions", s.Drift.MinSessions, 3},
+		{"loops.window", s.Loops.Window, 20},
+		{"loops.alpha", s.Loops.Alpha, 0.3},
+		{"loops.cooldown", s.Loops.Cooldown, 5},
+		{"loops.hard_ema", s.Loops.HardEMA, 0.5},
+		{"loops.block", s.Loops.Block, false},
+		{"stall.window", s.Stall.Window, 64},
+		{"stall.k", s.Stall.K, 8},
+		{"stall.min_entropy", s.Stall.MinEntropy, 1.5},
+		{"stall.drop_threshold", s.Stall.DropThreshold, 0.3},
+		{"stall.max_rollbacks", s.Stall.MaxRollbacks, 3},
+		{"pressure.tiers", s.Pressure.Tiers, []float64{0.4, 0.55, 0.7}},
+		{"compress.cap", s.Compress.Cap, 200000},
+		{"compress.snapshot_threshold", s.Compress.SnapshotThreshold, 20000},
+		{"compress.snapshot_desired", s.Compress.SnapshotDesired, 16000},
+	} {
+		if !reflect.DeepEqual(c.got, c.want) {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+}
+
+// TestConfigSchemaCoversSettings: every setting is in config.schema.json
+// and the schema has no key that is not a setting.
+func TestConfigSchemaCoversSettings(t *testing.T) {
+	raw, _ := Schema(KindConfig)
+	var schema struct {
+		Properties map[string]struct {
+			Properties map[string]any `json:"properties"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		t.Fatal(err)
+	}
+	var inSchema []string
+	for k, v := range schema.Properties {
+		if k == "schema_version" {
+			continue
+		}
+		if v.Properties == nil {
+			inSchema = append(inSchema, k)
+			continue
+		}
+		for sub := range v.Properties {
+			inSchema = append(inSchema, k+"."+sub)
+		}
+	}
+	sort.Strings(inSchema)
+	if got, want := strings.Join(inSchema, " "), strings.Join(SettingKeys(), " "); got != want {
+		t.Fatalf("schema keys:\n%s\nsetting keys:\n%s", got, want)
+	}
+	// The defaults themselves are a valid config.
+	b, _ := json.Marshal(DefaultSettings())
+	if errs := ValidateBytes(KindConfig, b); len(errs) > 0 {
+		t.Fatalf("defaults fail the schema: %v", errs)
+	}
+}
+
+func TestLoadSettings(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		config   string
+		environ  []string
+		check    func(Settings) bool
+		problems []string // substrings, one per expected problem
+	}{
+		{name: "defaults", check: func(s Settings) bool { return reflect.DeepEqual(s, DefaultSettings()) }},
+		{name: "file", config: `{"loops":{"block":true,"cooldown":9}}`,
+			check: func(s Settings) bool { return s.Loops.Block && s.Loops.Cooldown == 9 && s.Loops.Window == 20 }},
+		{name: "env wins over plugin option wins over file", config: `{"stall":{"max_rollbacks":1}}`,
+			environ: []string{"CLAUDE_PLUGIN_OPTION_STALL_MAX_ROLLBACKS=2", "DJINN_STALL_MAX_ROLLBACKS=5"},
+			check:   func(s Settings) bool { return s.Stall.MaxRollbacks == 5 }},
+		{name: "plugin option", environ: []string{"CLAUDE_PLUGIN_OPTION_LOOPS_BLOCK=true"},
+			check: func(s Settings) bool { return s.Loops.Block }},
+		{name: "unknown key keeps the rest", config: `{"loops":{"blok":true,"cooldown":9}}`,
+			check:    func(s Settings) bool { return s.Loops.Cooldown == 9 && !s.Loops.Block },
+			problems: []string{"loops.blok"}},
+		{name: "bad value keeps the default", config: `{"stall":{"max_rollbacks":"three"},"enabled":false}`,
+			check:    func(s Settings) bool { return s.Stall.MaxRollbacks == 3 && !s.Enabled },
+			problems: []string{"stall.max_rollbacks"}},
+		{name: "invalid json", config: `{"loops":`,
+			check:    func(s Settings) bool { return reflect.DeepEqual(s, DefaultSettings()) },
+			problems: []string{"invalid JSON"}},
+		{name: "bad env", environ: []string{"DJINN_LOOPS_COOLDOWN=-3", "DJINN_NOPE=1", "DJINN_STATE_DIR=/x"},
+			check:    func(s Settings) bool { return s.Loops.Cooldown == 5 },
+			problems: []string{"DJINN_LOOPS_COOLDOWN", "DJINN_NOPE"}},
+		{name: "tiers env", environ: []string{"DJINN_PRESSURE_TIERS=0.5,0.9"},
+			check: func(s Settings) bool { return reflect.DeepEqual(s.Pressure.Tiers, []float64{0.5, 0.9}) }},
+		{name: "all off", environ: []string{"DJINN_ENABLED=false"}, check: func(s Settings) bool { return !s.Enabled }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			if tc.config != "" {
+				if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(tc.config), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s, problems := LoadSettings(root, nil, tc.environ)
+			if !tc.check(s) {
+				t.Errorf("settings not as expected: %+v", s)
+			}
+			if len(problems) != len(tc.problems) {
+				t.Fatalf("problems = %q, want %d", problems, len(tc.problems))
+			}
+			for i, want := range tc.problems {
+				if !strings.Contains(problems[i], want) {
+					t.Errorf("problem %q does not name %q", problems[i], want)
+				}
+			}
+			if tc.config != "" {
+				// The user's config is never moved aside.
+				if _, err := os.Stat(filepath.Join(root, "config.json")); err != nil {
+					t.Errorf("config.json disappeared: %v", err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,288 @@
+package state
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func testStore(t *testing.T) (*Store, *[]string) {
+	t.Helper()
+	var notices []string
+	return &Store{
+		Root:     t.TempDir(),
+		LockWait: time.Second,
+		Now:      func() time.Time { return time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC) },
+		Notice:   func(m string) { notices = append(notices, m) },
+	}, &notices
+}
+
+func sampleWindow(id string) *Window {
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	return &Window{SchemaVersion: SchemaVersion, SessionID: id, CreatedAt: now, UpdatedAt: now, Events: map[string]int{"Stop": 1}, ToolCalls: 2}
+}
+
+func TestSaveLoadRoundTrip(t *testing.T) {
+	st, notices := testStore(t)
+	p := filepath.Join(st.Root, "sessions", "s1", "window.json")
+	if err := st.Save(p, KindWindow, sampleWindow("s1")); err != nil {
+		t.Fatal(err)
+	}
+	var got Window
+	found, err := st.Load(p, KindWindow, &got)
+	if err != nil || !found {
+		t.Fatalf("found=%v err=%v", found, err)
+	}
+	if got.ToolCalls != 2 || got.Events["Stop"] != 1 {
+		t.Fatalf("round trip lost data: %+v", got)
+	}
+	if len(*notices) != 0 {
+		t.Fatalf("unexpected notices %v", *notices)
+	}
+	// No temporary file is left beside the target.
+	entries, _ := os.ReadDir(filepath.Dir(p))
+	if len(entries) != 1 {
+		t.Fatalf("want only window.json, got %v", entries)
+	}
+}
+
+func TestLoadMissing(t *testing.T) {
+	st, _ := testStore(t)
+	var w Window
+	found, err := st.Load(filepath.Join(st.Root, "nope.json"), KindWindow, &w)
+	if found || err != nil {
+		t.Fatalf("found=%v err=%v", found, err)
+	}
+}
+
+// TestLoadQuarantines: a file edited by hand into invalid JSON or a schema
+// violation is moved aside, reported once, and loading starts fresh.
+func TestLoadQuarantines(t *testing.T) {
+	for _, tc := range []struct {
+		name, content, want string
+	}{
+		{"syntax", `{"schema_version":1,`, "invalid JSON"},
+		{"schema", `{"schema_version":1,"session_id":"s1","created_at":"2026-11-21T10:00:00Z","updated_at":"2026-11-21T10:00:00Z","events":{},"tool_calls":-4}`, "tool_calls"},
+		{"version", `{"schema_version":2,"session_id":"s1","created_at":"2026-11-21T10:00:00Z","updated_at":"2026-11-21T10:00:00Z","events":{},"tool_calls":1}`, "schema_version"},
+		{"unknown-field", `{"schema_version":1,"session_id":"s1","created_at":"2026-11-21T10:00:00Z","updated_at":"2026-11-21T10:00:00Z","events":{},"tool_calls":1,"evil":true}`, "evil"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, notices := testStore(t)
+			p := filepath.Join(st.Root, "window.json")
+			if err := os.WriteFile(p, []byte(tc.content), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			var w Window
+			found, err := st.Load(p, KindWindow, &w)
+			if found || err != nil {
+				t.Fatalf("found=%v err=%v", found, err)
+			}
+			if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+				t.Fatalf("bad file still in place: %v", err)
+			}
+			moved := p + ".corrupt-20261121T100000Z"
+			if b, err := os.ReadFile(moved); err != nil || string(b) != tc.content {
+				t.Fatalf("quarantined copy: %q, %v", b, err)
+			}
+			if len(*notices) != 1 || !strings.Contains((*notices)[0], tc.want) || !strings.Contains((*notices)[0], "corrupt-") {
+				t.Fatalf("notices = %q, want one naming %q", *notices, tc.want)
+			}
+			// A second quarantine in the same second keeps the first copy.
+			_ = os.WriteFile(p, []byte(tc.content), 0o600)
+			_, _ = st.Load(p, KindWindow, &w)
+			if _, err := os.Stat(moved + ".1"); err != nil {
+				t.Fatalf("second quarantine: %v", err)
+			}
+		})
+	}
+}
+
+func TestLoadRefusesNonRegular(t *testing.T) {
+	st, notices := testStore(t)
+	p := filepath.Join(st.Root, "window.json")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	done := make(chan struct{})
+	go func() {
+		var w Window
+		_, _ = st.Load(p, KindWindow, &w)
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Load blocked on a FIFO")
+	}
+	if len(*notices) != 1 || !strings.Contains((*notices)[0], "not a regular file") {
+		t.Fatalf("notices = %q", *notices)
+	}
+}
+
+func TestSaveRefusesInvalid(t *testing.T) {
+	st, _ := testStore(t)
+	w := sampleWindow("s1")
+	w.SessionID = "../evil"
+	p := filepath.Join(st.Root, "window.json")
+	if err := st.Save(p, KindWindow, w); err == nil || !strings.Contains(err.Error(), "session_id") {
+		t.Fatalf("err = %v, want a refusal naming session_id", err)
+	}
+	if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("invalid document was written")
+	}
+}
+
+func TestPermissions(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	st, _ := testStore(t)
+	dir := filepath.Join(st.Root, "sessions", "s1")
+	lock, err := st.LockSession(context.Background(), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Unlock()
+	if err := st.Save(filepath.Join(dir, "window.json"), KindWindow, sampleWindow("s1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Append(filepath.Join(dir, "turns.jsonl"), KindTurn, Turn{SchemaVersion: 1, Seq: 1, Time: time.Now(), Tool: "Read"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(st.Root, "sessions"), dir} {
+		fi, _ := os.Stat(p)
+		if fi.Mode().Perm() != 0o700 {
+			t.Errorf("%s: mode %v, want 0700", p, fi.Mode().Perm())
+		}
+	}
+	for _, name := range []string{"window.json", "turns.jsonl", "lock"} {
+		fi, _ := os.Stat(filepath.Join(dir, name))
+		if fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v, want 0600", name, fi.Mode().Perm())
+		}
+	}
+}
+
+func TestAppendAndReadLines(t *testing.T) {
+	st, notices := testStore(t)
+	p := filepath.Join(st.Root, "turns.jsonl")
+	for i := 1; i <= 3; i++ {
+		if err := st.Append(p, KindTurn, Turn{SchemaVersion: 1, Seq: i, Time: time.Now(), Tool: "Bash"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A crash mid-append leaves a torn last line.
+	f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0o600)
+	f.WriteString(`{"schema_version":1,"seq":4,"ti`)
+	f.Close()
+	var seqs []int
+	stats, err := st.ReadLines(p, KindTurn, 0, func(raw []byte) error {
+		seqs = append(seqs, bytes.Count(raw, []byte(`"seq"`)))
+		return nil
+	})
+	if err != nil || stats.Lines != 3 || !stats.Torn || stats.Invalid != 0 {
+		t.Fatalf("stats=%+v err=%v", stats, err)
+	}
+	if len(*notices) != 1 || !strings.Contains((*notices)[0], "torn") {
+		t.Fatalf("notices=%q", *notices)
+	}
+	// The next append starts on a fresh line, so it is intact and the torn
+	// fragment becomes an invalid line of its own.
+	if err := st.Append(p, KindTurn, Turn{SchemaVersion: 1, Seq: 5, Time: time.Now(), Tool: "Bash"}); err != nil {
+		t.Fatal(err)
+	}
+	*notices = nil
+	stats, err = st.ReadLines(p, KindTurn, 0, func([]byte) error { return nil })
+	if err != nil || stats.Lines != 4 || stats.Torn || stats.Invalid != 1 {
+		t.Fatalf("after repair: stats=%+v err=%v", stats, err)
+	}
+}
+
+func TestReadLinesWindow(t *testing.T) {
+	st, _ := testStore(t)
+	p := filepath.Join(st.Root, "turns.jsonl")
+	for i := 1; i <= 100; i++ {
+		if err := st.Append(p, KindTurn, Turn{SchemaVersion: 1, Seq: i, Time: time.Now(), Tool: "Bash"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := 0
+	stats, err := st.ReadLines(p, KindTurn, 1000, func([]byte) error { n++; return nil })
+	if err != nil || !stats.Truncated || n == 0 || n >= 100 || stats.Invalid != 0 || stats.Torn {
+		t.Fatalf("n=%d stats=%+v err=%v", n, stats, err)
+	}
+}
+
+func TestLockBusy(t *testing.T) {
+	st, _ := testStore(t)
+	st.LockWait = 30 * time.Millisecond
+	l1, err := st.LockSession(context.Background(), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// gofrs/flock locks are per open file description, so a second lock in
+	// the same process contends like another process would.
+	if _, err := st.LockSession(context.Background(), "s1"); !errors.Is(err, ErrLockBusy) {
+		t.Fatalf("err = %v, want ErrLockBusy", err)
+	}
+	l1.Unlock()
+	l2, err := st.LockSession(context.Background(), "s1")
+	if err != nil {
+		t.Fatalf("after unlock: %v", err)
+	}
+	l2.Unlock()
+}
+
+func TestValidateSessionID(t *testing.T) {
+	for _, tc := range []struct {
+		id string
+		ok bool
+	}{
+		{"09327fcd-3030-4296-813e-e11d47f78b81", true},
+		{"abc_DEF-123", true},
+		{"", false},
+		{"../etc", false},
+		{"a/b", false},
+		{"a\x00b", false},
+		{"a b", false},
+		{"é", false},
+		{strings.Repeat("a", 128), true},
+		{strings.Repeat("a", 129), false},
+		{strings.Repeat("a", 10000), false},
+	} {
+		if err := ValidateSessionID(tc.id); (err == nil) != tc.ok {
+			t.Errorf("ValidateSessionID(%.20q) = %v, want ok=%v", tc.id, err, tc.ok)
+		}
+	}
+}
+
+func TestResolveRoot(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	for _, tc := range []struct {
+		name string
+		flag string
+		env  map[string]string
+		want string
+	}{
+		{"flag wins", "/f", map[string]string{"DJINN_STATE_DIR": "/d", "CLAUDE_PLUGIN_DATA": "/p"}, "/f"},
+		{"djinn env", "", map[string]string{"DJINN_STATE_DIR": "/d", "CLAUDE_PLUGIN_DATA": "/p"}, "/d"},
+		{"plugin data", "", map[string]string{"CLAUDE_PLUGIN_DATA": "/p", "XDG_STATE_HOME": "/x"}, "/p"},
+		{"xdg", "", map[string]string{"XDG_STATE_HOME": "/x", "HOME": "/h"}, "/x/djinn"},
+		{"home", "", map[string]string{"HOME": "/h"}, "/h/.local/state/djinn"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ResolveRoot(tc.flag, env(tc.env))
+			if err != nil || got != tc.want {
+				t.Fatalf("got %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+	if _, err := ResolveRoot("", env(nil)); !errors.Is(err, ErrNoRoot) {
+		t.Fatalf("no env: err = %v", err)
+	}
+}
