@@ -14,6 +14,13 @@ import (
 // so it still identifies the call.
 const MaxTarget = 160
 
+// maxTool and maxRange bound the other strings of an Event: tool names are
+// short, but an MCP server names its own, and a PDF page range is free text.
+const (
+	maxTool  = 80
+	maxRange = 64
+)
+
 // Event is one tool call as the patterns see it. It is compact on purpose:
 // the state file keeps Window of them per agent, so it holds short hashes,
 // never contents. The hook fills it from a PostToolUse or PostToolUseFailure
@@ -80,7 +87,7 @@ func KindOf(tool string) Kind {
 // After).
 func NewEvent(tool string, input json.RawMessage) Event {
 	target, rng := TargetOf(tool, input)
-	return Event{Tool: tool, Target: target, Range: rng, Input: InputHash(input)}
+	return Event{Tool: clip(tool, maxTool, 60), Target: target, Range: rng, Input: InputHash(input)}
 }
 
 // TargetOf derives what a call acts on and, for Read, which part of the
@@ -135,7 +142,7 @@ func TargetOf(tool string, input json.RawMessage) (target, rng string) {
 	if target == "" {
 		target = CanonicalInput(input)
 	}
-	return clip(target, MaxTarget, 110), rng
+	return clip(target, MaxTarget, 110), clip(rng, maxRange, 40)
 }
 
 func cleanPath(p string) string {
