@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 )
 
-// VolatileInputFields are the top-level tool_input keys that CanonicalInput
+// volatileInputFields are the top-level tool_input keys that CanonicalInput
 // drops. Each says how a call is made or labelled, not what it does, so two
 // calls that differ only in them are the same call:
 //
