@@ -394,7 +394,7 @@ func TestStallEval(t *testing.T) {
 		msgs []message
 	}{
 		{"Go `.md` files, as they are", s.md},
-		{"Go `.go` files, in a ```go fence", s.code},
+		{"Go `.go` files, each in a Go code fence", s.code},
 		{"transcript assistant messages (text blocks joined per message id)", s.msgs},
 		{"transcript assistant text blocks, one by one", s.blocks},
 		{"near misses in testdata/natural", s.testdata},
@@ -436,7 +436,11 @@ func report(s *evalSources, cfg Config, nat []naturalFigures, ch chantFigures) s
 	pf("How close natural text came to firing, as the largest fraction of a rule's length threshold that any run reached (1.0 would fire):\n\n")
 	pf("| source | repetition rule | confirmed entropy trigger | nearest text (repetition) |\n|---|--:|--:|---|\n")
 	for _, f := range nat {
-		pf("| %s | %.2f | %.2f | `%s` |\n", f.Source, f.NearRep, f.NearConf, f.NearName)
+		name := "—"
+		if f.NearName != "" {
+			name = "`" + f.NearName + "`"
+		}
+		pf("| %s | %.2f | %.2f | %s |\n", f.Source, f.NearRep, f.NearConf, name)
 	}
 
 	pf("\n## Synthetic chants: detection lag\n\n")
