@@ -1,0 +1,547 @@
+package transcript
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"syscall"
+	"unicode/utf8"
+)
+
+// Options bound what Measure reads and say what else to collect.
+type Options struct {
+	// Budget is the most bytes read from each window, the tail and the
+	// forward one (default 1 MiB).
+	Budget int64 `json:"budget"`
+	// Chunk is the size of each read (default 64 KiB).
+	Chunk int64 `json:"chunk"`
+	// TextRunes is how much recent assistant text to return, in runes;
+	// 0 collects none.
+	TextRunes int `json:"text_runes"`
+	// ToolResults is how many recent tool results to size; 0 sizes none.
+	ToolResults int `json:"tool_results"`
+}
+
+// DefaultOptions: a 1 MiB budget read in 64 KiB chunks, 4,000 runes of text
+// and the 16 latest tool results.
+func DefaultOptions() Options {
+	return Options{Budget: 1 << 20, Chunk: 64 << 10, TextRunes: 4000, ToolResults: 16}
+}
+
+func (o Options) sanitized() Options {
+	d := DefaultOptions()
+	if o.Budget <= 0 {
+		o.Budget = d.Budget
+	}
+	if o.Chunk <= 0 {
+		o.Chunk = d.Chunk
+	}
+	o.Chunk = min(o.Chunk, o.Budget)
+	o.TextRunes = max(o.TextRunes, 0)
+	o.ToolResults = max(o.ToolResults, 0)
+	return o
+}
+
+// Where a Reading came from.
+const (
+	SourceTail    = "tail"    // the window at the end of the file
+	SourceForward = "forward" // the window after the caller's cursor
+	SourceCarried = "carried" // neither window decided; the cursor's reading
+	SourceNone    = "none"    // nothing known
+)
+
+// Reading is the context size the transcript shows.
+type Reading struct {
+	// Tokens is input + cache-creation + cache-read tokens of the latest
+	// main-chain assistant message (0 unless Found).
+	Tokens int64 `json:"tokens"`
+	Found  bool  `json:"found"`
+	// Stale: a compact_boundary came after the latest usage, so the size
+	// is unknown until the next response; PreTokens is what the boundary
+	// says the context held before compaction.
+	Stale     bool   `json:"stale,omitempty"`
+	PreTokens int64  `json:"pre_tokens,omitempty"`
+	Model     string `json:"model,omitempty"`
+	MessageID string `json:"message_id,omitempty"`
+	Source    string `json:"source"`
+}
+
+// Cursor is what the caller keeps between hooks, so that a line too long to
+// read does not hide the lines before it.
+type Cursor struct {
+	Size     int64   `json:"size"`     // file size at the last Measure
+	Boundary int64   `json:"boundary"` // an offset just after a newline (or 0)
+	Reading  Reading `json:"reading"`  // the reading returned then
+}
+
+// ToolResult is the size of one tool_result block on the main chain.
+type ToolResult struct {
+	ToolUseID string `json:"tool_use_id"`
+	Name      string `json:"name,omitempty"` // from its tool_use, if that was read
+	Chars     int    `json:"chars"`          // runes of its text
+	IsError   bool   `json:"is_error,omitempty"`
+}
+
+// Scan is what one Measure found.
+type Scan struct {
+	Reading Reading
+	Cursor  Cursor // to pass to the next Measure
+	// LastText is the text of the latest main-chain assistant message (its
+	// text blocks, blank-line separated; the last TextRunes runes).
+	LastText string
+	// RecentText is the last TextRunes runes of the main-chain assistant
+	// text blocks read, in file order, blank-line separated.
+	RecentText string
+	// ToolResults are the latest main-chain tool results, newest first.
+	ToolResults []ToolResult
+	// BytesRead counts the bytes read, to show that the cost is bounded.
+	BytesRead int64
+}
+
+// ErrNotRegular is returned for a path that is not a regular file (a
+// directory, FIFO, device or socket): such paths are never read.
+var ErrNotRegular = errors.New("transcript is not a regular file")
+
+// Measure reads the context meter, and the recent text and tool results,
+// from the transcript at path. It reads at most opt.Budget bytes back from
+// the end and, when that does not decide and prev is a cursor of the same
+// file, opt.Budget bytes forward from prev.Boundary; never more, whatever the
+// file's size or its longest line. A missing or unreadable transcript is
+// reported as an error together with a usable Scan (the cursor's reading,
+// carried, or none).
+func Measure(path string, prev *Cursor, opt Options) (Scan, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return unread(prev), fmt.Errorf("measure transcript: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return unread(prev), fmt.Errorf("measure transcript %s: %w", path, ErrNotRegular)
+	}
+	// O_NONBLOCK: should the path become a FIFO between Stat and Open,
+	// opening it must not wait for a writer.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return unread(prev), fmt.Errorf("measure transcript: %w", err)
+	}
+	defer f.Close()
+	fi, err = f.Stat()
+	if err != nil {
+		return unread(prev), fmt.Errorf("measure transcript: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return unread(prev), fmt.Errorf("measure transcript %s: %w", path, ErrNotRegular)
+	}
+	s, err := MeasureAt(f, fi.Size(), prev, opt)
+	if err != nil {
+		return s, fmt.Errorf("measure transcript %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// unread is the Scan of a transcript that could not be read.
+func unread(prev *Cursor) Scan {
+	if prev == nil {
+		return Scan{Reading: Reading{Source: SourceNone}}
+	}
+	return Scan{Reading: carried(prev.Reading), Cursor: *prev}
+}
+
+func carried(r Reading) Reading {
+	if !r.Found && !r.Stale {
+		return Reading{Source: SourceNone}
+	}
+	r.Source = SourceCarried
+	return r
+}
+
+// MeasureAt is Measure on the first size bytes of r, which holds a
+// transcript: what Djinn's replay uses to show a hook the transcript as it
+// stood. A read error ends the reading early and is returned with the Scan
+// of what was read.
+func MeasureAt(r io.ReaderAt, size int64, prev *Cursor, opt Options) (Scan, error) {
+	opt = opt.sanitized()
+	m := measurer{r: r, size: size, opt: opt, c: newCollector(opt)}
+	valid := m.validCursor(prev)
+
+	seenFrom, lastNL := m.tail()
+	covered := valid && seenFrom <= prev.Boundary
+	if !m.c.decided && valid && !covered && m.err == nil {
+		if nl := m.forward(prev.Boundary, min(prev.Boundary+opt.Budget, seenFrom)); lastNL < 0 {
+			lastNL = nl
+		}
+	}
+
+	var s Scan
+	switch {
+	case m.c.decided:
+		s.Reading = m.c.reading
+	case seenFrom == 0 && m.err == nil:
+		s.Reading = Reading{Source: SourceNone} // the whole file was read
+	case valid:
+		s.Reading = carried(prev.Reading)
+	default:
+		s.Reading = Reading{Source: SourceNone}
+	}
+	s.Cursor = Cursor{Size: size, Reading: s.Reading}
+	if s.Reading.Source == SourceCarried {
+		s.Cursor.Reading = prev.Reading
+	}
+	switch {
+	case lastNL >= 0:
+		s.Cursor.Boundary = lastNL
+	case valid:
+		s.Cursor.Boundary = prev.Boundary
+	}
+	s.LastText, s.RecentText = m.c.texts()
+	s.ToolResults = m.c.results
+	s.BytesRead = m.read
+	return s, m.err
+}
+
+type measurer struct {
+	r    io.ReaderAt
+	size int64
+	opt  Options
+	c    *collector
+	read int64
+	err  error
+	buf  []byte // the tail window, reused by the forward one
+}
+
+// validCursor reports whether prev can describe this file: not beyond its
+// end, and its boundary just after a newline.
+func (m *measurer) validCursor(prev *Cursor) bool {
+	if prev == nil || prev.Size > m.size || prev.Boundary < 0 || prev.Boundary > prev.Size {
+		return false
+	}
+	if prev.Boundary == 0 {
+		return true
+	}
+	var b [1]byte
+	n, err := m.r.ReadAt(b[:], prev.Boundary-1)
+	m.read += int64(n)
+	return n == 1 && b[0] == '\n' && (err == nil || errors.Is(err, io.EOF))
+}
+
+// readAt fills p from off; a short read is an error (the file shrank).
+func (m *measurer) readAt(p []byte, off int64) bool {
+	n, err := m.r.ReadAt(p, off)
+	m.read += int64(n)
+	if n == len(p) {
+		return true
+	}
+	if err == nil || errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	m.err = fmt.Errorf("read at %d: %w", off, err)
+	return false
+}
+
+// tail walks the lines of the last Budget bytes from the end, newest first,
+// until the collector is done. It returns the start of the earliest line it
+// looked at (size if none) and the offset just after the file's last
+// newline (-1 if that was not within the window).
+//
+// The window grows from the end as chunks are read (so a call that decides
+// in the last few lines allocates little), and each byte is searched for a
+// newline once, so a line as long as the budget costs one pass over it.
+func (m *measurer) tail() (seenFrom, lastNL int64) {
+	seenFrom, lastNL = m.size, -1
+	if m.size == 0 {
+		return 0, 0
+	}
+	limit := max(m.size-m.opt.Budget, 0) // the window never starts before this
+	var win []byte                       // holds [pos, size) at its end
+	pos := m.size
+	at := func(off int64) int64 { return off - (m.size - int64(len(win))) }
+	more := func() bool {
+		if pos == limit || m.err != nil {
+			return false
+		}
+		k := min(m.opt.Chunk, pos-limit)
+		if free := at(pos); free < k {
+			grown := make([]byte, min(max(2*int64(len(win)), int64(len(win))+k), m.size-limit))
+			copy(grown[int64(len(grown))-(m.size-pos):], win[at(pos):])
+			win = grown
+			m.buf = grown
+		}
+		if !m.readAt(win[at(pos-k):at(pos)], pos-k) {
+			return false
+		}
+		pos -= k
+		return true
+	}
+	if !more() {
+		return seenFrom, lastNL
+	}
+	hi := m.size       // the line to emit next ends at hi
+	searched := m.size // [searched, hi) holds no separator
+	if win[at(m.size-1)] != '\n' {
+		// The last line has no newline yet: it may be half written.
+		// Decode drops it if it is not valid JSON.
+		for {
+			if i := lastNewline(win[at(pos):at(searched)]); i >= 0 {
+				start := pos + int64(i) + 1
+				m.c.back(win[at(start):at(hi)])
+				hi, seenFrom, lastNL = start, start, start
+				searched = start - 1
+				break
+			}
+			searched = pos
+			if pos == 0 {
+				m.c.back(win[at(0):at(hi)])
+				return 0, -1
+			}
+			if !more() {
+				return seenFrom, lastNL
+			}
+		}
+	} else {
+		lastNL = m.size
+		searched = m.size - 1 // the final newline ends the line, it is no separator
+	}
+	for hi > 0 && !m.c.done() {
+		// The line ending at hi has its newline at hi-1; its start is
+		// just after the newline before that.
+		if i := lastNewline(win[at(pos):at(searched)]); i >= 0 {
+			start := pos + int64(i) + 1
+			m.c.back(win[at(start):at(hi)])
+			hi, seenFrom = start, start
+			searched = start - 1
+			continue
+		}
+		searched = pos
+		if pos == 0 {
+			m.c.back(win[at(0):at(hi)])
+			return 0, lastNL
+		}
+		if !more() {
+			break
+		}
+	}
+	return seenFrom, lastNL
+}
+
+// forward reads [from, to) (at most Budget bytes, from a line boundary) and
+// gives its complete lines to the collector, newest first, as if the tail
+// walk had gone on (with a gap between the two windows if to is short of
+// where the tail stopped). It returns the offset just after the window's
+// last newline, or -1.
+func (m *measurer) forward(from, to int64) int64 {
+	if to <= from {
+		return -1
+	}
+	// The collector keeps copies of what it takes, so the tail window's
+	// memory can be reused.
+	buf := m.buf
+	if int64(cap(buf)) < to-from {
+		buf = make([]byte, to-from)
+	}
+	buf = buf[:to-from]
+	if !m.readAt(buf, from) {
+		return -1
+	}
+	// Line ends, found going forward (IndexByte is vectorised); the bytes
+	// after the last newline are a line the window cannot finish.
+	var ends []int
+	for i := 0; ; {
+		j := bytes.IndexByte(buf[i:], '\n')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		ends = append(ends, i)
+	}
+	if len(ends) == 0 {
+		return -1
+	}
+	m.c.source = SourceForward
+	for k := len(ends) - 1; k >= 0 && !m.c.done(); k-- {
+		start := 0
+		if k > 0 {
+			start = ends[k-1]
+		}
+		m.c.back(buf[start:ends[k]])
+	}
+	return from + int64(ends[len(ends)-1])
+}
+
+// lastNewline is bytes.LastIndexByte(b, '\n'), with a vectorised check
+// first, because the long stretches without one are the expensive ones.
+func lastNewline(b []byte) int {
+	if bytes.IndexByte(b, '\n') < 0 {
+		return -1
+	}
+	return bytes.LastIndexByte(b, '\n')
+}
+
+// collector takes lines newest first and keeps what Measure reports.
+type collector struct {
+	opt     Options
+	source  string
+	decided bool
+	reading Reading
+
+	// LastText: the parts of the latest message, newest first.
+	lastSeen, lastDone bool
+	lastID             string
+	lastParts          []string
+	// RecentText: text blocks, newest first, and their joined rune count.
+	recent      []string
+	recentRunes int
+
+	results []ToolResult
+	pending map[string][]int // tool_use_id → indexes in results without a name
+}
+
+func newCollector(opt Options) *collector {
+	return &collector{opt: opt, source: SourceTail, pending: map[string][]int{}}
+}
+
+func (c *collector) textDone() bool {
+	return c.opt.TextRunes == 0 || (c.lastDone && c.recentRunes >= c.opt.TextRunes)
+}
+
+func (c *collector) resultsDone() bool {
+	return len(c.results) >= c.opt.ToolResults && len(c.pending) == 0
+}
+
+func (c *collector) done() bool {
+	return c.decided && c.textDone() && c.resultsDone()
+}
+
+var (
+	keyAssistant = []byte(`"assistant"`)
+	keyBoundary  = []byte(`"compact_boundary"`)
+	keyResult    = []byte(`"tool_result"`)
+	keyEscape    = []byte(`\u`) // a value may be spelt with escapes
+)
+
+// back takes the next line, going backwards. Only lines that may matter are
+// decoded: those that contain a value that matters, or a \u escape that
+// could spell one.
+func (c *collector) back(line []byte) {
+	wantText := !c.textDone()
+	wantResults := len(c.results) < c.opt.ToolResults
+	assistant := (!c.decided || wantText || len(c.pending) > 0) && bytes.Contains(line, keyAssistant)
+	boundary := !c.decided && bytes.Contains(line, keyBoundary)
+	result := wantResults && bytes.Contains(line, keyResult)
+	if !assistant && !boundary && !result && !bytes.Contains(line, keyEscape) {
+		return
+	}
+	e, err := Decode(line)
+	if err != nil || e.IsSidechain {
+		return
+	}
+	switch {
+	case e.IsCompactBoundary():
+		if !c.decided {
+			c.decided = true
+			c.reading = Reading{Stale: true, Source: c.source}
+			if e.CompactMetadata != nil {
+				c.reading.PreTokens = e.CompactMetadata.PreTokens
+			}
+		}
+	case e.Type == "assistant" && e.Message != nil && e.Message.Model != "<synthetic>":
+		msg := e.Message
+		if !c.decided && msg.Usage != nil {
+			c.decided = true
+			c.reading = Reading{Tokens: msg.Usage.Context(), Found: true, Model: msg.Model, MessageID: msg.ID, Source: c.source}
+		}
+		c.takeText(msg)
+		for _, b := range msg.Content.Blocks {
+			if b.Type != "tool_use" {
+				continue
+			}
+			for _, i := range c.pending[b.ID] {
+				c.results[i].Name = b.Name
+			}
+			delete(c.pending, b.ID)
+		}
+	case e.Type == "user" && e.Message != nil:
+		bs := e.Message.Content.Blocks
+		for i := len(bs) - 1; i >= 0 && len(c.results) < c.opt.ToolResults; i-- {
+			b := bs[i]
+			if b.Type != "tool_result" {
+				continue
+			}
+			chars := 0
+			if b.Content != nil {
+				for _, p := range textParts(*b.Content) {
+					chars += utf8.RuneCountInString(p)
+				}
+			}
+			c.pending[b.ToolUseID] = append(c.pending[b.ToolUseID], len(c.results))
+			c.results = append(c.results, ToolResult{ToolUseID: b.ToolUseID, Chars: chars, IsError: b.IsError})
+		}
+	}
+}
+
+// textParts are the text of a content: the string, or its text blocks.
+func textParts(c Content) []string {
+	if c.Blocks == nil {
+		if c.Text == "" {
+			return nil
+		}
+		return []string{c.Text}
+	}
+	var ps []string
+	for _, b := range c.Blocks {
+		if b.Type == "text" {
+			ps = append(ps, b.Text)
+		}
+	}
+	return ps
+}
+
+func (c *collector) takeText(msg *Message) {
+	if c.opt.TextRunes == 0 {
+		return
+	}
+	parts := textParts(msg.Content)
+	if !c.lastDone {
+		// A message spans consecutive lines sharing its id; a line with
+		// no id is a message of its own.
+		if c.lastSeen && (msg.ID == "" || msg.ID != c.lastID) {
+			c.lastDone = true
+		} else {
+			c.lastSeen, c.lastID = true, msg.ID
+			for i := len(parts) - 1; i >= 0; i-- {
+				c.lastParts = append(c.lastParts, parts[i])
+			}
+		}
+	}
+	for i := len(parts) - 1; i >= 0 && c.recentRunes < c.opt.TextRunes; i-- {
+		if len(c.recent) > 0 {
+			c.recentRunes += 2 // the blank line between blocks
+		}
+		c.recent = append(c.recent, parts[i])
+		c.recentRunes += utf8.RuneCountInString(parts[i])
+	}
+}
+
+func (c *collector) texts() (last, recent string) {
+	join := func(newestFirst []string) string {
+		s := slices.Clone(newestFirst)
+		slices.Reverse(s)
+		return lastRunes(strings.Join(s, "\n\n"), c.opt.TextRunes)
+	}
+	return join(c.lastParts), join(c.recent)
+}
+
+// lastRunes is the last n runes of s.
+func lastRunes(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	i := len(s)
+	for k := 0; k < n && i > 0; k++ {
+		_, size := utf8.DecodeLastRuneInString(s[:i])
+		i -= size
+	}
+	return s[i:]
+}
