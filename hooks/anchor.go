@@ -124,7 +124,6 @@ func newAnchor(s *session, text, promptID, source string, prev *state.Anchor) *s
 		PromptID:      clip(promptID, 128),
 		Source:        source,
 		Deltas:        []state.Delta{},
-		Vocabulary:    []string{},
 	}
 	if prev != nil {
 		a.Pivots, a.Reorients, a.DeltaCount = prev.Pivots, prev.Reorients, prev.DeltaCount

@@ -1,28 +1,56 @@
 package hooks
 
-import "context"
+import (
+	"context"
+	"path/filepath"
 
-func handleSessionStart(ctx context.Context, s *session, p *Payload) (Response, error) {
-	return Response{}, nil
+	"github.com/djinn-cc/djinn/state"
+)
+
+// Point is the context meter's reading of a session, for replay's curve.
+type Point struct {
+	Tokens int64
+	Limit  int64
+	Share  float64
+	Tier   int
 }
 
-func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, error) {
-	return Response{}, nil
+// MeterPoint returns the session's latest context reading, if there is
+// one. It reads window.json without the lock: a reader sees a whole file.
+func MeterPoint(ctx context.Context, env *Env, id string) (Point, bool) {
+	dir, err := env.Store.SessionDir(id)
+	if err != nil {
+		return Point{}, false
+	}
+	var w state.Window
+	if found, err := env.Store.Load(filepath.Join(dir, "window.json"), state.KindWindow, &w); err != nil || !found || w.Pressure == nil || w.Pressure.Limit == 0 {
+		return Point{}, false
+	}
+	ps := w.Pressure
+	tier := 0
+	for i, a := range ps.Announced {
+		if a {
+			tier = i + 1
+		}
+	}
+	return Point{Tokens: ps.Tokens, Limit: ps.Limit, Share: float64(ps.Tokens) / float64(ps.Limit), Tier: tier}, true
 }
 
-func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, error) {
-	s.w.ToolCalls++
-	return Response{}, nil
-}
-
-func handleStop(ctx context.Context, s *session, p *Payload) (Response, error) {
-	return Response{}, nil
-}
-
-func handlePreCompact(ctx context.Context, s *session, p *Payload) (Response, error) {
-	return Response{}, nil
-}
-
-func handleSessionEnd(ctx context.Context, s *session, p *Payload) (Response, error) {
-	return Response{}, nil
+// newAssistantWords returns the signal words of the agent's latest prose
+// from the transcript, once per assistant message.
+func (s *session) newAssistantWords(p *Payload) []string {
+	scan, ok := s.measure(p.TranscriptPath)
+	d := s.w.Drift
+	if !ok || d == nil || scan.LastText == "" {
+		return nil
+	}
+	mark := scan.Reading.MessageID
+	if mark == "" {
+		mark = "text:" + AnchorHash(scan.LastText)
+	}
+	if mark == d.TextMark {
+		return nil
+	}
+	d.TextMark = clip(mark, 256)
+	return words(scan.LastText)
 }

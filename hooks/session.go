@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/djinn-cc/djinn/hooks/transcript"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -54,6 +55,14 @@ type session struct {
 
 	turns []state.Turn
 	advs  []state.Advisory
+
+	// The transcript is read at most once per hook.
+	scanned bool
+	scanOK  bool
+	scan    transcript.Scan
+
+	// userMessage is a systemMessage for the user, where the event allows.
+	userMessage string
 }
 
 func (s *session) path(name string) string { return filepath.Join(s.dir, name) }

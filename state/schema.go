@@ -72,6 +72,37 @@ func Validate(k Kind, doc any) []FieldError {
 	return v(doc)
 }
 
+// checkers are the in-house checkers, compiled lazily; Save uses them in
+// every build (they agree with jsonschema/v5, see schema_test.go) because
+// they are fast, and a document Djinn writes must be valid either way.
+var (
+	checkersMu sync.Mutex
+	checkers   = map[Kind]*checker{}
+)
+
+// quickValidate checks raw JSON with the in-house checker.
+func quickValidate(k Kind, raw []byte) []FieldError {
+	checkersMu.Lock()
+	c, ok := checkers[k]
+	if !ok {
+		b, err := Schema(k)
+		if err == nil {
+			c, err = compileChecker(b)
+		}
+		if err != nil {
+			checkersMu.Unlock()
+			return []FieldError{{"", err.Error()}}
+		}
+		checkers[k] = c
+	}
+	checkersMu.Unlock()
+	doc, err := decodeAny(raw)
+	if err != nil {
+		return []FieldError{{"", "invalid JSON: " + err.Error()}}
+	}
+	return c.check(doc)
+}
+
 // ValidateBytes decodes raw JSON and validates it. A syntax error is
 // reported as a violation of the whole document.
 func ValidateBytes(k Kind, raw []byte) []FieldError {

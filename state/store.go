@@ -3,6 +3,7 @@ package state
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/renameio/v2"
@@ -33,6 +35,29 @@ type Store struct {
 	// Notice receives one-line reports (a quarantined file, a skipped torn
 	// line). The caller prefixes and prints them; nil drops them.
 	Notice func(msg string)
+
+	// written remembers the hash of each document this Store wrote, so a
+	// long-lived process (replay) does not re-validate bytes it validated
+	// when writing them. A hook process writes each file once, so for hooks
+	// every load is validated.
+	writtenMu sync.Mutex
+	written   map[string][32]byte
+}
+
+func (s *Store) rememberWrite(path string, raw []byte) {
+	s.writtenMu.Lock()
+	defer s.writtenMu.Unlock()
+	if s.written == nil {
+		s.written = map[string][32]byte{}
+	}
+	s.written[path] = sha256.Sum256(raw)
+}
+
+func (s *Store) wroteExactly(path string, raw []byte) bool {
+	s.writtenMu.Lock()
+	defer s.writtenMu.Unlock()
+	h, ok := s.written[path]
+	return ok && h == sha256.Sum256(raw)
 }
 
 func (s *Store) now() time.Time {
@@ -96,9 +121,15 @@ func (s *Store) Load(path string, k Kind, v any) (found bool, err error) {
 	case err != nil:
 		return false, fmt.Errorf("read %s: %w", path, err)
 	default:
-		if errs := ValidateBytes(k, raw); len(errs) > 0 {
+		if s.wroteExactly(path, raw) {
+			// These exact bytes were validated when this Store wrote them.
+		} else if errs := ValidateBytes(k, raw); len(errs) > 0 {
 			problem = describe(errs)
-		} else if err := json.Unmarshal(raw, v); err != nil {
+		}
+		if problem != "" {
+			break
+		}
+		if err := json.Unmarshal(raw, v); err != nil {
 			problem = "decode: " + err.Error()
 		}
 	}
@@ -151,11 +182,15 @@ func (s *Store) Save(path string, k Kind, v any) error {
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", filepath.Base(path), err)
 	}
-	if errs := ValidateBytes(k, raw); len(errs) > 0 {
+	if errs := quickValidate(k, raw); len(errs) > 0 {
 		return fmt.Errorf("refusing to write invalid %s: %s", filepath.Base(path), describe(errs))
 	}
 	raw = append(raw, '\n')
-	return writeAtomic(path, raw)
+	if err := writeAtomic(path, raw); err != nil {
+		return err
+	}
+	s.rememberWrite(path, raw)
+	return nil
 }
 
 // writeAtomic is the one whole-file write path.
@@ -221,7 +256,7 @@ func (s *Store) Append(path string, k Kind, v any) error {
 	if err != nil {
 		return fmt.Errorf("encode %s line: %w", filepath.Base(path), err)
 	}
-	if errs := ValidateBytes(k, raw); len(errs) > 0 {
+	if errs := quickValidate(k, raw); len(errs) > 0 {
 		return fmt.Errorf("refusing to append invalid %s line: %s", filepath.Base(path), describe(errs))
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
@@ -337,4 +372,10 @@ func (s *Store) ReadLines(path string, k Kind, maxBytes int64, fn func(raw []byt
 		s.notice("%s: skipped %d invalid line(s)", path, st.Invalid)
 	}
 	return st, nil
+}
+
+// WriteRaw writes bytes that are not a state document (a saved tool
+// output) atomically, 0600, through the same path as every other write.
+func (s *Store) WriteRaw(path string, raw []byte) error {
+	return writeAtomic(path, raw)
 }

@@ -1,6 +1,12 @@
 package state
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/djinn-cc/djinn/engines/loops"
+	"github.com/djinn-cc/djinn/engines/reservoir"
+)
 
 // SchemaVersion is the version of every document Djinn writes. A document
 // with another version fails its schema and is quarantined; migrations, when
@@ -26,6 +32,146 @@ type Window struct {
 	// Disabled holds the detectors turned off for this session ("all" for
 	// every one).
 	Disabled []string `json:"disabled,omitempty"`
+
+	// Loops holds the pattern engine's state per agent: "main" for the main
+	// agent, the agent_id for each subagent (the most recent few are kept,
+	// in LoopAgents order, oldest first).
+	Loops      map[string]*loops.State `json:"loops,omitempty"`
+	LoopAgents []string                `json:"loop_agents,omitempty"`
+	// Drift is the goal-drift state of the main agent.
+	Drift *Drift `json:"drift,omitempty"`
+	// Pressure is the context meter's state.
+	Pressure *Pressure `json:"pressure,omitempty"`
+	// Stall counts rollbacks of the current user prompt.
+	Stall *Stall `json:"stall,omitempty"`
+	// Recent are the last few advisories, for the compaction snapshot and
+	// /djinn:status.
+	Recent []Recent `json:"recent,omitempty"`
+	// Failures are the last few failing commands, for the snapshot.
+	Failures []Failure `json:"failures,omitempty"`
+	// Reorient is the result of the last /djinn:reorient, for the skill.
+	Reorient *ReorientResult `json:"reorient,omitempty"`
+}
+
+// Drift is the drift detector's bounded state: the effective anchor (the
+// anchor's tokens plus what the session taught it), the last few calls'
+// signals, the HMM observations, the reservoir of window scores, and the
+// last verdict.
+type Drift struct {
+	AnchorHash   string   `json:"anchor_hash"`
+	AnchorTokens []string `json:"anchor_tokens"`
+	Intent       string   `json:"intent"`
+	// Insufficient marks an anchor too short or generic to measure against.
+	Insufficient bool `json:"insufficient"`
+	// Threshold is the on-task cutoff for this session and where it came
+	// from ("posterior_p10" or "fallback").
+	Threshold       float64 `json:"threshold"`
+	ThresholdSource string  `json:"threshold_source"`
+	PosteriorN      int     `json:"posterior_n"`
+	// Calls counts main-agent tool calls since the anchor was set.
+	Calls int `json:"calls"`
+	// Vocab and Files are what the session taught the anchor: the words and
+	// the files of its on-task work.
+	Vocab []string `json:"vocab"`
+	Files []string `json:"files"`
+	// Recent are the signals of the last calls, newest last.
+	Recent []CallSignal `json:"recent"`
+	// Obs are the HMM observations of the last calls.
+	Obs []string `json:"obs"`
+	// Reservoir is D3's uniform sample of this anchor's window scores.
+	Reservoir *reservoir.Reservoir[Sample] `json:"reservoir"`
+	Verdict   *Verdict                     `json:"verdict,omitempty"`
+	// LastAdvised is the session tool-call count at the last drift advisory
+	// (0 = never); RefocusStreak counts consecutive refocus verdicts.
+	LastAdvised   int `json:"last_advised"`
+	RefocusStreak int `json:"refocus_streak"`
+	Advised       int `json:"advised"`
+	// Learned is set once SessionEnd taught the posterior this session.
+	Learned bool `json:"learned,omitempty"`
+	// TextMark identifies the newest assistant message whose text was
+	// already taken as signal.
+	TextMark string `json:"text_mark,omitempty"`
+}
+
+// CallSignal is what one tool call said about its topic.
+type CallSignal struct {
+	Seq    int      `json:"seq"`
+	Tokens []string `json:"tokens"`
+	Files  []string `json:"files,omitempty"`
+	// Topic is anchored, unanchored or neutral (no words, no files).
+	Topic   string `json:"topic"`
+	Learned bool   `json:"learned,omitempty"`
+}
+
+// Verdict is the drift verdict with the honest numbers behind it.
+type Verdict struct {
+	Kind            string  `json:"kind"`
+	Score           float64 `json:"score"`
+	Mean            float64 `json:"mean"`
+	CILo            float64 `json:"ci_lo"`
+	CIHi            float64 `json:"ci_hi"`
+	N               int     `json:"n"`
+	Threshold       float64 `json:"threshold"`
+	ThresholdSource string  `json:"threshold_source"`
+	Tail            string  `json:"tail,omitempty"`
+	Lost            int     `json:"lost"`
+	Side            int     `json:"side"`
+	Call            int     `json:"call"`
+}
+
+// Pressure is the context meter's bounded state.
+type Pressure struct {
+	// Cursor is where the transcript was read last (opaque to state).
+	Cursor json.RawMessage `json:"cursor,omitempty"`
+	Tokens int64           `json:"tokens"`
+	Limit  int64           `json:"limit"`
+	// Stale is set after a compaction until the next reading.
+	Stale bool `json:"stale,omitempty"`
+	// Announced[i] says whether tier i was announced and not re-armed.
+	Announced []bool `json:"announced"`
+	Peak      int64  `json:"peak"`
+}
+
+// Stall counts rollbacks of one user prompt: the main agent's, and each
+// subagent's.
+type Stall struct {
+	PromptID  string         `json:"prompt_id"`
+	Rollbacks int            `json:"rollbacks"`
+	Agents    map[string]int `json:"agents,omitempty"`
+	Total     int            `json:"total"`
+	GaveUp    bool           `json:"gave_up,omitempty"`
+	// Pending is a stall advisory for the agent's next hook (advice-only
+	// mode).
+	Pending string `json:"pending,omitempty"`
+}
+
+// Recent is a short record of one advisory.
+type Recent struct {
+	Seq  int       `json:"seq"`
+	Time time.Time `json:"time"`
+	Kind string    `json:"kind"`
+	Text string    `json:"text"`
+}
+
+// Failure is a command that failed recently.
+type Failure struct {
+	Seq    int    `json:"seq"`
+	Tool   string `json:"tool"`
+	Target string `json:"target"`
+	Error  string `json:"error"`
+	Count  int    `json:"count"`
+}
+
+// ReorientResult is what the last /djinn:reorient did.
+type ReorientResult struct {
+	Time      time.Time `json:"time"`
+	PromptID  string    `json:"prompt_id,omitempty"`
+	Outcome   string    `json:"outcome"`
+	OldHash   string    `json:"old_hash,omitempty"`
+	NewHash   string    `json:"new_hash,omitempty"`
+	Alignment float64   `json:"alignment"`
+	Coverage  float64   `json:"coverage"`
+	Text      string    `json:"text"`
 }
 
 // Turn is one line of turns.jsonl: one tool call, what it touched and how it
@@ -77,10 +223,6 @@ type Anchor struct {
 	DeltaCount int     `json:"delta_count"`
 	Pivots     int     `json:"pivots"`
 	Reorients  int     `json:"reorients"`
-	// Vocabulary is the on-task vocabulary learned from the session's first
-	// on-task work (files and terms), which the drift score also accepts.
-	Vocabulary   []string `json:"vocabulary"`
-	LearnedCalls int      `json:"learned_calls"`
 }
 
 // Delta is one constraint added after the anchor.
@@ -91,8 +233,9 @@ type Delta struct {
 	PromptID string    `json:"prompt_id,omitempty"`
 }
 
-// Reservoir is reservoir.json: D3's uniform sample of this session's drift
-// scores since the anchor was set.
+// Reservoir is an archived reservoir (archive/reservoir-<time>.json): D3's
+// sample of the window scores of an anchor that /djinn:reorient replaced.
+// The live reservoir is part of window.json, so the hot path writes one file.
 type Reservoir struct {
 	SchemaVersion int      `json:"schema_version"`
 	SessionID     string   `json:"session_id"`

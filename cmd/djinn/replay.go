@@ -1,0 +1,123 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/djinn-cc/djinn/hooks/replay"
+	"github.com/djinn-cc/djinn/state"
+)
+
+func (a *app) replayCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "replay",
+		Usage:     "feed Claude Code transcripts through Djinn's hooks and report what it would have said",
+		ArgsUsage: "<transcript.jsonl>...",
+		Flags: append(commonFlags(),
+			&cli.BoolFlag{Name: "json", Usage: "print one JSON report for machines"},
+			&cli.BoolFlag{Name: "quiet", Usage: "print only the summaries, not each advisory"},
+			&cli.BoolFlag{Name: "keep-state", Usage: "keep the replay's state in --state-dir (one session per transcript)"},
+		),
+		Action: a.replay,
+	}
+}
+
+// replayOutput is the --json document.
+type replayOutput struct {
+	Reports []*replay.Report `json:"reports"`
+	Total   replayTotal      `json:"total"`
+}
+
+type replayTotal struct {
+	Files        int                `json:"files"`
+	Events       int                `json:"events"`
+	ToolCalls    int                `json:"tool_calls"`
+	ByKind       map[string]int     `json:"by_kind"`
+	Per100       map[string]float64 `json:"per_100_tool_calls"`
+	EventsPerSec float64            `json:"events_per_second"`
+}
+
+func (a *app) replay(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return usagef("replay: expected one or more transcript files")
+	}
+	var stateDir string
+	if c.Bool("keep-state") {
+		st, err := a.store(c)
+		if err != nil {
+			return err
+		}
+		stateDir = st.Root
+	}
+	settings, problems := state.LoadSettings(stateDir, a.getenv, a.environ)
+	for _, p := range problems {
+		a.tui.errorf("%s", p)
+	}
+	out := replayOutput{Total: replayTotal{ByKind: map[string]int{}, Per100: map[string]float64{}}}
+	var seconds float64
+	for _, path := range c.Args().Slice() {
+		opt := replay.Options{
+			StateDir: stateDir,
+			Settings: settings,
+			Notice:   func(m string) { a.tui.errorf("%s", m) },
+		}
+		if !c.Bool("json") && !c.Bool("quiet") {
+			opt.OnEvent = func(ev replay.Event) {
+				for _, adv := range ev.Fired {
+					fmt.Fprintf(a.stdout, "line %d, tool call %d, %s%s:\n  %s\n", adv.Line, adv.Call, adv.Event, agentNote(adv.Agent), strings.ReplaceAll(adv.Text, "\n", "\n  "))
+				}
+			}
+		}
+		rep, err := replay.Run(c.Context, path, opt)
+		if err != nil {
+			return fmt.Errorf("replay %s: %w", path, err)
+		}
+		out.Reports = append(out.Reports, rep)
+		out.Total.Files++
+		out.Total.Events += rep.EventCount
+		out.Total.ToolCalls += rep.ToolCalls
+		for k, n := range rep.ByKind {
+			out.Total.ByKind[k] += n
+		}
+		seconds += rep.Duration.Seconds()
+		if !c.Bool("json") {
+			rep.Summary(a.stdout)
+		}
+	}
+	if out.Total.ToolCalls > 0 {
+		for k, n := range out.Total.ByKind {
+			out.Total.Per100[k] = float64(n) * 100 / float64(out.Total.ToolCalls)
+		}
+	}
+	if seconds > 0 {
+		out.Total.EventsPerSec = float64(out.Total.Events) / seconds
+	}
+	if c.Bool("json") {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	if out.Total.Files > 1 {
+		fmt.Fprintf(a.stdout, "total: %d files, %d events, %d tool calls, %.0f events/s\n", out.Total.Files, out.Total.Events, out.Total.ToolCalls, out.Total.EventsPerSec)
+		kinds := make([]string, 0, len(out.Total.ByKind))
+		for k := range out.Total.ByKind {
+			kinds = append(kinds, k)
+		}
+		sort.Strings(kinds)
+		for _, k := range kinds {
+			fmt.Fprintf(a.stdout, "  %-12s %3d  (%.2f per 100 tool calls)\n", k, out.Total.ByKind[k], out.Total.Per100[k])
+		}
+	}
+	return nil
+}
+
+func agentNote(id string) string {
+	if id == "" {
+		return ""
+	}
+	return " (subagent " + id + ")"
+}

@@ -1,0 +1,147 @@
+// Package advice is the one place that decides what Djinn says: which
+// verdicts become advisories, how findings are worded, in which order several
+// advisories go out, and when a repeat is suppressed. It is pure: the event
+// handlers give it facts and the state it needs, and store what it returns.
+//
+// Every advisory starts with its tag, [djinn:<kind>], then states the facts
+// and the numbers behind them (N and the interval where there is one, or
+// "insufficient data"), then one concrete next step. Sentences are factual,
+// never framed as system commands: Claude's prompt-injection defences distrust
+// those, and the hook contract asks for facts.
+package advice
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Severity grades an advisory.
+type Severity string
+
+// Severities, least to most severe.
+const (
+	Info  Severity = "info"
+	Soft  Severity = "soft"
+	Hard  Severity = "hard"
+	Block Severity = "block"
+)
+
+// The advisory kinds (the public contract: tags people, tests and the
+// transcript can find).
+const (
+	KindDrift      = "drift"
+	KindReadLoop   = "read-loop"
+	KindEditRevert = "edit-revert"
+	KindFailLoop   = "fail-loop"
+	KindToolLoop   = "tool-loop"
+	KindStall      = "stall"
+	KindPressure   = "pressure"
+	KindReanchor   = "reanchor"
+	KindCompacted  = "compacted"
+)
+
+// MaxChars keeps each advisory well under Claude Code's 10,000-character
+// cap, so several fit in one additionalContext.
+const MaxChars = 2000
+
+// Advisory is one thing to say.
+type Advisory struct {
+	Kind     string
+	Severity Severity
+	Text     string
+	// Numbers are the figures behind the text, logged with it.
+	Numbers map[string]float64
+}
+
+// Tag returns the tag an advisory of kind starts with.
+func Tag(kind string) string { return "[djinn:" + kind + "]" }
+
+var severityRank = map[Severity]int{Block: 0, Hard: 1, Soft: 2, Info: 3}
+
+// kindRank breaks ties between equally severe advisories: what stops the
+// agent wasting work first.
+var kindRank = map[string]int{
+	KindStall: 0, KindFailLoop: 1, KindEditRevert: 2, KindReadLoop: 3, KindToolLoop: 4,
+	KindDrift: 5, KindPressure: 6, KindCompacted: 7, KindReanchor: 8,
+}
+
+// Order sorts advisories most severe first, in place, and returns them.
+func Order(advs []Advisory) []Advisory {
+	sort.SliceStable(advs, func(i, j int) bool {
+		a, b := advs[i], advs[j]
+		if severityRank[a.Severity] != severityRank[b.Severity] {
+			return severityRank[a.Severity] < severityRank[b.Severity]
+		}
+		return kindRank[a.Kind] < kindRank[b.Kind]
+	})
+	return advs
+}
+
+// Paragraphs returns the texts of ordered advisories, one paragraph each.
+func Paragraphs(advs []Advisory) []string {
+	out := make([]string, 0, len(advs))
+	for _, a := range Order(advs) {
+		out = append(out, a.Text)
+	}
+	return out
+}
+
+// finish tags, flattens and caps a text.
+func finish(kind string, sev Severity, nums map[string]float64, format string, args ...any) Advisory {
+	text := Tag(kind) + " " + fmt.Sprintf(format, args...)
+	return Advisory{Kind: kind, Severity: sev, Text: capRunes(text, MaxChars), Numbers: nums}
+}
+
+// capRunes cuts s to at most n runes, marking the cut.
+func capRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	const mark = "…"
+	i := 0
+	for j := range s {
+		if i == n-1 {
+			return s[:j] + mark
+		}
+		i++
+	}
+	return s
+}
+
+// Quote shortens a file path, command or phrase for a sentence: one line,
+// at most n runes, with an ellipsis in the middle when cut.
+func Quote(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	head := n * 2 / 3
+	tail := n - head - 1
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}
+
+// plural returns "1 time", "3 times".
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// callList renders event numbers as "#12, #15 and #18".
+func callList(ns []uint64) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = fmt.Sprintf("#%d", n)
+	}
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}

@@ -1,0 +1,81 @@
+package advice
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/djinn-cc/djinn/state"
+)
+
+// DriftFacts is what the drift advisory is decided and worded from.
+type DriftFacts struct {
+	Verdict state.Verdict
+	// SinceAdvised is the number of tool calls since the last drift
+	// advisory, -1 if there was none.
+	SinceAdvised int
+	// RefocusStreak counts consecutive refocus_moment verdicts.
+	RefocusStreak int
+	Cooldown      int
+	StreakNeeded  int
+	// Advised counts drift advisories already given this anchor.
+	Advised    int
+	AnchorText string
+	AnchorHash string
+	// Recent names the latest off-goal work (files or words).
+	Recent []string
+}
+
+// DriftDue applies the verdict mapping of the design: real_drift is
+// advised; refocus_moment only after StreakNeeded verdicts in a row;
+// tolerable_side_quest, on_task, insufficient_data and no_anchor never. No
+// drift advisory repeats within Cooldown tool calls.
+func DriftDue(f DriftFacts) bool {
+	switch f.Verdict.Kind {
+	case "real_drift":
+	case "refocus_moment":
+		if f.RefocusStreak < f.StreakNeeded {
+			return false
+		}
+	default:
+		return false
+	}
+	return f.SinceAdvised < 0 || f.SinceAdvised >= f.Cooldown
+}
+
+// DriftText words a drift advisory: the anchor, the numbers, the evidence,
+// one next step.
+func DriftText(f DriftFacts) Advisory {
+	v := f.Verdict
+	nums := map[string]float64{
+		"score": v.Score, "threshold": v.Threshold, "n": float64(v.N),
+		"mean": v.Mean, "ci_lo": v.CILo, "ci_hi": v.CIHi, "lost": float64(v.Lost), "side": float64(v.Side),
+	}
+	src := "the default, until 3 past sessions of this kind of task teach a personal one"
+	if v.ThresholdSource == "posterior_p10" {
+		src = "your usual drift for this kind of task"
+	}
+	what := "look unrelated to"
+	sev := Soft
+	if v.Kind == "real_drift" {
+		what = "have moved away from"
+		if f.Advised > 0 {
+			sev = Hard
+		}
+	}
+	evidence := ""
+	if len(f.Recent) > 0 {
+		q := make([]string, len(f.Recent))
+		for i, r := range f.Recent {
+			q[i] = Quote(r, 60)
+		}
+		evidence = " Recent off-goal work: " + strings.Join(q, ", ") + "."
+	}
+	hmmPart := ""
+	if v.Tail != "" {
+		hmmPart = fmt.Sprintf(" The task-state model labels %d of the last 5 calls lost and %d a side quest.", v.Lost, v.Side)
+	}
+	ci := fmt.Sprintf("session mean %.2f, 95%% CI %.2f–%.2f, N=%d", v.Mean, v.CILo, v.CIHi, v.N)
+	return finish(KindDrift, sev, nums,
+		"The last tool calls %s the session's goal: %q (anchor %s). Alignment of recent work %.2f, below the on-task threshold %.2f (%s); %s.%s%s Next step: if this work serves the goal, say how in one sentence and carry on; if not, return to the goal. If the user changed the task, they can record it with /djinn:reorient.",
+		what, Quote(f.AnchorText, 200), f.AnchorHash, v.Score, v.Threshold, src, ci, hmmPart, evidence)
+}

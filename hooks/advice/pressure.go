@@ -1,0 +1,102 @@
+package advice
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Output is one big tool output.
+type Output struct {
+	Call    int
+	Summary string
+	Chars   int
+}
+
+// PressureFacts describe a context tier crossing.
+type PressureFacts struct {
+	Tokens, Limit int64
+	Share         float64
+	Tier, Tiers   int
+	TierShare     float64
+	Top           bool
+	// ToolChars is the characters of tool output since the session began
+	// (or its last compaction), TextChars the recent assistant text seen.
+	ToolChars, TextChars int
+	Biggest              []Output
+	// Compact is the ready /compact line (top tier only).
+	Compact string
+}
+
+// Pressure words a tier crossing: the percentage, what fills the context,
+// and at the top tier a ready /compact line.
+func Pressure(f PressureFacts) Advisory {
+	nums := map[string]float64{"tokens": float64(f.Tokens), "limit": float64(f.Limit), "share": round2(f.Share), "tier": float64(f.Tier)}
+	fill := ""
+	if f.ToolChars > 0 {
+		parts := make([]string, 0, len(f.Biggest))
+		for _, b := range f.Biggest {
+			parts = append(parts, fmt.Sprintf("%s at call #%d (%s chars)", Quote(b.Summary, 70), b.Call, group(b.Chars)))
+		}
+		fill = fmt.Sprintf(" Tool outputs account for about %s characters", group(f.ToolChars))
+		if len(parts) > 0 {
+			fill += "; the biggest: " + strings.Join(parts, ", ")
+		}
+		fill += "."
+	}
+	sev := Info
+	next := "prefer targeted reads (offset/limit, Grep) over whole files and long command output."
+	if f.Top {
+		sev = Soft
+		next = "wrap up the current step, then compact with a focus that keeps the goal. Ready to paste: " + f.Compact
+	}
+	return finish(KindPressure, sev, nums, "Context is at %.0f%% of the %s-token window (%s tokens; tier %d of %d, %.0f%%).%s Next step: %s",
+		f.Share*100, group(int(f.Limit)), group(int(f.Tokens)), f.Tier, f.Tiers, f.TierShare*100, fill, next)
+}
+
+// PressureUserMessage is the systemMessage shown to the user at the top
+// tier.
+func PressureUserMessage(f PressureFacts) string {
+	return fmt.Sprintf("djinn: context at %.0f%% of %s tokens. To keep the goal through compaction, run: %s", f.Share*100, group(int(f.Limit)), f.Compact)
+}
+
+// CompactLine builds "/compact <focus>" from the goal, its constraints and
+// the load-bearing files, on one line.
+func CompactLine(goal string, constraints, files []string) string {
+	var b strings.Builder
+	b.WriteString("/compact Keep the goal: ")
+	if goal == "" {
+		b.WriteString("(no goal recorded)")
+	} else {
+		b.WriteString(Quote(goal, 300))
+	}
+	if len(constraints) > 0 {
+		q := make([]string, 0, len(constraints))
+		for _, c := range constraints[max(0, len(constraints)-3):] {
+			q = append(q, Quote(c, 120))
+		}
+		b.WriteString(". Constraints: " + strings.Join(q, "; "))
+	}
+	if len(files) > 0 {
+		b.WriteString(". Load-bearing files: " + strings.Join(files, ", "))
+	}
+	b.WriteString(". Keep open failures and the current plan.")
+	return b.String()
+}
+
+// group writes 123456 as 123,456.
+func group(n int) string {
+	s := fmt.Sprintf("%d", n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var out []byte
+	for i := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	if neg {
+		return "-" + string(out)
+	}
+	return string(out)
+}

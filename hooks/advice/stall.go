@@ -1,0 +1,64 @@
+package advice
+
+import (
+	"fmt"
+	"strings"
+)
+
+// StallFacts describe a text stall found in a finished message.
+type StallFacts struct {
+	Rule    string
+	Start   int // rune offset where the repetition began
+	Period  int
+	Repeats int
+	Unit    string
+	// Before is the text just before the repetition: where to continue.
+	Before string
+	Agent  string
+	// Prompt is the user's divergence prompt ("" for the default); {start}
+	// and {quote} are filled in.
+	Prompt         string
+	Rollbacks, Max int
+}
+
+func (f StallFacts) facts() string {
+	who := "Your last message"
+	if f.Agent != "" {
+		who = "The subagent's last message"
+	}
+	unit := Quote(f.Unit, 80)
+	return fmt.Sprintf("%s started repeating itself at character %d: %q repeats %d times (a %d-character unit; rule %s).",
+		who, f.Start, unit, f.Repeats, f.Period, f.Rule)
+}
+
+func (f StallFacts) continueFrom() string {
+	if f.Prompt != "" {
+		p := strings.ReplaceAll(f.Prompt, "{start}", fmt.Sprint(f.Start))
+		return strings.ReplaceAll(p, "{quote}", Quote(f.Before, 80))
+	}
+	if strings.TrimSpace(f.Before) == "" {
+		return "Start the answer again with a different approach, and do not repeat that phrase."
+	}
+	return fmt.Sprintf("The text before that point stands. Continue from just after %q with a different approach, without repeating that phrase.", Quote(f.Before, 80))
+}
+
+// StallRollback is the Stop block reason: the facts, where the loop began,
+// and the divergence prompt.
+func StallRollback(f StallFacts) Advisory {
+	nums := map[string]float64{"start": float64(f.Start), "period": float64(f.Period), "repeats": float64(f.Repeats), "rollback": float64(f.Rollbacks), "max_rollbacks": float64(f.Max)}
+	return finish(KindStall, Block, nums, "%s %s (Rollback %d of at most %d for this prompt.)", f.facts(), f.continueFrom(), f.Rollbacks, f.Max)
+}
+
+// StallAdvice is the same finding as advice, for the agent's next hook.
+func StallAdvice(f StallFacts) Advisory {
+	nums := map[string]float64{"start": float64(f.Start), "period": float64(f.Period), "repeats": float64(f.Repeats)}
+	return finish(KindStall, Soft, nums, "%s If that message is still being relied on, keep only the part before the repetition. Next step: when answering again, take a different approach rather than repeating the phrase.", f.facts())
+}
+
+// StallUserMessage tells the user about a stall that was not rolled back.
+func StallUserMessage(f StallFacts, gaveUp bool) string {
+	if gaveUp {
+		return fmt.Sprintf("djinn: the last message repeats %q from character %d; %d rollbacks already for this prompt, so the turn ends here.", Quote(f.Unit, 60), f.Start, f.Max)
+	}
+	return fmt.Sprintf("djinn: the last message repeats %q from character %d (rollback is off: advice only).", Quote(f.Unit, 60), f.Start)
+}

@@ -1,0 +1,110 @@
+package hooks
+
+import (
+	"context"
+	"encoding/xml"
+	"fmt"
+	"strings"
+
+	"github.com/djinn-cc/djinn/hooks/advice"
+)
+
+// The compaction hand-off. Claude Code appends a PreCompact hook's plain
+// stdout to the compactor's instructions (checked with the real CLI), so
+// Djinn prints the session's state there as an XML snapshot; and right
+// after compaction SessionStart(source "compact") can inject context, so the
+// same snapshot goes back to the agent as [djinn:reanchor], whatever the
+// summary kept. Both stay under maxSnapshot characters (Claude Code cuts at
+// 10,000).
+
+const maxSnapshot = 6000
+
+func handlePreCompact(ctx context.Context, s *session, p *Payload) (Response, error) {
+	snap := s.snapshot(ctx)
+	if snap == "" {
+		return Response{}, nil
+	}
+	return Response{Plain: "Djinn, the plugin that tracks this session's goal, asks that the summary keep this state (goal, constraints, load-bearing files, open failures) verbatim or nearly so:\n" + snap}, nil
+}
+
+// reanchor is SessionStart(compact)'s context.
+func (s *session) reanchor(ctx context.Context) []string {
+	snap := s.snapshot(ctx)
+	if snap == "" {
+		return nil
+	}
+	text := advice.Tag(advice.KindReanchor) + " The conversation was just compacted. This is the session's goal and state as Djinn tracked them before compaction; the goal still applies unless the user changes it.\n" + snap
+	return []string{text}
+}
+
+// snapshot renders the state as XML, dropping the least important parts
+// until it fits maxSnapshot.
+func (s *session) snapshot(ctx context.Context) string {
+	a, err := s.loadAnchor()
+	if err != nil {
+		return ""
+	}
+	type item struct {
+		XMLName xml.Name
+		Attrs   []xml.Attr `xml:",any,attr"`
+		Text    string     `xml:",chardata"`
+	}
+	var b strings.Builder
+	esc := func(x string) string {
+		var sb strings.Builder
+		_ = xml.EscapeText(&sb, []byte(x))
+		return sb.String()
+	}
+	attr := func(k, v string) string { return fmt.Sprintf(` %s="%s"`, k, esc(v)) }
+	build := func(files, advs, fails int) string {
+		b.Reset()
+		b.WriteString("<djinn_state" + attr("session", s.id) + attr("tool_calls", fmt.Sprint(s.w.ToolCalls)) + ">\n")
+		if a == nil {
+			b.WriteString("  <goal>none recorded</goal>\n")
+		} else {
+			b.WriteString("  <goal" + attr("anchor", a.Hash) + attr("intent", a.IntentType) + ">" + esc(advice.Quote(a.Text, 1500)) + "</goal>\n")
+			if len(a.Deltas) > 0 {
+				b.WriteString("  <constraints>\n")
+				for _, d := range a.Deltas[max(0, len(a.Deltas)-6):] {
+					b.WriteString("    <constraint>" + esc(advice.Quote(d.Text, 300)) + "</constraint>\n")
+				}
+				b.WriteString("  </constraints>\n")
+			}
+		}
+		if d := s.w.Drift; d != nil && d.Verdict != nil {
+			v := d.Verdict
+			b.WriteString("  <verdict" + attr("kind", v.Kind) + attr("score", fmt.Sprintf("%.2f", v.Score)) + attr("threshold", fmt.Sprintf("%.2f", v.Threshold)) + attr("n", fmt.Sprint(v.N)) + "/>\n")
+		}
+		if files > 0 {
+			if fs := s.loadBearingFiles(files); len(fs) > 0 {
+				b.WriteString("  <load_bearing_files>\n")
+				for _, f := range fs {
+					b.WriteString("    <file>" + esc(f) + "</file>\n")
+				}
+				b.WriteString("  </load_bearing_files>\n")
+			}
+		}
+		if fails > 0 && len(s.w.Failures) > 0 {
+			b.WriteString("  <open_failures>\n")
+			for _, f := range s.w.Failures[max(0, len(s.w.Failures)-fails):] {
+				b.WriteString("    <failure" + attr("tool", f.Tool) + attr("times", fmt.Sprint(f.Count)) + attr("target", advice.Quote(s.display(f.Target), 200)) + ">" + esc(advice.Quote(f.Error, 200)) + "</failure>\n")
+			}
+			b.WriteString("  </open_failures>\n")
+		}
+		if advs > 0 && len(s.w.Recent) > 0 {
+			b.WriteString("  <recent_advisories>\n")
+			for _, r := range s.w.Recent[max(0, len(s.w.Recent)-advs):] {
+				b.WriteString("    <advisory" + attr("kind", r.Kind) + attr("call", fmt.Sprint(r.Seq)) + ">" + esc(advice.Quote(r.Text, 300)) + "</advisory>\n")
+			}
+			b.WriteString("  </recent_advisories>\n")
+		}
+		b.WriteString("</djinn_state>")
+		return b.String()
+	}
+	for _, lim := range [][3]int{{8, 4, 5}, {5, 2, 3}, {3, 1, 2}, {0, 0, 0}} {
+		if out := build(lim[0], lim[1], lim[2]); len([]rune(out)) <= maxSnapshot {
+			return out
+		}
+	}
+	return advice.Quote(build(0, 0, 0), maxSnapshot)
+}

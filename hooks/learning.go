@@ -1,0 +1,121 @@
+package hooks
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"path/filepath"
+
+	"github.com/djinn-cc/djinn/engines/posterior"
+	"github.com/djinn-cc/djinn/state"
+)
+
+// Learning (D5): at SessionEnd, the session's mean drift score goes into
+// learnings.jsonl and, unless the session was pivot-heavy, into the
+// developer's posterior for the session's intent type. Later sessions of
+// the same developer and intent type use the posterior's p10 as their
+// on-task threshold once it has MinSessions sessions.
+
+// developerKey is a hash of who is working, never a name in clear:
+// $DJINN_DEVELOPER, else $USER, else "unknown".
+func (e *Env) developerKey() string {
+	who := e.getenv("DJINN_DEVELOPER")
+	if who == "" {
+		who = e.getenv("USER")
+	}
+	if who == "" {
+		who = "unknown"
+	}
+	sum := sha256.Sum256([]byte("djinn-developer:" + who))
+	return hex.EncodeToString(sum[:])[:16]
+}
+
+func posteriorKey(intent, dev string) string { return intent + "::" + dev }
+
+// loadPosteriors reads posteriors.json; a missing or quarantined file is an
+// empty set.
+func (e *Env) loadPosteriors() (*state.Posteriors, error) {
+	var ps state.Posteriors
+	found, err := e.Store.Load(filepath.Join(e.Store.Root, "posteriors.json"), state.KindPosteriors, &ps)
+	if err != nil {
+		return nil, err
+	}
+	if !found || ps.Entries == nil {
+		ps = state.Posteriors{SchemaVersion: state.SchemaVersion, Entries: map[string]*state.Posterior{}}
+	}
+	return &ps, nil
+}
+
+// threshold returns the on-task cutoff for an intent type: the posterior's
+// p10 once it has MinSessions sessions, else the setting (seed: 0.7).
+func (s *session) threshold(intent string) (float64, string, int) {
+	set := s.env.Settings.Drift
+	ps, err := s.env.loadPosteriors()
+	if err != nil {
+		return set.Threshold, string(posterior.SourceFallback), 0
+	}
+	p, ok := ps.Entries[posteriorKey(intent, s.env.developerKey())]
+	if !ok {
+		return set.Threshold, string(posterior.SourceFallback), 0
+	}
+	post := posterior.Posterior{Alpha: set.Alpha, Mu: p.Mu, Var: p.Var, N: p.N, MeanLen: p.MeanLen}
+	t, src := posterior.Threshold(post, set.MinSessions, set.Threshold)
+	t = min(max(t, 0), 1)
+	return round3(t), string(src), p.N
+}
+
+// learnSession records a finished session once: one line to
+// learnings.jsonl and, unless excluded, the posterior update. It runs at
+// SessionEnd (whose budget is 1.5 s for all hooks; this is a few small
+// files) under the global lock, taken after the session lock.
+func (s *session) learnSession(ctx context.Context) error {
+	d := s.w.Drift
+	if d == nil || d.Reservoir == nil || len(d.Reservoir.Items) == 0 || d.Insufficient {
+		return nil
+	}
+	a, err := s.loadAnchor()
+	if err != nil || a == nil {
+		return err
+	}
+	set := s.env.Settings.Drift
+	excl := posterior.Exclusion{MaxPivots: 0, MaxDeltas: set.MaxDeltas}
+	counts := excl.Counts(a.Pivots+a.Reorients, a.DeltaCount)
+	dev := s.env.developerKey()
+	l := state.Learning{
+		SchemaVersion: state.SchemaVersion, Time: s.now, SessionID: s.id, IntentType: a.IntentType,
+		Developer: dev, MeanScore: round3(meanScore(d.Reservoir.Items)), Samples: len(d.Reservoir.Items),
+		SessionLen: int(d.Reservoir.NSeen), Excluded: !counts,
+	}
+	if !counts {
+		l.Reason = "pivot-heavy: pivots or re-orientations, or more than max_deltas constraint deltas"
+	}
+	lock, err := s.env.Store.LockGlobal(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = lock.Unlock() }()
+	if err := s.env.Store.Append(filepath.Join(s.env.Store.Root, "learnings.jsonl"), state.KindLearning, l); err != nil {
+		return err
+	}
+	if !counts {
+		return nil
+	}
+	ps, err := s.env.loadPosteriors()
+	if err != nil {
+		return err
+	}
+	key := posteriorKey(a.IntentType, dev)
+	prev := posterior.Posterior{Alpha: set.Alpha}
+	if p, ok := ps.Entries[key]; ok {
+		prev = posterior.Posterior{Alpha: set.Alpha, Mu: p.Mu, Var: p.Var, N: p.N, MeanLen: p.MeanLen}
+	}
+	next, err := prev.Update(l.MeanScore, float64(l.SessionLen))
+	if err != nil {
+		return err
+	}
+	ps.Entries[key] = &state.Posterior{
+		IntentType: a.IntentType, Developer: dev, Mu: next.Mu, Var: next.Var, P10: next.P10(),
+		N: next.N, MeanLen: next.MeanLen, UpdatedAt: s.now,
+	}
+	return s.env.Store.Save(filepath.Join(s.env.Store.Root, "posteriors.json"), state.KindPosteriors, ps)
+}

@@ -1,0 +1,170 @@
+package hooks
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/djinn-cc/djinn/engines/loops"
+	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/state"
+)
+
+// maxLoopAgents bounds how many agents' ring buffers window.json keeps: the
+// main agent and the most recent subagents.
+const maxLoopAgents = 8
+
+// noFile is the content hash of a file that does not exist, so "created"
+// and "deleted" compare like any other content.
+const noFile = "none"
+
+// loopConfig maps the settings to the engine's configuration.
+func loopConfig(set state.LoopSettings) loops.Config {
+	c := loops.DefaultConfig()
+	c.Window = set.Window
+	c.Alpha = set.Alpha
+	c.Cooldown = set.Cooldown
+	c.HardEMA = set.HardEMA
+	c.ReadThreshold = set.ReadThreshold
+	c.FailThreshold = set.FailThreshold
+	c.ToolRepeats = set.ToolRepeats
+	c.CycleMax = set.MaxCycle
+	c.Enabled = map[string]bool{
+		loops.ReadLoop: set.ReadLoop, loops.EditRevert: set.EditRevert,
+		loops.FailLoop: set.FailLoop, loops.ToolLoop: set.ToolLoop,
+	}
+	return c
+}
+
+// loopEvent builds the pattern engine's event for a tool call: outcome,
+// error fingerprint, result hash, and the file's content hash before (from
+// the tool's originalFile) and after (read from disk, bounded).
+func (s *session) loopEvent(p *Payload) loops.Event {
+	ev := loops.NewEvent(p.ToolName, p.ToolInput)
+	if p.HookEventName == PostToolUseFailure {
+		ev.Failed = true
+		ev.Interrupted = p.IsInterrupt
+		ev.Error = loops.ErrorFingerprint(p.Error)
+	} else if len(p.ToolResponse) > 0 {
+		ev.Result = loops.ResultHash(p.ToolResponse)
+	}
+	if k := loops.KindOf(p.ToolName); (k == loops.KindRead || k == loops.KindWrite) && ev.Target != "" {
+		max := int64(s.env.Settings.Loops.HashMaxBytes)
+		ev.After = fileHash(ev.Target, max)
+		if k == loops.KindWrite && p.HookEventName == PostToolUse {
+			ev.Before = originalHash(p.ToolResponse, max)
+		}
+	}
+	return ev
+}
+
+// originalHash hashes a write's originalFile (null: the file was new).
+func originalHash(resp json.RawMessage, max int64) string {
+	var r struct {
+		OriginalFile *string `json:"originalFile"`
+		Type         string  `json:"type"`
+	}
+	if json.Unmarshal(resp, &r) != nil {
+		return ""
+	}
+	switch {
+	case r.OriginalFile != nil && int64(len(*r.OriginalFile)) <= max:
+		return loops.ShortHash([]byte(*r.OriginalFile))
+	case r.OriginalFile == nil && r.Type == "create":
+		return noFile
+	}
+	return ""
+}
+
+// fileHash is the content hash of a regular file, reading at most max
+// bytes: a larger file is identified by its size, modification time and
+// first and last 64 KiB, so the cost is bounded whatever the file. Anything
+// that is not a regular file (a directory, a FIFO, a device, a symlink loop)
+// gives "" (unknown); a missing file gives noFile.
+func fileHash(path string, max int64) string {
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return noFile
+	}
+	if err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|nonblock, 0)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if fi.Size() <= max {
+		b, err := io.ReadAll(io.LimitReader(f, max+1))
+		if err != nil || int64(len(b)) > max {
+			return ""
+		}
+		return loops.ShortHash(b)
+	}
+	const edge = 64 << 10
+	h := sha256.New()
+	fmt.Fprintf(h, "large:%d:%d:", fi.Size(), fi.ModTime().UnixNano())
+	buf := make([]byte, edge)
+	if n, _ := f.ReadAt(buf, 0); n > 0 {
+		h.Write(buf[:n])
+	}
+	if n, _ := f.ReadAt(buf, fi.Size()-edge); n > 0 {
+		h.Write(buf[:n])
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// loopCall records a tool call in its agent's ring buffer and words the
+// findings.
+func (s *session) loopCall(p *Payload) []advice.Advisory {
+	key := "main"
+	if p.AgentID != "" {
+		key = clip(p.AgentID, 128)
+	}
+	if s.w.Loops == nil {
+		s.w.Loops = map[string]*loops.State{}
+	}
+	st, ok := s.w.Loops[key]
+	if !ok {
+		st = &loops.State{}
+		s.w.Loops[key] = st
+	}
+	s.touchAgent(key)
+	findings := st.Record(s.loopEvent(p), loopConfig(s.env.Settings.Loops))
+	var out []advice.Advisory
+	for _, f := range findings {
+		out = append(out, advice.Loop(f, advice.LoopContext{Agent: p.AgentID, Display: s.display}))
+	}
+	return out
+}
+
+// touchAgent moves key to the end of the agent order, dropping the oldest
+// subagent when there are too many (the main agent is never dropped).
+func (s *session) touchAgent(key string) {
+	order := s.w.LoopAgents[:0]
+	for _, k := range s.w.LoopAgents {
+		if k != key {
+			order = append(order, k)
+		}
+	}
+	order = append(order, key)
+	for len(order) > maxLoopAgents {
+		drop := 0
+		if order[0] == "main" {
+			drop = 1
+		}
+		delete(s.w.Loops, order[drop])
+		order = append(order[:drop], order[drop+1:]...)
+	}
+	s.w.LoopAgents = order
+}
+
+// display shortens a path for advisories: relative to the project.
+func (s *session) display(p string) string {
+	return relPath(p, s.w.ProjectDir)
+}

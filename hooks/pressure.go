@@ -1,0 +1,219 @@
+package hooks
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sort"
+
+	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/hooks/transcript"
+	"github.com/djinn-cc/djinn/state"
+)
+
+// Context pressure (seed 004). The meter is the transcript's latest
+// main-chain usage (input + cache creation + cache read tokens), read from
+// the end of the file within a fixed byte budget; the window is
+// pressure.limit, else 200,000 tokens until a reading exceeds that, then
+// large_limit. Each tier is announced once as it is crossed and re-armed
+// after compaction or once the context falls rearm_drop below it.
+
+// defaultLimit is the standard context window in tokens.
+const defaultLimit = 200_000
+
+// measure reads the transcript once per hook (bounded), keeping the cursor.
+func (s *session) measure(path string) (transcript.Scan, bool) {
+	if s.scanned {
+		return s.scan, s.scanOK
+	}
+	s.scanned = true
+	if path == "" {
+		return s.scan, false
+	}
+	var prev *transcript.Cursor
+	if s.w.Pressure != nil && len(s.w.Pressure.Cursor) > 0 {
+		var c transcript.Cursor
+		if json.Unmarshal(s.w.Pressure.Cursor, &c) == nil {
+			prev = &c
+		}
+	}
+	// The hot path needs the latest usage and the latest prose only; what
+	// fills the context comes from turns.jsonl when a tier is crossed.
+	opt := transcript.DefaultOptions()
+	opt.TextRunes, opt.ToolResults = 2000, 0
+	scan, err := transcript.Measure(path, prev, opt)
+	if err != nil && scan.Reading.Source == transcript.SourceNone {
+		return scan, false
+	}
+	s.scan, s.scanOK = scan, true
+	if raw, err := json.Marshal(scan.Cursor); err == nil {
+		s.pressureState().Cursor = raw
+	}
+	return scan, true
+}
+
+func (s *session) pressureState() *state.Pressure {
+	if s.w.Pressure == nil {
+		s.w.Pressure = &state.Pressure{Announced: make([]bool, len(s.env.Settings.Pressure.Tiers))}
+	}
+	if n := len(s.env.Settings.Pressure.Tiers); len(s.w.Pressure.Announced) != n {
+		a := make([]bool, n)
+		copy(a, s.w.Pressure.Announced)
+		s.w.Pressure.Announced = a
+	}
+	return s.w.Pressure
+}
+
+// limit is the context window the share is computed against.
+func (s *session) limit(peak int64) int64 {
+	set := s.env.Settings.Pressure
+	if set.Limit > 0 {
+		return int64(set.Limit)
+	}
+	if peak > defaultLimit {
+		return int64(set.LargeLimit)
+	}
+	return defaultLimit
+}
+
+// observe updates the meter from a token count and returns the index of a
+// tier newly crossed (-1 if none).
+func (s *session) observe(tokens int64) int {
+	ps := s.pressureState()
+	ps.Tokens = tokens
+	ps.Stale = false
+	ps.Peak = max(ps.Peak, tokens)
+	ps.Limit = s.limit(ps.Peak)
+	share := float64(tokens) / float64(ps.Limit)
+	set := s.env.Settings.Pressure
+	crossed := -1
+	for i, t := range set.Tiers {
+		switch {
+		case share >= t && !ps.Announced[i]:
+			ps.Announced[i] = true
+			crossed = i
+		case share < t-set.RearmDrop:
+			ps.Announced[i] = false
+		}
+	}
+	return crossed
+}
+
+// rearmAll re-arms every tier (after a compaction).
+func (s *session) rearmAll() {
+	ps := s.pressureState()
+	for i := range ps.Announced {
+		ps.Announced[i] = false
+	}
+	ps.Stale = true
+}
+
+// pressureCheck reads the meter at a tool call and announces a crossed tier.
+func (s *session) pressureCheck(p *Payload) []advice.Advisory {
+	scan, ok := s.measure(p.TranscriptPath)
+	if !ok || !scan.Reading.Found {
+		if ok && scan.Reading.Stale {
+			s.pressureState().Stale = true
+		}
+		return nil
+	}
+	tier := s.observe(scan.Reading.Tokens)
+	if tier < 0 {
+		return nil
+	}
+	return []advice.Advisory{s.pressureAdvisory(tier, scan)}
+}
+
+// pressureAdvisory words a tier crossing, reading turns.jsonl (a rare
+// event may read the session's logs, up to a bound) for what fills the
+// context. At the top tier it adds a ready /compact line and tells the user.
+func (s *session) pressureAdvisory(tier int, scan transcript.Scan) advice.Advisory {
+	ps := s.pressureState()
+	set := s.env.Settings.Pressure
+	f := advice.PressureFacts{
+		Tokens: ps.Tokens, Limit: ps.Limit, Share: float64(ps.Tokens) / float64(ps.Limit),
+		Tier: tier + 1, Tiers: len(set.Tiers), TierShare: set.Tiers[tier], Top: tier == len(set.Tiers)-1,
+	}
+	f.ToolChars, f.TextChars, f.Biggest = s.contextFill(scan)
+	if f.Top {
+		f.Compact = s.compactLine()
+		s.userMessage = advice.PressureUserMessage(f)
+	}
+	return advice.Pressure(f)
+}
+
+// contextFill sums what the session's tool outputs hold since the last
+// compaction (from turns.jsonl, last 4 MiB) against the assistant text the
+// transcript window shows, and names the biggest outputs.
+func (s *session) contextFill(scan transcript.Scan) (toolChars, textChars int, biggest []advice.Output) {
+	var turns []state.Turn
+	_, _ = s.env.Store.ReadLines(s.path("turns.jsonl"), state.KindTurn, 4<<20, func(raw []byte) error {
+		var t state.Turn
+		if json.Unmarshal(raw, &t) == nil && t.AgentID == "" {
+			turns = append(turns, t)
+		}
+		return nil
+	})
+	turns = append(turns, s.turns...)
+	for _, t := range turns {
+		toolChars += t.OutputChars
+	}
+	sort.SliceStable(turns, func(i, j int) bool { return turns[i].OutputChars > turns[j].OutputChars })
+	for _, t := range turns {
+		if len(biggest) == 3 || t.OutputChars == 0 {
+			break
+		}
+		biggest = append(biggest, advice.Output{Call: t.Seq, Summary: t.Summary, Chars: t.OutputChars})
+	}
+	textChars = len([]rune(scan.RecentText))
+	return toolChars, textChars, biggest
+}
+
+// compactLine builds the ready-to-paste /compact focus from the anchor, its
+// constraint deltas and the load-bearing files.
+func (s *session) compactLine() string {
+	a, _ := s.loadAnchor()
+	var goal string
+	var deltas []string
+	if a != nil {
+		goal = a.Text
+		for _, d := range a.Deltas {
+			deltas = append(deltas, d.Text)
+		}
+	}
+	files := s.loadBearingFiles(5)
+	return advice.CompactLine(goal, deltas, files)
+}
+
+// loadBearingFiles runs /djinn:rank's PageRank over the session's calls and
+// returns the files of the top-ranked ones.
+func (s *session) loadBearingFiles(n int) []string {
+	r, err := RankSession(s.env, s.id, 2000)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, u := range r.Top {
+		for _, f := range u.Files {
+			if len(out) == n {
+				return out
+			}
+			out = appendNew(out, filepath.ToSlash(f))
+		}
+	}
+	return out
+}
+
+// resumeContext uses SessionStart(resume)'s context_tokens (which also
+// count output tokens) when nothing better is known.
+func (s *session) resumeContext(p *Payload) {
+	if p.ContextTokens == nil || *p.ContextTokens <= 0 {
+		return
+	}
+	ps := s.pressureState()
+	if ps.Tokens == 0 || ps.Stale {
+		s.observe(int64(*p.ContextTokens))
+	}
+}
+
+var _ = fmt.Sprintf

@@ -1,0 +1,202 @@
+package hooks
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/djinn-cc/djinn/engines/lcs"
+	"github.com/djinn-cc/djinn/state"
+)
+
+// handleUserPrompt keeps the anchor (seed 003): the first substantive
+// prompt becomes the goal; a later prompt whose ratio to the goal is below
+// delta_ratio adds a constraint delta; an explicit pivot ("new task", "now
+// let's…", "forget that") starts a new anchor and archives the old one;
+// /djinn:reorient <intent> re-orients. Slash commands, one-word replies and
+// machine-injected prompts leave the anchor alone.
+func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, error) {
+	resp := Response{Context: s.pendingStall()}
+	if !s.env.Settings.Drift.Enabled || s.disabled("drift") {
+		return resp, nil
+	}
+	a, err := s.loadAnchor()
+	if err != nil {
+		return Response{}, err
+	}
+	switch classifyPrompt(p.Prompt, p.Source) {
+	case promptIgnored:
+		if s.w.Drift != nil && strings.TrimSpace(p.Prompt) != "" && !strings.HasPrefix(strings.TrimSpace(p.Prompt), "<") && p.Source == "" {
+			// "continue", "yes": the user saw the work and let it go on.
+			learnRecent(s.w.Drift)
+		}
+	case promptReorient:
+		intent, force := parseReorient(p.Prompt)
+		res, err := s.reorient(intent, force, p.PromptID)
+		if err != nil {
+			return Response{}, err
+		}
+		s.w.Reorient = res
+	case promptPivot:
+		if a != nil {
+			if err := s.archiveAnchor(a); err != nil {
+				return Response{}, err
+			}
+		}
+		na := newAnchor(s, p.Prompt, p.PromptID, "pivot", a)
+		na.Pivots++
+		s.setAnchor(na)
+		s.rebaseDrift(na)
+	case promptGoal:
+		switch {
+		case a == nil:
+			na := newAnchor(s, p.Prompt, p.PromptID, "prompt", nil)
+			s.setAnchor(na)
+			s.rebaseDrift(na)
+		case len(a.Tokens) < s.env.Settings.Drift.MinAnchorTokens:
+			// Too short to measure against: the next substantive prompt
+			// refines it rather than becoming a delta.
+			na := newAnchor(s, a.Text+"\n"+p.Prompt, a.PromptID, a.Source, a)
+			na.CapturedAt = a.CapturedAt
+			s.setAnchor(na)
+			s.rebaseDrift(na)
+		default:
+			ratio := lcs.Ratio(a.Tokens, lcs.Normalize(p.Prompt))
+			if ratio < s.env.Settings.Drift.DeltaRatio {
+				addDelta(a, p.Prompt, ratio, s.now, p.PromptID)
+				s.setAnchor(a)
+				s.rebaseDrift(a)
+			}
+			if s.w.Drift != nil {
+				learnRecent(s.w.Drift)
+			}
+		}
+	}
+	return resp, nil
+}
+
+// reorientRe's text after the command: an optional --force, then the new
+// intent.
+func parseReorient(prompt string) (intent string, force bool) {
+	rest := strings.TrimSpace(reorientRe.ReplaceAllString(strings.TrimSpace(prompt), ""))
+	if strings.HasPrefix(rest, "--force") {
+		force = true
+		rest = strings.TrimSpace(strings.TrimPrefix(rest, "--force"))
+	}
+	return rest, force
+}
+
+// reorient replaces the anchor with a new intent, or records it as a
+// constraint delta when it covers most of the current anchor (it restates
+// the goal with an extra condition) and force is not set. The old anchor is
+// archived verbatim; the reservoir of window scores restarts.
+func (s *session) reorient(intent string, force bool, promptID string) (*state.ReorientResult, error) {
+	res := &state.ReorientResult{Time: s.now, PromptID: clip(promptID, 128)}
+	intent = strings.TrimSpace(intent)
+	if intent == "" {
+		res.Outcome = "empty"
+		res.Text = "djinn reorient: no new intent given. Usage: /djinn:reorient <what the session should do now> (add --force to replace a goal the new text restates)."
+		return res, nil
+	}
+	old, err := s.loadAnchor()
+	if err != nil {
+		return nil, err
+	}
+	newToks := lcs.Normalize(intent)
+	if old == nil {
+		na := newAnchor(s, intent, promptID, "reorient", nil)
+		na.Reorients = 1
+		s.setAnchor(na)
+		s.rebaseDrift(na)
+		res.Outcome, res.NewHash = "replaced", na.Hash
+		res.Text = fmt.Sprintf("djinn reorient: no goal was recorded; the new goal is %q (anchor %s, intent %s).", clipRunes(intent, 300), na.Hash, na.IntentType)
+		return res, nil
+	}
+	al := lcs.Align(old.Tokens, newToks)
+	res.OldHash = old.Hash
+	res.Alignment, res.Coverage = round3(al.Ratio), round3(al.Coverage)
+	if al.Coverage >= 0.6 && !force {
+		addDelta(old, intent, al.Ratio, s.now, promptID)
+		s.setAnchor(old)
+		s.rebaseDrift(old)
+		res.Outcome, res.NewHash = "constraint", old.Hash
+		res.Text = fmt.Sprintf("djinn reorient: the new text covers %.0f%% of the current goal, so it was recorded as a constraint on it, not a new goal (use --force to replace the goal).\n  goal (anchor %s): %s\n  constraint added: %s\n  alignment %.2f (delta %+.2f)",
+			al.Coverage*100, old.Hash, clipRunes(old.Text, 300), clipRunes(intent, 300), al.Ratio, al.Ratio-1)
+		return res, nil
+	}
+	if err := s.archiveAnchor(old); err != nil {
+		return nil, err
+	}
+	if err := s.archiveReservoir(old.Hash); err != nil {
+		return nil, err
+	}
+	na := newAnchor(s, intent, promptID, "reorient", old)
+	na.Reorients++
+	s.setAnchor(na)
+	s.w.Drift = nil
+	s.rebaseDrift(na)
+	res.Outcome, res.NewHash = "replaced", na.Hash
+	res.Text = fmt.Sprintf("djinn reorient: goal replaced; the old one is archived and the drift sample restarts.\n  old anchor %s: %s\n  new anchor %s: %s\n  alignment of new to old %.2f (delta %+.2f)",
+		old.Hash, clipRunes(old.Text, 300), na.Hash, clipRunes(intent, 300), al.Ratio, al.Ratio-1)
+	return res, nil
+}
+
+// archiveAnchor saves an anchor verbatim under archive/.
+func (s *session) archiveAnchor(a *state.Anchor) error {
+	name := fmt.Sprintf("anchor-%s-%s.json", s.now.Format("20060102T150405.000000000Z"), a.Hash)
+	return s.env.Store.Save(filepath.Join(s.dir, "archive", name), state.KindAnchor, a)
+}
+
+// archiveReservoir saves the drift sample of the replaced anchor.
+func (s *session) archiveReservoir(hash string) error {
+	d := s.w.Drift
+	if d == nil || d.Reservoir == nil {
+		return nil
+	}
+	r := state.Reservoir{
+		SchemaVersion: state.SchemaVersion, SessionID: s.id, AnchorHash: hash,
+		K: d.Reservoir.K, NSeen: int(d.Reservoir.NSeen), Items: append([]state.Sample{}, d.Reservoir.Items...),
+	}
+	name := fmt.Sprintf("reservoir-%s-%s.json", s.now.Format("20060102T150405.000000000Z"), hash)
+	return s.env.Store.Save(filepath.Join(s.dir, "archive", name), state.KindReservoir, &r)
+}
+
+// Reorient is `djinn reorient`: the same re-orientation as the
+// /djinn:reorient prompt, for a terminal.
+func Reorient(ctx context.Context, env *Env, id, intent string, force bool) (string, error) {
+	if err := state.ValidateSessionID(id); err != nil {
+		return "", err
+	}
+	s, lock, err := openSession(ctx, env, id)
+	if err != nil {
+		return "", err
+	}
+	defer func() { _ = lock.Unlock() }()
+	res, err := s.reorient(intent, force, "")
+	if err != nil {
+		return "", err
+	}
+	s.w.Reorient = res
+	if err := s.save(); err != nil {
+		return "", err
+	}
+	return res.Text, nil
+}
+
+// LastReorient returns what the last /djinn:reorient did, for the skill.
+func LastReorient(env *Env, id string) (string, error) {
+	dir, err := env.Store.SessionDir(id)
+	if err != nil {
+		return "", err
+	}
+	var w state.Window
+	found, err := env.Store.Load(filepath.Join(dir, "window.json"), state.KindWindow, &w)
+	if err != nil {
+		return "", err
+	}
+	if !found || w.Reorient == nil {
+		return "djinn reorient: no re-orientation recorded in this session yet. Usage: /djinn:reorient <what the session should do now>", nil
+	}
+	return w.Reorient.Text, nil
+}

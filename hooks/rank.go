@@ -1,0 +1,126 @@
+package hooks
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/djinn-cc/djinn/engines/pagerank"
+	"github.com/djinn-cc/djinn/state"
+)
+
+// Utterance is one ranked tool call.
+type Utterance struct {
+	Seq     int      `json:"seq"`
+	Score   float64  `json:"score"`
+	Tool    string   `json:"tool"`
+	Agent   string   `json:"agent_id,omitempty"`
+	Files   []string `json:"files"`
+	Summary string   `json:"summary"`
+	InLinks int      `json:"in_links"`
+}
+
+// RankReport is /djinn:rank's result: PageRank (D4) over the session's
+// utterance graph, in which each tool call links to the most recent earlier
+// call that touched the same file, so later work builds on earlier work.
+type RankReport struct {
+	Session    string      `json:"session"`
+	N          int         `json:"n"`
+	Edges      int         `json:"edges"`
+	Iterations int         `json:"iterations"`
+	Top        []Utterance `json:"top"`
+	// Noise are the calls nothing links to (they sit at the teleport floor
+	// (1−d)/N); NoiseCount counts them all, Noise lists the latest.
+	NoiseCount int     `json:"noise_count"`
+	Noise      []int   `json:"noise"`
+	Floor      float64 `json:"floor"`
+	Truncated  bool    `json:"truncated"`
+}
+
+// RankSession ranks a session's tool calls from turns.jsonl (its last
+// maxTurns calls at most).
+func RankSession(env *Env, id string, maxTurns int) (*RankReport, error) {
+	dir, err := env.Store.SessionDir(id)
+	if err != nil {
+		return nil, err
+	}
+	var turns []state.Turn
+	stats, err := env.Store.ReadLines(dir+"/turns.jsonl", state.KindTurn, 16<<20, func(raw []byte) error {
+		var t state.Turn
+		if json.Unmarshal(raw, &t) == nil {
+			turns = append(turns, t)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	rep := &RankReport{Session: id, Truncated: stats.Truncated}
+	if len(turns) > maxTurns {
+		turns = turns[len(turns)-maxTurns:]
+		rep.Truncated = true
+	}
+	rep.N = len(turns)
+	if rep.N == 0 {
+		return rep, nil
+	}
+	files := make([][]string, len(turns))
+	for i, t := range turns {
+		files[i] = t.Files
+	}
+	g := pagerank.BuildUtteranceGraph(files)
+	res, err := pagerank.Rank(g, pagerank.Options{})
+	if err != nil {
+		return nil, err
+	}
+	rep.Edges, rep.Iterations = g.NumEdges(), res.Iterations
+	rep.Floor = (1 - 0.85) / float64(rep.N)
+	in := g.InDegrees()
+	for _, i := range pagerank.Top(res.Ranks, 10) {
+		t := turns[i]
+		rep.Top = append(rep.Top, Utterance{Seq: t.Seq, Score: res.Ranks[i], Tool: t.Tool, Agent: t.AgentID, Files: t.Files, Summary: t.Summary, InLinks: in[i]})
+	}
+	noise := pagerank.Noise(g)
+	rep.NoiseCount = len(noise)
+	for _, i := range noise[max(0, len(noise)-20):] {
+		rep.Noise = append(rep.Noise, turns[i].Seq)
+	}
+	return rep, nil
+}
+
+// Write renders the report for people (and for the skill, verbatim).
+func (r *RankReport) Write(w io.Writer) {
+	fmt.Fprintf(w, "djinn rank: session %s, N=%d tool calls, %d links (PageRank d=0.85, %d iterations)\n", r.Session, r.N, r.Edges, r.Iterations)
+	if r.N == 0 {
+		fmt.Fprintln(w, "  no tool calls recorded yet")
+		return
+	}
+	if r.N < 10 {
+		fmt.Fprintf(w, "  note: only %d calls; with few calls the ranking is close to uniform\n", r.N)
+	}
+	fmt.Fprintln(w, "load-bearing calls (most built upon):")
+	for i, u := range r.Top {
+		who := ""
+		if u.Agent != "" {
+			who = " [subagent " + u.Agent + "]"
+		}
+		files := strings.Join(u.Files, ", ")
+		if files == "" {
+			files = "-"
+		}
+		fmt.Fprintf(w, "  %2d. %.4f  call #%d  %s%s  files: %s  (%d later calls build on it)\n", i+1, u.Score, u.Seq, clipRunes(u.Summary, 100), who, files, u.InLinks)
+	}
+	ids := make([]string, len(r.Noise))
+	for i, n := range r.Noise {
+		ids[i] = fmt.Sprintf("#%d", n)
+	}
+	fmt.Fprintf(w, "noise: %d of %d calls are built on by nothing (rank at the floor (1-d)/N = %.4f)", r.NoiseCount, r.N, r.Floor)
+	if len(ids) > 0 {
+		fmt.Fprintf(w, "; latest: %s", strings.Join(ids, " "))
+	}
+	fmt.Fprintln(w)
+	if r.Truncated {
+		fmt.Fprintln(w, "  (only the most recent calls were ranked)")
+	}
+}

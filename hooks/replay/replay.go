@@ -1,0 +1,734 @@
+// Package replay feeds a real Claude Code transcript through Djinn's hook
+// handlers, in process, against a scratch state directory, as Claude Code
+// would have fired the hooks. It is the main tool for evaluating the
+// detectors and for users tuning thresholds.
+//
+// Events are synthesised from the transcript's lines:
+//
+//   - SessionStart(startup) first, SessionEnd(other) last;
+//   - UserPromptSubmit for each real user prompt (not tool results, meta
+//     lines, compact summaries or local command output), with slash commands
+//     rebuilt as typed;
+//   - PostToolUse or PostToolUseFailure for each tool_use and tool_result
+//     pair: tool_input from the tool_use, tool_response from the result line's
+//     toolUseResult, error from the tool_result text when is_error;
+//   - Stop at the end of each main-chain assistant turn, with its last text;
+//   - PreCompact and SessionStart(compact) at each compact_boundary;
+//   - sidechain (subagent) tool calls as events with their agent id, and a
+//     SubagentStop when the subagent's Task returns.
+//
+// Files are written into a scratch project as the tools left them (Write
+// content, Edit applied to the original, a full Read's content), so content
+// hashes are real, and each hook sees the transcript cut where it would have
+// stood when the hook fired.
+package replay
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/djinn-cc/djinn/hooks"
+	"github.com/djinn-cc/djinn/hooks/transcript"
+	"github.com/djinn-cc/djinn/state"
+)
+
+// Options configure a replay.
+type Options struct {
+	// StateDir holds the replay's state; empty means a scratch directory
+	// that is removed afterwards.
+	StateDir string
+	// WorkDir is where the scratch project and transcript go; empty means a
+	// temporary directory (on /dev/shm when it exists) removed afterwards.
+	WorkDir string
+	// Settings are the detectors' settings.
+	Settings state.Settings
+	// OnEvent, if set, is called after every synthesised hook.
+	OnEvent func(Event)
+	// Notice receives state notices (quarantined files and the like).
+	Notice func(string)
+}
+
+// Event is one synthesised hook and what Djinn answered.
+type Event struct {
+	Index     int    // 1-based event number
+	Name      string // hook event name
+	Line      int    // transcript line (1-based) the event belongs to
+	ToolCalls int    // tool calls so far, this one included
+	ToolName  string
+	AgentID   string
+	Response  hooks.Response
+	Fired     []Advisory
+}
+
+// Advisory is one piece of advice found in a response.
+type Advisory struct {
+	Kind  string `json:"kind"`
+	Event string `json:"event"`
+	Line  int    `json:"line"`
+	Call  int    `json:"tool_call"`
+	Agent string `json:"agent_id,omitempty"`
+	Block bool   `json:"block,omitempty"`
+	Text  string `json:"text"`
+}
+
+// ContextPoint is the context meter's reading at one hook.
+type ContextPoint struct {
+	Event  string  `json:"event"`
+	Line   int     `json:"line"`
+	Call   int     `json:"tool_call"`
+	Tokens int64   `json:"tokens"`
+	Limit  int64   `json:"limit"`
+	Share  float64 `json:"share"`
+	Tier   int     `json:"tier"`
+}
+
+// Report summarises a replay.
+type Report struct {
+	File       string             `json:"file"`
+	SessionID  string             `json:"session_id"`
+	Lines      int                `json:"lines"`
+	BadLines   int                `json:"bad_lines"`
+	Events     map[string]int     `json:"events"`
+	EventCount int                `json:"event_count"`
+	ToolCalls  int                `json:"tool_calls"`
+	Advisories []Advisory         `json:"advisories"`
+	ByKind     map[string]int     `json:"by_kind"`
+	Per100     map[string]float64 `json:"per_100_tool_calls"`
+	Context    []ContextPoint     `json:"context"`
+	Duration   time.Duration      `json:"duration_ns"`
+	StateDir   string             `json:"state_dir,omitempty"`
+}
+
+var tagRe = regexp.MustCompile(`\[djinn:([a-z-]+)\]`)
+
+// Run replays the transcript at path.
+func Run(ctx context.Context, path string, opt Options) (*Report, error) {
+	start := time.Now()
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("replay %s: not a regular file", path)
+	}
+
+	work := opt.WorkDir
+	if work == "" {
+		base := ""
+		if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+			base = "/dev/shm"
+		}
+		work, err = os.MkdirTemp(base, "djinn-replay-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(work)
+	}
+	stateDir := opt.StateDir
+	keepState := stateDir != ""
+	if !keepState {
+		stateDir = filepath.Join(work, "state")
+	}
+	r := &runner{
+		opt:       opt,
+		work:      work,
+		fsRoot:    filepath.Join(work, "fs"),
+		rep:       &Report{File: path, Events: map[string]int{}, ByKind: map[string]int{}, Per100: map[string]float64{}},
+		pending:   map[string]pendingTool{},
+		agentText: map[string]string{},
+	}
+	if keepState {
+		r.rep.StateDir = stateDir
+	}
+	r.env = &hooks.Env{
+		Store: &state.Store{
+			Root:     stateDir,
+			LockWait: 5 * time.Second,
+			Now:      func() time.Time { return r.now },
+			Notice:   opt.Notice,
+		},
+		Settings: opt.Settings,
+		Now:      func() time.Time { return r.now },
+		Getenv: func(k string) string {
+			if k == "CLAUDE_PROJECT_DIR" {
+				return r.projectDir
+			}
+			return ""
+		},
+	}
+	if err := os.MkdirAll(r.fsRoot, 0o700); err != nil {
+		return nil, err
+	}
+	r.transcriptPath = filepath.Join(work, "transcript.jsonl")
+	r.tw, err = os.Create(r.transcriptPath)
+	if err != nil {
+		return nil, err
+	}
+	defer r.tw.Close()
+
+	lines, err := readLines(f)
+	if err != nil {
+		return nil, err
+	}
+	r.rep.Lines = len(lines)
+	entries := make([]*transcript.Entry, len(lines))
+	for i, l := range lines {
+		e, err := transcript.Decode(l)
+		if err != nil {
+			r.rep.BadLines++
+			continue
+		}
+		entries[i] = &e
+		if r.sessionID == "" && e.SessionID != "" && state.ValidateSessionID(e.SessionID) == nil {
+			r.sessionID = e.SessionID
+		}
+		if r.projectDir == "" && e.CWD != "" && !e.IsSidechain {
+			r.projectDir = r.mapPath(e.CWD)
+			r.origCwd = e.CWD
+		}
+		if t, ok := e.Time(); ok && r.now.IsZero() {
+			r.now = t.UTC()
+		}
+	}
+	if r.sessionID == "" {
+		r.sessionID = "replay-" + sanitize(strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
+	}
+	if r.now.IsZero() {
+		r.now = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	if r.projectDir == "" {
+		r.projectDir = filepath.Join(r.fsRoot, "project")
+	}
+	_ = os.MkdirAll(r.projectDir, 0o700)
+	r.rep.SessionID = r.sessionID
+
+	if err := r.fire(ctx, &hooks.Payload{HookEventName: hooks.SessionStart, Source: "startup"}, 0); err != nil {
+		return nil, err
+	}
+	for i, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if e != nil {
+			if t, ok := e.Time(); ok && t.After(r.now) {
+				r.now = t.UTC()
+			}
+			if err := r.before(ctx, e, i+1); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := r.tw.Write(append(lines[i], '\n')); err != nil {
+			return nil, err
+		}
+		if e != nil {
+			if err := r.after(ctx, e, i+1); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := r.stop(ctx, len(lines)); err != nil {
+		return nil, err
+	}
+	if err := r.fire(ctx, &hooks.Payload{HookEventName: hooks.SessionEnd, Reason: "other"}, len(lines)); err != nil {
+		return nil, err
+	}
+	if r.rep.ToolCalls > 0 {
+		for k, n := range r.rep.ByKind {
+			r.rep.Per100[k] = float64(n) * 100 / float64(r.rep.ToolCalls)
+		}
+	}
+	r.rep.Duration = time.Since(start)
+	return r.rep, nil
+}
+
+// readLines reads a JSONL file into lines without their newlines.
+func readLines(rd io.Reader) ([][]byte, error) {
+	br := bufio.NewReaderSize(rd, 1<<20)
+	var out [][]byte
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			out = append(out, []byte(strings.TrimRight(string(line), "\r\n")))
+		}
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+type pendingTool struct {
+	name    string
+	input   json.RawMessage
+	agentID string
+}
+
+type runner struct {
+	opt            Options
+	env            *hooks.Env
+	rep            *Report
+	work, fsRoot   string
+	transcriptPath string
+	tw             *os.File
+	sessionID      string
+	projectDir     string
+	origCwd        string
+	now            time.Time
+	promptID       string
+	prompts        int
+
+	pending     map[string]pendingTool
+	turnActive  bool   // main-chain assistant activity since the last prompt
+	lastText    string // last main-chain assistant text of the turn
+	agentText   map[string]string
+	agentOrder  []string
+	lastAgentID string
+}
+
+var reSanitize = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+func sanitize(s string) string {
+	s = reSanitize.ReplaceAllString(s, "-")
+	if len(s) > 100 {
+		s = s[:100]
+	}
+	return s
+}
+
+// mapPath moves an absolute path of the original machine under the scratch
+// file system.
+func (r *runner) mapPath(p string) string {
+	if p == "" {
+		return p
+	}
+	if !filepath.IsAbs(p) {
+		base := r.projectDir
+		if base == "" {
+			base = filepath.Join(r.fsRoot, "project")
+		}
+		return filepath.Join(base, p)
+	}
+	return filepath.Join(r.fsRoot, filepath.Clean(p))
+}
+
+// fire runs one hook in process and records what it said.
+func (r *runner) fire(ctx context.Context, p *hooks.Payload, line int) error {
+	p.SessionID = r.sessionID
+	p.TranscriptPath = r.transcriptPath
+	if p.Cwd == "" {
+		p.Cwd = r.projectDir
+	}
+	if p.PromptID == "" {
+		p.PromptID = r.promptID
+	}
+	if p.PermissionMode == "" && p.HookEventName != hooks.SessionStart && p.HookEventName != hooks.PreCompact && p.HookEventName != hooks.SessionEnd {
+		p.PermissionMode = "default"
+	}
+	resp, err := hooks.Run(ctx, r.env, p)
+	if err != nil {
+		return fmt.Errorf("replay line %d, %s: %w", line, p.HookEventName, err)
+	}
+	if _, err := hooks.Encode(p.HookEventName, resp); err != nil {
+		return fmt.Errorf("replay line %d, %s: %w", line, p.HookEventName, err)
+	}
+	r.rep.Events[p.HookEventName]++
+	r.rep.EventCount++
+	ev := Event{Index: r.rep.EventCount, Name: p.HookEventName, Line: line, ToolCalls: r.rep.ToolCalls, ToolName: p.ToolName, AgentID: p.AgentID, Response: resp}
+	texts := append([]string(nil), resp.Context...)
+	if resp.Reason != "" {
+		texts = append(texts, resp.Reason)
+	}
+	if resp.Plain != "" {
+		texts = append(texts, resp.Plain)
+	}
+	for _, t := range texts {
+		for _, para := range strings.Split(t, "\n\n") {
+			m := tagRe.FindStringSubmatch(para)
+			if m == nil || !strings.HasPrefix(strings.TrimSpace(para), m[0]) {
+				continue
+			}
+			a := Advisory{Kind: m[1], Event: p.HookEventName, Line: line, Call: r.rep.ToolCalls, Agent: p.AgentID, Block: resp.Block && t == resp.Reason, Text: para}
+			ev.Fired = append(ev.Fired, a)
+			r.rep.Advisories = append(r.rep.Advisories, a)
+			r.rep.ByKind[a.Kind]++
+		}
+	}
+	if pt, ok := hooks.MeterPoint(ctx, r.env, r.sessionID); ok {
+		r.rep.Context = append(r.rep.Context, ContextPoint{Event: p.HookEventName, Line: line, Call: r.rep.ToolCalls, Tokens: pt.Tokens, Limit: pt.Limit, Share: pt.Share, Tier: pt.Tier})
+	}
+	if r.opt.OnEvent != nil {
+		r.opt.OnEvent(ev)
+	}
+	return nil
+}
+
+// before fires the hooks that happen before the line is written to the
+// transcript: a prompt, a tool result, a compaction.
+func (r *runner) before(ctx context.Context, e *transcript.Entry, line int) error {
+	switch {
+	case e.IsCompactBoundary():
+		trigger := "auto"
+		if e.CompactMetadata != nil && e.CompactMetadata.Trigger != "" {
+			trigger = e.CompactMetadata.Trigger
+		}
+		return r.fire(ctx, &hooks.Payload{HookEventName: hooks.PreCompact, Trigger: trigger}, line)
+	case e.Type == "system" && (e.Subtype == "stop_hook_summary" || e.Subtype == "turn_duration"):
+		return r.stop(ctx, line)
+	case e.Type == "user" && e.Message != nil && !e.IsSidechain:
+		if prompt, ok := userPrompt(e); ok {
+			if err := r.stop(ctx, line); err != nil {
+				return err
+			}
+			r.prompts++
+			r.promptID = e.PromptID
+			if r.promptID == "" {
+				r.promptID = fmt.Sprintf("replay-prompt-%d", r.prompts)
+			}
+			return r.fire(ctx, &hooks.Payload{HookEventName: hooks.UserPromptSubmit, Prompt: prompt}, line)
+		}
+		return r.toolResults(ctx, e, line)
+	case e.Type == "user" && e.Message != nil && e.IsSidechain:
+		return r.toolResults(ctx, e, line)
+	}
+	return nil
+}
+
+// after records what a written line means for later events.
+func (r *runner) after(ctx context.Context, e *transcript.Entry, line int) error {
+	switch {
+	case e.IsCompactSummary:
+		return r.fire(ctx, &hooks.Payload{HookEventName: hooks.SessionStart, Source: "compact"}, line)
+	case e.Type == "assistant" && e.Message != nil:
+		for _, b := range e.Message.Content.Blocks {
+			if b.Type == "tool_use" && b.ID != "" {
+				agent := ""
+				if e.IsSidechain {
+					agent = agentOf(e)
+				}
+				r.pending[b.ID] = pendingTool{name: b.Name, input: b.Input, agentID: agent}
+			}
+		}
+		text := strings.TrimSpace(e.Message.Content.PlainText())
+		if e.IsSidechain {
+			id := agentOf(e)
+			if _, seen := r.agentText[id]; !seen {
+				r.agentOrder = append(r.agentOrder, id)
+			}
+			if text != "" || r.agentText[id] == "" {
+				r.agentText[id] = text
+			}
+			r.lastAgentID = id
+			return nil
+		}
+		r.turnActive = true
+		if text != "" {
+			r.lastText = text
+		}
+	}
+	return nil
+}
+
+func agentOf(e *transcript.Entry) string {
+	if e.AgentID != "" {
+		return sanitize(e.AgentID)
+	}
+	return "sidechain"
+}
+
+// stop fires the Stop of a main-chain assistant turn, once.
+func (r *runner) stop(ctx context.Context, line int) error {
+	if !r.turnActive {
+		return nil
+	}
+	r.turnActive = false
+	msg := r.lastText
+	r.lastText = ""
+	return r.fire(ctx, &hooks.Payload{HookEventName: hooks.Stop, LastAssistantMessage: msg}, line)
+}
+
+var (
+	commandNameRe = regexp.MustCompile(`(?s)<command-name>(.*?)</command-name>`)
+	commandArgsRe = regexp.MustCompile(`(?s)<command-args>(.*?)</command-args>`)
+)
+
+// userPrompt returns the prompt a person typed on a user line, rebuilding a
+// slash command as typed; ok is false for tool results, meta lines, compact
+// summaries, interruptions and local command output.
+func userPrompt(e *transcript.Entry) (string, bool) {
+	if e.IsMeta || e.IsCompactSummary {
+		return "", false
+	}
+	c := e.Message.Content
+	text := c.Text
+	if c.Blocks != nil {
+		for _, b := range c.Blocks {
+			if b.Type == "tool_result" {
+				return "", false
+			}
+		}
+		text = c.PlainText()
+	}
+	text = strings.TrimSpace(text)
+	switch {
+	case text == "":
+		return "", false
+	case strings.HasPrefix(text, "[Request interrupted"):
+		return "", false
+	case strings.HasPrefix(text, "<local-command-stdout>"), strings.HasPrefix(text, "<local-command-stderr>"), strings.HasPrefix(text, "<local-command-caveat>"):
+		return "", false
+	}
+	if m := commandNameRe.FindStringSubmatch(text); m != nil {
+		cmd := strings.TrimSpace(m[1])
+		if a := commandArgsRe.FindStringSubmatch(text); a != nil && strings.TrimSpace(a[1]) != "" {
+			cmd += " " + strings.TrimSpace(a[1])
+		}
+		return cmd, true
+	}
+	return text, true
+}
+
+// toolResults fires PostToolUse or PostToolUseFailure for each tool_result
+// on a user line.
+func (r *runner) toolResults(ctx context.Context, e *transcript.Entry, line int) error {
+	blocks := e.Message.Content.Blocks
+	var results []transcript.Block
+	for _, b := range blocks {
+		if b.Type == "tool_result" {
+			results = append(results, b)
+		}
+	}
+	for _, b := range results {
+		pt, ok := r.pending[b.ToolUseID]
+		if !ok {
+			continue
+		}
+		delete(r.pending, b.ToolUseID)
+		input := r.mapInput(pt.input)
+		var response json.RawMessage
+		if len(results) == 1 && len(e.ToolUseResult) > 0 {
+			response = e.ToolUseResult
+		}
+		r.applyEffects(pt.name, pt.input, response)
+		if len(response) > 0 {
+			response = r.mapInput(response)
+		}
+		p := &hooks.Payload{
+			HookEventName: hooks.PostToolUse,
+			ToolName:      pt.name,
+			ToolInput:     input,
+			ToolResponse:  response,
+			ToolUseID:     b.ToolUseID,
+			AgentID:       pt.agentID,
+		}
+		if pt.agentID != "" {
+			p.AgentType = "subagent"
+		}
+		if b.IsError {
+			p.HookEventName = hooks.PostToolUseFailure
+			p.ToolResponse = nil
+			if b.Content != nil {
+				p.Error = b.Content.PlainText()
+			}
+			if p.Error == "" {
+				p.Error = "tool failed"
+			}
+		}
+		if len(p.ToolResponse) == 0 && !b.IsError && b.Content != nil {
+			raw, _ := json.Marshal(b.Content.PlainText())
+			p.ToolResponse = raw
+		}
+		r.rep.ToolCalls++
+		if err := r.fire(ctx, p, line); err != nil {
+			return err
+		}
+		if pt.name == "Task" || pt.name == "Agent" {
+			if err := r.subagentStop(ctx, pt, line); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// subagentStop fires the SubagentStop of the most recent subagent that has
+// not stopped yet, when its Task returns on the main chain.
+func (r *runner) subagentStop(ctx context.Context, task pendingTool, line int) error {
+	if len(r.agentOrder) == 0 {
+		return nil
+	}
+	id := r.agentOrder[len(r.agentOrder)-1]
+	r.agentOrder = r.agentOrder[:len(r.agentOrder)-1]
+	var in struct {
+		SubagentType string `json:"subagent_type"`
+	}
+	_ = json.Unmarshal(task.input, &in)
+	typ := in.SubagentType
+	if typ == "" {
+		typ = "general-purpose"
+	}
+	return r.fire(ctx, &hooks.Payload{HookEventName: hooks.SubagentStop, AgentID: id, AgentType: typ, LastAssistantMessage: r.agentText[id]}, line)
+}
+
+// mapInput rewrites the original machine's absolute paths inside a tool
+// input or response into the scratch file system.
+func (r *runner) mapInput(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 || r.origCwd == "" {
+		return raw
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return raw
+	}
+	v = r.mapValue(v)
+	out, err := json.Marshal(v)
+	if err != nil {
+		return raw
+	}
+	return out
+}
+
+func (r *runner) mapValue(v any) any {
+	switch x := v.(type) {
+	case string:
+		if filepath.IsAbs(x) && !strings.ContainsAny(x, "\n ") {
+			return r.mapPath(x)
+		}
+		return strings.ReplaceAll(x, r.origCwd, r.projectDir)
+	case map[string]any:
+		for k, c := range x {
+			x[k] = r.mapValue(c)
+		}
+	case []any:
+		for i, c := range x {
+			x[i] = r.mapValue(c)
+		}
+	}
+	return v
+}
+
+// applyEffects writes into the scratch project what a tool left on disk.
+func (r *runner) applyEffects(tool string, rawIn, rawResp json.RawMessage) {
+	var in struct {
+		FilePath   string `json:"file_path"`
+		Content    string `json:"content"`
+		OldString  string `json:"old_string"`
+		NewString  string `json:"new_string"`
+		ReplaceAll bool   `json:"replace_all"`
+		Edits      []struct {
+			OldString  string `json:"old_string"`
+			NewString  string `json:"new_string"`
+			ReplaceAll bool   `json:"replace_all"`
+		} `json:"edits"`
+	}
+	if json.Unmarshal(rawIn, &in) != nil || in.FilePath == "" {
+		return
+	}
+	var resp struct {
+		OriginalFile *string `json:"originalFile"`
+		File         struct {
+			Content    string `json:"content"`
+			StartLine  int    `json:"startLine"`
+			NumLines   int    `json:"numLines"`
+			TotalLines int    `json:"totalLines"`
+		} `json:"file"`
+	}
+	_ = json.Unmarshal(rawResp, &resp)
+	p := r.mapPath(in.FilePath)
+	// The tool's originalFile is the file as it really was before the
+	// edit (a formatter may have changed it since Djinn's copy was
+	// written), so it wins over the scratch copy.
+	current := func() (string, bool) {
+		if resp.OriginalFile != nil {
+			return *resp.OriginalFile, true
+		}
+		if b, err := os.ReadFile(p); err == nil {
+			return string(b), true
+		}
+		return "", false
+	}
+	write := func(s string) {
+		_ = os.MkdirAll(filepath.Dir(p), 0o700)
+		_ = os.WriteFile(p, []byte(s), 0o600)
+	}
+	switch tool {
+	case "Write":
+		write(in.Content)
+	case "Edit":
+		if s, ok := current(); ok {
+			write(applyEdit(s, in.OldString, in.NewString, in.ReplaceAll))
+		}
+	case "MultiEdit":
+		if s, ok := current(); ok {
+			for _, ed := range in.Edits {
+				s = applyEdit(s, ed.OldString, ed.NewString, ed.ReplaceAll)
+			}
+			write(s)
+		}
+	case "Read":
+		full := resp.File.StartLine <= 1 && resp.File.TotalLines > 0 && resp.File.NumLines >= resp.File.TotalLines
+		if _, err := os.Stat(p); err != nil && full {
+			write(resp.File.Content)
+		}
+	}
+}
+
+func applyEdit(s, old, new string, all bool) string {
+	if old == "" || !strings.Contains(s, old) {
+		return s
+	}
+	if all {
+		return strings.ReplaceAll(s, old, new)
+	}
+	return strings.Replace(s, old, new, 1)
+}
+
+// Summary renders the report as text.
+func (rep *Report) Summary(w io.Writer) {
+	fmt.Fprintf(w, "replay %s\n", rep.File)
+	fmt.Fprintf(w, "  session %s: %d lines (%d unreadable), %d events, %d tool calls, %s\n", rep.SessionID, rep.Lines, rep.BadLines, rep.EventCount, rep.ToolCalls, rep.Duration.Round(time.Millisecond))
+	names := make([]string, 0, len(rep.Events))
+	for k := range rep.Events {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var parts []string
+	for _, k := range names {
+		parts = append(parts, fmt.Sprintf("%s %d", k, rep.Events[k]))
+	}
+	fmt.Fprintf(w, "  events: %s\n", strings.Join(parts, ", "))
+	kinds := make([]string, 0, len(rep.ByKind))
+	for k := range rep.ByKind {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	if len(kinds) == 0 {
+		fmt.Fprintf(w, "  advisories: none\n")
+	} else {
+		fmt.Fprintf(w, "  advisories (per 100 tool calls):\n")
+		for _, k := range kinds {
+			fmt.Fprintf(w, "    %-12s %3d  (%.2f)\n", k, rep.ByKind[k], rep.Per100[k])
+		}
+	}
+	if len(rep.Context) > 0 {
+		fmt.Fprintf(w, "  context curve (tokens at each user prompt and compaction; tier reached):\n")
+		for _, c := range rep.Context {
+			if c.Event != hooks.UserPromptSubmit && c.Event != hooks.PreCompact && c.Event != hooks.SessionStart && c.Event != hooks.SessionEnd {
+				continue
+			}
+			fmt.Fprintf(w, "    line %5d  call %4d  %-18s %8d / %d  %5.1f%%  tier %d\n", c.Line, c.Call, c.Event, c.Tokens, c.Limit, c.Share*100, c.Tier)
+		}
+	}
+}

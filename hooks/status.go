@@ -1,0 +1,103 @@
+package hooks
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/djinn-cc/djinn/state"
+)
+
+// WriteStatus prints /djinn:status: the anchor, its deltas, the current
+// verdict with its numbers, and the recent advisories. It reads the
+// session's state without changing it.
+func WriteStatus(ctx context.Context, env *Env, id string, w io.Writer) error {
+	dir, err := env.Store.SessionDir(id)
+	if err != nil {
+		return err
+	}
+	var win state.Window
+	found, err := env.Store.Load(filepath.Join(dir, "window.json"), state.KindWindow, &win)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return fmt.Errorf("session %s: no state under %s", id, env.Store.Root)
+	}
+	var a state.Anchor
+	hasAnchor, err := env.Store.Load(filepath.Join(dir, "anchor.json"), state.KindAnchor, &a)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "djinn status: session %s, %d tool calls\n", id, win.ToolCalls)
+	if len(win.Disabled) > 0 {
+		fmt.Fprintf(w, "disabled for this session: %s\n", strings.Join(win.Disabled, ", "))
+	}
+	if !hasAnchor {
+		fmt.Fprintln(w, "goal: none yet (no_anchor): the first substantive prompt becomes the goal, or set one with /djinn:reorient <goal>")
+	} else {
+		fmt.Fprintf(w, "goal (anchor %s, %s, from %s): %s\n", a.Hash, a.IntentType, a.Source, clipRunes(a.Text, 500))
+		if a.DeltaCount > 0 {
+			fmt.Fprintf(w, "constraints (%d added, newest last):\n", a.DeltaCount)
+			for _, d := range a.Deltas {
+				fmt.Fprintf(w, "  - %s\n", clipRunes(strings.Join(strings.Fields(d.Text), " "), 200))
+			}
+		}
+		if a.Pivots+a.Reorients > 0 {
+			fmt.Fprintf(w, "pivots: %d, re-orientations: %d\n", a.Pivots, a.Reorients)
+		}
+	}
+	if d := win.Drift; d != nil {
+		v := d.Verdict
+		switch {
+		case v == nil:
+			fmt.Fprintln(w, "verdict: insufficient_data (no tool calls since the goal was set)")
+		default:
+			fmt.Fprintf(w, "verdict: %s\n", v.Kind)
+			fmt.Fprintf(w, "  alignment of the last calls %.2f vs threshold %.2f (%s", v.Score, v.Threshold, v.ThresholdSource)
+			if d.ThresholdSource == "posterior_p10" {
+				fmt.Fprintf(w, " of %d past sessions", d.PosteriorN)
+			}
+			fmt.Fprintln(w, ")")
+			env2 := &session{env: env, id: id, w: win}
+			v2 := *v
+			env2.fillCI(&v2)
+			if v2.N < env.Settings.Drift.MinSamples {
+				fmt.Fprintf(w, "  session sample: N=%d (insufficient data for an interval; %d needed)\n", v2.N, env.Settings.Drift.MinSamples)
+			} else {
+				fmt.Fprintf(w, "  session sample: mean %.2f, 95%% CI %.2f–%.2f, N=%d of %d calls\n", v2.Mean, v2.CILo, v2.CIHi, v2.N, d.Reservoir.NSeen)
+			}
+			if v.Tail != "" {
+				fmt.Fprintf(w, "  task-state model: last 5 calls %d lost, %d side quest (tail: %s)\n", v.Lost, v.Side, v.Tail)
+			}
+			if d.Insufficient {
+				fmt.Fprintln(w, "  the goal is too short or generic to measure against: verdicts stay insufficient_data")
+			}
+		}
+		fmt.Fprintf(w, "  learned: %d words, %d files; drift advisories given: %d\n", len(d.Vocab), len(d.Files), d.Advised)
+	}
+	if ps := win.Pressure; ps != nil && ps.Limit > 0 {
+		fmt.Fprintf(w, "context: %d of %d tokens (%.0f%%)", ps.Tokens, ps.Limit, 100*float64(ps.Tokens)/float64(ps.Limit))
+		if ps.Stale {
+			fmt.Fprint(w, ", unknown since the last compaction")
+		}
+		fmt.Fprintln(w)
+	}
+	if len(win.Failures) > 0 {
+		fmt.Fprintln(w, "open failures:")
+		for _, f := range win.Failures {
+			fmt.Fprintf(w, "  - %s %s (%d×): %s\n", f.Tool, clipRunes(relPath(f.Target, win.ProjectDir), 100), f.Count, clipRunes(f.Error, 120))
+		}
+	}
+	if len(win.Recent) == 0 {
+		fmt.Fprintln(w, "recent advisories: none")
+	} else {
+		fmt.Fprintln(w, "recent advisories (newest last):")
+		for _, r := range win.Recent {
+			fmt.Fprintf(w, "  call #%d: %s\n", r.Seq, clipRunes(strings.Join(strings.Fields(r.Text), " "), 300))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,144 @@
+package hooks
+
+import (
+	"context"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/djinn-cc/djinn/engines/stall"
+	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/state"
+)
+
+// Text stalls (seed 000). At Stop, and at the SubagentStop of a real
+// subagent, the finished message is run through the stall detector. A stall
+// is rolled back: Stop answers decision "block" with the divergence prompt,
+// so the model continues from before the loop. At most max_rollbacks per
+// user prompt (prompt_id), counted here whether or not stop_hook_active is
+// set (Claude Code itself gives up after 8); after that the turn ends and
+// the user is told. With stall.rollback off, the finding is advice only: the
+// user is told now and the agent at its next hook.
+
+func stallConfig(set state.StallSettings) stall.Config {
+	c := stall.DefaultConfig()
+	c.Window, c.K, c.MinEntropy, c.DropThreshold, c.WarmUp = set.Window, set.K, set.MinEntropy, set.DropThreshold, set.WarmUp
+	return c
+}
+
+func handleStop(ctx context.Context, s *session, p *Payload) (Response, error) {
+	if p.HookEventName == SubagentStop && p.AgentType == "" {
+		// The compactor's own SubagentStop (its message is the summary),
+		// or a subagent that cannot be told apart from it: never blocked.
+		return Response{}, nil
+	}
+	if !s.env.Settings.Stall.Enabled || s.disabled("stall") {
+		return Response{}, nil
+	}
+	text := p.LastAssistantMessage
+	if text == "" && p.HookEventName == Stop {
+		if scan, ok := s.measure(p.TranscriptPath); ok {
+			text = scan.LastText
+		}
+	}
+	if text == "" {
+		return Response{}, nil
+	}
+	res, err := stall.Detect(text, stallConfig(s.env.Settings.Stall))
+	if err != nil || !res.Stalled {
+		return Response{}, err
+	}
+	st := s.stallState(p.PromptID)
+	key := p.AgentID
+	set := s.env.Settings.Stall
+	facts := advice.StallFacts{
+		Rule: res.Rule, Start: utf8.RuneCountInString(text[:res.Start]), Period: res.Period, Repeats: res.Repeats,
+		Unit: res.Unit, Before: lastRunes(text[:res.Start], 80), Agent: p.AgentID, Prompt: set.DivergencePrompt,
+		Rollbacks: st.count(key), Max: set.MaxRollbacks,
+	}
+	switch {
+	case !set.Rollback:
+		a := advice.StallAdvice(facts)
+		s.record(p, a)
+		s.w.Stall.Pending = a.Text
+		if p.HookEventName == Stop {
+			return Response{SystemMessage: advice.StallUserMessage(facts, false)}, nil
+		}
+		return Response{}, nil
+	case st.count(key) >= set.MaxRollbacks:
+		st.GaveUp = true
+		a := advice.StallAdvice(facts)
+		a.Severity = advice.Hard
+		s.record(p, a)
+		if p.HookEventName == Stop {
+			return Response{SystemMessage: advice.StallUserMessage(facts, true)}, nil
+		}
+		return Response{}, nil
+	}
+	st.add(key)
+	facts.Rollbacks = st.count(key)
+	a := advice.StallRollback(facts)
+	s.record(p, a)
+	return Response{Block: true, Reason: a.Text}, nil
+}
+
+// stallState returns the rollback counts of the current prompt, resetting
+// them when the prompt changed.
+func (s *session) stallState(promptID string) *stallCounts {
+	if s.w.Stall == nil || s.w.Stall.PromptID != clip(promptID, 128) {
+		total := 0
+		pending := ""
+		if s.w.Stall != nil {
+			total, pending = s.w.Stall.Total, s.w.Stall.Pending
+		}
+		s.w.Stall = &state.Stall{PromptID: clip(promptID, 128), Total: total, Pending: pending}
+	}
+	return (*stallCounts)(s.w.Stall)
+}
+
+type stallCounts state.Stall
+
+func (c *stallCounts) count(agent string) int {
+	if agent == "" {
+		return c.Rollbacks
+	}
+	return c.Agents[agent]
+}
+
+func (c *stallCounts) add(agent string) {
+	c.Total++
+	if agent == "" {
+		c.Rollbacks++
+		return
+	}
+	if c.Agents == nil {
+		c.Agents = map[string]int{}
+	}
+	if len(c.Agents) >= 8 {
+		for k := range c.Agents {
+			delete(c.Agents, k)
+			break
+		}
+	}
+	c.Agents[clip(agent, 128)]++
+}
+
+// pendingStall returns, once, a stall advisory waiting for the agent's
+// next hook (advice-only mode).
+func (s *session) pendingStall() []string {
+	if s.w.Stall == nil || s.w.Stall.Pending == "" {
+		return nil
+	}
+	t := s.w.Stall.Pending
+	s.w.Stall.Pending = ""
+	return []string{t}
+}
+
+// lastRunes returns the last n runes of s, on one line.
+func lastRunes(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[len(r)-n:])
+}

@@ -1,0 +1,224 @@
+package hooks
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/djinn-cc/djinn/engines/loops"
+	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/state"
+)
+
+// maxFailures bounds the recent failures kept for the compaction snapshot.
+const maxFailures = 5
+
+// handleToolCall handles PostToolUse and PostToolUseFailure: it logs the
+// call, runs the loop patterns for its agent, the drift detector for the
+// main agent, the context meter, and the tool-result compressor.
+func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, error) {
+	s.w.ToolCalls++
+	toks, files := callSignal(p.ToolName, p.ToolInput, s.w.ProjectDir)
+	outChars := visibleChars(p.ToolName, p.ToolResponse)
+	turn := state.Turn{
+		SchemaVersion: state.SchemaVersion, Seq: s.w.ToolCalls, Time: s.now,
+		PromptID: clip(p.PromptID, 128), AgentID: clip(p.AgentID, 128), Tool: clip(p.ToolName, 256),
+		Failed: p.HookEventName == PostToolUseFailure, Files: clipAll(files, 4096),
+		Summary: clipRunes(callSummary(p, s.w.ProjectDir), 400), OutputChars: outChars,
+	}
+	if turn.Failed {
+		s.noteFailure(p)
+	} else if len(s.w.Failures) > 0 {
+		s.clearFailure(p)
+	}
+	var advs []advice.Advisory
+	set := s.env.Settings
+	if set.Loops.Enabled && !s.disabled("loops") {
+		advs = append(advs, s.loopCall(p)...)
+	}
+	if set.Drift.Enabled && !s.disabled("drift") && p.AgentID == "" && s.w.Drift != nil {
+		toks = appendNew(toks, s.newAssistantWords(p)...)
+		if len(toks) > maxCallTokens {
+			toks = toks[:maxCallTokens]
+		}
+		advs = append(advs, s.driftCall(p.ToolName, toks, files)...)
+		if v := s.w.Drift.Verdict; v != nil {
+			sc := v.Score
+			turn.Score = &sc
+		}
+	}
+	if set.Pressure.Enabled && !s.disabled("pressure") && p.AgentID == "" {
+		advs = append(advs, s.pressureCheck(p)...)
+	}
+	var resp Response
+	if set.Compress.Enabled && !s.disabled("compress") && p.HookEventName == PostToolUse {
+		var a []advice.Advisory
+		resp, a = s.compressOutput(p)
+		advs = append(advs, a...)
+	}
+	s.turns = append(s.turns, turn)
+	resp.Context = append(resp.Context, s.pendingStall()...)
+	s.say(p, advs, &resp)
+	resp.SystemMessage = s.userMessage
+	if set.Loops.Block && p.HookEventName == PostToolUse {
+		for _, a := range advs {
+			if a.Severity == advice.Hard && isLoopKind(a.Kind) {
+				resp.Block = true
+				resp.Reason = a.Text
+				break
+			}
+		}
+	}
+	return resp, nil
+}
+
+func isLoopKind(k string) bool {
+	return k == advice.KindReadLoop || k == advice.KindEditRevert || k == advice.KindFailLoop || k == advice.KindToolLoop
+}
+
+// say records advisories (advisories.jsonl and the recent list) and puts
+// them into the response's context, most severe first.
+func (s *session) say(p *Payload, advs []advice.Advisory, resp *Response) {
+	if len(advs) == 0 {
+		return
+	}
+	advice.Order(advs)
+	for _, a := range advs {
+		s.record(p, a)
+	}
+	resp.Context = append(resp.Context, advice.Paragraphs(advs)...)
+}
+
+// record logs one advisory.
+func (s *session) record(p *Payload, a advice.Advisory) {
+	adv := stateAdvisory(s, p, a.Kind, string(a.Severity), a.Text)
+	adv.Numbers = a.Numbers
+	s.advs = append(s.advs, adv)
+	s.w.Recent = append(s.w.Recent, state.Recent{Seq: s.w.ToolCalls, Time: s.now, Kind: a.Kind, Text: clipRunes(a.Text, 600)})
+	if len(s.w.Recent) > 8 {
+		s.w.Recent = s.w.Recent[len(s.w.Recent)-8:]
+	}
+}
+
+func stateAdvisory(s *session, p *Payload, kind, severity, text string) state.Advisory {
+	return state.Advisory{
+		SchemaVersion: state.SchemaVersion, Time: s.now, Event: p.HookEventName,
+		PromptID: clip(p.PromptID, 128), AgentID: clip(p.AgentID, 128), Kind: kind,
+		Severity: severity, Text: clipRunes(text, 10000), Seq: s.w.ToolCalls,
+	}
+}
+
+// noteFailure keeps the recent failing commands for the snapshot.
+func (s *session) noteFailure(p *Payload) {
+	target, _ := loops.TargetOf(p.ToolName, p.ToolInput)
+	fp := clipRunes(firstLineOf(strings.TrimSpace(p.Error)), 300)
+	for i := range s.w.Failures {
+		f := &s.w.Failures[i]
+		if f.Tool == p.ToolName && f.Target == clip(target, 1024) {
+			f.Count++
+			f.Seq, f.Error = s.w.ToolCalls, fp
+			return
+		}
+	}
+	s.w.Failures = append(s.w.Failures, state.Failure{Seq: s.w.ToolCalls, Tool: clip(p.ToolName, 256), Target: clip(target, 1024), Error: fp, Count: 1})
+	if len(s.w.Failures) > maxFailures {
+		s.w.Failures = s.w.Failures[len(s.w.Failures)-maxFailures:]
+	}
+}
+
+// clearFailure forgets a command once it succeeds.
+func (s *session) clearFailure(p *Payload) {
+	target, _ := loops.TargetOf(p.ToolName, p.ToolInput)
+	out := s.w.Failures[:0]
+	for _, f := range s.w.Failures {
+		if !(f.Tool == p.ToolName && f.Target == clip(target, 1024)) {
+			out = append(out, f)
+		}
+	}
+	s.w.Failures = out
+}
+
+func firstLineOf(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// callSummary is a one-line description of a call for turns.jsonl and
+// /djinn:rank: the tool and its target, paths relative to the project.
+func callSummary(p *Payload, project string) string {
+	target, rng := loops.TargetOf(p.ToolName, p.ToolInput)
+	target = relPath(target, project)
+	if project != "" {
+		target = strings.ReplaceAll(target, project+"/", "")
+	}
+	out := p.ToolName
+	if target != "" {
+		out += " " + strings.Join(strings.Fields(target), " ")
+	}
+	if rng != "" {
+		out += " (" + rng + ")"
+	}
+	return out
+}
+
+// visibleChars estimates how many characters of a tool response reach the
+// model's context. tool_response is the structured result, which for file
+// tools also carries the whole original file (originalFile, structuredPatch)
+// that the model never sees; the model sees the command output, the read
+// content, the fetched text, or a short confirmation.
+func visibleChars(tool string, raw json.RawMessage) int {
+	if len(raw) == 0 {
+		return 0
+	}
+	if raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return utf8.RuneCountInString(s)
+		}
+	}
+	var m map[string]json.RawMessage
+	if raw[0] != '{' || json.Unmarshal(raw, &m) != nil {
+		return utf8.RuneCount(raw)
+	}
+	str := func(k string) int {
+		var s string
+		if v, ok := m[k]; ok && json.Unmarshal(v, &s) == nil {
+			return utf8.RuneCountInString(s)
+		}
+		return 0
+	}
+	switch tool {
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+		// "The file … has been updated" plus a short snippet.
+		return 200 + str("newString")
+	case "Read":
+		var f struct {
+			File struct {
+				Content string `json:"content"`
+			} `json:"file"`
+		}
+		_ = json.Unmarshal(raw, &f)
+		return utf8.RuneCountInString(f.File.Content)
+	case "Bash", "PowerShell":
+		return str("stdout") + str("stderr")
+	case "Grep":
+		return str("content") + 80*len(m["filenames"])/80
+	case "WebFetch":
+		return str("result")
+	}
+	return utf8.RuneCount(raw)
+}
+
+func clipAll(xs []string, n int) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = clip(x, n)
+	}
+	return out
+}
+
+var _ = fmt.Sprintf
