@@ -48,12 +48,16 @@ import (
 const (
 	topicAnchored   = "anchored"
 	topicUnanchored = "unanchored"
+	topicConflict   = "conflict"
 	topicNeutral    = "neutral"
 
-	maxVocab     = 1024
-	maxKnown     = 256
-	maxRecent    = 16
-	confirmDelay = 4
+	maxVocab = 1024
+	// minLearnedWords: an anchor too short to measure against becomes
+	// measurable once the session has taught it this many words.
+	minLearnedWords = 10
+	maxKnown        = 256
+	maxRecent       = 16
+	confirmDelay    = 4
 )
 
 // emission is P(topic | state) for ON_TASK, SIDEQUEST, LOST.
@@ -61,6 +65,8 @@ var emission = map[string][hmm.NumStates]float64{
 	topicAnchored:   {0.75, 0.40, 0.10},
 	topicUnanchored: {0.15, 0.45, 0.75},
 	topicNeutral:    {0.10, 0.15, 0.15},
+	// A call on a sibling ticket of the goal's: about another task.
+	topicConflict: {0.02, 0.10, 0.50},
 }
 
 // toolClass groups tools for the HMM's observations.
@@ -94,6 +100,7 @@ func (s *session) rebaseDrift(a *state.Anchor) {
 		AnchorTokens: capStrings(toks, 512),
 		Intent:       a.IntentType,
 		Insufficient: len(a.Tokens) < set.MinAnchorTokens || len(toks) < 2,
+		Idents:       identStrings(idents(anchorText(a))),
 		Vocab:        []string{},
 		Files:        []string{},
 		Recent:       []state.CallSignal{},
@@ -105,13 +112,14 @@ func (s *session) rebaseDrift(a *state.Anchor) {
 		// Same goal (a delta was added): keep what was learned.
 		d.Calls, d.Vocab, d.Files, d.Recent, d.Obs = old.Calls, old.Vocab, old.Files, old.Recent, old.Obs
 		d.Reservoir, d.Verdict, d.LastAdvised, d.Advised, d.TextMark = old.Reservoir, old.Verdict, old.LastAdvised, old.Advised, old.TextMark
+		d.Switched = old.Switched
 	}
 	s.w.Drift = d
 }
 
 // driftCall folds one main-agent tool call into the drift state and returns
 // the drift advisory, if one is due.
-func (s *session) driftCall(tool string, toks, files []string) []advice.Advisory {
+func (s *session) driftCall(tool string, cs callSig) []advice.Advisory {
 	d := s.w.Drift
 	if d == nil {
 		return nil
@@ -122,18 +130,35 @@ func (s *session) driftCall(tool string, toks, files []string) []advice.Advisory
 	for _, f := range d.Files {
 		known[f] = true
 	}
-	if toks == nil {
-		toks = []string{}
-	}
-	sig := state.CallSignal{Seq: s.w.ToolCalls, Tokens: toks, Files: files}
+	toks := capStrings(appendNew(append([]string{}, cs.Object...), cs.Narrative...), maxCallTokens)
+	sig := state.CallSignal{Seq: s.w.ToolCalls, Tokens: toks, Files: cs.Files}
 	learning := d.Calls <= set.LearnCalls
+	hit, conflict := identVerdict(parseIdents(d.Idents), cs.Acts)
 	switch {
-	case len(toks) == 0 && len(files) == 0:
+	case hit:
+		d.Switched = ""
+	case conflict && !learning:
+		d.Switched = clip(firstSibling(parseIdents(d.Idents), cs.Acts), 128)
+	}
+	switch {
+	case d.Switched != "":
+		sig.Topic = topicConflict
+	case len(toks) == 0 && len(cs.Files) == 0:
 		sig.Topic = topicNeutral
+	case hit:
+		sig.Topic = topicAnchored
 	case learning:
+		// While the session is still teaching the anchor its vocabulary,
+		// any overlap counts, and no overlap is not yet evidence.
+		sig.Topic = topicNeutral
+		if anchorPoints(d, toks, cs.Files, known) >= 1 {
+			sig.Topic = topicAnchored
+		}
+	case anchorPoints(d, toks, cs.Files, known) >= 2:
 		sig.Topic = topicAnchored
-	case anchoredCall(d, toks, files, known):
-		sig.Topic = topicAnchored
+	case len(cs.Object) == 0 && len(cs.Files) == 0:
+		// Only narrative words, none about the goal: no evidence either way.
+		sig.Topic = topicNeutral
 	default:
 		sig.Topic = topicUnanchored
 	}
@@ -191,11 +216,13 @@ func sinceAdvised(last, now int) int {
 	return now - last
 }
 
-// anchoredCall decides whether a call is visibly about the goal.
-func anchoredCall(d *state.Drift, toks, files []string, known map[string]bool) bool {
+// anchorPoints scores how visibly a call is about the goal: a file the
+// on-task work touched settles it (2), a word of the user's own counts two,
+// a learned word one.
+func anchorPoints(d *state.Drift, toks, files []string, known map[string]bool) int {
 	for _, f := range files {
 		if known[f] {
-			return true
+			return 2
 		}
 	}
 	points := 0
@@ -207,10 +234,10 @@ func anchoredCall(d *state.Drift, toks, files []string, known map[string]bool) b
 			points++
 		}
 		if points >= 2 {
-			return true
+			return points
 		}
 	}
-	return false
+	return points
 }
 
 // learn adds the words and files of the signal at index i to the anchor's
@@ -251,7 +278,7 @@ func windowScore(recent []state.CallSignal, n int) float64 {
 		case topicAnchored:
 			anchored++
 			total++
-		case topicUnanchored:
+		case topicUnanchored, topicConflict:
 			total++
 		}
 	}
@@ -271,7 +298,7 @@ func (s *session) verdict(score float64) state.Verdict {
 	v := state.Verdict{Score: round3(score), N: len(d.Reservoir.Items), Threshold: d.Threshold, ThresholdSource: d.ThresholdSource, Call: s.w.ToolCalls}
 	v.Mean = round3(meanScore(d.Reservoir.Items))
 	switch {
-	case d.Insufficient, v.N < set.MinSamples:
+	case d.Insufficient && len(d.Vocab) < minLearnedWords, v.N < set.MinSamples:
 		v.Kind = "insufficient_data"
 		return v
 	case score >= d.Threshold:
@@ -367,12 +394,33 @@ func (s *session) anchorText() string {
 	return ""
 }
 
+// anchorText is the goal with its constraint deltas.
+func anchorText(a *state.Anchor) string {
+	t := a.Text
+	for _, d := range a.Deltas {
+		t += "\n" + d.Text
+	}
+	return t
+}
+
+// firstSibling names the first sibling identifier of the goal's in text.
+func firstSibling(goal []Ident, text string) string {
+	for _, id := range idents(text) {
+		for _, g := range goal {
+			if id.Family == g.Family && id.Code != g.Code {
+				return id.Family + "-" + id.Code
+			}
+		}
+	}
+	return ""
+}
+
 // recentWork lists what the last calls touched, for an advisory.
 func recentWork(recent []state.CallSignal, n int) []string {
 	var out []string
 	for i := len(recent) - 1; i >= 0 && len(out) < n; i-- {
 		r := recent[i]
-		if r.Topic != topicUnanchored {
+		if r.Topic != topicUnanchored && r.Topic != topicConflict {
 			continue
 		}
 		switch {

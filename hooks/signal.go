@@ -92,6 +92,9 @@ tmp var etc opt bin dev local share projects project repo repos worktree worktre
 go mod sum json yaml yml toml txt log logs lock ts tsx js jsx mjs cjs py rb rs ex exs erl
 java kt swift cpp hpp html css scss md rst sh bash zsh cfg conf ini xml csv sql
 true false null nil none yes
+push pull fetch commit commits stage staged merge rebase stash branch branches remote origin upstream
+sync status stat diff oneline verify verbose build compile compiling lint format install clean
+ready list show open closed close reason progress
 `)
 
 func setOf(s string) map[string]bool {
@@ -102,9 +105,23 @@ func setOf(s string) map[string]bool {
 	return m
 }
 
-// callSignal extracts the words and project-relative files of one tool
-// call from its name and input.
-func callSignal(tool string, input json.RawMessage, project string) (toks []string, files []string) {
+// callSig is what one tool call says about its topic. Object words name
+// what the call acts on (paths, command arguments, patterns, queries, todo
+// items, task prompts); narrative words only describe it (a Bash
+// description, the agent's prose). Narrative words can show a call is about
+// the goal but never that it is not: descriptions and prose are full of
+// workflow phrases ("Push to remote", "All tests pass") that name no topic.
+type callSig struct {
+	Object    []string
+	Narrative []string
+	Files     []string
+	// Acts is the actionable text (commands, todo items, task prompts) that
+	// the ticket-identifier check reads.
+	Acts string
+}
+
+// callSignal extracts a call's signal from its tool name and input.
+func callSignal(tool string, input json.RawMessage, project string) callSig {
 	var in map[string]json.RawMessage
 	_ = json.Unmarshal(input, &in)
 	str := func(k string) string {
@@ -114,44 +131,50 @@ func callSignal(tool string, input json.RawMessage, project string) (toks []stri
 		}
 		return s
 	}
-	var text []string
+	var sig callSig
+	var obj, narr []string
 	addFile := func(p string) {
 		if p == "" {
 			return
 		}
 		rel := relPath(p, project)
-		files = append(files, rel)
-		text = append(text, rel)
+		sig.Files = append(sig.Files, rel)
+		obj = append(obj, rel)
 	}
 	switch tool {
 	case "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "NotebookRead":
 		addFile(str("file_path"))
 		addFile(str("notebook_path"))
 	case "Bash", "PowerShell":
-		text = append(text, commandWords(str("command"), project), str("description"))
+		cmd := str("command")
+		obj = append(obj, commandWords(cmd, project))
+		narr = append(narr, str("description"))
+		sig.Acts = cmd
 	case "Grep", "Glob":
-		text = append(text, str("pattern"), str("glob"))
+		obj = append(obj, str("pattern"), str("glob"))
 		if p := str("path"); p != "" {
-			text = append(text, relPath(p, project))
+			obj = append(obj, relPath(p, project))
 		}
 	case "WebFetch":
-		text = append(text, str("prompt"))
+		obj = append(obj, str("url"), str("prompt"))
 	case "WebSearch":
-		text = append(text, str("query"))
+		obj = append(obj, str("query"))
 	case "Task", "Agent":
-		text = append(text, str("description"), clipRunes(str("prompt"), 2000))
+		narr = append(narr, str("description"))
+		obj = append(obj, clipRunes(str("prompt"), 2000))
+		sig.Acts = str("description") + "\n" + clipRunes(str("prompt"), 2000)
 	case "TodoWrite":
 		var todos []struct {
-			Content    string `json:"content"`
-			ActiveForm string `json:"activeForm"`
-			Status     string `json:"status"`
+			Content string `json:"content"`
+			Status  string `json:"status"`
 		}
 		if raw, ok := in["todos"]; ok {
 			_ = json.Unmarshal(raw, &todos)
 		}
 		for _, t := range todos {
 			if t.Status != "completed" {
-				text = append(text, t.Content)
+				obj = append(obj, t.Content)
+				sig.Acts += t.Content + "\n"
 			}
 		}
 	default:
@@ -163,30 +186,65 @@ func callSignal(tool string, input json.RawMessage, project string) (toks []stri
 		sort.Strings(keys)
 		for _, k := range keys {
 			if s := str(k); s != "" {
-				text = append(text, clipRunes(s, 300))
+				obj = append(obj, clipRunes(s, 300))
 			}
 		}
 	}
-	toks = words(strings.Join(text, "\n"))
-	if len(toks) > maxCallTokens {
-		toks = toks[:maxCallTokens]
+	sig.Object = capStrings(words(strings.Join(obj, "\n")), maxCallTokens)
+	sig.Narrative = capStrings(words(strings.Join(narr, "\n")), maxCallTokens)
+	if len(sig.Files) > 4 {
+		sig.Files = sig.Files[:4]
 	}
-	if len(files) > 4 {
-		files = files[:4]
-	}
-	return toks, files
+	return sig
 }
 
-// commandWords keeps a shell command's words, with paths made
-// project-relative so the project's own location adds nothing.
+// commandWords keeps what a shell command is about: its arguments, not the
+// program that runs them or the options. The program and, for tools with
+// subcommands, the subcommand say how work is done (git push, npm test, bd
+// sync), the same for every task; the arguments (paths, identifiers,
+// patterns) say on what. Paths are made project-relative so the project's
+// own location adds nothing.
 func commandWords(cmd, project string) string {
 	cmd = clipRunes(cmd, 1000)
 	if project != "" {
 		cmd = strings.ReplaceAll(cmd, project+"/", "")
 		cmd = strings.ReplaceAll(cmd, project, "")
 	}
-	return cmd
+	var out []string
+	for _, seg := range shellSplit.Split(cmd, -1) {
+		fields := strings.Fields(seg)
+		// Skip leading variable assignments (FOO=bar cmd …).
+		for len(fields) > 0 && strings.Contains(fields[0], "=") && !strings.HasPrefix(fields[0], "-") {
+			fields = fields[1:]
+		}
+		if len(fields) == 0 {
+			continue
+		}
+		prog := filepath.Base(fields[0])
+		fields = fields[1:]
+		if subcommandTools[prog] && len(fields) > 0 && !strings.HasPrefix(fields[0], "-") {
+			fields = fields[1:]
+		}
+		for _, f := range fields {
+			if strings.HasPrefix(f, "-") {
+				// An option; keep the value of --opt=value.
+				if _, v, ok := strings.Cut(f, "="); ok {
+					out = append(out, v)
+				}
+				continue
+			}
+			out = append(out, f)
+		}
+	}
+	return strings.Join(out, " ")
 }
+
+// shellSplit separates the commands of a pipeline or list.
+var shellSplit = regexp.MustCompile(`\|\||&&|[|;&()\n]|\$\(`)
+
+// subcommandTools take a subcommand first (git push, npm test).
+var subcommandTools = setOf(`git gh bd npm npx yarn pnpm mix cargo go make docker kubectl pip pip3 poetry
+uv bundle rake rails dotnet mvn gradle terraform helm brew apt apt-get systemctl tmux bun deno swift`)
 
 // relPath makes p relative to the project when it is inside it.
 func relPath(p, project string) string {

@@ -20,12 +20,12 @@ const maxFailures = 5
 // main agent, the context meter, and the tool-result compressor.
 func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, error) {
 	s.w.ToolCalls++
-	toks, files := callSignal(p.ToolName, p.ToolInput, s.w.ProjectDir)
+	sig := callSignal(p.ToolName, p.ToolInput, s.w.ProjectDir)
 	outChars := visibleChars(p.ToolName, p.ToolResponse)
 	turn := state.Turn{
 		SchemaVersion: state.SchemaVersion, Seq: s.w.ToolCalls, Time: s.now,
 		PromptID: clip(p.PromptID, 128), AgentID: clip(p.AgentID, 128), Tool: clip(p.ToolName, 256),
-		Failed: p.HookEventName == PostToolUseFailure, Files: clipAll(files, 4096),
+		Failed: p.HookEventName == PostToolUseFailure, Files: clipAll(sig.Files, 4096),
 		Summary: clipRunes(callSummary(p, s.w.ProjectDir), 400), OutputChars: outChars,
 	}
 	if turn.Failed {
@@ -39,14 +39,14 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 		advs = append(advs, s.loopCall(p)...)
 	}
 	if set.Drift.Enabled && !s.disabled("drift") && p.AgentID == "" && s.w.Drift != nil {
-		toks = appendNew(toks, s.newAssistantWords(p)...)
-		if len(toks) > maxCallTokens {
-			toks = toks[:maxCallTokens]
-		}
-		advs = append(advs, s.driftCall(p.ToolName, toks, files)...)
+		sig.Narrative = capStrings(appendNew(sig.Narrative, s.newAssistantWords(p)...), maxCallTokens)
+		advs = append(advs, s.driftCall(p.ToolName, sig)...)
 		if v := s.w.Drift.Verdict; v != nil {
 			sc := v.Score
 			turn.Score = &sc
+		}
+		if n := len(s.w.Drift.Recent); n > 0 {
+			turn.Topic = s.w.Drift.Recent[n-1].Topic
 		}
 	}
 	if set.Pressure.Enabled && !s.disabled("pressure") && p.AgentID == "" {

@@ -143,7 +143,7 @@ func DefaultSettings() Settings {
 		Drift: DriftSettings{
 			Enabled: true, Threshold: 0.7, SideThreshold: 0.4, DeltaRatio: 0.5,
 			MinSamples: 5, MinAnchorTokens: 5, ReservoirK: 32, BootstrapResamples: 1000,
-			HMMWindow: 64, SignalWindow: 8, LearnCalls: 12, Cooldown: 15,
+			HMMWindow: 64, SignalWindow: 10, LearnCalls: 12, Cooldown: 15,
 			RefocusStreak: 3, MinSessions: 3, Alpha: 0.3, MaxDeltas: 3,
 		},
 		Loops: LoopSettings{

@@ -68,6 +68,11 @@ type Drift struct {
 	Threshold       float64 `json:"threshold"`
 	ThresholdSource string  `json:"threshold_source"`
 	PosteriorN      int     `json:"posterior_n"`
+	// Idents are the ticket-like identifiers the goal names; Switched is a
+	// sibling identifier the agent moved to (until it names the goal's
+	// again).
+	Idents   []string `json:"idents,omitempty"`
+	Switched string   `json:"switched,omitempty"`
 	// Calls counts main-agent tool calls since the anchor was set.
 	Calls int `json:"calls"`
 	// Vocab and Files are what the session taught the anchor: the words and
@@ -187,7 +192,10 @@ type Turn struct {
 	Files         []string  `json:"files,omitempty"`
 	Summary       string    `json:"summary,omitempty"`
 	OutputChars   int       `json:"output_chars,omitempty"`
-	Score         *float64  `json:"score,omitempty"`
+	// Score is the drift score after this call; Topic how the call itself
+	// read against the goal (anchored, unanchored, conflict, neutral).
+	Score *float64 `json:"score,omitempty"`
+	Topic string   `json:"topic,omitempty"`
 }
 
 // Advisory is one line of advisories.jsonl: everything Djinn said, with the

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -21,6 +23,8 @@ func (a *app) replayCommand() *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print one JSON report for machines"},
 			&cli.BoolFlag{Name: "quiet", Usage: "print only the summaries, not each advisory"},
 			&cli.BoolFlag{Name: "keep-state", Usage: "keep the replay's state in --state-dir (one session per transcript)"},
+			&cli.StringFlag{Name: "splice", Usage: "evaluate drift: replay the first --at of each transcript's tool calls, then this transcript's work (paths moved under the first's project root, no user prompts), and report the drift advisory's lag"},
+			&cli.Float64Flag{Name: "at", Value: 0.4, Usage: "with --splice: the share of the first transcript's tool calls kept"},
 		),
 		Action: a.replay,
 	}
@@ -56,6 +60,9 @@ func (a *app) replay(c *cli.Context) error {
 	settings, problems := state.LoadSettings(stateDir, a.getenv, a.environ)
 	for _, p := range problems {
 		a.tui.errorf("%s", p)
+	}
+	if c.String("splice") != "" {
+		return a.spliceReplay(c, settings)
 	}
 	out := replayOutput{Total: replayTotal{ByKind: map[string]int{}, Per100: map[string]float64{}}}
 	var seconds float64
@@ -120,4 +127,66 @@ func agentNote(id string) string {
 		return ""
 	}
 	return " (subagent " + id + ")"
+}
+
+// spliceReplay runs the drift splice evaluation for each transcript.
+func (a *app) spliceReplay(c *cli.Context, settings state.Settings) error {
+	type result struct {
+		File      string            `json:"file"`
+		Splice    string            `json:"splice"`
+		Info      replay.SpliceInfo `json:"info"`
+		FirstCall int               `json:"first_drift_call"`
+		Lag       int               `json:"lag"`
+		Detected  bool              `json:"detected"`
+		Before    int               `json:"drift_before_splice"`
+	}
+	var results []result
+	for _, path := range c.Args().Slice() {
+		data, info, err := replay.Splice(path, c.String("splice"), c.Float64("at"))
+		if err != nil {
+			return err
+		}
+		dir, err := os.MkdirTemp("", "djinn-splice-")
+		if err != nil {
+			return err
+		}
+		spliced := filepath.Join(dir, "spliced.jsonl")
+		if err := os.WriteFile(spliced, data, 0o600); err != nil {
+			os.RemoveAll(dir)
+			return err
+		}
+		rep, err := replay.Run(c.Context, spliced, replay.Options{Settings: settings, Notice: func(m string) { a.tui.errorf("%s", m) }})
+		os.RemoveAll(dir)
+		if err != nil {
+			return err
+		}
+		r := result{File: path, Splice: c.String("splice"), Info: info, FirstCall: -1, Lag: -1}
+		for _, adv := range rep.Advisories {
+			if adv.Kind != "drift" {
+				continue
+			}
+			if adv.Call <= info.CutCalls {
+				r.Before++
+				continue
+			}
+			if !r.Detected {
+				r.Detected, r.FirstCall, r.Lag = true, adv.Call, adv.Call-info.CutCalls
+			}
+		}
+		results = append(results, r)
+	}
+	if c.Bool("json") {
+		enc := json.NewEncoder(a.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(results)
+	}
+	for _, r := range results {
+		lag := "not detected"
+		if r.Detected {
+			lag = fmt.Sprintf("drift at call %d, lag %d calls", r.FirstCall, r.Lag)
+		}
+		fmt.Fprintf(a.stdout, "splice %s (first %d calls) + %s (%d calls): %s; drift advisories before the splice: %d\n",
+			filepath.Base(r.File), r.Info.CutCalls, filepath.Base(r.Splice), r.Info.Calls, lag, r.Before)
+	}
+	return nil
 }

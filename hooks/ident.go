@@ -1,0 +1,99 @@
+package hooks
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Ticket identifiers. Goals often name the ticket, issue or bead they are
+// about ("Implement spotter-gqc", "fix PROJ-123"). When the agent then runs
+// commands on a sibling identifier of the same family (bd show spotter-dov,
+// gh issue view PROJ-456) it has moved to another task, even if the files it
+// touches overlap, as they do for two tasks in one repository. A descendant
+// of the goal's identifier (spotter-gqc.1, PROJ-123-a) is the same task.
+
+// identRe finds family-code identifiers: a word, a separator, and a code.
+var identRe = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]{1,30})[-#]([a-z0-9]{2,12})((?:[.\-][a-z0-9]+)*)\b`)
+
+// Ident is one family-code identifier, lower-cased.
+type Ident struct{ Family, Code string }
+
+// codeLike tells a ticket code (gqc, 123, x7k, dov) from an ordinary word
+// (mode, trap, theme), without a dictionary: it has a digit, has no vowel, or
+// is at most three characters long.
+func codeLike(code string) bool {
+	if len(code) <= 3 {
+		return true
+	}
+	vowel := false
+	for _, r := range code {
+		if r >= '0' && r <= '9' {
+			return true
+		}
+		if strings.ContainsRune("aeiouy", r) {
+			vowel = true
+		}
+	}
+	return !vowel
+}
+
+// idents returns the ticket-like identifiers in text.
+func idents(text string) []Ident {
+	var out []Ident
+	for _, m := range identRe.FindAllStringSubmatch(text, 32) {
+		fam, code := strings.ToLower(m[1]), strings.ToLower(m[2])
+		if !codeLike(code) || genericWords[fam] {
+			continue
+		}
+		id := Ident{fam, code}
+		dup := false
+		for _, x := range out {
+			dup = dup || x == id
+		}
+		if !dup {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// identVerdict compares the identifiers a call names with the goal's:
+// hit when it names one of the goal's, conflict when it names only siblings
+// of them (same family, other code).
+func identVerdict(goal []Ident, text string) (hit, conflict bool) {
+	if len(goal) == 0 || text == "" {
+		return false, false
+	}
+	for _, id := range idents(text) {
+		for _, g := range goal {
+			if id.Family != g.Family {
+				continue
+			}
+			if id.Code == g.Code {
+				hit = true
+			} else {
+				conflict = true
+			}
+		}
+	}
+	return hit, conflict && !hit
+}
+
+// identStrings and parseIdents keep identifiers in state as "family-code".
+func identStrings(ids []Ident) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = id.Family + "-" + id.Code
+	}
+	return out
+}
+
+func parseIdents(ss []string) []Ident {
+	out := make([]Ident, 0, len(ss))
+	for _, s := range ss {
+		if f, c, ok := strings.Cut(s, "-"); ok {
+			out = append(out, Ident{f, c})
+		}
+	}
+	return out
+}
