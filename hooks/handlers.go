@@ -13,6 +13,7 @@ type Point struct {
 	Limit  int64
 	Share  float64
 	Tier   int
+	Stale  bool
 }
 
 // MeterPoint returns the session's latest context reading, if there is
@@ -33,7 +34,7 @@ func MeterPoint(ctx context.Context, env *Env, id string) (Point, bool) {
 			tier = i + 1
 		}
 	}
-	return Point{Tokens: ps.Tokens, Limit: ps.Limit, Share: float64(ps.Tokens) / float64(ps.Limit), Tier: tier}, true
+	return Point{Tokens: ps.Tokens, Limit: ps.Limit, Share: float64(ps.Tokens) / float64(ps.Limit), Tier: tier, Stale: ps.Stale}, true
 }
 
 // newAssistantWords returns the signal words of the agent's latest prose

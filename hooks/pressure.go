@@ -106,21 +106,42 @@ func (s *session) rearmAll() {
 		ps.Announced[i] = false
 	}
 	ps.Stale = true
+	ps.Pending = 0
 }
 
-// pressureCheck reads the meter at a tool call and announces a crossed tier.
-func (s *session) pressureCheck(p *Payload) []advice.Advisory {
+// meterEvent reads the meter at any hook that carries the transcript, so
+// the reading always matches the transcript as it stands; a tier crossed at
+// an event that cannot speak (Stop, PreCompact) waits for the next one that
+// can.
+func (s *session) meterEvent(p *Payload) {
 	scan, ok := s.measure(p.TranscriptPath)
-	if !ok || !scan.Reading.Found {
-		if ok && scan.Reading.Stale {
-			s.pressureState().Stale = true
+	if !ok {
+		return
+	}
+	ps := s.pressureState()
+	switch {
+	case scan.Reading.Found:
+		if tier := s.observe(scan.Reading.Tokens); tier >= 0 {
+			ps.Pending = tier + 1
 		}
+	case scan.Reading.Stale:
+		ps.Stale = true
+	}
+}
+
+// pressureCheck announces a tier crossed since the last hook that could
+// speak.
+func (s *session) pressureCheck(p *Payload) []advice.Advisory {
+	ps := s.pressureState()
+	if ps.Pending == 0 {
 		return nil
 	}
-	tier := s.observe(scan.Reading.Tokens)
-	if tier < 0 {
-		return nil
+	tier := ps.Pending - 1
+	ps.Pending = 0
+	if tier >= len(s.env.Settings.Pressure.Tiers) || !ps.Announced[tier] {
+		return nil // re-armed meanwhile
 	}
+	scan, _ := s.measure(p.TranscriptPath)
 	return []advice.Advisory{s.pressureAdvisory(tier, scan)}
 }
 

@@ -18,6 +18,11 @@ import (
 // machine-injected prompts leave the anchor alone.
 func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, error) {
 	resp := Response{Context: s.pendingStall()}
+	if s.env.Settings.Pressure.Enabled && !s.disabled("pressure") {
+		advs := s.pressureCheck(p)
+		s.say(p, advs, &resp)
+		resp.SystemMessage = s.userMessage
+	}
 	if !s.env.Settings.Drift.Enabled || s.disabled("drift") {
 		return resp, nil
 	}

@@ -21,6 +21,11 @@ var handlers = map[string]handler{
 	SessionEnd:         handleSessionEnd,
 }
 
+// meterEvents are the events at which the context meter is read.
+var meterEvents = map[string]bool{
+	UserPromptSubmit: true, PostToolUse: true, PostToolUseFailure: true, Stop: true, PreCompact: true,
+}
+
 // Run handles one decoded hook payload and returns what to print. On error
 // nothing was written and nothing must be printed.
 func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
@@ -54,6 +59,9 @@ func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 		s.w.PromptID = clip(p.PromptID, 128)
 	}
 	var resp Response
+	if meterEvents[p.HookEventName] && env.Settings.Pressure.Enabled && !s.disabled("all") && !s.disabled("pressure") && p.AgentID == "" {
+		s.meterEvent(p)
+	}
 	if !s.disabled("all") {
 		resp, err = h(ctx, s, p)
 		if err != nil {

@@ -135,6 +135,8 @@ type Pressure struct {
 	// Announced[i] says whether tier i was announced and not re-armed.
 	Announced []bool `json:"announced"`
 	Peak      int64  `json:"peak"`
+	// Pending is a tier (1-based) crossed at a hook that could not say so.
+	Pending int `json:"pending,omitempty"`
 }
 
 // Stall counts rollbacks of one user prompt: the main agent's, and each

@@ -90,6 +90,13 @@ type ContextPoint struct {
 	Limit  int64   `json:"limit"`
 	Share  float64 `json:"share"`
 	Tier   int     `json:"tier"`
+	// Stale: the context is unknown since a compaction.
+	Stale bool `json:"stale,omitempty"`
+	// Expected is what the transcript held at that moment: the usage of
+	// its last main-chain assistant line, -1 when a compact boundary came
+	// after it or there was none. Replay keeps it by reading the lines it
+	// writes, independently of the meter, so tests can compare the two.
+	Expected int64 `json:"expected"`
 }
 
 // Report summarises a replay.
@@ -232,6 +239,15 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 			return nil, err
 		}
 		if e != nil {
+			switch {
+			case e.Type == "assistant" && !e.IsSidechain && e.Message != nil && e.Message.Usage != nil && e.Message.Model != "<synthetic>":
+				u := e.Message.Usage
+				r.expected = u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
+			case e.Type == "system" && e.Subtype == "compact_boundary" && !e.IsSidechain:
+				r.expected = -1
+			}
+		}
+		if e != nil {
 			if err := r.after(ctx, e, i+1); err != nil {
 				return nil, err
 			}
@@ -289,6 +305,10 @@ type runner struct {
 	now            time.Time
 	promptID       string
 	prompts        int
+
+	// expected is the last main-chain assistant usage written so far (-1
+	// none, or stale after a compact boundary).
+	expected int64
 
 	pending     map[string]pendingTool
 	turnActive  bool   // main-chain assistant activity since the last prompt
@@ -367,7 +387,7 @@ func (r *runner) fire(ctx context.Context, p *hooks.Payload, line int) error {
 		}
 	}
 	if pt, ok := hooks.MeterPoint(ctx, r.env, r.sessionID); ok {
-		r.rep.Context = append(r.rep.Context, ContextPoint{Event: p.HookEventName, Line: line, Call: r.rep.ToolCalls, Tokens: pt.Tokens, Limit: pt.Limit, Share: pt.Share, Tier: pt.Tier})
+		r.rep.Context = append(r.rep.Context, ContextPoint{Event: p.HookEventName, Line: line, Call: r.rep.ToolCalls, Tokens: pt.Tokens, Limit: pt.Limit, Share: pt.Share, Tier: pt.Tier, Stale: pt.Stale, Expected: r.expected})
 	}
 	if r.opt.OnEvent != nil {
 		r.opt.OnEvent(ev)
@@ -723,12 +743,16 @@ func (rep *Report) Summary(w io.Writer) {
 		}
 	}
 	if len(rep.Context) > 0 {
-		fmt.Fprintf(w, "  context curve (tokens at each user prompt and compaction; tier reached):\n")
+		fmt.Fprintf(w, "  context curve (at the end of each turn and at compaction; tiers announced so far):\n")
 		for _, c := range rep.Context {
-			if c.Event != hooks.UserPromptSubmit && c.Event != hooks.PreCompact && c.Event != hooks.SessionStart && c.Event != hooks.SessionEnd {
+			if c.Event != hooks.Stop && c.Event != hooks.PreCompact && !(c.Event == hooks.SessionStart && c.Stale) {
 				continue
 			}
-			fmt.Fprintf(w, "    line %5d  call %4d  %-18s %8d / %d  %5.1f%%  tier %d\n", c.Line, c.Call, c.Event, c.Tokens, c.Limit, c.Share*100, c.Tier)
+			if c.Stale {
+				fmt.Fprintf(w, "    line %5d  call %4d  %-13s  unknown until the next response (compacted)\n", c.Line, c.Call, c.Event)
+				continue
+			}
+			fmt.Fprintf(w, "    line %5d  call %4d  %-13s %8d / %d  %5.1f%%  tier %d\n", c.Line, c.Call, c.Event, c.Tokens, c.Limit, c.Share*100, c.Tier)
 		}
 	}
 }

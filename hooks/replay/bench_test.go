@@ -1,0 +1,40 @@
+package replay
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/djinn-cc/djinn/state"
+)
+
+// corpusDir holds real Claude Code transcripts (shared, read-only, not part
+// of the repository); benchmarks that need it skip without it.
+const corpusDir = "../../../shared/corpus/transcripts"
+
+func corpus(tb testing.TB) []string {
+	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.jsonl"))
+	if len(files) == 0 {
+		tb.Skipf("no corpus at %s", corpusDir)
+	}
+	return files
+}
+
+// BenchmarkReplayCorpus replays every corpus transcript once per
+// iteration and reports events per second, the figure `djinn replay`
+// prints.
+func BenchmarkReplayCorpus(b *testing.B) {
+	files := corpus(b)
+	set := state.DefaultSettings()
+	events := 0
+	for b.Loop() {
+		for _, f := range files {
+			rep, err := Run(context.Background(), f, Options{Settings: set})
+			if err != nil {
+				b.Fatal(err)
+			}
+			events += rep.EventCount
+		}
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+}
