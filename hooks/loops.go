@@ -53,14 +53,32 @@ func (s *session) loopEvent(p *Payload) loops.Event {
 	} else if len(p.ToolResponse) > 0 {
 		ev.Result = loops.ResultHash(p.ToolResponse)
 	}
+	// Hash the real path from the input: ev.Target may be clipped (long
+	// paths keep a head and a hash), which is fine for comparing targets
+	// but is not a path.
 	if k := loops.KindOf(p.ToolName); (k == loops.KindRead || k == loops.KindWrite) && ev.Target != "" {
 		max := int64(s.env.Settings.Loops.HashMaxBytes)
-		ev.After = fileHash(ev.Target, max)
+		ev.After = fileHash(inputPath(p.ToolInput), max)
 		if k == loops.KindWrite && p.HookEventName == PostToolUse {
 			ev.Before = originalHash(p.ToolResponse, max)
 		}
 	}
 	return ev
+}
+
+// inputPath is the file a file tool acts on, as given.
+func inputPath(input json.RawMessage) string {
+	var in struct {
+		FilePath     string `json:"file_path"`
+		NotebookPath string `json:"notebook_path"`
+	}
+	if json.Unmarshal(input, &in) != nil {
+		return ""
+	}
+	if in.FilePath != "" {
+		return in.FilePath
+	}
+	return in.NotebookPath
 }
 
 // originalHash hashes a write's originalFile (null: the file was new).
@@ -87,6 +105,9 @@ func originalHash(resp json.RawMessage, max int64) string {
 // that is not a regular file (a directory, a FIFO, a device, a symlink loop)
 // gives "" (unknown); a missing file gives noFile.
 func fileHash(path string, max int64) string {
+	if path == "" {
+		return ""
+	}
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return noFile
