@@ -1,0 +1,39 @@
+package e2e
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// TestReadLoopAdvisoryReachesModel: the scripted model reads the same file
+// three times. Djinn's PostToolUse hook on the third read says
+// [djinn:read-loop], and the request that follows the third read, the
+// model's next turn, must carry it as hook context (a <system-reminder> in
+// the user message with the tool_result in 2.1.197, a role:"system" message
+// in newer CLIs). The first three requests must not.
+func TestReadLoopAdvisoryReachesModel(t *testing.T) {
+	t.Parallel()
+	const tag = "[djinn:read-loop]"
+	stub := NewStub(t)
+	env := djinnEnv(t, stub, t.TempDir())
+	file := filepath.Join(env.Project, "config.yaml")
+	writeFile(t, file, "retries: 3\ntimeout: 30s\n")
+	read := Tool("Read", map[string]string{"file_path": file})
+	stub.Push(read, read, read, Text("The config sets retries to 3."))
+
+	run := env.MustClaude(pluginRun(t, Run{Prompt: "Check the retry setting in config.yaml and tell me its value."}))
+	main := stub.Messages(KindMain)
+	if len(main) != 4 {
+		t.Fatalf("main-chain requests = %d, want 4 (three reads and the answer)\n%v", len(main), run)
+	}
+	if got := FindText(main, tag); got != 3 {
+		t.Fatalf("first request with %s = %d, want 3 (right after the third read); tags per request: %v %v %v %v",
+			tag, got, djinnTags(main[0]), djinnTags(main[1]), djinnTags(main[2]), djinnTags(main[3]))
+	}
+	if p := ContextPlacement(main[3], tag); p != PlacementSystemReminder && p != PlacementSystemMessage {
+		t.Errorf("%s placed as %v, want hook context (system-reminder or system message)", tag, p)
+	}
+	if hr := run.HookResponses("PostToolUse"); len(hr) != 3 {
+		t.Errorf("PostToolUse hook responses = %d, want 3", len(hr))
+	}
+}
