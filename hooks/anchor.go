@@ -101,12 +101,28 @@ func classifyPrompt(prompt, source string) promptKind {
 		return promptIgnored
 	case len(strings.Fields(t)) < 2:
 		return promptIgnored // "continue", "yes", "ok"
-	case len(lcs.Normalize(t)) < 2:
-		return promptIgnored // "go ahead", "sounds good"... too little to say anything
+	case onlyAcknowledgement(t):
+		return promptIgnored // "go ahead", "sounds good", "yes please"
 	case pivotRe.MatchString(t):
 		return promptPivot
 	}
 	return promptGoal
+}
+
+// ackWords make up replies that only let the agent go on.
+var ackWords = setOf(`ok okay yes yeah yep sure go ahead continue proceed thanks thank you please sounds
+good great perfect nice cool lgtm do it that's that right correct alright fine done next keep going on
+carry looks`)
+
+func onlyAcknowledgement(t string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r == '\'')
+	}) {
+		if !ackWords[w] {
+			return false
+		}
+	}
+	return true
 }
 
 // newAnchor builds an anchor from a prompt.

@@ -1,0 +1,172 @@
+package hooks
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestDarkModeOnTask is the case the original Djinn got wrong: goal "Add
+// dark-mode support with a11y keyboard-trap tests", the agent writes
+// src/theme/dark.ts, edits the theme index, writes and runs the
+// keyboard-trap test and keeps working on those files. The original scored
+// the first write 0.118, LOST. After at least 6 tool calls the verdict must
+// be on_task with N ≥ 5, and no drift advisory given.
+func TestDarkModeOnTask(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt("Add dark-mode support with a11y keyboard-trap tests")
+	dark := s.file("src/theme/dark.ts", "")
+	index := s.file("src/theme/index.ts", "export * from './light'\n")
+	test := s.file("src/theme/keyboard-trap.test.ts", "")
+	s.assistant("I'll add a dark theme module, wire it into the theme index, then cover focus trapping with a test.", 20000)
+	s.tool("Write", jsonStr(map[string]any{"file_path": dark, "content": "export const dark = {bg: '#000'}\n"}), map[string]any{"type": "create", "filePath": dark, "originalFile": nil})
+	s.tool("Edit", jsonStr(map[string]any{"file_path": index, "old_string": "light'", "new_string": "light'\nexport * from './dark'"}), map[string]any{"filePath": index, "originalFile": "export * from './light'\n"})
+	s.tool("Write", jsonStr(map[string]any{"file_path": test, "content": "test('focus stays in the dialog', () => {})\n"}), map[string]any{"type": "create", "filePath": test, "originalFile": nil})
+	s.assistant("Now run the keyboard-trap test.", 24000)
+	s.tool("Bash", jsonStr(map[string]any{"command": "npx vitest run src/theme/keyboard-trap.test.ts", "description": "Run the keyboard-trap test"}), map[string]any{"stdout": "1 passed", "stderr": ""})
+	s.tool("Read", jsonStr(map[string]any{"file_path": dark}), map[string]any{"type": "text", "file": map[string]any{"content": "x", "numLines": 1, "startLine": 1, "totalLines": 1}})
+	s.tool("Edit", jsonStr(map[string]any{"file_path": dark, "old_string": "'#000'", "new_string": "'#111', fg: '#eee'"}), map[string]any{"filePath": dark, "originalFile": "export const dark = {bg: '#000'}\n"})
+	s.tool("Bash", jsonStr(map[string]any{"command": "npx vitest run src/theme", "description": "Run theme tests"}), map[string]any{"stdout": "3 passed", "stderr": ""})
+
+	w := s.window()
+	v := w.Drift.Verdict
+	if v == nil || v.Kind != "on_task" || v.N < 5 {
+		t.Fatalf("verdict = %+v, want on_task with N ≥ 5", v)
+	}
+	if n := s.count("drift"); n != 0 {
+		t.Fatalf("%d drift advisories on on-task work: %q", n, s.said)
+	}
+}
+
+// drifted runs an on-task start, then unrelated work, and returns the sim.
+func drifted(t *testing.T, offTask int) *sim {
+	s := newSim(t)
+	s.userPrompt("Add dark-mode support with a11y keyboard-trap tests")
+	dark := s.file("src/theme/dark.ts", "")
+	for i := 0; i < 14; i++ {
+		s.tool("Edit", jsonStr(map[string]any{"file_path": dark, "old_string": "a", "new_string": fmt.Sprintf("b%d", i)}), map[string]any{"filePath": dark})
+	}
+	for i := 0; i < offTask; i++ {
+		f := s.file(fmt.Sprintf("billing/invoice_%d.go", i), "")
+		s.tool("Read", jsonStr(map[string]any{"file_path": f}), map[string]any{"type": "text", "file": map[string]any{"content": "package billing", "numLines": 1, "startLine": 1, "totalLines": 1}})
+	}
+	return s
+}
+
+// TestDriftFiresOnUnrelatedWork: after the goal's work, a run of calls on
+// unrelated files gives one [djinn:drift] naming the anchor and the
+// evidence, with the numbers.
+func TestDriftFiresOnUnrelatedWork(t *testing.T) {
+	s := drifted(t, 8)
+	if n := s.count("drift"); n != 1 {
+		t.Fatalf("%d drift advisories, want 1: %q", n, s.said)
+	}
+	var adv string
+	for _, p := range s.said {
+		if strings.HasPrefix(p, "[djinn:drift]") {
+			adv = p
+		}
+	}
+	for _, want := range []string{"dark-mode", "billing/invoice_", "95% CI", "N=", "threshold 0.70", "Next step:"} {
+		if !strings.Contains(adv, want) {
+			t.Errorf("advisory lacks %q: %s", want, adv)
+		}
+	}
+	if v := s.window().Drift.Verdict; v.Kind != "real_drift" {
+		t.Errorf("verdict %s, want real_drift", v.Kind)
+	}
+}
+
+// TestDriftCooldown: drift advisories are at least drift.cooldown tool
+// calls apart, and persistent drift is repeated after it.
+func TestDriftCooldown(t *testing.T) {
+	s := drifted(t, 40)
+	seqs := s.advisorySeqs("drift")
+	if len(seqs) < 2 {
+		t.Fatalf("drift advisories at calls %v: persistent drift should be repeated after the cooldown", seqs)
+	}
+	for i := 1; i < len(seqs); i++ {
+		if gap := seqs[i] - seqs[i-1]; gap < s.env.Settings.Drift.Cooldown {
+			t.Errorf("drift advisories at calls %d and %d: %d apart, cooldown %d", seqs[i-1], seqs[i], gap, s.env.Settings.Drift.Cooldown)
+		}
+	}
+}
+
+// TestDriftSilentOnShortDetour: two unrelated calls in on-task work stay
+// silent (the window still holds mostly anchored calls).
+func TestDriftSilentOnShortDetour(t *testing.T) {
+	s := drifted(t, 2)
+	if n := s.count("drift"); n != 0 {
+		t.Fatalf("%d drift advisories on a 2-call detour: %q", n, s.said)
+	}
+}
+
+// TestDriftNeverOnStop: whatever the verdict, Stop carries no drift
+// context (it would make the model run again).
+func TestDriftNeverOnStop(t *testing.T) {
+	s := drifted(t, 8)
+	r := s.run(&Payload{HookEventName: Stop, LastAssistantMessage: "Done."})
+	if len(r.Context) != 0 || r.Block {
+		t.Fatalf("Stop response %+v", r)
+	}
+}
+
+// TestDriftInsufficientData: N < 5 gives insufficient_data, never advice.
+func TestDriftInsufficientData(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt("Add dark-mode support with a11y keyboard-trap tests")
+	for i := 0; i < 4; i++ {
+		f := s.file(fmt.Sprintf("billing/x%d.go", i), "")
+		s.tool("Read", jsonStr(map[string]any{"file_path": f}), map[string]any{})
+	}
+	if v := s.window().Drift.Verdict; v.Kind != "insufficient_data" || v.N != 4 {
+		t.Fatalf("verdict %+v, want insufficient_data with N=4", v)
+	}
+}
+
+// TestShortAnchorInsufficient: "fix it" is too short to measure against
+// (and no work has taught it anything): insufficient_data, not a guess.
+func TestShortAnchorInsufficient(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt("please fix it")
+	if a := s.anchor(); a == nil {
+		t.Fatal("no anchor")
+	}
+	for i := 0; i < 6; i++ {
+		s.tool("Bash", jsonStr(map[string]any{"command": "ls"}), map[string]any{"stdout": ""})
+	}
+	if v := s.window().Drift.Verdict; v.Kind != "insufficient_data" {
+		t.Fatalf("verdict %s, want insufficient_data", v.Kind)
+	}
+}
+
+// TestTicketSwitch: a goal naming ticket spotter-gqc, then commands on
+// sibling ticket spotter-dov, is drift even though the files overlap.
+func TestTicketSwitch(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt("Work on bead spotter-gqc: implement the review annotations")
+	f := s.file("lib/review.ex", "")
+	for i := 0; i < 14; i++ {
+		s.tool("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "a", "new_string": fmt.Sprintf("b%d", i)}), map[string]any{})
+	}
+	s.tool("Bash", jsonStr(map[string]any{"command": "bd show spotter-dov"}), map[string]any{"stdout": ""})
+	s.tool("Bash", jsonStr(map[string]any{"command": "bd update spotter-dov.1 --status in_progress"}), map[string]any{"stdout": ""})
+	for i := 0; i < 6; i++ {
+		s.tool("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "a", "new_string": fmt.Sprintf("c%d", i)}), map[string]any{})
+	}
+	if n := s.count("drift"); n == 0 {
+		t.Fatalf("no drift advisory after switching tickets: %q", s.said)
+	}
+	// Naming the goal's ticket again ends the switch.
+	s2 := newSim(t)
+	s2.userPrompt("Work on bead spotter-gqc: implement the review annotations")
+	for i := 0; i < 14; i++ {
+		s2.tool("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "a", "new_string": fmt.Sprintf("b%d", i)}), map[string]any{})
+	}
+	for _, c := range []string{"bd show spotter-gqc.1", "bd update spotter-gqc.2 --status in_progress", "bd close spotter-gqc.1"} {
+		s2.tool("Bash", jsonStr(map[string]any{"command": c}), map[string]any{"stdout": ""})
+	}
+	if n := s2.count("drift"); n != 0 {
+		t.Fatalf("drift on the goal's own sub-tickets: %q", s2.said)
+	}
+}

@@ -1,0 +1,197 @@
+package hooks
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/djinn-cc/djinn/engines/lcs"
+	"github.com/djinn-cc/djinn/state"
+)
+
+// sim drives the hook handlers in process for one session, the way Claude
+// Code would: it writes a transcript as the session goes, so the meter and
+// the agent's prose are real inputs.
+type sim struct {
+	t       *testing.T
+	env     *Env
+	id      string
+	project string
+	tpath   string
+	calls   int
+	prompt  int
+	now     time.Time
+	said    []string // every advisory paragraph, in order
+}
+
+func newSim(t *testing.T) *sim {
+	t.Helper()
+	dir := t.TempDir()
+	project := filepath.Join(dir, "proj")
+	if err := os.MkdirAll(project, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	s := &sim{t: t, id: "sim-session", project: project, tpath: filepath.Join(dir, "transcript.jsonl"), now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
+	s.env = &Env{
+		Store:    &state.Store{Root: filepath.Join(dir, "state"), LockWait: time.Second},
+		Settings: state.DefaultSettings(),
+		Now:      func() time.Time { return s.now },
+		Getenv: func(k string) string {
+			if k == "CLAUDE_PROJECT_DIR" {
+				return project
+			}
+			return ""
+		},
+	}
+	s.env.Store.Now = s.env.Now
+	if err := os.WriteFile(s.tpath, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s.run(&Payload{HookEventName: SessionStart, Source: "startup"})
+	return s
+}
+
+// line appends one transcript line.
+func (s *sim) line(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	f, err := os.OpenFile(s.tpath, os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer f.Close()
+	f.Write(append(b, '\n'))
+}
+
+// assistant writes an assistant message with prose and usage.
+func (s *sim) assistant(text string, tokens int64) {
+	s.line(map[string]any{"type": "assistant", "isSidechain": false, "message": map[string]any{
+		"id": fmt.Sprintf("msg_%d", s.calls), "role": "assistant", "model": "claude-test",
+		"content": []any{map[string]any{"type": "text", "text": text}},
+		"usage":   map[string]any{"input_tokens": 1, "cache_creation_input_tokens": 0, "cache_read_input_tokens": tokens - 1, "output_tokens": 10},
+	}})
+}
+
+func (s *sim) run(p *Payload) Response {
+	s.t.Helper()
+	p.SessionID = s.id
+	if p.TranscriptPath == "" {
+		p.TranscriptPath = s.tpath
+	}
+	p.Cwd = s.project
+	if p.PromptID == "" {
+		p.PromptID = fmt.Sprintf("prompt-%d", s.prompt)
+	}
+	s.now = s.now.Add(time.Second)
+	r, err := Run(context.Background(), s.env, p)
+	if err != nil {
+		s.t.Fatalf("%s: %v", p.HookEventName, err)
+	}
+	if _, err := Encode(p.HookEventName, r); err != nil {
+		s.t.Fatalf("%s: response breaks the contract: %v", p.HookEventName, err)
+	}
+	for _, c := range r.Context {
+		s.said = append(s.said, strings.Split(c, "\n\n")...)
+	}
+	if r.Reason != "" {
+		s.said = append(s.said, r.Reason)
+	}
+	return r
+}
+
+func (s *sim) userPrompt(text string) Response {
+	s.prompt++
+	s.line(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": text}})
+	return s.run(&Payload{HookEventName: UserPromptSubmit, Prompt: text})
+}
+
+// tool runs one successful tool call; input is a JSON object.
+func (s *sim) tool(name, input string, response any) Response {
+	s.t.Helper()
+	s.calls++
+	resp, _ := json.Marshal(response)
+	return s.run(&Payload{HookEventName: PostToolUse, ToolName: name, ToolInput: json.RawMessage(input), ToolResponse: resp, ToolUseID: fmt.Sprintf("toolu_%d", s.calls)})
+}
+
+func (s *sim) fail(name, input, errText string) Response {
+	s.t.Helper()
+	s.calls++
+	return s.run(&Payload{HookEventName: PostToolUseFailure, ToolName: name, ToolInput: json.RawMessage(input), Error: errText, ToolUseID: fmt.Sprintf("toolu_%d", s.calls)})
+}
+
+// path returns an absolute path in the project, creating the file.
+func (s *sim) file(rel, content string) string {
+	p := filepath.Join(s.project, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		s.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
+		s.t.Fatal(err)
+	}
+	return p
+}
+
+func (s *sim) window() state.Window {
+	var w state.Window
+	dir, _ := s.env.Store.SessionDir(s.id)
+	if found, err := s.env.Store.Load(filepath.Join(dir, "window.json"), state.KindWindow, &w); !found || err != nil {
+		s.t.Fatalf("window.json: found=%v err=%v", found, err)
+	}
+	return w
+}
+
+func (s *sim) anchor() *state.Anchor {
+	var a state.Anchor
+	dir, _ := s.env.Store.SessionDir(s.id)
+	found, err := s.env.Store.Load(filepath.Join(dir, "anchor.json"), state.KindAnchor, &a)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	if !found {
+		return nil
+	}
+	return &a
+}
+
+// count returns how many advisories of a kind were said.
+func (s *sim) count(kind string) int {
+	n := 0
+	for _, p := range s.said {
+		if strings.HasPrefix(p, "[djinn:"+kind+"]") {
+			n++
+		}
+	}
+	return n
+}
+
+func jsonStr(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// advisorySeqs reads advisories.jsonl: the tool-call numbers at which
+// advisories of a kind were given.
+func (s *sim) advisorySeqs(kind string) []int {
+	dir, _ := s.env.Store.SessionDir(s.id)
+	var out []int
+	_, err := s.env.Store.ReadLines(filepath.Join(dir, "advisories.jsonl"), state.KindAdvisory, 0, func(raw []byte) error {
+		var a state.Advisory
+		if json.Unmarshal(raw, &a) == nil && a.Kind == kind {
+			out = append(out, a.Seq)
+		}
+		return nil
+	})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return out
+}
+
+func lcsNormalize(s string) []string { return lcs.Normalize(s) }
