@@ -28,6 +28,11 @@ import (
 var sharedBinDir string
 
 func TestMain(m *testing.M) {
+	if os.Getenv(mcpServerEnv) == "1" {
+		// Started by Claude Code as the MCP server of TestCompressorMCPToolOutput.
+		serveMCP(os.Stdin, os.Stdout)
+		os.Exit(0)
+	}
 	dir, err := os.MkdirTemp("", "djinn-e2e-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
