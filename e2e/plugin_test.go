@@ -161,6 +161,18 @@ func djinnCommand(t testing.TB, env *Env, args ...string) (stdout string, code i
 	return out.String(), cmd.ProcessState.ExitCode()
 }
 
+// spaceInHome moves env's HOME to a directory whose name has a space, as
+// on a machine where HOME is "/Users/Jane Doe": the plugin data directory
+// under it then has one too, which the launcher and the skills' command
+// lines must quote.
+func spaceInHome(t testing.TB, env *Env) {
+	t.Helper()
+	env.Home = filepath.Join(filepath.Dir(env.Home), "home dir")
+	if err := os.MkdirAll(env.Home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // window is the part of a session's window.json the tests read.
 type window struct {
 	Events    map[string]int `json:"events"`
@@ -293,7 +305,8 @@ func copyPlugin(t testing.TB, src, dst string) {
 // /compact on the resumed session. The launcher must build the binary on
 // the first hook (into $CLAUDE_PLUGIN_DATA/bin, where it was absent) and
 // every event Djinn wires must be recorded in the session's state, which
-// lives in $CLAUDE_PLUGIN_DATA since nothing overrides it.
+// lives in $CLAUDE_PLUGIN_DATA since nothing overrides it. /djinn:status then
+// shows that state to the model. HOME has a space in it.
 func TestInstalledPluginFiresEveryEvent(t *testing.T) {
 	t.Parallel()
 	stub := NewStub(t,
@@ -302,6 +315,7 @@ func TestInstalledPluginFiresEveryEvent(t *testing.T) {
 		Text("Both commands ran; the second failed with exit code 3."),
 	)
 	env := NewEnv(t, stub)
+	spaceInHome(t, env)
 	env.Env = append(env.Env, goBuildEnv(t)...)
 	version := pluginVersion(t)
 
@@ -368,17 +382,35 @@ func TestInstalledPluginFiresEveryEvent(t *testing.T) {
 		t.Fatalf("/compact made %d compaction requests; want 1 and a compact_boundary\n%v", len(stub.Messages(KindCompact)), run2)
 	}
 
+	// /djinn:status on the installed plugin, with no DJINN_STATE_DIR: the
+	// skill's CLAUDE_PLUGIN_DATA leads the binary to the hooks' state, and
+	// the launcher to the binary the first hook built (nothing is built
+	// under ~/.cache). The expected text is the cached binary's own output.
+	status, err := exec.Command(bin, "status", "--state-dir", data, "--session", run1.SessionID).Output()
+	if err != nil {
+		t.Fatalf("%s status: %v", bin, err)
+	}
+	stub.Push(Text("(shown to the user)"))
+	run3 := env.MustClaude(Run{Prompt: "/djinn:status", Resume: run1.SessionID, AllowedTools: []string{}})
+	checkSkillRan(t, run3)
+	if got := lastUserTexts(lastMain(t, stub)); !containsExact(got, string(status)) {
+		t.Errorf("the request after /djinn:status does not hold the binary's output.\nwant:\n%s\nlast user message:\n%s", status, strings.Join(got, "\n---\n"))
+	}
+	if _, err := os.Stat(filepath.Join(env.Home, ".cache", "djinn")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the skill's launcher used another binary cache under ~/.cache/djinn (%v)", err)
+	}
+
 	w := readWindow(t, data, run1.SessionID)
 	t.Logf("events recorded: %v", w.Events)
 	want := map[string]int{
-		"SessionStart":       3, // startup, resume, compact
-		"UserPromptSubmit":   1, // /compact fires none
+		"SessionStart":       4, // startup, resume, compact, resume
+		"UserPromptSubmit":   2, // the prompt and /djinn:status (/compact fires none)
 		"PostToolUse":        1,
 		"PostToolUseFailure": 1,
 		"Stop":               1,
 		"PreCompact":         1,
 		"SubagentStop":       1, // the compactor
-		"SessionEnd":         2, // one per run
+		"SessionEnd":         3, // one per run
 	}
 	for _, ev := range HookEvents {
 		if w.Events[ev] < want[ev] {
@@ -389,7 +421,7 @@ func TestInstalledPluginFiresEveryEvent(t *testing.T) {
 		t.Errorf("tool_calls = %d, want 2 (the marker and the failing command)", w.ToolCalls)
 	}
 	// No hook of either run complained.
-	for _, r := range []*Result{run1, run2} {
+	for _, r := range []*Result{run1, run2, run3} {
 		for _, hr := range r.HookResponses("") {
 			if hr.Outcome != "success" || complaintRE.MatchString(hr.Output) {
 				t.Errorf("hook %s: outcome %s, output %q", hr.HookName, hr.Outcome, hr.Output)

@@ -64,6 +64,7 @@ func TestSkillsShowBinaryOutput(t *testing.T) {
 	stateDir := t.TempDir()
 	stub := NewStub(t)
 	env := djinnEnv(t, stub, stateDir)
+	spaceInHome(t, env) // the skills' command lines carry the plugin data dir
 	pager := filepath.Join(env.Project, "pager.go")
 	pagerTest := filepath.Join(env.Project, "pager_test.go")
 	writeFile(t, pager, "package pager\n\n// Page returns items [off, off+limit).\nfunc Page(items []int, off, limit int) []int {\n\treturn items[off : off+limit-1]\n}\n")
