@@ -3,7 +3,11 @@ package e2e
 // End-to-end tests of the Djinn plugin itself (this repository), with the
 // real Claude Code CLI against the scripted stub. This file holds the
 // foundation tests (validate, marketplace install, every wired event) and
-// the helpers the other *_djinn tests share.
+// the helpers shared by the other plugin tests: advisory_test.go,
+// skills_test.go, stall_test.go, compact_test.go, compress_test.go and
+// mcp_test.go. Those load the repository with --plugin-dir and let the
+// launcher build once into a shared DJINN_BIN_DIR; each gets its own HOME,
+// project and (through DJINN_STATE_DIR) state.
 
 import (
 	"bytes"
@@ -300,7 +304,7 @@ func copyPlugin(t testing.TB, src, dst string) {
 
 // TestInstalledPluginFiresEveryEvent is the foundation: the repository is
 // added as a marketplace and djinn is installed from it in a scratch HOME,
-// as a user would; then a scripted session runs against that installed copy
+// as a user would; then a scripted session runs against the installed plugin
 // (no --plugin-dir): a tool call, a failing tool call, an answer, and
 // /compact on the resumed session. The launcher must build the binary on
 // the first hook (into $CLAUDE_PLUGIN_DATA/bin, where it was absent) and
