@@ -24,6 +24,11 @@ type Options struct {
 	TextRunes int `json:"text_runes"`
 	// ToolResults is how many recent tool results to size; 0 sizes none.
 	ToolResults int `json:"tool_results"`
+	// LastTextOnly stops collecting text once the latest message's text is
+	// complete (LastText), instead of going on until RecentText holds
+	// TextRunes: RecentText then holds only what was read on the way. The
+	// hooks' hot path needs LastText only.
+	LastTextOnly bool `json:"last_text_only,omitempty"`
 }
 
 // DefaultOptions: a 1 MiB budget read in 64 KiB chunks, 4,000 runes of text
@@ -403,7 +408,7 @@ func newCollector(opt Options) *collector {
 }
 
 func (c *collector) textDone() bool {
-	return c.opt.TextRunes == 0 || (c.lastDone && c.recentRunes >= c.opt.TextRunes)
+	return c.opt.TextRunes == 0 || (c.lastDone && (c.opt.LastTextOnly || c.recentRunes >= c.opt.TextRunes))
 }
 
 func (c *collector) resultsDone() bool {
@@ -427,11 +432,33 @@ var (
 func (c *collector) back(line []byte) {
 	wantText := !c.textDone()
 	wantResults := len(c.results) < c.opt.ToolResults
-	assistant := (!c.decided || wantText || len(c.pending) > 0) && bytes.Contains(line, keyAssistant)
-	boundary := !c.decided && bytes.Contains(line, keyBoundary)
-	result := wantResults && bytes.Contains(line, keyResult)
-	if !assistant && !boundary && !result && !bytes.Contains(line, keyEscape) {
-		return
+	wantAssistant := !c.decided || wantText || len(c.pending) > 0
+	if typ, ok := peekType(line); ok {
+		// The line's type is known without decoding it: most lines (tool
+		// results, progress, snapshots) need no decode at all.
+		switch typ {
+		case "assistant":
+			if !wantAssistant {
+				return
+			}
+		case "system":
+			if c.decided || !(bytes.Contains(line, keyBoundary) || bytes.Contains(line, keyEscape)) {
+				return
+			}
+		case "user":
+			if !wantResults || !(bytes.Contains(line, keyResult) || bytes.Contains(line, keyEscape)) {
+				return
+			}
+		default:
+			return
+		}
+	} else {
+		assistant := wantAssistant && bytes.Contains(line, keyAssistant)
+		boundary := !c.decided && bytes.Contains(line, keyBoundary)
+		result := wantResults && bytes.Contains(line, keyResult)
+		if !assistant && !boundary && !result && !bytes.Contains(line, keyEscape) {
+			return
+		}
 	}
 	e, err := Decode(line)
 	if err != nil || e.IsSidechain {
