@@ -1,0 +1,292 @@
+// Command hookbench is the load generator of scripts/bench-hooks. It
+// measures Djinn's hook latency as Claude Code pays it: each sample starts
+// the command hooks.json names (the POSIX launcher hooks/djinn, which execs
+// the cached binary) as a new process with the payload on stdin, the
+// plugin's environment set, and the state on the given directory (the
+// machine's real disk, fsync on). Every sample is paired with a run of the
+// floor (scripts/floor: a bare Go process that decodes the same stdin and
+// prints {}), alternating which goes first, so both see the same machine.
+//
+// Sessions of each requested length are grown in process first through the
+// same handlers (hooks.Run) with a synthetic transcript; before every
+// sample the session is put back exactly as it was (whole files rewritten,
+// append-only logs cut back, new files removed, everything fsynced outside
+// the timed span), so every sample measures the same event on the same
+// state.
+//
+// It also records the state's bytes on disk per file as the longest session
+// grows.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "hookbench:", err)
+		os.Exit(1)
+	}
+}
+
+type result struct {
+	Calls    int       `json:"prior_tool_calls"`
+	Event    string    `json:"event"`
+	Hot      bool      `json:"hot"`
+	Samples  int       `json:"samples"`
+	Hook     quantiles `json:"hook_ms"`
+	Floor    quantiles `json:"floor_ms"`
+	RatioP50 float64   `json:"ratio_p50"`
+	RatioP99 float64   `json:"ratio_p99"`
+	Errors   int       `json:"errors"`
+}
+
+type quantiles struct {
+	P50 float64 `json:"p50"`
+	P90 float64 `json:"p90"`
+	P99 float64 `json:"p99"`
+	Max float64 `json:"max"`
+}
+
+type sizePoint struct {
+	Calls int              `json:"tool_calls"`
+	Files map[string]int64 `json:"bytes"`
+}
+
+type report struct {
+	Results    []result    `json:"latency"`
+	Sizes      []sizePoint `json:"state_bytes"`
+	FirstBuild float64     `json:"first_build_seconds"`
+}
+
+func run() error {
+	var (
+		pluginRoot = flag.String("plugin-root", ".", "the plugin (repository) root: CLAUDE_PLUGIN_ROOT")
+		data       = flag.String("data", "", "scratch directory on the disk to measure: CLAUDE_PLUGIN_DATA (the state root and the binary cache) and the sessions' projects")
+		floor      = flag.String("floor", "", "the floor binary")
+		lengths    = flag.String("calls", "10,1000,10000", "session lengths (prior tool calls) to measure at")
+		hotN       = flag.Int("samples", 400, "samples per per-call event and length")
+		rareN      = flag.Int("rare-samples", 100, "samples per rare event (resume, PreCompact, compact, SessionEnd) and length")
+		out        = flag.String("json", "", "write the results as JSON to this file")
+	)
+	flag.Parse()
+	if *data == "" || *floor == "" {
+		return errors.New("-data and -floor are required")
+	}
+	root, err := filepath.Abs(*pluginRoot)
+	if err != nil {
+		return err
+	}
+	launcher := filepath.Join(root, "hooks", "djinn")
+	var sizes []int
+	for _, f := range strings.Split(*lengths, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return fmt.Errorf("-calls: %w", err)
+		}
+		sizes = append(sizes, n)
+	}
+	pluginData := filepath.Join(*data, "plugin-data")
+	if err := os.MkdirAll(pluginData, 0o700); err != nil {
+		return err
+	}
+	var rep report
+
+	// The first hook builds the binary, as on a user's first SessionStart.
+	env := append(os.Environ(), "CLAUDE_PLUGIN_ROOT="+root, "CLAUDE_PLUGIN_DATA="+pluginData)
+	start := time.Now()
+	warm := exec.Command(launcher, "hook", "SessionStart")
+	warm.Env = append(env, "CLAUDE_PROJECT_DIR="+*data)
+	warm.Stdin = strings.NewReader(`{"session_id":"warm-up","hook_event_name":"SessionStart","source":"startup","cwd":"/"}`)
+	if b, err := warm.CombinedOutput(); err != nil || len(b) > 0 {
+		return fmt.Errorf("first hook (build): %v: %s", err, b)
+	}
+	rep.FirstBuild = time.Since(start).Seconds()
+	fmt.Fprintf(os.Stderr, "first hook, including the build: %.1f s\n", rep.FirstBuild)
+
+	for _, n := range sizes {
+		dir := filepath.Join(*data, fmt.Sprintf("len-%d", n))
+		s, err := newSession(dir, pluginData, fmt.Sprintf("bench-%d", n))
+		if err != nil {
+			return err
+		}
+		marks := map[int]bool{10: true, 100: true, 1000: true, 3000: true, 10000: true, 30000: true}
+		sessDir, _ := s.env.Store.SessionDir(s.id)
+		t0 := time.Now()
+		if err := s.grow(n, func(calls int) error {
+			if marks[calls] && n == sizes[len(sizes)-1] {
+				rep.Sizes = append(rep.Sizes, sizePoint{Calls: calls, Files: dirBytes(sessDir)})
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "grew a session of %d tool calls in %.1f s\n", n, time.Since(t0).Seconds())
+		events, err := s.nextEvents()
+		if err != nil {
+			return err
+		}
+		if err := s.tw.Close(); err != nil {
+			return err
+		}
+		snap, err := takeSnapshot(sessDir, pluginData)
+		if err != nil {
+			return err
+		}
+		henv := append(env, "CLAUDE_PROJECT_DIR="+s.project)
+		for _, ev := range events {
+			payload, err := wirePayload(ev.p)
+			if err != nil {
+				return err
+			}
+			samples := *rareN
+			if ev.hot {
+				samples = *hotN
+			}
+			r, err := measure(launcher, *floor, henv, ev.p.HookEventName, payload, samples, snap)
+			if err != nil {
+				return fmt.Errorf("%d calls, %s: %w", n, ev.name, err)
+			}
+			r.Calls, r.Event, r.Hot = n, ev.name, ev.hot
+			rep.Results = append(rep.Results, r)
+			fmt.Fprintf(os.Stderr, "%6d calls  %-22s hook p50 %6.2f p99 %6.2f ms  floor p50 %5.2f p99 %5.2f ms  ratio p50 %.2f p99 %.2f  errors %d\n",
+				n, ev.name, r.Hook.P50, r.Hook.P99, r.Floor.P50, r.Floor.P99, r.RatioP50, r.RatioP99, r.Errors)
+		}
+		if err := snap.restore(); err != nil {
+			return err
+		}
+	}
+	if *out != "" {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(*out, append(b, '\n'), 0o600); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// wirePayload renders a payload as Claude Code sends it: only the fields
+// the event carries (no nulls, no empty strings).
+func wirePayload(p any) ([]byte, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for k, v := range m {
+		if v == nil || v == "" || v == false {
+			delete(m, k)
+		}
+	}
+	return json.Marshal(m)
+}
+
+// measure runs samples pairs of (hook, floor) and summarises them.
+func measure(launcher, floor string, env []string, event string, payload []byte, samples int, snap *snapshot) (result, error) {
+	var hook, base []float64
+	errs := 0
+	for i := 0; i < samples; i++ {
+		if err := snap.restore(); err != nil {
+			return result{}, err
+		}
+		runHook := func() error {
+			d, stdout, stderr, err := timed(env, payload, launcher, "hook", event)
+			if err != nil {
+				return fmt.Errorf("hook: %w (stderr %q)", err, stderr)
+			}
+			if len(stderr) > 0 || (len(stdout) > 0 && stdout[0] == '{' && !json.Valid(stdout)) {
+				errs++
+				if errs == 1 {
+					fmt.Fprintf(os.Stderr, "  hook %s said on stderr: %s\n", event, bytes.TrimSpace(stderr))
+				}
+			}
+			hook = append(hook, d)
+			return nil
+		}
+		runFloor := func() error {
+			d, _, _, err := timed(env, payload, floor)
+			if err != nil {
+				return fmt.Errorf("floor: %w", err)
+			}
+			base = append(base, d)
+			return nil
+		}
+		first, second := runHook, runFloor
+		if i%2 == 1 {
+			first, second = runFloor, runHook
+		}
+		if err := first(); err != nil {
+			return result{}, err
+		}
+		if err := second(); err != nil {
+			return result{}, err
+		}
+	}
+	r := result{Samples: samples, Hook: quantilesOf(hook), Floor: quantilesOf(base), Errors: errs}
+	r.RatioP50 = round2(r.Hook.P50 / r.Floor.P50)
+	r.RatioP99 = round2(r.Hook.P99 / r.Floor.P99)
+	return r, nil
+}
+
+// timed starts one process with payload on stdin and returns its wall time
+// in milliseconds, from start to exit.
+func timed(env []string, payload []byte, name string, args ...string) (float64, []byte, []byte, error) {
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(name, args...)
+	cmd.Env = env
+	cmd.Stdin = bytes.NewReader(payload)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	t := time.Now()
+	err := cmd.Run()
+	d := time.Since(t)
+	return float64(d.Nanoseconds()) / 1e6, stdout.Bytes(), stderr.Bytes(), err
+}
+
+func quantilesOf(xs []float64) quantiles {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	q := func(p float64) float64 {
+		// Nearest rank.
+		i := int(math.Ceil(p*float64(len(s)))) - 1
+		return round2(s[max(0, min(i, len(s)-1))])
+	}
+	return quantiles{P50: q(0.50), P90: q(0.90), P99: q(0.99), Max: q(1)}
+}
+
+func round2(x float64) float64 { return math.Round(x*100) / 100 }
+
+// dirBytes returns the size of every file under dir, by name relative to
+// it.
+func dirBytes(dir string) map[string]int64 {
+	out := map[string]int64{}
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if fi, err := d.Info(); err == nil {
+			rel, _ := filepath.Rel(dir, p)
+			out[rel] = fi.Size()
+		}
+		return nil
+	})
+	return out
+}
