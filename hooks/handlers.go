@@ -24,7 +24,7 @@ func MeterPoint(ctx context.Context, env *Env, id string) (Point, bool) {
 		return Point{}, false
 	}
 	var w state.Window
-	if found, err := env.Store.Load(filepath.Join(dir, "window.json"), state.KindWindow, &w); err != nil || !found || w.Pressure == nil || w.Pressure.Limit == 0 {
+	if found, err := env.Store.Peek(filepath.Join(dir, "window.json"), state.KindWindow, &w); err != nil || !found || w.Pressure == nil || w.Pressure.Limit == 0 {
 		return Point{}, false
 	}
 	ps := w.Pressure

@@ -61,6 +61,11 @@ func (s *session) loopEvent(p *Payload) loops.Event {
 		ev.After = fileHash(inputPath(p.ToolInput), max)
 		if k == loops.KindWrite && p.HookEventName == PostToolUse {
 			ev.Before = originalHash(p.ToolResponse, max)
+			if ev.After == noFile {
+				// A write that succeeded left a file; if it is gone already
+				// (moved, or written elsewhere), its content is unknown.
+				ev.After = ""
+			}
 		}
 	}
 	return ev
@@ -159,7 +164,11 @@ func (s *session) loopCall(p *Payload) []advice.Advisory {
 	findings := st.Record(s.loopEvent(p), loopConfig(s.env.Settings.Loops))
 	var out []advice.Advisory
 	for _, f := range findings {
-		out = append(out, advice.Loop(f, advice.LoopContext{Agent: p.AgentID, Display: s.display}))
+		c := advice.LoopContext{Agent: p.AgentID, Display: s.display}
+		if f.Pattern == loops.FailLoop {
+			c.ErrorText = p.Error
+		}
+		out = append(out, advice.Loop(f, c))
 	}
 	return out
 }

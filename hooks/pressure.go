@@ -263,7 +263,9 @@ func (s *session) resumeContext(p *Payload) {
 	}
 	ps := s.pressureState()
 	if ps.Tokens == 0 || ps.Stale {
-		s.observe(int64(*p.ContextTokens))
+		if tier := s.observe(int64(*p.ContextTokens)); tier >= 0 {
+			ps.Pending = tier + 1 // said at the next hook that can speak
+		}
 	}
 }
 

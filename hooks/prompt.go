@@ -196,7 +196,7 @@ func LastReorient(env *Env, id string) (string, error) {
 		return "", err
 	}
 	var w state.Window
-	found, err := env.Store.Load(filepath.Join(dir, "window.json"), state.KindWindow, &w)
+	found, err := env.Store.Peek(filepath.Join(dir, "window.json"), state.KindWindow, &w)
 	if err != nil {
 		return "", err
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/djinn-cc/djinn/engines/pagerank"
@@ -30,8 +31,8 @@ type RankReport struct {
 	Edges      int         `json:"edges"`
 	Iterations int         `json:"iterations"`
 	Top        []Utterance `json:"top"`
-	// Noise are the calls nothing links to (they sit at the teleport floor
-	// (1−d)/N); NoiseCount counts them all, Noise lists the latest.
+	// Noise are the calls nothing links to; they share the lowest rank,
+	// Floor. NoiseCount counts them all, Noise lists the latest.
 	NoiseCount int     `json:"noise_count"`
 	Noise      []int   `json:"noise"`
 	Floor      float64 `json:"floor"`
@@ -56,6 +57,9 @@ func RankSession(env *Env, id string, maxTurns int) (*RankReport, error) {
 	if err != nil {
 		return nil, err
 	}
+	if _, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("session %s: no state under %s", id, env.Store.Root)
+	}
 	rep := &RankReport{Session: id, Truncated: stats.Truncated}
 	if len(turns) > maxTurns {
 		turns = turns[len(turns)-maxTurns:]
@@ -75,7 +79,6 @@ func RankSession(env *Env, id string, maxTurns int) (*RankReport, error) {
 		return nil, err
 	}
 	rep.Edges, rep.Iterations = g.NumEdges(), res.Iterations
-	rep.Floor = (1 - 0.85) / float64(rep.N)
 	in := g.InDegrees()
 	for _, i := range pagerank.Top(res.Ranks, 10) {
 		t := turns[i]
@@ -83,6 +86,11 @@ func RankSession(env *Env, id string, maxTurns int) (*RankReport, error) {
 	}
 	noise := pagerank.Noise(g)
 	rep.NoiseCount = len(noise)
+	// Calls nothing links to share the lowest rank: the teleport share
+	// (1−d)/N plus the dangling mass every node receives.
+	if len(noise) > 0 {
+		rep.Floor = res.Ranks[noise[0]]
+	}
 	for _, i := range noise[max(0, len(noise)-20):] {
 		rep.Noise = append(rep.Noise, turns[i].Seq)
 	}
@@ -115,7 +123,7 @@ func (r *RankReport) Write(w io.Writer) {
 	for i, n := range r.Noise {
 		ids[i] = fmt.Sprintf("#%d", n)
 	}
-	fmt.Fprintf(w, "noise: %d of %d calls are built on by nothing (rank at the floor (1-d)/N = %.4f)", r.NoiseCount, r.N, r.Floor)
+	fmt.Fprintf(w, "noise: %d of %d calls are built on by nothing (they share the lowest rank, %.4f)", r.NoiseCount, r.N, r.Floor)
 	if len(ids) > 0 {
 		fmt.Fprintf(w, "; latest: %s", strings.Join(ids, " "))
 	}

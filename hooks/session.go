@@ -49,10 +49,6 @@ type session struct {
 	anchorLoaded bool
 	anchorDirty  bool
 
-	res       *state.Reservoir
-	resLoaded bool
-	resDirty  bool
-
 	turns []state.Turn
 	advs  []state.Advisory
 
@@ -114,31 +110,21 @@ func (s *session) setAnchor(a *state.Anchor) {
 	s.anchor, s.anchorLoaded, s.anchorDirty = a, true, true
 }
 
-// loadReservoir returns the session's reservoir, fresh if there is none or
-// if it belongs to another anchor.
-func (s *session) loadReservoir(anchorHash string, k int) (*state.Reservoir, error) {
-	if !s.resLoaded {
-		var r state.Reservoir
-		found, err := s.env.Store.Load(s.path("reservoir.json"), state.KindReservoir, &r)
-		if err != nil {
-			return nil, err
-		}
-		s.resLoaded = true
-		if found {
-			s.res = &r
-		}
-	}
-	if s.res == nil || s.res.AnchorHash != anchorHash {
-		s.res = &state.Reservoir{SchemaVersion: state.SchemaVersion, SessionID: s.id, AnchorHash: anchorHash, K: k, Items: []state.Sample{}}
-		s.resDirty = true
-	}
-	return s.res, nil
-}
-
-// save writes everything that changed: appends first (they are logs of what
-// happened), then the whole-file documents, window.json last.
+// save writes everything that changed: window.json first (if the disk is
+// full or the directory unwritable, it fails before anything else is
+// written, leaving the state as it was), then the other documents, then the
+// log lines.
 func (s *session) save() error {
 	st := s.env.Store
+	s.w.UpdatedAt = s.now
+	if err := st.Save(s.path("window.json"), state.KindWindow, &s.w); err != nil {
+		return fmt.Errorf("save window: %w", err)
+	}
+	if s.anchorDirty && s.anchor != nil {
+		if err := st.Save(s.path("anchor.json"), state.KindAnchor, s.anchor); err != nil {
+			return err
+		}
+	}
 	for _, t := range s.turns {
 		if err := st.Append(s.path("turns.jsonl"), state.KindTurn, t); err != nil {
 			return err
@@ -148,20 +134,6 @@ func (s *session) save() error {
 		if err := st.Append(s.path("advisories.jsonl"), state.KindAdvisory, a); err != nil {
 			return err
 		}
-	}
-	if s.anchorDirty && s.anchor != nil {
-		if err := st.Save(s.path("anchor.json"), state.KindAnchor, s.anchor); err != nil {
-			return err
-		}
-	}
-	if s.resDirty && s.res != nil {
-		if err := st.Save(s.path("reservoir.json"), state.KindReservoir, s.res); err != nil {
-			return err
-		}
-	}
-	s.w.UpdatedAt = s.now
-	if err := st.Save(s.path("window.json"), state.KindWindow, &s.w); err != nil {
-		return fmt.Errorf("save window: %w", err)
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ func WriteStatus(ctx context.Context, env *Env, id string, w io.Writer) error {
 		return err
 	}
 	var win state.Window
-	found, err := env.Store.Load(filepath.Join(dir, "window.json"), state.KindWindow, &win)
+	found, err := env.Store.Peek(filepath.Join(dir, "window.json"), state.KindWindow, &win)
 	if err != nil {
 		return err
 	}
@@ -27,7 +27,7 @@ func WriteStatus(ctx context.Context, env *Env, id string, w io.Writer) error {
 		return fmt.Errorf("session %s: no state under %s", id, env.Store.Root)
 	}
 	var a state.Anchor
-	hasAnchor, err := env.Store.Load(filepath.Join(dir, "anchor.json"), state.KindAnchor, &a)
+	hasAnchor, err := env.Store.Peek(filepath.Join(dir, "anchor.json"), state.KindAnchor, &a)
 	if err != nil {
 		return err
 	}

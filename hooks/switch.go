@@ -10,14 +10,23 @@ import (
 // Detectors are the names the per-session switch accepts.
 var Detectors = []string{"drift", "loops", "stall", "pressure", "compress"}
 
+// ValidDetector reports whether name is "all" or a detector.
+func ValidDetector(name string) bool {
+	if name == "all" {
+		return true
+	}
+	for _, d := range Detectors {
+		if d == name {
+			return true
+		}
+	}
+	return false
+}
+
 // SetDisabled turns a detector ("all" for every one) off or on for one
 // session and returns the session's disabled list as text.
 func SetDisabled(ctx context.Context, env *Env, id, detector string, off bool) (string, error) {
-	valid := detector == "all"
-	for _, d := range Detectors {
-		valid = valid || d == detector
-	}
-	if !valid {
+	if !ValidDetector(detector) {
 		return "", fmt.Errorf("unknown detector %q (one of: all, %s)", detector, strings.Join(Detectors, ", "))
 	}
 	s, lock, err := openSession(ctx, env, id)

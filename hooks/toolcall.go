@@ -60,17 +60,21 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 	}
 	s.turns = append(s.turns, turn)
 	resp.Context = append(resp.Context, s.pendingStall()...)
-	s.say(p, advs, &resp)
-	resp.SystemMessage = s.userMessage
 	if set.Loops.Block && p.HookEventName == PostToolUse {
-		for _, a := range advs {
+		// A hard loop, with blocking on, goes out as the block's reason
+		// (shown next to the tool result), not twice.
+		for i, a := range advs {
 			if a.Severity == advice.Hard && isLoopKind(a.Kind) {
 				resp.Block = true
 				resp.Reason = a.Text
+				s.record(p, a)
+				advs = append(advs[:i:i], advs[i+1:]...)
 				break
 			}
 		}
 	}
+	s.say(p, advs, &resp)
+	resp.SystemMessage = s.userMessage
 	return resp, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // Settings are every threshold Djinn uses, with the seeds' defaults. They
@@ -186,7 +187,9 @@ func LoadSettings(root string, getenv func(string) string, environ []string) (Se
 // invalid keys are reported and skipped, valid ones applied.
 func applyConfigFile(s *Settings, path string) []string {
 	raw, err := readBounded(path, 1<<20)
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		// No config (the root may not exist yet, or be unusable: the hook
+		// reports that once, itself).
 		return nil
 	}
 	if err != nil {
@@ -301,7 +304,8 @@ func applyEnv(s *Settings, prefix string, environ []string) []string {
 	var problems []string
 	for _, kv := range environ {
 		name, val, ok := strings.Cut(kv, "=")
-		if !ok || !strings.HasPrefix(name, prefix) {
+		if !ok || !strings.HasPrefix(name, prefix) || strings.TrimSpace(val) == "" {
+			// An empty variable is unset, as in most shells' idiom.
 			continue
 		}
 		f, known := fields[strings.ToUpper(name)]

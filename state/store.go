@@ -144,6 +144,28 @@ func (s *Store) Load(path string, k Kind, v any) (found bool, err error) {
 	return false, nil
 }
 
+// Peek reads a document like Load but never moves anything: an invalid
+// file is an error. Read-only commands (status, the replay meter) use it,
+// so looking never changes the state.
+func (s *Store) Peek(path string, k Kind, v any) (found bool, err error) {
+	raw, err := readBounded(path, MaxDocBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", path, err)
+	}
+	if !s.wroteExactly(path, raw) {
+		if errs := ValidateBytes(k, raw); len(errs) > 0 {
+			return false, fmt.Errorf("%s is invalid (%s); the next hook will move it aside", path, describe(errs))
+		}
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return false, fmt.Errorf("decode %s: %w", path, err)
+	}
+	return true, nil
+}
+
 // describe renders the first few violations on one line.
 func describe(errs []FieldError) string {
 	const max = 3

@@ -105,13 +105,27 @@ func (a *app) run(ctx context.Context, args []string) (code int) {
 			sub.OnUsageError = c.OnUsageError
 		}
 	}
-	if len(args) > 1 && !knownCommand(c, args[1]) && !strings.HasPrefix(args[1], "-") {
+	switch {
+	case len(args) < 2:
+		a.tui.errorf("expected a command: %s (djinn --help lists them)", commandNames(c))
+		return ExitUsage
+	case args[1] == "help" && len(args) == 2:
+		args = []string{args[0], "--help"}
+	case !knownCommand(c, args[1]) && !strings.HasPrefix(args[1], "-"):
 		a.tui.errorf("unknown command %q (try: djinn --help)", args[1])
 		return ExitUsage
 	}
+	c.Action = func(*cli.Context) error {
+		return usagef("expected a command: %s", commandNames(c))
+	}
 	err := c.RunContext(ctx, args)
 	if isHook {
-		// The hook command reports its own failures; it always exits 0.
+		// The hook command reports its own failures and always exits 0;
+		// only a flag it could not parse is left to report here.
+		var ue usageError
+		if errors.As(err, &ue) {
+			a.tui.errorf("hook: %s", ue.msg)
+		}
 		return ExitOK
 	}
 	var ue usageError
@@ -130,10 +144,15 @@ func (a *app) run(ctx context.Context, args []string) (code int) {
 	}
 }
 
-func knownCommand(c *cli.App, name string) bool {
-	if name == "help" {
-		return true
+func commandNames(c *cli.App) string {
+	names := make([]string, 0, len(c.Commands))
+	for _, cmd := range c.Commands {
+		names = append(names, cmd.Name)
 	}
+	return strings.Join(names, ", ")
+}
+
+func knownCommand(c *cli.App, name string) bool {
 	for _, cmd := range c.Commands {
 		if cmd.Name == name {
 			return true

@@ -12,9 +12,8 @@ import (
 )
 
 // The skills' commands. A skill aborts on a non-zero exit and the user sees
-// nothing, so the skills append "|| true"; these commands still print a
-// plain sentence on stdout for every expected situation (no session yet, no
-// anchor) and keep errors for real failures.
+// nothing, so the skills append "|| true" and merge stderr: an error (no
+// such session) still reaches the user as its one "djinn:" line.
 
 func (a *app) rankCommand() *cli.Command {
 	return &cli.Command{
@@ -97,6 +96,9 @@ func (a *app) reorientCommand() *cli.Command {
 					return err
 				}
 				_, err = fmt.Fprintln(a.stdout, text)
+				return err
+			}
+			if err := flagsFirst(c); err != nil {
 				return err
 			}
 			intent := strings.Join(c.Args().Slice(), " ")

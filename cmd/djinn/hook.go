@@ -19,6 +19,12 @@ func (a *app) hookCommand() *cli.Command {
 // hook never returns an error to urfave: every failure becomes one "djinn:"
 // line on stderr, nothing on stdout, exit 0.
 func (a *app) hook(c *cli.Context) error {
+	if c.NArg() > 1 {
+		if err := flagsFirst(c); err != nil {
+			a.tui.errorf("%v", err)
+			return nil
+		}
+	}
 	if c.NArg() != 1 {
 		a.tui.errorf("hook: expected one event name, got %d arguments", c.NArg())
 		return nil

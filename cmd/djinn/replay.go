@@ -49,6 +49,9 @@ func (a *app) replay(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usagef("replay: expected one or more transcript files")
 	}
+	if err := flagsFirst(c); err != nil {
+		return err
+	}
 	var stateDir string
 	if c.Bool("keep-state") {
 		st, err := a.store(c)

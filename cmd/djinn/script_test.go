@@ -45,6 +45,12 @@ func TestScript(t *testing.T) {
 			env.Setenv("HOME", filepath.Join(env.WorkDir, "home"))
 			return nil
 		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "root" {
+				return os.Geteuid() == 0, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			// status N cmd args...: run cmd and require exit code N exactly.
 			"status": func(ts *testscript.TestScript, neg bool, args []string) {

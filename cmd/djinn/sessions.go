@@ -20,7 +20,7 @@ func (a *app) sessionID(c *cli.Context, st *state.Store) (string, error) {
 	for _, v := range []string{c.String("session"), a.getenv("DJINN_SESSION")} {
 		if v != "" {
 			if err := state.ValidateSessionID(v); err != nil {
-				return "", err
+				return "", usagef("--session: %v", err)
 			}
 			return v, nil
 		}

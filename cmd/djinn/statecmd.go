@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -51,6 +52,18 @@ func (a *app) stateCommand() *cli.Command {
 func noArgs(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usagef("%s: unexpected argument %q (flags go before arguments)", c.Command.FullName(), c.Args().First())
+	}
+	return nil
+}
+
+// flagsFirst refuses an argument that looks like a flag: urfave/cli v2 does
+// not parse flags after the first argument, and silently taking "--json" as
+// a file name or "--force" as part of a goal would be worse than an error.
+func flagsFirst(c *cli.Context) error {
+	for _, a := range c.Args().Slice() {
+		if strings.HasPrefix(a, "-") && a != "-" {
+			return usagef("%s: %q after an argument: flags go before arguments", c.Command.FullName(), a)
+		}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -17,6 +18,9 @@ func (a *app) switchCommand(name string) *cli.Command {
 		ArgsUsage: "[detector]",
 		Flags:     commonFlags(),
 		Action: func(c *cli.Context) error {
+			if err := flagsFirst(c); err != nil {
+				return err
+			}
 			if c.NArg() > 1 {
 				return usagef("%s: expected at most one detector", name)
 			}
@@ -31,6 +35,9 @@ func (a *app) switchCommand(name string) *cli.Command {
 			id, err := a.sessionID(c, env.Store)
 			if err != nil {
 				return err
+			}
+			if !hooks.ValidDetector(detector) {
+				return usagef("%s: unknown detector %q (one of: all, %s)", name, detector, strings.Join(hooks.Detectors, ", "))
 			}
 			now, err := hooks.SetDisabled(c.Context, env, id, detector, name == "disable")
 			if err != nil {

@@ -13,6 +13,9 @@ type LoopContext struct {
 	Agent string
 	// Display shortens a target for text (project-relative paths).
 	Display func(string) string
+	// ErrorText is the latest failure's error, quoted in a fail-loop (the
+	// finding holds only its fingerprint).
+	ErrorText string
 }
 
 func (c LoopContext) show(s string) string {
@@ -76,6 +79,9 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 			f.Seq, target, what, undone, who, chronic, next)
 	case loops.FailLoop:
 		fp := Quote(firstLine(f.Fingerprint), 160)
+		if t := strings.TrimSpace(c.ErrorText); t != "" {
+			fp = Quote(lastMeaningfulLine(t), 160)
+		}
 		changed := "with no edit in between"
 		if f.Edits > 0 {
 			changed = fmt.Sprintf("although %s were made in between, none touched the cause", plural(f.Edits, "edit"))
@@ -104,6 +110,18 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 		return finish(KindToolLoop, sev, nums, "%s (calls %s)%s.%s Next step: %s", what, callList(f.Events), who, chronic, next)
 	}
 	return finish(f.Pattern, sev, nums, "%s on %s, %s%s.%s", f.Pattern, target, plural(f.Count, "time"), who, chronic)
+}
+
+// lastMeaningfulLine picks the line of an error worth quoting: the first
+// that is not just an exit code.
+func lastMeaningfulLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimSpace(l)
+		if l != "" && !strings.HasPrefix(l, "Exit code") {
+			return l
+		}
+	}
+	return firstLine(s)
 }
 
 func firstLine(s string) string {
