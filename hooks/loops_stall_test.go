@@ -71,8 +71,11 @@ func TestLoopBlockingOptIn(t *testing.T) {
 		for i := 0; i < 30; i++ {
 			r := s.tool("Read", in, readResp("x"))
 			blocked = blocked || r.Block
-			for _, c := range r.Context {
+			for _, c := range append(r.Context, r.Reason) {
 				hard = hard || strings.Contains(c, "keeps coming back")
+			}
+			if r.Block && strings.Contains(strings.Join(r.Context, "\n"), r.Reason) {
+				t.Fatal("a blocked loop is said twice, in reason and in context")
 			}
 		}
 		if !hard {
