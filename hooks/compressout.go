@@ -48,6 +48,12 @@ func (s *session) compressOutput(p *Payload) (Response, []advice.Advisory) {
 	if len(p.ToolResponse) <= min(cfg.Cap, cfg.SnapshotThreshold) && !strings.Contains(string(p.ToolResponse), "base64,") {
 		return Response{}, nil
 	}
+	if !mcp && strings.Contains(string(p.ToolResponse), `"persistedOutputPath"`) {
+		// Claude Code already saved this output to a file and shows the
+		// model only a short preview: replacing it would change nothing
+		// the model sees (checked with CLI 2.1.197).
+		return Response{}, nil
+	}
 	var resp any
 	dec := json.NewDecoder(strings.NewReader(string(p.ToolResponse)))
 	dec.UseNumber()

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/djinn-cc/djinn/engines/lcs"
+	"github.com/djinn-cc/djinn/hooks/advice"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -43,6 +44,11 @@ func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, er
 			return Response{}, err
 		}
 		s.w.Reorient = res
+		// The skill's own commands run before this hook, so the model
+		// learns of the new goal here, with the skill's text.
+		text := advice.Tag(advice.KindReanchor) + " The user re-oriented the session with /djinn:reorient.\n" + res.Text
+		s.recordText(p, advice.KindReanchor, text)
+		resp.Context = append(resp.Context, text)
 	case promptPivot:
 		if a != nil {
 			if err := s.archiveAnchor(a); err != nil {
