@@ -1,0 +1,373 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// sandbox is one hostile-input case's world: a home, a temporary
+// directory, a project and a state root, all under one directory, so the
+// test sees every file a hook writes.
+type sandbox struct {
+	dir, root, project string
+}
+
+func newSandbox(t *testing.T) *sandbox {
+	t.Helper()
+	dir := t.TempDir()
+	sb := &sandbox{dir: dir, root: filepath.Join(dir, "state"), project: filepath.Join(dir, "project")}
+	for _, d := range []string{"home", "tmp", "project"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return sb
+}
+
+// tree maps every path under dir, except the state root, to a digest of
+// its type and content.
+func (sb *sandbox) tree(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(sb.dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if p == sb.root {
+			return filepath.SkipDir
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		sum := fi.Mode().String()
+		if fi.Mode().IsRegular() && fi.Size() < 1<<20 {
+			b, _ := os.ReadFile(p)
+			sum += fmt.Sprintf(" %x", sha256.Sum256(b))
+		} else if fi.Mode().IsRegular() {
+			sum += fmt.Sprintf(" size %d", fi.Size())
+		}
+		out[p] = sum
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func (sb *sandbox) payload(event string, fields map[string]any) []byte {
+	p := map[string]any{"session_id": "hostile-session", "hook_event_name": event, "cwd": sb.project}
+	for k, v := range fields {
+		p[k] = v
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// hostileCase runs one hook in a fresh sandbox (after a normal prompt, so
+// there is state to keep intact) and checks the contract: exit 0, nothing
+// or one JSON object on stdout, nothing written outside the state root,
+// every state file valid, bounded time.
+func hostileCase(t *testing.T, event string, stdin func(sb *sandbox) []byte, counted bool) {
+	t.Helper()
+	sb := newSandbox(t)
+	prompt := sb.payload("UserPromptSubmit", map[string]any{"prompt": "Fix the invoice rounding in internal/billing so tax is rounded per line"})
+	checkHookContract(t, "prompt", runHook(t, sb.dir, sb.root, "UserPromptSubmit", prompt))
+	in := stdin(sb)
+	base := loadWindow(t, sb.root, "hostile-session").Events[event]
+	before := sb.tree(t)
+	r := runHook(t, sb.dir, sb.root, event, in)
+	checkHookContract(t, event, r)
+	after := sb.tree(t)
+	for p, sum := range after {
+		if before[p] != sum {
+			t.Errorf("the hook wrote %s outside the state root", p)
+		}
+	}
+	checkState(t, sb.root)
+	w := loadWindow(t, sb.root, "hostile-session")
+	n := w.Events[event] - base
+	if counted && n != 1 {
+		t.Errorf("the event was not handled: %s count %d (stderr %q)", event, n, r.stderr)
+	}
+	if !counted && n != 0 {
+		t.Errorf("a refused payload changed the state: %s count %d", event, n)
+	}
+	if !counted && len(r.stderr) == 0 {
+		t.Errorf("a refused payload was not reported on stderr")
+	}
+}
+
+func TestHostileSessionIDs(t *testing.T) {
+	for name, id := range map[string]string{
+		"dot-dot":   "../escape",
+		"slash":     "a/b",
+		"root":      "/",
+		"nul":       "x\x00y",
+		"10k-chars": strings.Repeat("a", 10000),
+		"empty":     "",
+	} {
+		t.Run(name, func(t *testing.T) {
+			sb := newSandbox(t)
+			in, _ := json.Marshal(map[string]any{"session_id": id, "hook_event_name": "PostToolUse", "tool_name": "Bash",
+				"tool_input": map[string]any{"command": "ls"}, "cwd": sb.project})
+			before := sb.tree(t)
+			r := runHook(t, sb.dir, sb.root, "PostToolUse", in)
+			checkHookContract(t, "hook", r)
+			if len(r.stdout) > 0 || !bytes.Contains(r.stderr, []byte("session id")) {
+				t.Errorf("stdout %q stderr %q: want nothing on stdout and the refusal on stderr", r.stdout, r.stderr)
+			}
+			for p := range sb.tree(t) {
+				if _, ok := before[p]; !ok {
+					t.Errorf("wrote %s", p)
+				}
+			}
+			if entries, _ := os.ReadDir(filepath.Join(sb.root, "sessions")); len(entries) > 0 {
+				t.Errorf("a session directory was created for a refused id: %v", entries)
+			}
+		})
+	}
+}
+
+// oddPaths are the paths a hostile or broken payload may name: each must be
+// refused or read within a bound, never block or stream forever.
+func oddPaths(t *testing.T, sb *sandbox) map[string]string {
+	t.Helper()
+	out := map[string]string{"directory": sb.project, "dev-zero": "/dev/zero", "missing": filepath.Join(sb.dir, "nope.jsonl")}
+	fifo := filepath.Join(sb.dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err == nil {
+		out["fifo"] = fifo
+	}
+	sparse := filepath.Join(sb.dir, "sparse")
+	if f, err := os.Create(sparse); err == nil {
+		if f.Truncate(2<<30) == nil {
+			out["sparse-2GB"] = sparse
+		}
+		f.Close()
+	}
+	loop := filepath.Join(sb.dir, "loop")
+	if os.Symlink(loop, loop) == nil {
+		out["symlink-loop"] = loop
+	}
+	return out
+}
+
+func TestHostilePaths(t *testing.T) {
+	probe := newSandbox(t)
+	for name := range oddPaths(t, probe) {
+		t.Run("transcript_path="+name, func(t *testing.T) {
+			for _, event := range []string{"PostToolUse", "Stop", "UserPromptSubmit", "PreCompact"} {
+				hostileCase(t, event, func(sb *sandbox) []byte {
+					fields := map[string]any{"transcript_path": oddPaths(t, sb)[name]}
+					if event == "PostToolUse" {
+						fields["tool_name"], fields["tool_input"] = "Bash", map[string]any{"command": "ls"}
+					}
+					if event == "UserPromptSubmit" {
+						fields["prompt"] = "and keep the currency tests green"
+					}
+					return sb.payload(event, fields)
+				}, true)
+			}
+		})
+		t.Run("file_path="+name, func(t *testing.T) {
+			for _, tool := range []string{"Read", "Write", "Edit"} {
+				hostileCase(t, "PostToolUse", func(sb *sandbox) []byte {
+					p := oddPaths(t, sb)[name]
+					return sb.payload("PostToolUse", map[string]any{"tool_name": tool,
+						"tool_input":    map[string]any{"file_path": p, "content": "x", "old_string": "a", "new_string": "b"},
+						"tool_response": map[string]any{"filePath": p, "originalFile": "a", "type": "update"}})
+				}, true)
+			}
+		})
+	}
+}
+
+func TestHostilePayloads(t *testing.T) {
+	big := strings.Repeat("0123456789abcdef", 50<<20/16)
+	for _, tc := range []struct {
+		name    string
+		event   string
+		stdin   func(sb *sandbox) []byte
+		counted bool
+	}{
+		{"50MB-tool_response", "PostToolUse", func(sb *sandbox) []byte {
+			return sb.payload("PostToolUse", map[string]any{"tool_name": "Bash", "tool_input": map[string]any{"command": "cat big"},
+				"tool_response": map[string]any{"stdout": big}})
+		}, true},
+		{"50MB-mcp-tool_response", "PostToolUse", func(sb *sandbox) []byte {
+			return sb.payload("PostToolUse", map[string]any{"tool_name": "mcp__browser__snapshot", "tool_input": map[string]any{},
+				"tool_response": []any{map[string]any{"type": "text", "text": big}}})
+		}, true},
+		{"invalid-utf8", "UserPromptSubmit", func(sb *sandbox) []byte {
+			return []byte("{\"session_id\":\"hostile-session\",\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"fix the \xff\xfe invoice \xc3\x28 rounding in billing per line\"}")
+		}, true},
+		{"invalid-utf8-tool-input", "PostToolUse", func(sb *sandbox) []byte {
+			return []byte("{\"session_id\":\"hostile-session\",\"hook_event_name\":\"PostToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls \xff\xfe\"},\"tool_response\":{\"stdout\":\"\xc3\x28\"}}")
+		}, true},
+		{"nested-10000", "PostToolUse", func(sb *sandbox) []byte {
+			deep := strings.Repeat(`{"a":`, 10000) + "1" + strings.Repeat("}", 10000)
+			return []byte(`{"session_id":"hostile-session","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":` + deep + `}`)
+		}, false},
+		{"nested-9000-in-response", "PostToolUse", func(sb *sandbox) []byte {
+			deep := strings.Repeat(`[`, 9000) + strings.Repeat("]", 9000)
+			return []byte(`{"session_id":"hostile-session","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{"command":"x"},"tool_response":` + deep + `}`)
+		}, true},
+		{"duplicate-keys", "PostToolUse", func(sb *sandbox) []byte {
+			return []byte(`{"session_id":"other","session_id":"hostile-session","hook_event_name":"PostToolUse","tool_name":"Read","tool_name":"Bash","tool_input":{"command":"a","command":"b"}}`)
+		}, true},
+		{"numbers-out-of-range", "PostToolUse", func(sb *sandbox) []byte {
+			return []byte(`{"session_id":"hostile-session","hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{"file_path":"x","offset":1e999,"limit":-1e999},"tool_response":{"file":{"numLines":1e400}}}`)
+		}, true},
+		{"number-out-of-range-in-known-field", "SessionStart", func(sb *sandbox) []byte {
+			return []byte(`{"session_id":"hostile-session","hook_event_name":"SessionStart","source":"resume","context_tokens":1e999}`)
+		}, false},
+		{"not-json", "Stop", func(sb *sandbox) []byte { return []byte("\x00\x01garbage") }, false},
+		{"empty", "Stop", func(sb *sandbox) []byte { return nil }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) { hostileCase(t, tc.event, tc.stdin, tc.counted) })
+	}
+}
+
+// unprivileged runs cmd as nobody when the test runs as root, so that
+// permissions apply (root ignores them).
+func unprivileged(cmd *exec.Cmd) bool {
+	if os.Getuid() != 0 {
+		return true
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	return true
+}
+
+// TestHostileStateDir: a state root that is read-only, missing, under a
+// regular file, or on a full disk (a file size limit: every write fails
+// with EFBIG, as on a full file system). The hook exits 0, says why on
+// stderr, prints nothing, and the state is left as it was.
+func TestHostileStateDir(t *testing.T) {
+	bin := hookBinary(t)
+	run := func(t *testing.T, sb *sandbox, wrap func(*exec.Cmd) *exec.Cmd) hookRun {
+		cmd := exec.Command(bin, "hook", "PostToolUse")
+		cmd.Dir = sb.dir
+		cmd.Env = hookEnv(sb.dir, sb.root)
+		cmd.Stdin = bytes.NewReader(toolPayload("hostile-session", 1, sb.project))
+		if wrap != nil {
+			cmd = wrap(cmd)
+		}
+		var o, e bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &o, &e
+		err := cmd.Run()
+		r := hookRun{stdout: o.Bytes(), stderr: e.Bytes(), err: err}
+		if ee, ok := err.(*exec.ExitError); ok {
+			r.code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	prepared := func(t *testing.T) (*sandbox, map[string]string) {
+		sb := newSandbox(t)
+		checkHookContract(t, "first", runHook(t, sb.dir, sb.root, "PostToolUse", toolPayload("hostile-session", 0, sb.project)))
+		return sb, stateTree(t, sb.root)
+	}
+	intact := func(t *testing.T, sb *sandbox, want map[string]string, r hookRun) {
+		checkHookContract(t, "hook", r)
+		if len(r.stdout) > 0 || len(r.stderr) == 0 {
+			t.Errorf("stdout %q stderr %q: want nothing on stdout and the failure on stderr", r.stdout, r.stderr)
+		}
+		got := stateTree(t, sb.root)
+		for p, sum := range want {
+			if got[p] != sum && !strings.HasSuffix(p, "/lock") {
+				t.Errorf("%s changed", p)
+			}
+		}
+		checkState(t, sb.root)
+	}
+
+	t.Run("read-only", func(t *testing.T) {
+		sb, want := prepared(t)
+		_ = filepath.WalkDir(sb.root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil {
+				mode := os.FileMode(0o400)
+				if d.IsDir() {
+					mode = 0o755
+				}
+				_ = os.Chmod(p, mode)
+			}
+			return nil
+		})
+		_ = os.Chmod(sb.dir, 0o755)
+		_ = os.Chmod(filepath.Dir(sb.dir), 0o755)
+		_ = os.Chmod(filepath.Dir(bin), 0o755)
+		r := run(t, sb, func(c *exec.Cmd) *exec.Cmd { unprivileged(c); return c })
+		_ = filepath.WalkDir(sb.root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil {
+				_ = os.Chmod(p, 0o700)
+			}
+			return nil
+		})
+		intact(t, sb, want, r)
+	})
+	t.Run("full", func(t *testing.T) {
+		sb, want := prepared(t)
+		r := run(t, sb, func(c *exec.Cmd) *exec.Cmd {
+			// ulimit -f 1: no file may grow past 512 bytes, so every
+			// whole-file write fails as on a full disk.
+			args := append([]string{"-c", `ulimit -f 1; exec "$0" "$@"`}, c.Args...)
+			args[2] = c.Path
+			w := exec.Command("/bin/sh", args...)
+			w.Dir, w.Env, w.Stdin = c.Dir, c.Env, c.Stdin
+			return w
+		})
+		intact(t, sb, want, r)
+	})
+	t.Run("under-a-file", func(t *testing.T) {
+		sb := newSandbox(t)
+		if err := os.WriteFile(sb.root, []byte("not a directory"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := run(t, sb, nil)
+		checkHookContract(t, "hook", r)
+		if len(r.stdout) > 0 || len(r.stderr) == 0 {
+			t.Errorf("stdout %q stderr %q", r.stdout, r.stderr)
+		}
+		if b, _ := os.ReadFile(sb.root); string(b) != "not a directory" {
+			t.Errorf("the file in the way was changed")
+		}
+	})
+	t.Run("missing", func(t *testing.T) {
+		sb := newSandbox(t)
+		sb.root = filepath.Join(sb.dir, "does", "not", "exist")
+		r := run(t, sb, nil)
+		checkHookContract(t, "hook", r)
+		if w := loadWindow(t, sb.root, "hostile-session"); w.ToolCalls != 1 {
+			t.Errorf("tool_calls %d, want 1", w.ToolCalls)
+		}
+	})
+}
+
+// stateTree digests every file under root.
+func stateTree(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		b, _ := os.ReadFile(p)
+		out[p] = fmt.Sprintf("%x", sha256.Sum256(b))
+		return nil
+	})
+	return out
+}
