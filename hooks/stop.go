@@ -22,6 +22,8 @@ import (
 func stallConfig(set state.StallSettings) stall.Config {
 	c := stall.DefaultConfig()
 	c.Window, c.K, c.MinEntropy, c.DropThreshold, c.WarmUp = set.Window, set.K, set.MinEntropy, set.DropThreshold, set.WarmUp
+	c.ConfirmMaxPeriod, c.ConfirmMinRunes = set.ConfirmMaxPeriod, set.ConfirmMinRunes
+	c.MaxPeriod, c.MinRepeats, c.MinRunes, c.MaxBytes = set.MaxPeriod, set.MinRepeats, set.MinRunes, set.MaxBytes
 	return c
 }
 

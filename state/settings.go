@@ -100,6 +100,18 @@ type StallSettings struct {
 	MinEntropy    float64 `json:"min_entropy"`
 	DropThreshold float64 `json:"drop_threshold"`
 	WarmUp        int     `json:"warm_up"`
+	// ConfirmMaxPeriod and ConfirmMinRunes confirm an entropy trigger: the
+	// run must repeat a unit of at most that many runes over at least that
+	// many runes (the seed's rules alone fire on ordinary prose).
+	ConfirmMaxPeriod int `json:"confirm_max_period"`
+	ConfirmMinRunes  int `json:"confirm_min_runes"`
+	// MaxPeriod, MinRepeats and MinRunes define the repetition rule that
+	// catches sentence-level chanting, which character entropy cannot see.
+	MaxPeriod  int `json:"max_period"`
+	MinRepeats int `json:"min_repeats"`
+	MinRunes   int `json:"min_runes"`
+	// MaxBytes bounds the text examined (its end).
+	MaxBytes int `json:"max_bytes"`
 	// Rollback blocks the Stop that ends a stalled message so the model
 	// continues from before the loop; false makes it advice only.
 	Rollback     bool `json:"rollback"`
@@ -155,6 +167,7 @@ func DefaultSettings() Settings {
 		},
 		Stall: StallSettings{
 			Enabled: true, Window: 64, K: 8, MinEntropy: 1.5, DropThreshold: 0.3, WarmUp: 16,
+			ConfirmMaxPeriod: 8, ConfirmMinRunes: 48, MaxPeriod: 512, MinRepeats: 4, MinRunes: 192, MaxBytes: 64 << 10,
 			Rollback: true, MaxRollbacks: 3,
 		},
 		Pressure: PressureSettings{
