@@ -81,6 +81,7 @@ func run() error {
 		hotN       = flag.Int("samples", 400, "samples per per-call event and length")
 		rareN      = flag.Int("rare-samples", 100, "samples per rare event (resume, PreCompact, compact, SessionEnd) and length")
 		out        = flag.String("json", "", "write the results as JSON to this file")
+		md         = flag.String("md", "", "write the results as Markdown tables to this file")
 	)
 	flag.Parse()
 	if *data == "" || *floor == "" {
@@ -166,6 +167,11 @@ func run() error {
 				n, ev.name, r.Hook.P50, r.Hook.P99, r.Floor.P50, r.Floor.P99, r.RatioP50, r.RatioP99, r.Errors)
 		}
 		if err := snap.restore(); err != nil {
+			return err
+		}
+	}
+	if *md != "" {
+		if err := os.WriteFile(*md, []byte(rep.markdown()), 0o644); err != nil {
 			return err
 		}
 	}
@@ -289,4 +295,49 @@ func dirBytes(dir string) map[string]int64 {
 		return nil
 	})
 	return out
+}
+
+// markdown renders the latency table and the state size table.
+func (rep *report) markdown() string {
+	var b strings.Builder
+	b.WriteString("| prior tool calls | event | samples | hook p50 ms | hook p99 ms | floor p50 ms | floor p99 ms | p50 ratio | p99 ratio | hook errors |\n")
+	b.WriteString("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, r := range rep.Results {
+		name := r.Event
+		if !r.Hot {
+			name += " (rare)"
+		}
+		fmt.Fprintf(&b, "| %d | %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %d |\n",
+			r.Calls, name, r.Samples, r.Hook.P50, r.Hook.P99, r.Floor.P50, r.Floor.P99, r.RatioP50, r.RatioP99, r.Errors)
+	}
+	if len(rep.Sizes) > 0 {
+		names := map[string]bool{}
+		for _, sp := range rep.Sizes {
+			for k := range sp.Files {
+				names[k] = true
+			}
+		}
+		var cols []string
+		for k := range names {
+			if k != "lock" {
+				cols = append(cols, k)
+			}
+		}
+		sort.Strings(cols)
+		b.WriteString("\n| tool calls | " + strings.Join(cols, " | ") + " |\n|---:|" + strings.Repeat("---:|", len(cols)) + "\n")
+		for _, sp := range rep.Sizes {
+			fmt.Fprintf(&b, "| %d |", sp.Calls)
+			for _, c := range cols {
+				fmt.Fprintf(&b, " %d |", sp.Files[c])
+			}
+			b.WriteString("\n")
+		}
+		if n := len(rep.Sizes); n >= 2 {
+			first, last := rep.Sizes[0], rep.Sizes[n-1]
+			per := float64(last.Files["turns.jsonl"]-first.Files["turns.jsonl"]) / float64(last.Calls-first.Calls)
+			fmt.Fprintf(&b, "\nturns.jsonl grows by %.0f bytes per tool call (one line each); advisories.jsonl by one line (about 0.5 to 1 KB) per advisory given.\n", per)
+		}
+	}
+	fmt.Fprintf(&b, "\nFirst hook of a fresh install, including the build of the binary (Go build cache warm): %.1f s.\n", rep.FirstBuild)
+	return b.String()
 }
