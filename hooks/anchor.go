@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -75,11 +76,18 @@ var machineSources = map[string]bool{"system": true, "loop_wakeup": true, "sched
 
 // pivotRe matches an explicit change of task at the start of a prompt or of
 // one of its sentences (cc-tools' and the original's list).
-var pivotRe = regexp.MustCompile(`(?i)(?:^|[.!?\n]\s*)(?:ok(?:ay)?[,.]?\s+|so[,]?\s+|actually[,]?\s+)?(new task\b|now,? let'?s\b|forget (?:that|about that|it|everything)\b|switch(?:ing)? to\b|change of plans?\b|different (?:topic|task)\b|let'?s move on to\b|moving on to\b|instead,? let'?s\b|scratch that\b)`)
+var pivotRe = lazyRegexp(`(?i)(?:^|[.!?\n]\s*)(?:ok(?:ay)?[,.]?\s+|so[,]?\s+|actually[,]?\s+)?(new task\b|now,? let'?s\b|forget (?:that|about that|it|everything)\b|switch(?:ing)? to\b|change of plans?\b|different (?:topic|task)\b|let'?s move on to\b|moving on to\b|instead,? let'?s\b|scratch that\b)`)
 
 // reorientRe matches the /djinn:reorient skill as Claude Code passes it to
 // UserPromptSubmit: the raw, unexpanded line.
-var reorientRe = regexp.MustCompile(`^/(?:djinn:)?reorient(?:\s+|$)`)
+var reorientRe = lazyRegexp(`^/(?:djinn:)?reorient(?:\s+|$)`)
+
+// lazyRegexp compiles a pattern the first time it is used: a hook process
+// handles one event, and compiling every pattern at start-up would cost
+// every hook the patterns of all the others.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
 
 // classifyPrompt decides what a prompt is, without looking at the anchor.
 func classifyPrompt(prompt, source string) promptKind {
@@ -87,7 +95,7 @@ func classifyPrompt(prompt, source string) promptKind {
 	switch {
 	case t == "":
 		return promptIgnored
-	case reorientRe.MatchString(t):
+	case reorientRe().MatchString(t):
 		return promptReorient
 	case strings.HasPrefix(t, "/"):
 		return promptIgnored // another slash command
@@ -103,7 +111,7 @@ func classifyPrompt(prompt, source string) promptKind {
 		return promptIgnored // "continue", "yes", "ok"
 	case onlyAcknowledgement(t):
 		return promptIgnored // "go ahead", "sounds good", "yes please"
-	case pivotRe.MatchString(t):
+	case pivotRe().MatchString(t):
 		return promptPivot
 	}
 	return promptGoal

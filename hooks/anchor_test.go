@@ -151,3 +151,23 @@ func TestReorient(t *testing.T) {
 		t.Fatalf("empty reorient: %+v", w.Reorient)
 	}
 }
+
+// TestShortAnchorAfterWorkIsKept: once the work has taught a short anchor
+// its vocabulary, a later prompt is a delta, not a refinement that would
+// start the drift state afresh.
+func TestShortAnchorAfterWorkIsKept(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt("Implement spotter-gqc")
+	f := s.file("lib/review.ex", "")
+	for i := 0; i < 14; i++ {
+		s.tool("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "a", "new_string": "b"}), map[string]any{})
+	}
+	before := s.anchor().Hash
+	s.userPrompt("did you push the branch?")
+	if a := s.anchor(); a.Hash != before || a.DeltaCount != 1 {
+		t.Fatalf("anchor %+v", a)
+	}
+	if d := s.window().Drift; d.Calls != 14 || len(d.Files) == 0 {
+		t.Fatalf("drift state restarted: calls %d, files %v", d.Calls, d.Files)
+	}
+}

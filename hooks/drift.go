@@ -86,6 +86,15 @@ func toolClass(tool string) string {
 	return "other"
 }
 
+// rebaseDriftKeep rebases on a refined anchor (the same goal, said more
+// fully): what the session learned is kept.
+func (s *session) rebaseDriftKeep(a *state.Anchor) {
+	if s.w.Drift != nil {
+		s.w.Drift.AnchorHash = a.Hash
+	}
+	s.rebaseDrift(a)
+}
+
 // rebaseDrift starts the drift state of a new anchor, keeping the
 // session's learned vocabulary only if the anchor is the same goal.
 func (s *session) rebaseDrift(a *state.Anchor) {

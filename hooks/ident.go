@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -13,7 +12,7 @@ import (
 // of the goal's identifier (spotter-gqc.1, PROJ-123-a) is the same task.
 
 // identRe finds family-code identifiers: a word, a separator, and a code.
-var identRe = regexp.MustCompile(`(?i)\b([a-z][a-z0-9]{1,30})[-#]([a-z0-9]{2,12})((?:[.\-][a-z0-9]+)*)\b`)
+var identRe = lazyRegexp(`(?i)\b([a-z][a-z0-9]{1,30})[-#]([a-z0-9]{2,12})((?:[.\-][a-z0-9]+)*)\b`)
 
 // Ident is one family-code identifier, lower-cased.
 type Ident struct{ Family, Code string }
@@ -40,7 +39,7 @@ func codeLike(code string) bool {
 // idents returns the ticket-like identifiers in text.
 func idents(text string) []Ident {
 	var out []Ident
-	for _, m := range identRe.FindAllStringSubmatch(text, 32) {
+	for _, m := range identRe().FindAllStringSubmatch(text, 32) {
 		fam, code := strings.ToLower(m[1]), strings.ToLower(m[2])
 		if !codeLike(code) || genericWords[fam] {
 			continue

@@ -65,13 +65,14 @@ func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, er
 			na := newAnchor(s, p.Prompt, p.PromptID, "prompt", nil)
 			s.setAnchor(na)
 			s.rebaseDrift(na)
-		case len(a.Tokens) < s.env.Settings.Drift.MinAnchorTokens:
-			// Too short to measure against: the next substantive prompt
-			// refines it rather than becoming a delta.
+		case len(a.Tokens) < s.env.Settings.Drift.MinAnchorTokens && (s.w.Drift == nil || s.w.Drift.Calls < s.env.Settings.Drift.LearnCalls):
+			// Too short to measure against, and the work has not yet
+			// taught it a vocabulary: the next substantive prompt refines
+			// it rather than becoming a delta (what was learned stays).
 			na := newAnchor(s, a.Text+"\n"+p.Prompt, a.PromptID, a.Source, a)
 			na.CapturedAt = a.CapturedAt
 			s.setAnchor(na)
-			s.rebaseDrift(na)
+			s.rebaseDriftKeep(na)
 		default:
 			ratio := lcs.Ratio(a.Tokens, lcs.Normalize(p.Prompt))
 			if ratio < s.env.Settings.Drift.DeltaRatio {
@@ -90,7 +91,7 @@ func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, er
 // reorientRe's text after the command: an optional --force, then the new
 // intent.
 func parseReorient(prompt string) (intent string, force bool) {
-	rest := strings.TrimSpace(reorientRe.ReplaceAllString(strings.TrimSpace(prompt), ""))
+	rest := strings.TrimSpace(reorientRe().ReplaceAllString(strings.TrimSpace(prompt), ""))
 	if strings.HasPrefix(rest, "--force") {
 		force = true
 		rest = strings.TrimSpace(strings.TrimPrefix(rest, "--force"))

@@ -3,7 +3,6 @@ package hooks
 import (
 	"encoding/json"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -26,12 +25,24 @@ import (
 // maxCallTokens bounds the distinct words kept per call.
 const maxCallTokens = 32
 
-var camelRe = regexp.MustCompile(`([a-z0-9])([A-Z])`)
+// splitCamel puts a space at each camelCase hump (darkTheme → dark Theme).
+func splitCamel(text string) string {
+	var b strings.Builder
+	prev := rune(0)
+	for _, r := range text {
+		if r >= 'A' && r <= 'Z' && (prev >= 'a' && prev <= 'z' || prev >= '0' && prev <= '9') {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	return b.String()
+}
 
 // words splits text into signal words, in order of first appearance,
 // without duplicates.
 func words(text string) []string {
-	text = camelRe.ReplaceAllString(text, "$1 $2")
+	text = splitCamel(text)
 	var out []string
 	seen := map[string]bool{}
 	for _, tok := range lcs.Normalize(text) {
@@ -211,7 +222,7 @@ func commandWords(cmd, project string) string {
 		cmd = strings.ReplaceAll(cmd, project, "")
 	}
 	var out []string
-	for _, seg := range shellSplit.Split(cmd, -1) {
+	for _, seg := range shellSegments(cmd) {
 		fields := strings.Fields(seg)
 		// Skip leading variable assignments (FOO=bar cmd …).
 		for len(fields) > 0 && strings.Contains(fields[0], "=") && !strings.HasPrefix(fields[0], "-") {
@@ -239,8 +250,13 @@ func commandWords(cmd, project string) string {
 	return strings.Join(out, " ")
 }
 
-// shellSplit separates the commands of a pipeline or list.
-var shellSplit = regexp.MustCompile(`\|\||&&|[|;&()\n]|\$\(`)
+// shellSegments separates the commands of a pipeline or list (at | || &&
+// ; & ( ) $( and newlines).
+func shellSegments(cmd string) []string {
+	return strings.FieldsFunc(cmd, func(r rune) bool {
+		return r == '|' || r == '&' || r == ';' || r == '(' || r == ')' || r == '\n' || r == '$'
+	})
+}
 
 // subcommandTools take a subcommand first (git push, npm test).
 var subcommandTools = setOf(`git gh bd npm npx yarn pnpm mix cargo go make docker kubectl pip pip3 poetry

@@ -72,30 +72,39 @@ func Validate(k Kind, doc any) []FieldError {
 	return v(doc)
 }
 
-// checkers are the in-house checkers, compiled lazily; Save uses them in
-// every build (they agree with jsonschema/v5, see schema_test.go) because
-// they are fast, and a document Djinn writes must be valid either way.
+// checkers are the in-house checkers, compiled lazily, once per kind per
+// process. In the hook build they are also the validators (one compile per
+// kind, not two).
 var (
 	checkersMu sync.Mutex
 	checkers   = map[Kind]*checker{}
 )
 
+// checkerFor returns the compiled in-house checker of a kind.
+func checkerFor(k Kind) (*checker, error) {
+	checkersMu.Lock()
+	defer checkersMu.Unlock()
+	if c, ok := checkers[k]; ok {
+		return c, nil
+	}
+	b, err := Schema(k)
+	if err != nil {
+		return nil, err
+	}
+	c, err := compileChecker(b)
+	if err != nil {
+		return nil, err
+	}
+	checkers[k] = c
+	return c, nil
+}
+
 // quickValidate checks raw JSON with the in-house checker.
 func quickValidate(k Kind, raw []byte) []FieldError {
-	checkersMu.Lock()
-	c, ok := checkers[k]
-	if !ok {
-		b, err := Schema(k)
-		if err == nil {
-			c, err = compileChecker(b)
-		}
-		if err != nil {
-			checkersMu.Unlock()
-			return []FieldError{{"", err.Error()}}
-		}
-		checkers[k] = c
+	c, err := checkerFor(k)
+	if err != nil {
+		return []FieldError{{"", err.Error()}}
 	}
-	checkersMu.Unlock()
 	doc, err := decodeAny(raw)
 	if err != nil {
 		return []FieldError{{"", "invalid JSON: " + err.Error()}}

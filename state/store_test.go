@@ -126,11 +126,21 @@ func TestLoadRefusesNonRegular(t *testing.T) {
 }
 
 func TestSaveRefusesInvalid(t *testing.T) {
-	st, _ := testStore(t)
+	st, notices := testStore(t)
 	w := sampleWindow("s1")
 	w.SessionID = "../evil"
 	p := filepath.Join(st.Root, "window.json")
-	if err := st.Save(p, KindWindow, w); err == nil || !strings.Contains(err.Error(), "session_id") {
+	err := st.Save(p, KindWindow, w)
+	if !checkWrites {
+		// The hook build does not re-check its writes; an invalid document
+		// (a bug) is moved aside at the next load, never used.
+		var back Window
+		if found, lerr := st.Load(p, KindWindow, &back); err != nil || found || lerr != nil || len(*notices) != 1 {
+			t.Fatalf("hook build: save err %v, load found=%v err=%v, notices %q", err, found, lerr, *notices)
+		}
+		return
+	}
+	if err == nil || !strings.Contains(err.Error(), "session_id") {
 		t.Fatalf("err = %v, want a refusal naming session_id", err)
 	}
 	if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {

@@ -18,12 +18,16 @@ import (
 // santhosh-tekuri/jsonschema/v5 (false in the hook build).
 const FullValidator = true
 
+// checkWrites: the default build checks every document before writing it,
+// so Djinn never writes a file it would quarantine on the next load.
+const checkWrites = true
+
 // compileValidator compiles a schema with santhosh-tekuri/jsonschema/v5 for
 // draft 2020-12, with formats asserted and no network or disk access for
 // references. It also compiles the in-house checker, so that a schema using
 // a keyword the hook build could not check fails here too.
 func compileValidator(k Kind, schema []byte) (func(any) []FieldError, error) {
-	if _, err := compileChecker(schema); err != nil {
+	if _, err := checkerFor(k); err != nil {
 		return nil, err
 	}
 	c := jsonschema.NewCompiler()

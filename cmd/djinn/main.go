@@ -9,6 +9,7 @@ import (
 )
 
 func main() {
+	staleRelaunch(os.Getenv, os.Args)
 	// run is separate so deferred unlocks and cleanups finish before exit.
 	os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr))
 }

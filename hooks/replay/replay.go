@@ -35,6 +35,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/djinn-cc/djinn/hooks"
@@ -116,7 +117,13 @@ type Report struct {
 	StateDir   string             `json:"state_dir,omitempty"`
 }
 
-var tagRe = regexp.MustCompile(`\[djinn:([a-z-]+)\]`)
+var tagRe = lazy(`\[djinn:([a-z-]+)\]`)
+
+// lazy compiles a pattern on first use: the hook binary links this
+// package (for the replay command) and must not pay for it on every hook.
+func lazy(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
 
 // Run replays the transcript at path.
 func Run(ctx context.Context, path string, opt Options) (*Report, error) {
@@ -318,10 +325,10 @@ type runner struct {
 	lastAgentID string
 }
 
-var reSanitize = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+var reSanitize = lazy(`[^A-Za-z0-9_-]+`)
 
 func sanitize(s string) string {
-	s = reSanitize.ReplaceAllString(s, "-")
+	s = reSanitize().ReplaceAllString(s, "-")
 	if len(s) > 100 {
 		s = s[:100]
 	}
@@ -376,7 +383,7 @@ func (r *runner) fire(ctx context.Context, p *hooks.Payload, line int) error {
 	}
 	for _, t := range texts {
 		for _, para := range strings.Split(t, "\n\n") {
-			m := tagRe.FindStringSubmatch(para)
+			m := tagRe().FindStringSubmatch(para)
 			if m == nil || !strings.HasPrefix(strings.TrimSpace(para), m[0]) {
 				continue
 			}
@@ -480,8 +487,8 @@ func (r *runner) stop(ctx context.Context, line int) error {
 }
 
 var (
-	commandNameRe = regexp.MustCompile(`(?s)<command-name>(.*?)</command-name>`)
-	commandArgsRe = regexp.MustCompile(`(?s)<command-args>(.*?)</command-args>`)
+	commandNameRe = lazy(`(?s)<command-name>(.*?)</command-name>`)
+	commandArgsRe = lazy(`(?s)<command-args>(.*?)</command-args>`)
 )
 
 // userPrompt returns the prompt a person typed on a user line, rebuilding a
@@ -510,9 +517,9 @@ func userPrompt(e *transcript.Entry) (string, bool) {
 	case strings.HasPrefix(text, "<local-command-stdout>"), strings.HasPrefix(text, "<local-command-stderr>"), strings.HasPrefix(text, "<local-command-caveat>"):
 		return "", false
 	}
-	if m := commandNameRe.FindStringSubmatch(text); m != nil {
+	if m := commandNameRe().FindStringSubmatch(text); m != nil {
 		cmd := strings.TrimSpace(m[1])
-		if a := commandArgsRe.FindStringSubmatch(text); a != nil && strings.TrimSpace(a[1]) != "" {
+		if a := commandArgsRe().FindStringSubmatch(text); a != nil && strings.TrimSpace(a[1]) != "" {
 			cmd += " " + strings.TrimSpace(a[1])
 		}
 		return cmd, true
