@@ -1,9 +1,6 @@
 package hooks
 
 import (
-	"context"
-	"path/filepath"
-
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -16,15 +13,9 @@ type Point struct {
 	Stale  bool
 }
 
-// MeterPoint returns the session's latest context reading, if there is
-// one. It reads window.json without the lock: a reader sees a whole file.
-func MeterPoint(ctx context.Context, env *Env, id string) (Point, bool) {
-	dir, err := env.Store.SessionDir(id)
-	if err != nil {
-		return Point{}, false
-	}
-	var w state.Window
-	if found, err := env.Store.Peek(filepath.Join(dir, "window.json"), state.KindWindow, &w); err != nil || !found || w.Pressure == nil || w.Pressure.Limit == 0 {
+// PointOf is a window's context reading, if it has one.
+func PointOf(w *state.Window) (Point, bool) {
+	if w == nil || w.Pressure == nil || w.Pressure.Limit == 0 {
 		return Point{}, false
 	}
 	ps := w.Pressure

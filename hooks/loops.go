@@ -50,23 +50,29 @@ func (s *session) loopEvent(p *Payload) loops.Event {
 		ev.Failed = true
 		ev.Interrupted = p.IsInterrupt
 		ev.Error = loops.ErrorFingerprint(p.Error)
-	} else if len(p.ToolResponse) > 0 {
-		ev.Result = loops.ResultHash(p.ToolResponse)
 	}
 	// Hash the real path from the input: ev.Target may be clipped (long
 	// paths keep a head and a hash), which is fine for comparing targets
 	// but is not a path.
-	if k := loops.KindOf(p.ToolName); (k == loops.KindRead || k == loops.KindWrite) && ev.Target != "" {
+	k := loops.KindOf(p.ToolName)
+	if (k == loops.KindRead || k == loops.KindWrite) && ev.Target != "" {
 		max := int64(s.env.Settings.Loops.HashMaxBytes)
 		ev.After = fileHash(inputPath(p.ToolInput), max)
 		if k == loops.KindWrite && p.HookEventName == PostToolUse {
-			ev.Before = originalHash(p.ToolResponse, max)
+			ev.Before = s.toolResponse(p).originalHash(max)
 			if ev.After == noFile {
 				// A write that succeeded left a file; if it is gone already
 				// (moved, or written elsewhere), its content is unknown.
 				ev.After = ""
 			}
 		}
+	}
+	// The result hash tells polling from looping. A file tool's content
+	// hash already says what it saw, and its response (which carries the
+	// whole original file) is the costliest to canonicalise, so it is
+	// hashed only when the content is unknown.
+	if p.HookEventName == PostToolUse && len(p.ToolResponse) > 0 && !((k == loops.KindRead || k == loops.KindWrite) && ev.After != "") {
+		ev.Result = loops.ResultHash(p.ToolResponse)
 	}
 	return ev
 }
@@ -87,12 +93,8 @@ func inputPath(input json.RawMessage) string {
 }
 
 // originalHash hashes a write's originalFile (null: the file was new).
-func originalHash(resp json.RawMessage, max int64) string {
-	var r struct {
-		OriginalFile *string `json:"originalFile"`
-		Type         string  `json:"type"`
-	}
-	if json.Unmarshal(resp, &r) != nil {
+func (r *toolResp) originalHash(max int64) string {
+	if !r.ok {
 		return ""
 	}
 	switch {

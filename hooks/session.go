@@ -18,6 +18,9 @@ type Env struct {
 	Now func() time.Time
 	// Getenv reads the environment (the developer key, the project dir).
 	Getenv func(string) string
+	// Saved, if set, is called with the session's window after every hook
+	// that wrote it (replay reads the context meter from it).
+	Saved func(w *state.Window)
 }
 
 func (e *Env) now() time.Time {
@@ -59,6 +62,9 @@ type session struct {
 
 	// userMessage is a systemMessage for the user, where the event allows.
 	userMessage string
+
+	// resp is the tool response, decoded once.
+	resp *toolResp
 }
 
 func (s *session) path(name string) string { return filepath.Join(s.dir, name) }
@@ -119,6 +125,9 @@ func (s *session) save() error {
 	s.w.UpdatedAt = s.now
 	if err := st.Save(s.path("window.json"), state.KindWindow, &s.w); err != nil {
 		return fmt.Errorf("save window: %w", err)
+	}
+	if s.env.Saved != nil {
+		s.env.Saved(&s.w)
 	}
 	if s.anchorDirty && s.anchor != nil {
 		if err := st.Save(s.path("anchor.json"), state.KindAnchor, s.anchor); err != nil {

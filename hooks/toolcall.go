@@ -21,7 +21,7 @@ const maxFailures = 5
 func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, error) {
 	s.w.ToolCalls++
 	sig := callSignal(p.ToolName, p.ToolInput, s.w.ProjectDir)
-	outChars := visibleChars(p.ToolName, p.ToolResponse)
+	outChars := s.toolResponse(p).visibleChars(p.ToolName, p.ToolResponse)
 	turn := state.Turn{
 		SchemaVersion: state.SchemaVersion, Seq: s.w.ToolCalls, Time: s.now,
 		PromptID: clip(p.PromptID, 128), AgentID: clip(p.AgentID, 128), Tool: clip(p.ToolName, 256),
@@ -169,50 +169,74 @@ func callSummary(p *Payload, project string) string {
 	return out
 }
 
+// toolResp is what Djinn reads of a tool_response, decoded once per hook:
+// several detectors need a field of it, and a response can be large (an
+// Edit's carries the whole original file).
+type toolResp struct {
+	ok           bool
+	str          *string // the response was a JSON string
+	OriginalFile *string `json:"originalFile"`
+	Type         string  `json:"type"`
+	File         struct {
+		Content string `json:"content"`
+	} `json:"file"`
+	Stdout    string          `json:"stdout"`
+	Stderr    string          `json:"stderr"`
+	NewString string          `json:"newString"`
+	Content   json.RawMessage `json:"content"`
+	Result    string          `json:"result"`
+	Filenames []string        `json:"filenames"`
+}
+
+func (s *session) toolResponse(p *Payload) *toolResp {
+	if s.resp != nil {
+		return s.resp
+	}
+	r := &toolResp{}
+	s.resp = r
+	raw := p.ToolResponse
+	switch {
+	case len(raw) == 0:
+	case raw[0] == '"':
+		var str string
+		if json.Unmarshal(raw, &str) == nil {
+			r.str, r.ok = &str, true
+		}
+	case raw[0] == '{':
+		r.ok = json.Unmarshal(raw, r) == nil
+	}
+	return r
+}
+
 // visibleChars estimates how many characters of a tool response reach the
 // model's context. tool_response is the structured result, which for file
 // tools also carries the whole original file (originalFile, structuredPatch)
 // that the model never sees; the model sees the command output, the read
 // content, the fetched text, or a short confirmation.
-func visibleChars(tool string, raw json.RawMessage) int {
+func (r *toolResp) visibleChars(tool string, raw json.RawMessage) int {
 	if len(raw) == 0 {
 		return 0
 	}
-	if raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			return utf8.RuneCountInString(s)
-		}
+	if r.str != nil {
+		return utf8.RuneCountInString(*r.str)
 	}
-	var m map[string]json.RawMessage
-	if raw[0] != '{' || json.Unmarshal(raw, &m) != nil {
+	if !r.ok {
 		return utf8.RuneCount(raw)
-	}
-	str := func(k string) int {
-		var s string
-		if v, ok := m[k]; ok && json.Unmarshal(v, &s) == nil {
-			return utf8.RuneCountInString(s)
-		}
-		return 0
 	}
 	switch tool {
 	case "Write", "Edit", "MultiEdit", "NotebookEdit":
 		// "The file … has been updated" plus a short snippet.
-		return 200 + str("newString")
+		return 200 + utf8.RuneCountInString(r.NewString)
 	case "Read":
-		var f struct {
-			File struct {
-				Content string `json:"content"`
-			} `json:"file"`
-		}
-		_ = json.Unmarshal(raw, &f)
-		return utf8.RuneCountInString(f.File.Content)
+		return utf8.RuneCountInString(r.File.Content)
 	case "Bash", "PowerShell":
-		return str("stdout") + str("stderr")
+		return utf8.RuneCountInString(r.Stdout) + utf8.RuneCountInString(r.Stderr)
 	case "Grep":
-		return str("content") + 80*len(m["filenames"])/80
+		var c string
+		_ = json.Unmarshal(r.Content, &c)
+		return utf8.RuneCountInString(c) + 80*len(r.Filenames)
 	case "WebFetch":
-		return str("result")
+		return utf8.RuneCountInString(r.Result)
 	}
 	return utf8.RuneCount(raw)
 }

@@ -29,6 +29,7 @@ import (
 type checker struct {
 	root map[string]any
 	re   map[string]*regexp.Regexp
+	raw  *rawChecker
 }
 
 var supportedKeywords = map[string]bool{

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"sync"
 )
 
@@ -95,31 +97,27 @@ func checkerFor(k Kind) (*checker, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.raw, err = newRawChecker(c); err != nil {
+		return nil, err
+	}
 	checkers[k] = c
 	return c, nil
 }
 
-// quickValidate checks raw JSON with the in-house checker.
+// quickValidate checks raw JSON with the in-house checker, in one pass over
+// the bytes.
 func quickValidate(k Kind, raw []byte) []FieldError {
 	c, err := checkerFor(k)
 	if err != nil {
 		return []FieldError{{"", err.Error()}}
 	}
-	doc, err := decodeAny(raw)
-	if err != nil {
-		return []FieldError{{"", "invalid JSON: " + err.Error()}}
-	}
-	return c.check(doc)
+	return c.raw.check(bytes.TrimSpace(raw))
 }
 
-// ValidateBytes decodes raw JSON and validates it. A syntax error is
-// reported as a violation of the whole document.
+// ValidateBytes validates raw JSON. A syntax error is reported as a
+// violation of the whole document.
 func ValidateBytes(k Kind, raw []byte) []FieldError {
-	doc, err := decodeAny(raw)
-	if err != nil {
-		return []FieldError{{"", "invalid JSON: " + err.Error()}}
-	}
-	return Validate(k, doc)
+	return validateBytes(k, raw)
 }
 
 func decodeAny(raw []byte) (any, error) {
@@ -129,8 +127,8 @@ func decodeAny(raw []byte) (any, error) {
 	if err := dec.Decode(&doc); err != nil {
 		return nil, err
 	}
-	if dec.More() {
-		return nil, fmt.Errorf("trailing data after JSON value")
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("trailing data after the JSON value")
 	}
 	return doc, nil
 }

@@ -97,6 +97,16 @@ func TestCheckerAgreesWithJSONSchema(t *testing.T) {
 				js, _ := json.Marshal(doc)
 				t.Fatalf("%s: checker valid=%v, jsonschema valid=%v for %s\nchecker: %v\njsonschema: %v", k, got, want, js, c.check(doc), Validate(k, doc))
 			}
+			// The one-pass checker of raw bytes agrees too, on compact and
+			// indented text.
+			js, _ := json.Marshal(doc)
+			ind, _ := json.MarshalIndent(doc, "", "  ")
+			rc, _ := newRawChecker(c)
+			for _, text := range [][]byte{js, ind} {
+				if rawOK := len(rc.check(text)) == 0; rawOK != want {
+					t.Fatalf("%s: raw checker valid=%v, jsonschema valid=%v for %s\nraw: %v\njsonschema: %v", k, rawOK, want, text, rc.check(text), Validate(k, doc))
+				}
+			}
 		}
 		// A mutation test that never produced an invalid document would
 		// prove nothing.
@@ -117,7 +127,8 @@ var mutantValues = []any{
 	json.Number("0"), json.Number("-1"), json.Number("1.5"), json.Number("3"), json.Number("1e400"),
 	json.Number("99999999999"), json.Number("0.5"), []any{}, []any{"a"}, []any{json.Number("0.2"), json.Number("0.9")},
 	map[string]any{}, map[string]any{"k": "v"}, "feature", "soft", "read-loop", "all", "loops", "abcdef012345",
-	"bad id/..", "0123456789abcdef",
+	"bad id/..", "0123456789abcdef", "quote\" back\\slash\nnewline", "<tag>&amp;", "é-ü", "2026-11-21T10:00:00.123456+02:00",
+	json.Number("1.0"), json.Number("1e2"), json.Number("-0"),
 }
 
 // pick returns a fresh copy of a random mutant value, so documents never
@@ -177,4 +188,76 @@ func mutate(rng *rand.Rand, doc any) any {
 		x[i] = pick(rng)
 	}
 	return doc
+}
+
+// FuzzRawChecker: on any input, the one-pass checker of raw bytes and the
+// checker of the decoded tree give the same verdict (and never panic).
+func FuzzRawChecker(f *testing.F) {
+	for _, k := range Kinds {
+		raw, _ := os.ReadFile(filepath.Join("testdata", "valid", string(k)+".json"))
+		f.Add(string(k), raw)
+	}
+	f.Add("window", []byte(`{"schema_version":1,"events":{"a":-1}}`))
+	f.Fuzz(func(t *testing.T, kind string, raw []byte) {
+		k := Kind(kind)
+		b, err := Schema(k)
+		if err != nil {
+			return
+		}
+		c, err := compileChecker(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rc, err := newRawChecker(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rawOK := len(rc.check(raw)) == 0
+		doc, err := decodeAny(raw)
+		treeOK := err == nil && len(c.check(doc)) == 0
+		if rawOK != treeOK && !hasDuplicateKeys(raw) {
+			t.Fatalf("raw checker %v, tree checker %v on %q", rawOK, treeOK, raw)
+		}
+	})
+}
+
+// hasDuplicateKeys reports whether an object repeats a key (the decoded
+// tree keeps only the last value; the raw checker checks every one).
+func hasDuplicateKeys(raw []byte) bool {
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	var walk func() bool
+	walk = func() bool {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for dec.More() {
+				k, err := dec.Token()
+				if err != nil {
+					return false
+				}
+				key, _ := k.(string)
+				if seen[key] {
+					return true
+				}
+				seen[key] = true
+				if walk() {
+					return true
+				}
+			}
+			_, _ = dec.Token()
+		case json.Delim('['):
+			for dec.More() {
+				if walk() {
+					return true
+				}
+			}
+			_, _ = dec.Token()
+		}
+		return false
+	}
+	return walk()
 }

@@ -84,3 +84,12 @@ func leafErrors(ve *jsonschema.ValidationError) []FieldError {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
 	return out
 }
+
+// validateBytes decodes raw JSON and checks it with jsonschema/v5.
+func validateBytes(k Kind, raw []byte) []FieldError {
+	doc, err := decodeAny(raw)
+	if err != nil {
+		return []FieldError{{"", "invalid JSON: " + err.Error()}}
+	}
+	return Validate(k, doc)
+}

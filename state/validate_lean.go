@@ -21,3 +21,6 @@ const checkWrites = false
 // FullValidator reports whether schemas are checked by
 // santhosh-tekuri/jsonschema/v5 (false in the hook build).
 const FullValidator = false
+
+// validateBytes checks raw JSON in one pass (rawcheck.go).
+func validateBytes(k Kind, raw []byte) []FieldError { return quickValidate(k, raw) }

@@ -180,6 +180,7 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 			}
 			return ""
 		},
+		Saved: func(w *state.Window) { r.lastWindow = w },
 	}
 	if err := os.MkdirAll(r.fsRoot, 0o700); err != nil {
 		return nil, err
@@ -313,6 +314,9 @@ type runner struct {
 	promptID       string
 	prompts        int
 
+	// lastWindow is the window the last hook saved (Env.Saved).
+	lastWindow *state.Window
+
 	// expected is the last main-chain assistant usage written so far (-1
 	// none, or stale after a compact boundary).
 	expected int64
@@ -393,7 +397,7 @@ func (r *runner) fire(ctx context.Context, p *hooks.Payload, line int) error {
 			r.rep.ByKind[a.Kind]++
 		}
 	}
-	if pt, ok := hooks.MeterPoint(ctx, r.env, r.sessionID); ok {
+	if pt, ok := hooks.PointOf(r.lastWindow); ok {
 		r.rep.Context = append(r.rep.Context, ContextPoint{Event: p.HookEventName, Line: line, Call: r.rep.ToolCalls, Tokens: pt.Tokens, Limit: pt.Limit, Share: pt.Share, Tier: pt.Tier, Stale: pt.Stale, Expected: r.expected})
 	}
 	if r.opt.OnEvent != nil {
