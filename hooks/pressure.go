@@ -193,12 +193,12 @@ func (s *session) pressureAdvisory(tier int, scan transcript.Scan) advice.Adviso
 	return advice.Pressure(f)
 }
 
-// contextFill sums what the session's tool outputs hold since the last
-// compaction (from turns.jsonl, last 4 MiB) against the assistant text the
+// contextFill sums what the session's recent tool outputs hold (from
+// turns.jsonl, its last 256 KiB, about 1,000 calls) against the assistant text the
 // transcript window shows, and names the biggest outputs.
 func (s *session) contextFill(scan transcript.Scan) (toolChars, textChars int, biggest []advice.Output) {
 	var turns []state.Turn
-	_, _ = s.env.Store.ReadLines(s.path("turns.jsonl"), state.KindTurn, 4<<20, func(raw []byte) error {
+	_, _ = s.env.Store.ReadLines(s.path("turns.jsonl"), state.KindTurn, 256<<10, func(raw []byte) error {
 		var t state.Turn
 		if json.Unmarshal(raw, &t) == nil && t.AgentID == "" {
 			turns = append(turns, t)
@@ -239,7 +239,9 @@ func (s *session) compactLine() string {
 // loadBearingFiles runs /djinn:rank's PageRank over the session's calls and
 // returns the files of the top-ranked ones.
 func (s *session) loadBearingFiles(n int) []string {
-	r, err := RankSession(s.env, s.id, 2000)
+	// Rare events may read the logs, up to a bound: the last 400 calls
+	// (about 100 KB) are what the context still holds anyway.
+	r, err := RankSession(s.env, s.id, 400, 128<<10)
 	if err != nil {
 		return nil
 	}

@@ -39,15 +39,15 @@ type RankReport struct {
 	Truncated  bool    `json:"truncated"`
 }
 
-// RankSession ranks a session's tool calls from turns.jsonl (its last
-// maxTurns calls at most).
-func RankSession(env *Env, id string, maxTurns int) (*RankReport, error) {
+// RankSession ranks a session's tool calls from turns.jsonl: its last
+// maxTurns calls at most, read from at most the file's last maxBytes.
+func RankSession(env *Env, id string, maxTurns int, maxBytes int64) (*RankReport, error) {
 	dir, err := env.Store.SessionDir(id)
 	if err != nil {
 		return nil, err
 	}
 	var turns []state.Turn
-	stats, err := env.Store.ReadLines(dir+"/turns.jsonl", state.KindTurn, 16<<20, func(raw []byte) error {
+	stats, err := env.Store.ReadLines(dir+"/turns.jsonl", state.KindTurn, maxBytes, func(raw []byte) error {
 		var t state.Turn
 		if json.Unmarshal(raw, &t) == nil {
 			turns = append(turns, t)

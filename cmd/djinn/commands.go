@@ -32,7 +32,7 @@ func (a *app) rankCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			rep, err := hooks.RankSession(env, id, 10000)
+			rep, err := hooks.RankSession(env, id, 10000, 16<<20)
 			if err != nil {
 				return err
 			}
