@@ -1,0 +1,91 @@
+package advice
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/djinn-cc/djinn/engines/loops"
+	"github.com/djinn-cc/djinn/state"
+)
+
+// TestDriftDue is the verdict mapping of the design: real_drift is advised,
+// refocus_moment only after the streak, tolerable_side_quest,
+// insufficient_data, on_task and no_anchor never; nothing within the
+// cooldown.
+func TestDriftDue(t *testing.T) {
+	for _, tc := range []struct {
+		kind          string
+		streak, since int
+		want          bool
+	}{
+		{"real_drift", 0, -1, true},
+		{"real_drift", 0, 15, true},
+		{"real_drift", 0, 14, false},
+		{"refocus_moment", 2, -1, false},
+		{"refocus_moment", 3, -1, true},
+		{"refocus_moment", 3, 3, false},
+		{"tolerable_side_quest", 9, -1, false},
+		{"on_task", 0, -1, false},
+		{"insufficient_data", 0, -1, false},
+		{"no_anchor", 0, -1, false},
+	} {
+		f := DriftFacts{Verdict: state.Verdict{Kind: tc.kind}, RefocusStreak: tc.streak, SinceAdvised: tc.since, Cooldown: 15, StreakNeeded: 3}
+		if got := DriftDue(f); got != tc.want {
+			t.Errorf("%s streak %d since %d: due=%v, want %v", tc.kind, tc.streak, tc.since, got, tc.want)
+		}
+	}
+}
+
+func TestOrderMostSevereFirst(t *testing.T) {
+	advs := []Advisory{
+		{Kind: KindPressure, Severity: Info},
+		{Kind: KindDrift, Severity: Soft},
+		{Kind: KindReadLoop, Severity: Hard},
+		{Kind: KindFailLoop, Severity: Soft},
+	}
+	Order(advs)
+	var got []string
+	for _, a := range advs {
+		got = append(got, a.Kind)
+	}
+	if want := "read-loop fail-loop drift pressure"; strings.Join(got, " ") != want {
+		t.Fatalf("order %v, want %s", got, want)
+	}
+}
+
+// TestEveryAdvisoryTaggedAndBounded: each wording starts with its tag, is
+// under MaxChars however long its inputs, and names a next step.
+func TestEveryAdvisoryTaggedAndBounded(t *testing.T) {
+	long := strings.Repeat("very/long/path/segment/", 500)
+	advs := []Advisory{
+		Loop(loops.Finding{Pattern: loops.ReadLoop, Target: long, Count: 3, Events: []uint64{1, 2, 3}}, LoopContext{}),
+		Loop(loops.Finding{Pattern: loops.EditRevert, Target: long, Count: 1, RevertTo: 2}, LoopContext{}),
+		Loop(loops.Finding{Pattern: loops.FailLoop, Target: long, Count: 3, Fingerprint: long}, LoopContext{ErrorText: long}),
+		Loop(loops.Finding{Pattern: loops.ToolLoop, Tool: "Grep", Target: long, Count: 3, Cycle: 2, Steps: []loops.Step{{Tool: "Read", Target: long}, {Tool: "Grep", Target: long}}}, LoopContext{}),
+		DriftText(DriftFacts{Verdict: state.Verdict{Kind: "real_drift", N: 32}, AnchorText: long, Recent: []string{long, long}}),
+		Pressure(PressureFacts{Tokens: 150000, Limit: 200000, Share: 0.75, Tier: 3, Tiers: 3, TierShare: 0.7, Top: true, Compact: CompactLine(long, []string{long}, []string{long}), ToolChars: 5, Biggest: []Output{{1, long, 9}}}),
+		StallRollback(StallFacts{Unit: long, Before: long, Rule: "repetition", Period: 40, Repeats: 9, Max: 3, Rollbacks: 1}),
+		Compacted(CompactedFacts{Target: long, Cuts: long, Saved: "/x"}),
+	}
+	for _, a := range advs {
+		if !strings.HasPrefix(a.Text, Tag(a.Kind)+" ") {
+			t.Errorf("%s: not tagged: %.60s", a.Kind, a.Text)
+		}
+		if n := utf8.RuneCountInString(a.Text); n > MaxChars {
+			t.Errorf("%s: %d characters", a.Kind, n)
+		}
+		if a.Kind != KindCompacted && !strings.Contains(a.Text, "Next step") && !strings.Contains(a.Text, "Continue from") && !strings.Contains(a.Text, "Start the answer again") {
+			t.Errorf("%s: no next step: %.200s", a.Kind, a.Text)
+		}
+	}
+}
+
+func TestQuote(t *testing.T) {
+	if got := Quote("a\n  b", 10); got != "a b" {
+		t.Errorf("Quote flattens: %q", got)
+	}
+	if got := Quote(strings.Repeat("x", 100), 10); utf8.RuneCountInString(got) != 10 || !strings.Contains(got, "…") {
+		t.Errorf("Quote cuts in the middle: %q", got)
+	}
+}
