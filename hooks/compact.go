@@ -44,11 +44,6 @@ func (s *session) snapshot(ctx context.Context) string {
 	if err != nil {
 		return ""
 	}
-	type item struct {
-		XMLName xml.Name
-		Attrs   []xml.Attr `xml:",any,attr"`
-		Text    string     `xml:",chardata"`
-	}
 	var b strings.Builder
 	esc := func(x string) string {
 		var sb strings.Builder
