@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -68,34 +72,63 @@ func (a *app) replay(c *cli.Context) error {
 		return a.spliceReplay(c, settings)
 	}
 	out := replayOutput{Total: replayTotal{ByKind: map[string]int{}, Per100: map[string]float64{}}}
-	var seconds float64
-	for _, path := range c.Args().Slice() {
-		opt := replay.Options{
-			StateDir: stateDir,
-			Settings: settings,
-			Notice:   func(m string) { a.tui.errorf("%s", m) },
-		}
-		if !c.Bool("json") && !c.Bool("quiet") {
-			opt.OnEvent = func(ev replay.Event) {
-				for _, adv := range ev.Fired {
-					fmt.Fprintf(a.stdout, "line %d, tool call %d, %s%s:\n  %s\n", adv.Line, adv.Call, adv.Event, agentNote(adv.Agent), strings.ReplaceAll(adv.Text, "\n", "\n  "))
+	// Transcripts are independent (each gets its own scratch state), so
+	// they are replayed side by side, one per CPU; each file's output is
+	// buffered and printed in the order given.
+	paths := c.Args().Slice()
+	type result struct {
+		rep *replay.Report
+		out bytes.Buffer
+		err error
+	}
+	results := make([]result, len(paths))
+	start := time.Now()
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	if stateDir != "" {
+		sem = make(chan struct{}, 1) // one shared state dir: in order
+	}
+	var wg sync.WaitGroup
+	for i, path := range paths {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			r := &results[i]
+			opt := replay.Options{
+				StateDir: stateDir,
+				Settings: settings,
+				Notice:   func(m string) { a.tui.errorf("%s", m) },
+			}
+			if !c.Bool("json") && !c.Bool("quiet") {
+				opt.OnEvent = func(ev replay.Event) {
+					for _, adv := range ev.Fired {
+						fmt.Fprintf(&r.out, "line %d, tool call %d, %s%s:\n  %s\n", adv.Line, adv.Call, adv.Event, agentNote(adv.Agent), strings.ReplaceAll(adv.Text, "\n", "\n  "))
+					}
 				}
 			}
+			r.rep, r.err = replay.Run(c.Context, path, opt)
+			if r.err == nil && !c.Bool("json") {
+				r.rep.Summary(&r.out)
+			}
+		}()
+	}
+	wg.Wait()
+	seconds := time.Since(start).Seconds()
+	for i, r := range results {
+		if r.err != nil {
+			return fmt.Errorf("replay %s: %w", paths[i], r.err)
 		}
-		rep, err := replay.Run(c.Context, path, opt)
-		if err != nil {
-			return fmt.Errorf("replay %s: %w", path, err)
+		if _, err := a.stdout.Write(r.out.Bytes()); err != nil {
+			return err
 		}
+		rep := r.rep
 		out.Reports = append(out.Reports, rep)
 		out.Total.Files++
 		out.Total.Events += rep.EventCount
 		out.Total.ToolCalls += rep.ToolCalls
 		for k, n := range rep.ByKind {
 			out.Total.ByKind[k] += n
-		}
-		seconds += rep.Duration.Seconds()
-		if !c.Bool("json") {
-			rep.Summary(a.stdout)
 		}
 	}
 	if out.Total.ToolCalls > 0 {
