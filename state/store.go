@@ -421,3 +421,29 @@ func quickValidateIf(k Kind, raw []byte) []FieldError {
 	}
 	return quickValidate(k, raw)
 }
+
+// DropLines rewrites a JSONL file without the lines keep rejects, under
+// the caller's lock, atomically (renameio). Lines that do not parse are
+// kept as they are. It reports how many lines were dropped.
+func (s *Store) DropLines(path string, drop func(raw []byte) bool) (int, error) {
+	raw, err := readBounded(path, 1<<30)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read %s: %w", path, err)
+	}
+	var out bytes.Buffer
+	dropped := 0
+	for _, line := range bytes.SplitAfter(raw, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) > 0 && drop(bytes.TrimSpace(line)) {
+			dropped++
+			continue
+		}
+		out.Write(line)
+	}
+	if dropped == 0 {
+		return 0, nil
+	}
+	return dropped, writeAtomic(path, out.Bytes())
+}

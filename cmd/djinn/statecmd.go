@@ -241,5 +241,21 @@ func deleteSession(ctx context.Context, st *state.Store, id string) error {
 		}
 	}
 	_ = lock.Unlock()
-	return os.RemoveAll(dir)
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	// The session's line in learnings.jsonl goes too (the posterior it was
+	// folded into keeps only a running average, no session).
+	g, err := st.LockGlobal(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = g.Unlock() }()
+	_, err = st.DropLines(filepath.Join(st.Root, "learnings.jsonl"), func(raw []byte) bool {
+		var l struct {
+			SessionID string `json:"session_id"`
+		}
+		return json.Unmarshal(raw, &l) == nil && l.SessionID == id
+	})
+	return err
 }
