@@ -117,7 +117,11 @@ func (r *RankReport) Write(w io.Writer) {
 		if files == "" {
 			files = "-"
 		}
-		fmt.Fprintf(w, "  %2d. %.4f  call #%d  %s%s  files: %s  (%d later calls build on it)\n", i+1, u.Score, u.Seq, clipRunes(u.Summary, 100), who, files, u.InLinks)
+		builds := fmt.Sprintf("%d later calls build on it", u.InLinks)
+		if u.InLinks == 1 {
+			builds = "1 later call builds on it"
+		}
+		fmt.Fprintf(w, "  %2d. %.4f  call #%d  %s%s  files: %s  (%s)\n", i+1, u.Score, u.Seq, clipRunes(u.Summary, 100), who, files, builds)
 	}
 	ids := make([]string, len(r.Noise))
 	for i, n := range r.Noise {
