@@ -1,0 +1,104 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runLauncher runs hooks/djinn as hooks.json does, with the given payload
+// and environment (on top of a minimal one).
+func runLauncher(t *testing.T, env []string, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(filepath.Join(root, "hooks", "djinn"), args...)
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "CLAUDE_PLUGIN_ROOT=" + root}, env...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err = cmd.Run()
+	code = 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+// TestLauncherWithoutGo: with no Go toolchain and no binary, SessionStart
+// tells the user once through systemMessage, and every hook exits 0 with
+// nothing on stdout otherwise.
+func TestLauncherWithoutGo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the launcher")
+	}
+	data := t.TempDir()
+	env := []string{"CLAUDE_PLUGIN_DATA=" + data, "DJINN_GO=/nonexistent/go", "DJINN_STATE_DIR=" + t.TempDir()}
+	payload := `{"session_id":"s1","hook_event_name":"SessionStart","source":"startup"}`
+	out, errOut, code := runLauncher(t, env, payload, "hook", "SessionStart")
+	if code != 0 || !strings.HasPrefix(out, `{"systemMessage":"djinn: the Go toolchain was not found`) || !strings.HasPrefix(errOut, "djinn: ") {
+		t.Fatalf("first SessionStart: code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	out, _, code = runLauncher(t, env, payload, "hook", "SessionStart")
+	if code != 0 || out != "" {
+		t.Fatalf("second SessionStart told the user again: code %d, stdout %q", code, out)
+	}
+	out, errOut, code = runLauncher(t, env, `{"session_id":"s1","hook_event_name":"PostToolUse"}`, "hook", "PostToolUse")
+	if code != 0 || out != "" || strings.Count(errOut, "\n") != 1 {
+		t.Fatalf("PostToolUse: code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(data, "bin", "djinn-"+Version)); err == nil {
+		t.Fatal("a binary appeared without a toolchain")
+	}
+}
+
+// TestLauncherBuildsAndRebuilds: the first hook builds the binary into
+// $CLAUDE_PLUGIN_DATA/bin (not under DJINN_STATE_DIR); a source newer than
+// the binary makes the next hook rebuild it.
+func TestLauncherBuildsAndRebuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	data := t.TempDir()
+	stateDir := t.TempDir()
+	env := []string{"CLAUDE_PLUGIN_DATA=" + data, "DJINN_STATE_DIR=" + stateDir, "GOCACHE=" + goEnv(t, "GOCACHE"), "GOPATH=" + goEnv(t, "GOPATH"), "GOFLAGS=-mod=mod"}
+	out, errOut, code := runLauncher(t, env, "", "version")
+	bin := filepath.Join(data, "bin", "djinn-"+Version)
+	if code != 0 || !strings.HasPrefix(out, "djinn "+Version) {
+		t.Fatalf("version: code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	fi, err := os.Stat(bin)
+	if err != nil {
+		t.Fatalf("no cached binary: %v", err)
+	}
+	if entries, _ := os.ReadDir(stateDir); len(entries) != 0 {
+		t.Fatalf("the build wrote under DJINN_STATE_DIR: %v", entries)
+	}
+	// Age the binary: every input is now newer, so the next run rebuilds.
+	old := fi.ModTime().Add(-1e12)
+	if err := os.Chtimes(bin, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, code := runLauncher(t, env, "", "version"); code != 0 {
+		t.Fatalf("rebuild run: code %d", code)
+	}
+	fi2, err := os.Stat(bin)
+	if err != nil || !fi2.ModTime().After(old) {
+		t.Fatalf("binary not rebuilt: %v %v", err, fi2.ModTime())
+	}
+}
+
+func goEnv(t *testing.T, key string) string {
+	out, err := exec.Command("go", "env", key).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
+}
