@@ -31,7 +31,7 @@ func PointOf(w *state.Window) (Point, bool) {
 // newAssistantWords returns the signal words of the agent's latest prose
 // from the transcript, once per assistant message.
 func (s *session) newAssistantWords(p *Payload) []string {
-	scan, ok := s.measure(p.TranscriptPath)
+	scan, ok := s.measure(p)
 	d := s.w.Drift
 	if !ok || d == nil || scan.LastText == "" {
 		return nil

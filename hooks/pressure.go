@@ -23,11 +23,12 @@ import (
 const defaultLimit = 200_000
 
 // measure reads the transcript once per hook (bounded), keeping the cursor.
-func (s *session) measure(path string) (transcript.Scan, bool) {
+func (s *session) measure(p *Payload) (transcript.Scan, bool) {
 	if s.scanned {
 		return s.scan, s.scanOK
 	}
 	s.scanned = true
+	path := p.TranscriptPath
 	if path == "" {
 		return s.scan, false
 	}
@@ -44,8 +45,12 @@ func (s *session) measure(path string) (transcript.Scan, bool) {
 	// decoding every assistant line of the 1 MiB window, so it is read only
 	// when this hook may announce a tier (20x less work per hook on the
 	// corpus: BenchmarkMeasureHotPath).
-	opt := transcript.DefaultOptions()
-	opt.TextRunes, opt.ToolResults, opt.LastTextOnly = 2000, 0, true
+	opt := transcript.HookOptions()
+	if d := s.w.Drift; d != nil && p.HookEventName != Stop {
+		// The drift signal has taken this message's text already (Stop's
+		// stall check needs the text whatever the mark).
+		opt.KnownMessage = d.TextMark
+	}
 	scan, err := transcript.Measure(path, prev, opt)
 	if err == nil && s.mayAnnounce(scan.Reading) {
 		opt.LastTextOnly = false
@@ -144,7 +149,7 @@ func (s *session) rearmAll() {
 // an event that cannot speak (Stop, PreCompact) waits for the next one that
 // can.
 func (s *session) meterEvent(p *Payload) {
-	scan, ok := s.measure(p.TranscriptPath)
+	scan, ok := s.measure(p)
 	if !ok {
 		return
 	}
@@ -171,7 +176,7 @@ func (s *session) pressureCheck(p *Payload) []advice.Advisory {
 	if tier >= len(s.env.Settings.Pressure.Tiers) || !ps.Announced[tier] {
 		return nil // re-armed meanwhile
 	}
-	scan, _ := s.measure(p.TranscriptPath)
+	scan, _ := s.measure(p)
 	return []advice.Advisory{s.pressureAdvisory(tier, scan)}
 }
 

@@ -38,7 +38,7 @@ func handleStop(ctx context.Context, s *session, p *Payload) (Response, error) {
 	}
 	text := p.LastAssistantMessage
 	if text == "" && p.HookEventName == Stop {
-		if scan, ok := s.measure(p.TranscriptPath); ok {
+		if scan, ok := s.measure(p); ok {
 			text = scan.LastText
 		}
 	}

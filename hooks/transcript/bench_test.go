@@ -49,7 +49,8 @@ func writeTranscript(b *testing.B, size int64, tail ...obj) (string, Cursor) {
 
 func benchMeasure(b *testing.B, path string, prev *Cursor) {
 	for name, opt := range map[string]Options{
-		"meter":      {Budget: 1 << 20, Chunk: 64 << 10},
+		"meter":      {Budget: 1 << 20, Chunk: 64 << 10}, // usage only
+		"hook":       HookOptions(),                      // what a hook runs
 		"with-texts": DefaultOptions(),
 	} {
 		b.Run(name, func(b *testing.B) {

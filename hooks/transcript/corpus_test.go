@@ -247,8 +247,27 @@ func oracleOnCorpus(t *testing.T, opt Options) {
 // expected reading is the oracle's, except that a relevant line (one that
 // changes the reading) longer than the window leaves the previous reading in
 // place.
+//
+// With the hooks' options the window is 1 MiB but lines of LongLine bytes
+// and over are given up on, so the limit is LongLine; "hook, known" also
+// passes the previous reading's message as KnownMessage, as a hook whose
+// drift signal has taken that message's text does.
 func TestMeterCursorChainOnCorpus(t *testing.T) {
-	opt := Options{Budget: 16 << 10, Chunk: 2 << 10}
+	for _, tc := range []struct {
+		name  string
+		opt   Options
+		known bool
+	}{
+		{"16KiB", Options{Budget: 16 << 10, Chunk: 2 << 10}, false},
+		{"hook", HookOptions(), false},
+		{"hook, known", HookOptions(), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) { cursorChain(t, tc.opt, tc.known) })
+	}
+}
+
+func cursorChain(t *testing.T, opt Options, known bool) {
+	limit := opt.sanitized().LongLine
 	for _, path := range corpusFiles(t) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			data, err := os.ReadFile(path)
@@ -264,13 +283,16 @@ func TestMeterCursorChainOnCorpus(t *testing.T) {
 				if o.add(line) {
 					// The window must hold the line and the newline
 					// before it.
-					if int64(len(line)) < opt.Budget || prev == 0 {
+					if int64(len(line)) < limit || prev == 0 {
 						expected = o.reading
 					} else {
 						missed++
 					}
 				}
 				prev = end
+				if known && cur != nil {
+					opt.KnownMessage = cur.Reading.MessageID
+				}
 				s := measure(t, data[:end], cur, opt)
 				if !sameReading(s.Reading, expected) {
 					t.Fatalf("line %d: reading %+v, expected %+v (oracle %+v)", i+1, s.Reading, expected, o.reading)

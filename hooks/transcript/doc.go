@@ -27,9 +27,20 @@
 // boundary, which finds an assistant line written just before a huge tool
 // result; when neither window decides, the cursor's reading is carried over
 // (exact when the tail window reached back to the boundary, since nothing
-// that matters was written since). What cannot be seen in either window, an
-// assistant line itself over the budget or one between a long line and the
-// cursor's window, is missed: the reading is then the carried one.
+// that matters was written since). With a cursor, a line of LongLine bytes
+// or more (64 KiB by default) is given up on by both windows after that many
+// of its bytes, so a hook after a 20 MB tool result reads about 150 KB, as
+// flat as a hook on a 50 MB transcript of short lines (scripts/bench-meter).
+// What cannot be seen this way, an assistant line itself that long or one
+// between two long lines written since the cursor, is missed: the reading
+// is then the carried one, one response late. On the corpus no relevant
+// line is that long (TestMeterCursorChainOnCorpus).
+//
+// The tail walk also stops at the cursor's boundary when nothing after it
+// changes the reading and nothing before it is wanted: with LastTextOnly and
+// KnownMessage naming the message the caller has the text of (the hooks'
+// drift signal takes each message's text once), a hook after a run of
+// progress lines reads only those lines.
 //
 // A last line without its newline may be half written: it is used if it
 // decodes and ignored otherwise. Only regular files are read: a directory,

@@ -49,7 +49,8 @@ func FuzzMeasureAt(f *testing.F) {
 		}
 
 		// A small window, and a cursor at some line boundary.
-		opt := Options{Budget: 1 + int64(budget%512), Chunk: 1 + int64(chunk%64), TextRunes: 50, ToolResults: 2}
+		// The high bits of budget set LongLine (0: the budget).
+		opt := Options{Budget: 1 + int64(budget%512), Chunk: 1 + int64(chunk%64), LongLine: int64(budget / 512), TextRunes: 50, ToolResults: 2}
 		var cur *Cursor
 		if cursorAt > 0 {
 			bound := bytes.LastIndexByte(data[:min(int(cursorAt), len(data))], '\n') + 1

@@ -19,6 +19,14 @@ type Options struct {
 	Budget int64 `json:"budget"`
 	// Chunk is the size of each read (default 64 KiB).
 	Chunk int64 `json:"chunk"`
+	// LongLine (default 64 KiB, at most Budget): when the caller passes a
+	// valid cursor, a line not found whole after this many of its bytes is
+	// not read further, by either window; the forward window gives the
+	// lines before it. This keeps the cost flat when the last line alone
+	// is megabytes, at the price of a reading one response late in the
+	// rare case of an assistant line between two such lines written since
+	// the cursor (or of an assistant line this long).
+	LongLine int64 `json:"long_line,omitempty"`
 	// TextRunes is how much recent assistant text to return, in runes;
 	// 0 collects none.
 	TextRunes int `json:"text_runes"`
@@ -29,12 +37,26 @@ type Options struct {
 	// TextRunes: RecentText then holds only what was read on the way. The
 	// hooks' hot path needs LastText only.
 	LastTextOnly bool `json:"last_text_only,omitempty"`
+	// KnownMessage, with LastTextOnly, is the id of a message whose text
+	// the caller already has: when it is the latest, its text is not
+	// collected (LastText is then empty or partial), and the tail walk
+	// may stop at the cursor's boundary when nothing after it is newer.
+	KnownMessage string `json:"known_message,omitempty"`
 }
 
-// DefaultOptions: a 1 MiB budget read in 64 KiB chunks, 4,000 runes of text
-// and the 16 latest tool results.
+// DefaultOptions: a 1 MiB budget read in 64 KiB chunks, lines of 64 KiB
+// and over given up on when a cursor covers them, 4,000 runes of text and
+// the 16 latest tool results.
 func DefaultOptions() Options {
-	return Options{Budget: 1 << 20, Chunk: 64 << 10, TextRunes: 4000, ToolResults: 16}
+	return Options{Budget: 1 << 20, Chunk: 64 << 10, LongLine: 64 << 10, TextRunes: 4000, ToolResults: 16}
+}
+
+// HookOptions are DefaultOptions as the hooks' hot path uses them: the
+// latest usage and the latest message's text (2,000 runes), no tool results.
+func HookOptions() Options {
+	o := DefaultOptions()
+	o.TextRunes, o.ToolResults, o.LastTextOnly = 2000, 0, true
+	return o
 }
 
 func (o Options) sanitized() Options {
@@ -46,6 +68,10 @@ func (o Options) sanitized() Options {
 		o.Chunk = d.Chunk
 	}
 	o.Chunk = min(o.Chunk, o.Budget)
+	if o.LongLine <= 0 {
+		o.LongLine = d.LongLine
+	}
+	o.LongLine = min(o.LongLine, o.Budget)
 	o.TextRunes = max(o.TextRunes, 0)
 	o.ToolResults = max(o.ToolResults, 0)
 	return o
@@ -171,6 +197,10 @@ func MeasureAt(r io.ReaderAt, size int64, prev *Cursor, opt Options) (Scan, erro
 	opt = opt.sanitized()
 	m := measurer{r: r, size: size, opt: opt, c: newCollector(opt)}
 	valid := m.validCursor(prev)
+	m.cursor = valid
+	if valid {
+		m.prev = prev
+	}
 
 	seenFrom, lastNL := m.tail()
 	covered := valid && seenFrom <= prev.Boundary
@@ -215,6 +245,16 @@ type measurer struct {
 	read int64
 	err  error
 	buf  []byte // the tail window, reused by the forward one
+	// cursor: a valid cursor was given, so lines of LongLine bytes and
+	// over are given up on (the forward window covers what they hide).
+	cursor bool
+	prev   *Cursor // the valid cursor, or nil
+}
+
+// tooLong reports whether the tail walk, with [pos, hi) searched and no
+// line start found, should give up on the line ending at hi.
+func (m *measurer) tooLong(pos, hi int64) bool {
+	return m.cursor && hi-pos >= m.opt.LongLine
 }
 
 // validCursor reports whether prev can describe this file: not beyond its
@@ -301,7 +341,7 @@ func (m *measurer) tail() (seenFrom, lastNL int64) {
 				m.c.back(win[at(0):at(hi)])
 				return 0, -1
 			}
-			if !more() {
+			if m.tooLong(pos, hi) || !more() {
 				return seenFrom, lastNL
 			}
 		}
@@ -310,6 +350,9 @@ func (m *measurer) tail() (seenFrom, lastNL int64) {
 		searched = m.size - 1 // the final newline ends the line, it is no separator
 	}
 	for hi > 0 && !m.c.done() {
+		if m.prev != nil && hi <= m.prev.Boundary && m.c.doneAtCursor(m.prev.Reading) {
+			break // the cursor's reading holds: see MeasureAt
+		}
 		// The line ending at hi has its newline at hi-1; its start is
 		// just after the newline before that.
 		if i := lastNewline(win[at(pos):at(searched)]); i >= 0 {
@@ -324,43 +367,55 @@ func (m *measurer) tail() (seenFrom, lastNL int64) {
 			m.c.back(win[at(0):at(hi)])
 			return 0, lastNL
 		}
-		if !more() {
+		if m.tooLong(pos, hi) || !more() {
 			break
 		}
 	}
 	return seenFrom, lastNL
 }
 
-// forward reads [from, to) (at most Budget bytes, from a line boundary) and
-// gives its complete lines to the collector, newest first, as if the tail
-// walk had gone on (with a gap between the two windows if to is short of
-// where the tail stopped). It returns the offset just after the window's
-// last newline, or -1.
+// forward reads [from, to) (at most Budget bytes, from a line boundary) in
+// chunks, stopping early inside a line of LongLine bytes or more, and gives
+// its complete lines to the collector, newest first, as if the tail walk
+// had gone on (with a gap between the two windows if it stopped short of
+// where the tail stopped). It returns the offset just after the last
+// newline it read, or -1.
 func (m *measurer) forward(from, to int64) int64 {
 	if to <= from {
 		return -1
 	}
 	// The collector keeps copies of what it takes, so the tail window's
 	// memory can be reused.
-	buf := m.buf
-	if int64(cap(buf)) < to-from {
-		buf = make([]byte, to-from)
-	}
-	buf = buf[:to-from]
-	if !m.readAt(buf, from) {
-		return -1
-	}
-	// Line ends, found going forward (IndexByte is vectorised); the bytes
-	// after the last newline are a line the window cannot finish.
-	var ends []int
-	for i := 0; ; {
-		j := bytes.IndexByte(buf[i:], '\n')
-		if j < 0 {
-			break
+	buf := m.buf[:0]
+	var ends []int // line ends, found going forward (IndexByte is vectorised)
+	// Chunks of a quarter of LongLine, so that a long line costs little
+	// more than LongLine bytes.
+	chunk := min(m.opt.Chunk, max(m.opt.LongLine/4, 1))
+	for off := from; off < to; {
+		k := int(min(chunk, to-off))
+		n := len(buf)
+		buf = slices.Grow(buf, k)[:n+k]
+		if !m.readAt(buf[n:], off) {
+			return -1
 		}
-		i += j + 1
-		ends = append(ends, i)
+		off += int64(k)
+		for i := n; ; {
+			j := bytes.IndexByte(buf[i:], '\n')
+			if j < 0 {
+				break
+			}
+			i += j + 1
+			ends = append(ends, i)
+		}
+		lineStart := 0
+		if len(ends) > 0 {
+			lineStart = ends[len(ends)-1]
+		}
+		if int64(len(buf)-lineStart) >= m.opt.LongLine {
+			break // the bytes after the last newline are a long line
+		}
 	}
+	m.buf = buf
 	if len(ends) == 0 {
 		return -1
 	}
@@ -408,7 +463,21 @@ func newCollector(opt Options) *collector {
 }
 
 func (c *collector) textDone() bool {
-	return c.opt.TextRunes == 0 || (c.lastDone && (c.opt.LastTextOnly || c.recentRunes >= c.opt.TextRunes))
+	return c.opt.TextRunes == 0 || (c.lastDone && (c.opt.LastTextOnly || c.recentRunes >= c.opt.TextRunes)) ||
+		(c.decided && c.known(c.reading.MessageID))
+}
+
+// known reports whether id is the message whose text the caller has.
+func (c *collector) known(id string) bool {
+	return c.opt.LastTextOnly && id != "" && id == c.opt.KnownMessage
+}
+
+// doneAtCursor reports whether the walk can stop at the boundary of the
+// cursor whose reading is prev: nothing newer was found after it, and
+// nothing is wanted from before it.
+func (c *collector) doneAtCursor(prev Reading) bool {
+	return !c.decided && len(c.results) >= c.opt.ToolResults && len(c.pending) == 0 &&
+		(c.opt.TextRunes == 0 || c.known(prev.MessageID))
 }
 
 func (c *collector) resultsDone() bool {

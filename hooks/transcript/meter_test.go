@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -278,5 +279,48 @@ func TestMeasureFile(t *testing.T) {
 	s2, err := Measure(filepath.Join(dir, "gone.jsonl"), &s.Cursor, DefaultOptions())
 	if !errors.Is(err, fs.ErrNotExist) || s2.Reading.Source != SourceCarried || s2.Reading.Tokens != 42_000 {
 		t.Errorf("missing file: %+v, %v", s2.Reading, err)
+	}
+}
+
+// TestMeterLongLine: with a cursor, a line of LongLine bytes or more is
+// given up on by both windows, so the bytes read do not grow with it; the
+// price, an assistant line hidden between two such lines, is pinned here.
+func TestMeterLongLine(t *testing.T) {
+	opt := DefaultOptions()
+	head := build(t, user("go"), asst("m0", 10_000, textBlock("earlier")))
+	a := build(t, asst("m1", 90_000, textBlock("dumping it"), toolUse("toolu_1", "Bash")))
+	before := Reading{Tokens: 10_000, Found: true, Model: "claude-test", MessageID: "m0", Source: SourceTail}
+	want := Reading{Tokens: 90_000, Found: true, Model: "claude-test", MessageID: "m1", Source: SourceForward}
+	cur := &Cursor{Size: int64(len(head)), Boundary: int64(len(head)), Reading: before}
+	var read []int64
+	for _, n := range []int{100 << 10, 2 << 20, 8 << 20} {
+		huge := build(t, result("toolu_1", strings.Repeat("x", n), false))
+		data := slices.Concat(head, a, huge)
+		s := measure(t, data, cur, opt)
+		if s.Reading != want || s.Cursor.Boundary != int64(len(data)) {
+			t.Fatalf("%d-byte result: reading %+v, boundary %d; want %+v, %d", n, s.Reading, s.Cursor.Boundary, want, len(data))
+		}
+		// The tail's chunk, then the forward window up to LongLine bytes
+		// into the result.
+		if s.BytesRead > opt.Chunk+opt.LongLine+opt.Chunk+1 {
+			t.Errorf("%d-byte result: read %d bytes", n, s.BytesRead)
+		}
+		read = append(read, s.BytesRead)
+		// Without a cursor the whole budget is tried, as before.
+		if s := measure(t, data, nil, opt); n > int(opt.Budget) && s.BytesRead != opt.Budget {
+			t.Errorf("%d-byte result, no cursor: read %d bytes", n, s.BytesRead)
+		}
+	}
+	if read[1] != read[2] {
+		t.Errorf("bytes read grow with the line: %v", read)
+	}
+
+	// Two long lines since the cursor with the assistant line between
+	// them: the reading stays the cursor's, one response late.
+	long := build(t, result("toolu_0", strings.Repeat("y", 100<<10), false))
+	huge := build(t, result("toolu_1", strings.Repeat("x", 2<<20), false))
+	s := measure(t, slices.Concat(head, long, a, huge), cur, opt)
+	if w := before; s.Reading != (Reading{Tokens: w.Tokens, Found: true, Model: w.Model, MessageID: w.MessageID, Source: SourceCarried}) {
+		t.Errorf("hidden assistant line: reading %+v", s.Reading)
 	}
 }
