@@ -197,7 +197,6 @@ func MeasureAt(r io.ReaderAt, size int64, prev *Cursor, opt Options) (Scan, erro
 	opt = opt.sanitized()
 	m := measurer{r: r, size: size, opt: opt, c: newCollector(opt)}
 	valid := m.validCursor(prev)
-	m.cursor = valid
 	if valid {
 		m.prev = prev
 	}
@@ -245,16 +244,16 @@ type measurer struct {
 	read int64
 	err  error
 	buf  []byte // the tail window, reused by the forward one
-	// cursor: a valid cursor was given, so lines of LongLine bytes and
-	// over are given up on (the forward window covers what they hide).
-	cursor bool
-	prev   *Cursor // the valid cursor, or nil
+	// prev is the caller's cursor if valid, else nil. With one, lines of
+	// LongLine bytes and over are given up on (the forward window covers
+	// what they hide).
+	prev *Cursor
 }
 
 // tooLong reports whether the tail walk, with [pos, hi) searched and no
 // line start found, should give up on the line ending at hi.
 func (m *measurer) tooLong(pos, hi int64) bool {
-	return m.cursor && hi-pos >= m.opt.LongLine
+	return m.prev != nil && hi-pos >= m.opt.LongLine
 }
 
 // validCursor reports whether prev can describe this file: not beyond its
