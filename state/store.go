@@ -35,6 +35,12 @@ type Store struct {
 	// Notice receives one-line reports (a quarantined file, a skipped torn
 	// line). The caller prefixes and prints them; nil drops them.
 	Notice func(msg string)
+	// NoSync skips the fsync before a whole-file write's rename: the write
+	// is still atomic for readers, but not durable across a crash. Only
+	// for state nobody needs after a crash: replay's scratch directory,
+	// removed when the replay ends. Hooks leave it false, and write through
+	// renameio.
+	NoSync bool
 
 	// written remembers the hash of each document this Store wrote, so a
 	// long-lived process (replay) does not re-validate bytes it validated
@@ -221,14 +227,54 @@ func (s *Store) Save(path string, k Kind, v any) error {
 		}
 	}
 	raw = append(raw, '\n')
-	if err := writeAtomic(path, raw); err != nil {
+	if err := s.write(path, raw); err != nil {
 		return err
 	}
 	s.rememberWrite(path, raw)
 	return nil
 }
 
-// writeAtomic is the one whole-file write path.
+// write writes a whole file atomically: writeAtomic, or writeUnsynced
+// under NoSync.
+func (s *Store) write(path string, raw []byte) error {
+	if s.NoSync {
+		return writeUnsynced(path, raw)
+	}
+	return writeAtomic(path, raw)
+}
+
+// writeUnsynced is writeAtomic without the fsync: a temporary file beside
+// the target (0600, as renameio creates it), written, closed and renamed
+// over the target.
+func writeUnsynced(path string, raw []byte) (err error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path))
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+			_ = os.Remove(f.Name())
+		}
+	}()
+	if _, err := f.Write(raw); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeAtomic is the whole-file write path of the hooks (renameio: a
+// temporary file beside the target, fsynced, renamed).
 func writeAtomic(path string, raw []byte) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -412,7 +458,7 @@ func (s *Store) ReadLines(path string, k Kind, maxBytes int64, fn func(raw []byt
 // WriteRaw writes bytes that are not a state document (a saved tool
 // output) atomically, 0600, through the same path as every other write.
 func (s *Store) WriteRaw(path string, raw []byte) error {
-	return writeAtomic(path, raw)
+	return s.write(path, raw)
 }
 
 func quickValidateIf(k Kind, raw []byte) []FieldError {
@@ -445,5 +491,5 @@ func (s *Store) DropLines(path string, drop func(raw []byte) bool) (int, error) 
 	if dropped == 0 {
 		return 0, nil
 	}
-	return dropped, writeAtomic(path, out.Bytes())
+	return dropped, s.write(path, out.Bytes())
 }
