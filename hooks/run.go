@@ -62,6 +62,11 @@ func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 	if meterEvents[p.HookEventName] && env.Settings.Pressure.Enabled && !s.disabled("all") && !s.disabled("pressure") && p.AgentID == "" {
 		s.meterEvent(p)
 	}
+	if env.Gate != nil {
+		if err := env.Gate(); err != nil {
+			return Response{}, fmt.Errorf("hook gate: %w", err)
+		}
+	}
 	if !s.disabled("all") {
 		resp, err = h(ctx, s, p)
 		if err != nil {

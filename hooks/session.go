@@ -21,6 +21,13 @@ type Env struct {
 	// Saved, if set, is called with the session's window after every hook
 	// that wrote it (replay reads the context meter from it).
 	Saved func(w *state.Window)
+	// Gate, if set, is called once per hook after the session is loaded and
+	// the context meter read, before the handler runs or anything is
+	// written (bar moving a corrupt file aside); an error ends the hook
+	// with nothing written, and Run returns it wrapped. The hook binary
+	// uses it to learn, without waiting for it up front, whether it is
+	// stale and must hand the payload to a rebuilt binary.
+	Gate func() error
 }
 
 func (e *Env) now() time.Time {

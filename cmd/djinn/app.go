@@ -37,6 +37,11 @@ type app struct {
 	getenv         func(string) string
 	environ        []string
 	now            func() time.Time
+	// stale, when set, waits for the launcher's background staleness
+	// check (hooks only, see staleAsync); args are the process's own, for
+	// handing a hook to the launcher.
+	stale func() bool
+	args  []string
 }
 
 // commonFlags are taken by every command (flags go before arguments: urfave
@@ -52,6 +57,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	a := &app{
 		stdin: stdin, stdout: stdout, stderr: stderr, tui: tui{stderr},
 		getenv: os.Getenv, environ: os.Environ(), now: time.Now,
+		stale: launcherStale, args: args,
 	}
 	if v := os.Getenv("DJINN_NOW"); v != "" {
 		// Tests pin the clock; a bad value is ignored, not fatal.

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"errors"
+	"io"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/djinn-cc/djinn/hooks"
@@ -15,6 +19,10 @@ func (a *app) hookCommand() *cli.Command {
 		Action:    a.hook,
 	}
 }
+
+// errStale stops a hook whose binary is older than its sources before it
+// writes anything.
+var errStale = errors.New("the binary is older than its sources")
 
 // hook never returns an error to urfave: every failure becomes one "djinn:"
 // line on stderr, nothing on stdout, exit 0.
@@ -34,7 +42,14 @@ func (a *app) hook(c *cli.Context) error {
 		a.tui.errorf("hook: %v", err)
 		return nil
 	}
-	p, err := hooks.DecodePayload(a.stdin, event)
+	// A hook that may turn out stale keeps the payload it read, to hand it
+	// to the rebuilt binary.
+	in, kept := a.stdin, (*bytes.Buffer)(nil)
+	if a.stale != nil {
+		kept = &bytes.Buffer{}
+		in = io.TeeReader(a.stdin, kept)
+	}
+	p, err := hooks.DecodePayload(in, event)
 	if err != nil {
 		a.tui.errorf("hook %s: %v", event, err)
 		return nil
@@ -47,7 +62,23 @@ func (a *app) hook(c *cli.Context) error {
 		a.tui.errorf("hook %s: %v", event, err)
 		return nil
 	}
+	if a.stale != nil {
+		env.Gate = func() error {
+			if a.stale() {
+				return errStale
+			}
+			return nil
+		}
+	}
 	resp, err := hooks.Run(c.Context, env, p)
+	if errors.Is(err, errStale) {
+		// Nothing was written: the rebuilt binary handles this event. If
+		// the hand-over fails, this binary handles it after all.
+		rerr := relaunchHook(a.getenv, a.args, kept.Bytes())
+		a.tui.errorf("hook %s: the binary is stale but could not hand over to the launcher (%v); running it as it is", event, rerr)
+		env.Gate = nil
+		resp, err = hooks.Run(c.Context, env, p)
+	}
 	if err != nil {
 		a.tui.errorf("hook %s: %v", event, err)
 		return nil

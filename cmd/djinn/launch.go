@@ -2,34 +2,105 @@ package main
 
 import (
 	"bufio"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
-// staleRelaunch is the launcher's staleness check, done in Go because the
-// shell took two milliseconds of every hook for it. When the launcher
-// (hooks/djinn) execs the cached binary it sets DJINN_LAUNCHER_ROOT and
-// DJINN_LAUNCHER_BIN; if go.mod, go.sum, or an input of the build (the Go
-// and embedded files of its packages and their directories, listed in
-// .djinn-<version>.inputs beside it) is newer than the binary, the binary
-// execs the launcher again with
+// The launcher's staleness check is done in Go because the shell took two
+// milliseconds of every hook for it. When the launcher (hooks/djinn) execs
+// the cached binary it sets DJINN_LAUNCHER_ROOT and DJINN_LAUNCHER_BIN; if
+// go.mod, go.sum, or an input of the build (the Go and embedded files of its
+// packages and their directories, listed in .djinn-<version>.inputs beside
+// it) is newer than the binary, the binary execs the launcher again with
 // DJINN_REBUILD=1, which rebuilds under its lock and execs the new binary.
-// It runs before stdin is read, so the payload is untouched. Any problem
-// means "not stale": a check that cannot run must not stop the hook.
-func staleRelaunch(getenv func(string) string, args []string) {
-	root, bin := getenv("DJINN_LAUNCHER_ROOT"), getenv("DJINN_LAUNCHER_BIN")
+// Any problem means "not stale": a check that cannot run must not stop the
+// hook.
+
+// launcherPaths returns the plugin root and the binary the launcher ran,
+// or ok=false when this process was not started by the launcher (or is the
+// launcher's rebuild run).
+func launcherPaths(getenv func(string) string) (root, bin string, ok bool) {
+	root, bin = getenv("DJINN_LAUNCHER_ROOT"), getenv("DJINN_LAUNCHER_BIN")
 	if root == "" || bin == "" || getenv("DJINN_REBUILD") != "" {
+		return "", "", false
+	}
+	return root, bin, true
+}
+
+// staleRelaunch is the check for commands: it runs before stdin is read,
+// so on a stale binary the launcher gets the untouched stdin.
+func staleRelaunch(getenv func(string) string, args []string) {
+	root, bin, ok := launcherPaths(getenv)
+	if !ok || !sourcesNewer(root, bin) {
 		return
 	}
-	if !sourcesNewer(root, bin) {
-		return
+	_ = execLauncher(root, args)
+	// Exec failed: run this binary as it is.
+}
+
+// staleAsync is the check for hooks, which are on the agent's critical
+// path: its hundred stats (about half a millisecond) run beside the hook's
+// own work, and the hook asks for the verdict before its handler runs or
+// anything is written (hooks.Env.Gate). It returns nil when there is
+// nothing to check.
+func staleAsync(getenv func(string) string) func() bool {
+	root, bin, ok := launcherPaths(getenv)
+	if !ok {
+		return nil
 	}
+	verdict := make(chan bool, 1)
+	go func() { verdict <- sourcesNewer(root, bin) }()
+	var stale, got bool
+	return func() bool {
+		if !got {
+			stale, got = <-verdict, true
+		}
+		return stale
+	}
+}
+
+// relaunchHook hands a hook whose binary turned out stale to the launcher:
+// the payload it already read becomes the launcher's stdin (a temporary
+// file, 0600, unlinked before the exec), and the launcher rebuilds and
+// runs the new binary on it. It returns only on failure, having changed
+// nothing but fd 0.
+func relaunchHook(getenv func(string) string, args []string, payload []byte) error {
+	root := getenv("DJINN_LAUNCHER_ROOT")
+	if root == "" {
+		return errors.New("not started by the launcher")
+	}
+	f, err := os.CreateTemp("", "djinn-payload-")
+	if err != nil {
+		return fmt.Errorf("keep the payload: %w", err)
+	}
+	defer f.Close()
+	_ = os.Remove(f.Name())
+	if _, err := f.Write(payload); err != nil {
+		return fmt.Errorf("keep the payload: %w", err)
+	}
+	if _, err := f.Seek(0, 0); err != nil {
+		return fmt.Errorf("keep the payload: %w", err)
+	}
+	// dup2 leaves the new fd 0 without close-on-exec, so the launcher
+	// inherits it.
+	if err := unix.Dup2(int(f.Fd()), 0); err != nil {
+		return fmt.Errorf("keep the payload: %w", err)
+	}
+	return execLauncher(root, args)
+}
+
+// execLauncher replaces this process with the launcher, asking it to
+// rebuild. It returns only on failure.
+func execLauncher(root string, args []string) error {
 	env := append(os.Environ(), "DJINN_REBUILD=1")
 	launcher := filepath.Join(root, "hooks", "djinn")
-	_ = syscall.Exec(launcher, append([]string{launcher}, args[1:]...), env)
-	// Exec failed: run this binary as it is.
+	return syscall.Exec(launcher, append([]string{launcher}, args[1:]...), env)
 }
 
 // sourcesNewer reports whether a source the binary depends on changed after

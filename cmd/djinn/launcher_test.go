@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -92,6 +93,38 @@ func TestLauncherBuildsAndRebuilds(t *testing.T) {
 	fi2, err := os.Stat(bin)
 	if err != nil || !fi2.ModTime().After(old) {
 		t.Fatalf("binary not rebuilt: %v %v", err, fi2.ModTime())
+	}
+
+	// A hook checks beside its own work: aged again, the binary hands the
+	// payload it already read to the launcher before writing anything, so
+	// the rebuilt binary records the event exactly once.
+	if err := os.Chtimes(bin, old, old); err != nil {
+		t.Fatal(err)
+	}
+	payload := `{"session_id":"stale-1","hook_event_name":"UserPromptSubmit","prompt":"Add a --json flag to the export command","cwd":"/tmp"}`
+	out, errOut, code = runLauncher(t, env, payload, "hook", "UserPromptSubmit")
+	if code != 0 || errOut != "" {
+		t.Fatalf("stale hook: code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if anchor, err := os.ReadFile(filepath.Join(stateDir, "sessions", "stale-1", "anchor.json")); err != nil || !bytes.Contains(anchor, []byte("--json flag")) {
+		t.Errorf("the handed-over prompt was not anchored: %v %s", err, anchor)
+	}
+	fi3, err := os.Stat(bin)
+	if err != nil || !fi3.ModTime().After(old) {
+		t.Fatalf("hook did not rebuild the binary: %v", err)
+	}
+	raw, err := os.ReadFile(filepath.Join(stateDir, "sessions", "stale-1", "window.json"))
+	if err != nil {
+		t.Fatalf("the handed-over hook left no state: %v", err)
+	}
+	var w struct {
+		Events map[string]int `json:"events"`
+	}
+	if err := json.Unmarshal(raw, &w); err != nil {
+		t.Fatal(err)
+	}
+	if w.Events["UserPromptSubmit"] != 1 {
+		t.Errorf("UserPromptSubmit recorded %d times, want exactly 1: %s", w.Events["UserPromptSubmit"], raw)
 	}
 }
 

@@ -8,8 +8,16 @@ import (
 	"os"
 )
 
+// launcherStale, when set, waits for the background staleness check of a
+// hook started by the launcher (see staleAsync).
+var launcherStale func() bool
+
 func main() {
-	staleRelaunch(os.Getenv, os.Args)
+	if len(os.Args) > 1 && os.Args[1] == "hook" {
+		launcherStale = staleAsync(os.Getenv)
+	} else {
+		staleRelaunch(os.Getenv, os.Args)
+	}
 	// run is separate so deferred unlocks and cleanups finish before exit.
 	os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
