@@ -57,9 +57,13 @@ func (e FieldError) Error() string {
 }
 
 func compileChecker(schema []byte) (*checker, error) {
-	var root map[string]any
-	if err := json.Unmarshal(schema, &root); err != nil {
+	tree, err := parseTree(schema)
+	if err != nil {
 		return nil, fmt.Errorf("parse schema: %w", err)
+	}
+	root, ok := tree.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("parse schema: not a JSON object")
 	}
 	c := &checker{root: root, re: map[string]*regexp.Regexp{}}
 	if err := c.scan(root, ""); err != nil {
