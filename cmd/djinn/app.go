@@ -80,6 +80,11 @@ func (a *app) run(ctx context.Context, args []string) (code int) {
 			}
 		}
 	}()
+	if isHook && len(args) == 3 && !strings.HasPrefix(args[2], "-") {
+		// What hooks.json runs: no flags to parse.
+		a.runHook(ctx, args[2], "", "")
+		return ExitOK
+	}
 	c := &cli.App{
 		Name:            "djinn",
 		Usage:           "keep a Claude Code agent on task: goal drift, loops, stalls, context pressure",
@@ -169,7 +174,13 @@ func knownCommand(c *cli.App, name string) bool {
 
 // store resolves the state root from --state-dir and the environment.
 func (a *app) store(c *cli.Context) (*state.Store, error) {
-	root, err := state.ResolveRoot(c.String("state-dir"), a.getenv)
+	return a.storeAt(c.String("state-dir"))
+}
+
+// storeAt resolves the state root from a --state-dir value (may be empty)
+// and the environment.
+func (a *app) storeAt(stateDir string) (*state.Store, error) {
+	root, err := state.ResolveRoot(stateDir, a.getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +194,12 @@ func (a *app) store(c *cli.Context) (*state.Store, error) {
 
 // env builds the hook environment: store, settings and clock.
 func (a *app) env(c *cli.Context) (*hooks.Env, error) {
-	st, err := a.store(c)
+	return a.envAt(c.String("state-dir"))
+}
+
+// envAt is env for a --state-dir value (may be empty).
+func (a *app) envAt(stateDir string) (*hooks.Env, error) {
+	st, err := a.storeAt(stateDir)
 	if err != nil {
 		return nil, err
 	}
