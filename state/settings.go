@@ -310,10 +310,10 @@ func envName(prefix, key string) string {
 // applyEnv applies PREFIX_<KEY> variables. Variables with the prefix that
 // name no setting are reported, except the few that are not settings.
 func applyEnv(s *Settings, prefix string, environ []string) []string {
-	fields := map[string]settingField{}
-	for _, f := range settingFields(s) {
-		fields[envName(prefix, f.key)] = f
-	}
+	// Most hooks have no such variable (the launcher's own DJINN_ ones
+	// aside): the table of settings, built by reflection, is made only
+	// when there is one to look up.
+	var fields map[string]settingField
 	var problems []string
 	for _, kv := range environ {
 		name, val, ok := strings.Cut(kv, "=")
@@ -321,11 +321,17 @@ func applyEnv(s *Settings, prefix string, environ []string) []string {
 			// An empty variable is unset, as in most shells' idiom.
 			continue
 		}
+		if prefix == "DJINN_" && notASetting[name] {
+			continue
+		}
+		if fields == nil {
+			fields = map[string]settingField{}
+			for _, f := range settingFields(s) {
+				fields[envName(prefix, f.key)] = f
+			}
+		}
 		f, known := fields[strings.ToUpper(name)]
 		if !known {
-			if prefix == "DJINN_" && notASetting[name] {
-				continue
-			}
 			problems = append(problems, fmt.Sprintf("environment %s: unknown setting; ignored", name))
 			continue
 		}

@@ -142,3 +142,14 @@ func TestLoadSettings(t *testing.T) {
 		})
 	}
 }
+
+// TestNotASettingDisjoint: applyEnv skips the names of notASetting before
+// it looks settings up, so none may be a setting's variable.
+func TestNotASettingDisjoint(t *testing.T) {
+	s := DefaultSettings()
+	for _, f := range settingFields(&s) {
+		if name := envName("DJINN_", f.key); notASetting[name] {
+			t.Errorf("%s is both a setting (%s) and listed in notASetting", name, f.key)
+		}
+	}
+}
