@@ -28,6 +28,10 @@ type Env struct {
 	// uses it to learn, without waiting for it up front, whether it is
 	// stale and must hand the payload to a rebuilt binary.
 	Gate func() error
+	// Cache, if set, keeps sessions' windows in memory between the hooks
+	// of one long-lived process (replay), which flushes it at the end.
+	// Hook processes leave it nil.
+	Cache *SessionCache
 }
 
 func (e *Env) now() time.Time {
@@ -59,6 +63,17 @@ type session struct {
 	anchorLoaded bool
 	anchorDirty  bool
 
+	// With Env.Cache: cached says the window lives in the cache (save
+	// does not write it), and winFile is window.json as this process last
+	// left it; cachedAnchor is the anchor the cache handed over, for
+	// loadAnchor to use if anchor.json is still anchorFile.
+	cached         bool
+	winFile        fileStamp
+	cachedAnchor   *state.Anchor
+	cachedAnchorOK bool
+	anchorFile     fileStamp
+	anchorFileOK   bool
+
 	turns []state.Turn
 	advs  []state.Advisory
 
@@ -77,7 +92,8 @@ type session struct {
 func (s *session) path(name string) string { return filepath.Join(s.dir, name) }
 
 // openSession validates the id, takes the session lock and loads
-// window.json. The caller must call unlock.
+// window.json, or takes the window from Env.Cache when it holds the
+// session. The caller must call unlock.
 func openSession(ctx context.Context, env *Env, id string) (*session, *state.Lock, error) {
 	dir, err := env.Store.SessionDir(id)
 	if err != nil {
@@ -88,13 +104,20 @@ func openSession(ctx context.Context, env *Env, id string) (*session, *state.Loc
 		return nil, nil, err
 	}
 	s := &session{env: env, id: id, dir: dir, now: env.now()}
-	found, err := env.Store.Load(s.path("window.json"), state.KindWindow, &s.w)
-	if err != nil {
-		_ = lock.Unlock()
-		return nil, nil, err
-	}
-	if !found {
-		s.w = state.Window{SchemaVersion: state.SchemaVersion, SessionID: id, CreatedAt: s.now, Events: map[string]int{}}
+	if s.cached = env.Cache.take(s); !s.cached {
+		found, err := env.Store.Load(s.path("window.json"), state.KindWindow, &s.w)
+		if err != nil {
+			_ = lock.Unlock()
+			return nil, nil, err
+		}
+		if env.Cache != nil {
+			// Under the lock, the file is still the one just read (or
+			// still absent, or the one Load moved aside).
+			s.winFile, s.cached = stampOf(s.path("window.json"))
+		}
+		if !found {
+			s.w = state.Window{SchemaVersion: state.SchemaVersion, SessionID: id, CreatedAt: s.now, Events: map[string]int{}}
+		}
 	}
 	if s.w.Events == nil {
 		s.w.Events = map[string]int{}
@@ -107,12 +130,19 @@ func (s *session) loadAnchor() (*state.Anchor, error) {
 	if s.anchorLoaded {
 		return s.anchor, nil
 	}
+	if a, ok := s.takeAnchor(); ok {
+		s.anchor, s.anchorLoaded, s.anchorFileOK = a, true, true
+		return s.anchor, nil
+	}
 	var a state.Anchor
 	found, err := s.env.Store.Load(s.path("anchor.json"), state.KindAnchor, &a)
 	if err != nil {
 		return nil, err
 	}
 	s.anchorLoaded = true
+	if s.cached {
+		s.anchorFile, s.anchorFileOK = stampOf(s.path("anchor.json"))
+	}
 	if found {
 		s.anchor = &a
 	}
@@ -126,12 +156,14 @@ func (s *session) setAnchor(a *state.Anchor) {
 // save writes everything that changed: window.json first (if the disk is
 // full or the directory unwritable, it fails before anything else is
 // written, leaving the state as it was), then the other documents, then the
-// log lines.
+// log lines. With Env.Cache, window.json is left to the cache's Flush.
 func (s *session) save() error {
 	st := s.env.Store
 	s.w.UpdatedAt = s.now
-	if err := st.Save(s.path("window.json"), state.KindWindow, &s.w); err != nil {
-		return fmt.Errorf("save window: %w", err)
+	if !s.cached {
+		if err := st.Save(s.path("window.json"), state.KindWindow, &s.w); err != nil {
+			return fmt.Errorf("save window: %w", err)
+		}
 	}
 	if s.env.Saved != nil {
 		s.env.Saved(&s.w)
@@ -150,6 +182,11 @@ func (s *session) save() error {
 		if err := st.Append(s.path("advisories.jsonl"), state.KindAdvisory, a); err != nil {
 			return err
 		}
+	}
+	// Only now, with everything written, may the next hook of this
+	// process start from this hook's window.
+	if s.cached {
+		s.env.Cache.put(s)
 	}
 	return nil
 }

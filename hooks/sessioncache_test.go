@@ -1,0 +1,412 @@
+package hooks
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/djinn-cc/djinn/state"
+)
+
+// TestCacheableTypes: the documents the cache keeps have only exported
+// fields (encoding/json sees all of them, and deepCopy copies all of them),
+// except in time.Time, which is immutable, and nothing deepCopy cannot
+// copy (interfaces, channels, functions).
+func TestCacheableTypes(t *testing.T) {
+	seen := map[reflect.Type]bool{}
+	var walk func(ty reflect.Type, path string)
+	walk = func(ty reflect.Type, path string) {
+		if seen[ty] {
+			return
+		}
+		seen[ty] = true
+		switch ty.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array:
+			walk(ty.Elem(), path+"[]")
+		case reflect.Map:
+			walk(ty.Key(), path+"[key]")
+			walk(ty.Elem(), path+"[]")
+		case reflect.Struct:
+			if ty == reflect.TypeFor[time.Time]() {
+				return
+			}
+			for i := range ty.NumField() {
+				f := ty.Field(i)
+				if !f.IsExported() || f.Tag.Get("json") == "-" {
+					t.Errorf("%s.%s (%s): not in window.json, so a cached window would keep what the disk loses", path, f.Name, ty)
+				}
+				walk(f.Type, path+"."+f.Name)
+			}
+		case reflect.Interface, reflect.Chan, reflect.Func, reflect.UnsafePointer:
+			t.Errorf("%s: %s cannot be deep-copied", path, ty)
+		}
+	}
+	walk(reflect.TypeFor[state.Window](), "Window")
+	walk(reflect.TypeFor[state.Anchor](), "Anchor")
+}
+
+// fill sets v to random contents: nil, empty and filled containers, so that
+// both of encoding/json's spellings (null, []) occur.
+func fill(r *rand.Rand, v reflect.Value, depth int) {
+	switch v.Kind() {
+	case reflect.Bool:
+		v.SetBool(r.IntN(2) == 0)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(r.Int64N(1000) - 500)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(r.Uint64N(1000))
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(r.NormFloat64())
+	case reflect.String:
+		str := strings.Repeat("x", r.IntN(4)) + string(rune('a'+r.IntN(26)))
+		switch r.IntN(8) {
+		case 0:
+			str = ""
+		case 1:
+			str += "é<&>\u2028"[:r.IntN(9)] // cut anywhere: not always UTF-8
+		case 2:
+			str = "\xff" + str + "\xe2\x82"
+		}
+		v.SetString(str)
+	case reflect.Pointer:
+		if r.IntN(4) == 0 || depth > 6 {
+			v.SetZero()
+			return
+		}
+		p := reflect.New(v.Type().Elem())
+		fill(r, p.Elem(), depth+1)
+		v.Set(p)
+	case reflect.Slice:
+		if v.Type() == reflect.TypeFor[json.RawMessage]() {
+			raws := []string{"", `{"size":1}`, ` { "a" : [1, 2] ,"b":"<&>"} `, `"x"`}
+			if k := r.IntN(5); k < len(raws) {
+				v.SetBytes([]byte(raws[k]))
+			}
+			return
+		}
+		switch k := r.IntN(5); {
+		case k == 0 || depth > 6:
+			v.SetZero()
+		default:
+			n := k - 1
+			s := reflect.MakeSlice(v.Type(), n, n+r.IntN(3))
+			for i := range n {
+				fill(r, s.Index(i), depth+1)
+			}
+			v.Set(s)
+		}
+	case reflect.Map:
+		switch k := r.IntN(5); {
+		case k == 0 || depth > 6:
+			v.SetZero()
+		default:
+			m := reflect.MakeMap(v.Type())
+			for range k - 1 {
+				key := reflect.New(v.Type().Key()).Elem()
+				fill(r, key, depth+1)
+				val := reflect.New(v.Type().Elem()).Elem()
+				fill(r, val, depth+1)
+				m.SetMapIndex(key, val)
+			}
+			v.Set(m)
+		}
+	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[time.Time]() {
+			v.Set(reflect.ValueOf(time.Unix(r.Int64N(1<<31), r.Int64N(1e9)).UTC()))
+			return
+		}
+		for i := range v.NumField() {
+			fill(r, v.Field(i), depth+1)
+		}
+	}
+}
+
+// scribble changes every value reachable from v in place: whatever a copy
+// shares with its original shows up in the original.
+func scribble(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Bool:
+		v.SetBool(!v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(v.Int() + 1)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		v.SetUint(v.Uint() + 1)
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(v.Float() + 1)
+	case reflect.String:
+		v.SetString(v.String() + "!")
+	case reflect.Pointer:
+		if !v.IsNil() {
+			scribble(v.Elem())
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			scribble(v.Index(i))
+		}
+	case reflect.Map:
+		if v.IsNil() {
+			return
+		}
+		for it := v.MapRange(); it.Next(); {
+			val := reflect.New(v.Type().Elem()).Elem()
+			val.Set(it.Value())
+			if val.Kind() != reflect.Pointer {
+				scribble(val)
+			} else if !val.IsNil() {
+				scribble(val.Elem())
+			}
+			v.SetMapIndex(it.Key(), val)
+		}
+		v.SetMapIndex(reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem())
+	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[time.Time]() {
+			v.Set(reflect.ValueOf(v.Interface().(time.Time).Add(time.Second)))
+			return
+		}
+		for i := range v.NumField() {
+			scribble(v.Field(i))
+		}
+	}
+}
+
+// TestDeepCopy: over random windows and anchors (nil and empty
+// containers, strings that are not UTF-8, raw JSON with spaces), the copy
+// equals what encoding/json decodes from the original's encoding
+// (reflect.DeepEqual: nil and empty told apart), encodes to the same bytes,
+// and changing every value of the copy leaves the original as it was.
+func TestDeepCopy(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	for _, doc := range []any{&state.Window{}, &state.Anchor{}} {
+		ty := reflect.TypeOf(doc).Elem()
+		t.Run(ty.Name(), func(t *testing.T) {
+			for i := range 2000 {
+				orig := reflect.New(ty)
+				fill(r, orig.Elem(), 0)
+				before, err := json.Marshal(orig.Interface())
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := reflect.New(ty)
+				if err := json.Unmarshal(before, want.Interface()); err != nil {
+					t.Fatal(err)
+				}
+				cp := reflect.New(ty)
+				deepCopy(cp.Elem(), orig.Elem())
+				if !reflect.DeepEqual(want.Interface(), cp.Interface()) {
+					t.Fatalf("case %d: copy differs from the decoded encoding: %s", i, firstDiff(want.Elem(), cp.Elem(), ty.Name()))
+				}
+				again := reflect.New(ty)
+				if raw, err := json.Marshal(cp.Interface()); err != nil || json.Unmarshal(raw, again.Interface()) != nil || !reflect.DeepEqual(want.Interface(), again.Interface()) {
+					t.Fatalf("case %d: the copy does not encode to the original's value (%v)", i, err)
+				}
+				scribble(cp.Elem())
+				if after, _ := json.Marshal(orig.Interface()); string(after) != string(before) {
+					t.Fatalf("case %d: changing the copy changed the original:\n%s\nwas\n%s", i, after, before)
+				}
+			}
+		})
+	}
+}
+
+// cachedSim is a sim whose hooks share a SessionCache, as replay's do
+// (from the hook after its SessionStart on).
+func cachedSim(t *testing.T) *sim {
+	s := newSim(t)
+	s.env.Cache = &SessionCache{}
+	return s
+}
+
+// flushAndCheck writes the cached window back and holds the cache to the
+// disk: the window the next hook gets from the cache equals the one it
+// would decode from what was written (what a hook process would see).
+func flushAndCheck(t *testing.T, s *sim) {
+	t.Helper()
+	if err := s.env.Cache.Flush(context.Background(), s.env.Store); err != nil {
+		t.Fatal(err)
+	}
+	e := s.env.Cache.entry(s.id)
+	if e == nil {
+		t.Fatal("no cache entry after a hook")
+	}
+	var next state.Window
+	deepCopy(reflect.ValueOf(&next).Elem(), reflect.ValueOf(&e.w).Elem())
+	if w := s.window(); !reflect.DeepEqual(w, next) {
+		t.Fatalf("window.json decodes to a different window than the cache gives: %s", firstDiff(reflect.ValueOf(w), reflect.ValueOf(next), "window"))
+	}
+}
+
+// firstDiff names where two values first differ, reflect.DeepEqual's way
+// (nil and empty are different).
+func firstDiff(a, b reflect.Value, path string) string {
+	if a.Kind() != b.Kind() {
+		return path + ": kinds differ"
+	}
+	switch a.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Map:
+		if a.IsNil() != b.IsNil() {
+			return fmt.Sprintf("%s: disk nil %v, cached nil %v", path, a.IsNil(), b.IsNil())
+		}
+	}
+	switch a.Kind() {
+	case reflect.Pointer:
+		if !a.IsNil() {
+			return firstDiff(a.Elem(), b.Elem(), path)
+		}
+	case reflect.Slice:
+		if a.Len() != b.Len() {
+			return fmt.Sprintf("%s: disk len %d, cached %d", path, a.Len(), b.Len())
+		}
+		for i := range a.Len() {
+			if d := firstDiff(a.Index(i), b.Index(i), fmt.Sprintf("%s[%d]", path, i)); d != "" {
+				return d
+			}
+		}
+	case reflect.Map:
+		for _, k := range a.MapKeys() {
+			if !b.MapIndex(k).IsValid() {
+				return fmt.Sprintf("%s[%v]: not cached", path, k)
+			}
+			if d := firstDiff(a.MapIndex(k), b.MapIndex(k), fmt.Sprintf("%s[%v]", path, k)); d != "" {
+				return d
+			}
+		}
+		if a.Len() != b.Len() {
+			return path + ": cached has more keys"
+		}
+	case reflect.Struct:
+		if a.Type() == reflect.TypeFor[time.Time]() {
+			if !a.Interface().(time.Time).Equal(b.Interface().(time.Time)) || !reflect.DeepEqual(a.Interface(), b.Interface()) {
+				return fmt.Sprintf("%s: disk %v, cached %v", path, a.Interface(), b.Interface())
+			}
+			return ""
+		}
+		for i := range a.NumField() {
+			if d := firstDiff(a.Field(i), b.Field(i), path+"."+a.Type().Field(i).Name); d != "" {
+				return d
+			}
+		}
+	default:
+		if !reflect.DeepEqual(a.Interface(), b.Interface()) {
+			return fmt.Sprintf("%s: disk %v, cached %v", path, a.Interface(), b.Interface())
+		}
+	}
+	return ""
+}
+
+// TestSessionCacheRoundTrip: through a session with prompts, reads, edits,
+// failures and a compaction, every cached window equals its own encoding
+// decoded, and the cached anchor the anchor on disk.
+func TestSessionCacheRoundTrip(t *testing.T) {
+	s := cachedSim(t)
+	s.userPrompt("Fix the parser so that quoted commas in CSV fields are kept")
+	flushAndCheck(t, s)
+	f := s.file("csv/parse.go", "package csv\n")
+	for i := range 30 {
+		s.assistant("Reading the parser to see how quoted fields are split", int64(20000+i*900))
+		switch i % 4 {
+		case 0:
+			s.tool("Read", jsonStr(map[string]any{"file_path": f}), map[string]any{"type": "text", "file": map[string]any{"filePath": f, "content": "package csv\n", "numLines": 1, "startLine": 1, "totalLines": 1}})
+		case 1:
+			s.tool("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "package csv", "new_string": "package csv // quoted"}), map[string]any{"filePath": f})
+		case 2:
+			s.fail("Bash", jsonStr(map[string]any{"command": "go test ./csv"}), "exit status 1: FAIL TestQuoted")
+		default:
+			s.tool("Grep", jsonStr(map[string]any{"pattern": "quote", "path": filepath.Dir(f)}), map[string]any{"mode": "files_with_matches", "filenames": []string{f}})
+		}
+		flushAndCheck(t, s)
+		if i == 15 {
+			s.userPrompt("Also keep escaped quotes inside quoted fields")
+			flushAndCheck(t, s)
+		}
+	}
+	s.run(&Payload{HookEventName: PreCompact, Trigger: "auto"})
+	flushAndCheck(t, s)
+	s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
+	flushAndCheck(t, s)
+	s.run(&Payload{HookEventName: Stop, LastAssistantMessage: "Quoted commas are kept now."})
+	flushAndCheck(t, s)
+	e := s.env.Cache.entry(s.id)
+	if !e.anchorKnown || !reflect.DeepEqual(e.anchor, s.anchor()) || e.anchor == nil {
+		t.Errorf("cached anchor %+v, anchor.json %+v", e.anchor, s.anchor())
+	}
+}
+
+// TestSessionCacheWriteBack: hooks with a cache leave window.json alone
+// until Flush, which writes what the same hooks write without one.
+func TestSessionCacheWriteBack(t *testing.T) {
+	plain, cached := newSim(t), cachedSim(t)
+	for _, s := range []*sim{plain, cached} {
+		s.userPrompt("Add a retry to the upload client")
+		for range 5 {
+			s.fail("Bash", jsonStr(map[string]any{"command": "go test ./upload"}), "exit status 1")
+		}
+	}
+	dir, _ := cached.env.Store.SessionDir(cached.id)
+	raw, err := os.ReadFile(filepath.Join(dir, "window.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var onDisk state.Window
+	if err := json.Unmarshal(raw, &onDisk); err != nil {
+		t.Fatal(err)
+	}
+	if onDisk.ToolCalls != 0 {
+		t.Errorf("window.json was written before Flush: %d tool calls", onDisk.ToolCalls)
+	}
+	if err := cached.env.Cache.Flush(context.Background(), cached.env.Store); err != nil {
+		t.Fatal(err)
+	}
+	// The sims' paths differ; everything else must not.
+	norm := func(s *sim) string {
+		w := s.window()
+		w.ProjectDir, w.TranscriptPath = "", ""
+		b, _ := json.Marshal(w)
+		return strings.ReplaceAll(string(b), filepath.Dir(s.project), "ROOT")
+	}
+	if a, b := norm(plain), norm(cached); a != b {
+		t.Errorf("flushed window differs from the per-hook one:\ncached %s\nplain  %s", b, a)
+	}
+}
+
+// TestSessionCacheOtherWriter: a window.json written by another process
+// between two hooks wins over the cached window, and Flush does not write
+// over one written since the cache last left it.
+func TestSessionCacheOtherWriter(t *testing.T) {
+	s := cachedSim(t)
+	other := &Env{Store: &state.Store{Root: s.env.Store.Root, LockWait: time.Second, Now: s.env.Now}, Settings: s.env.Settings, Now: s.env.Now, Getenv: s.env.Getenv}
+	call := func(env *Env) {
+		t.Helper()
+		s.calls++
+		p := &Payload{HookEventName: PostToolUseFailure, SessionID: s.id, TranscriptPath: s.tpath, Cwd: s.project, ToolName: "Bash", ToolInput: json.RawMessage(`{"command":"make"}`), Error: "exit 2"}
+		if _, err := Run(context.Background(), env, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	call(s.env)
+	if err := s.env.Cache.Flush(context.Background(), s.env.Store); err != nil {
+		t.Fatal(err)
+	}
+	call(other) // reads the flushed window, writes its own
+	call(s.env) // must start from the other process's window
+	if err := s.env.Cache.Flush(context.Background(), s.env.Store); err != nil {
+		t.Fatal(err)
+	}
+	if w := s.window(); w.ToolCalls != 3 {
+		t.Errorf("after cached, other, cached: %d tool calls, want 3", w.ToolCalls)
+	}
+	call(s.env) // cached, not flushed
+	call(other) // reads the stale disk and writes
+	if err := s.env.Cache.Flush(context.Background(), s.env.Store); err == nil {
+		t.Error("Flush wrote over a window.json another process wrote")
+	}
+	if w := s.window(); w.ToolCalls != 4 {
+		t.Errorf("window.json has %d tool calls, want the other process's 4", w.ToolCalls)
+	}
+}
