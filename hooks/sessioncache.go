@@ -246,24 +246,47 @@ func deepCopy(dst, src reflect.Value) {
 // type, once.
 type copier func(dst, src reflect.Value)
 
-var copiers sync.Map // reflect.Type -> copier
+var (
+	copiers sync.Map   // reflect.Type -> copier, complete ones only
+	buildMu sync.Mutex // one build at a time
+)
 
 func copierFor(t reflect.Type) copier {
 	if c, ok := copiers.Load(t); ok {
 		return c.(copier)
 	}
-	// A recursive type refers to itself through a pointer, slice or map:
-	// the placeholder finds the real copier when it runs.
-	var c copier
-	copiers.Store(t, copier(func(dst, src reflect.Value) { c(dst, src) }))
-	c = buildCopier(t)
-	copiers.Store(t, c)
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	b := &builder{pending: map[reflect.Type]*copier{}}
+	c := b.copier(t)
+	for t, p := range b.pending {
+		copiers.Store(t, *p)
+	}
 	return c
+}
+
+// builder builds the copiers of a type and the types in it.
+type builder struct {
+	pending map[reflect.Type]*copier
+}
+
+func (b *builder) copier(t reflect.Type) copier {
+	if c, ok := copiers.Load(t); ok {
+		return c.(copier)
+	}
+	if p, ok := b.pending[t]; ok {
+		// A recursive type: by the time this runs, *p is built.
+		return func(dst, src reflect.Value) { (*p)(dst, src) }
+	}
+	p := new(copier)
+	b.pending[t] = p
+	*p = b.build(t)
+	return *p
 }
 
 func setValue(dst, src reflect.Value) { dst.Set(src) }
 
-func buildCopier(t reflect.Type) copier {
+func (b *builder) build(t reflect.Type) copier {
 	switch t.Kind() {
 	case reflect.String:
 		return func(dst, src reflect.Value) {
@@ -274,7 +297,7 @@ func buildCopier(t reflect.Type) copier {
 			dst.SetString(s)
 		}
 	case reflect.Pointer:
-		elem := copierFor(t.Elem())
+		elem := b.copier(t.Elem())
 		return func(dst, src reflect.Value) {
 			if src.IsNil() {
 				dst.SetZero()
@@ -285,9 +308,9 @@ func buildCopier(t reflect.Type) copier {
 			dst.Set(p)
 		}
 	case reflect.Struct:
-		return structCopier(t)
+		return b.structCopier(t)
 	case reflect.Array:
-		elem := copierFor(t.Elem())
+		elem := b.copier(t.Elem())
 		return func(dst, src reflect.Value) {
 			for i := range src.Len() {
 				elem(dst.Index(i), src.Index(i))
@@ -317,7 +340,7 @@ func buildCopier(t reflect.Type) copier {
 				dst.Set(s)
 			}
 		}
-		elem := copierFor(t.Elem())
+		elem := b.copier(t.Elem())
 		return func(dst, src reflect.Value) {
 			if src.IsNil() {
 				dst.SetZero()
@@ -331,7 +354,7 @@ func buildCopier(t reflect.Type) copier {
 			dst.Set(s)
 		}
 	case reflect.Map:
-		key, elem := copierFor(t.Key()), copierFor(t.Elem())
+		key, elem := b.copier(t.Key()), b.copier(t.Elem())
 		return func(dst, src reflect.Value) {
 			if src.IsNil() {
 				dst.SetZero()
@@ -378,7 +401,7 @@ func plain(t reflect.Type) bool {
 
 // structCopier assigns the whole struct, then copies again the fields
 // assignment would share or that need mending.
-func structCopier(t reflect.Type) copier {
+func (b *builder) structCopier(t reflect.Type) copier {
 	if plain(t) {
 		return setValue
 	}
@@ -400,7 +423,7 @@ func structCopier(t reflect.Type) copier {
 			omit = omit || o == "omitempty"
 		}
 		k := f.Type.Kind()
-		fields = append(fields, field{i: i, omit: omit && (k == reflect.Slice || k == reflect.Map), c: copierFor(f.Type), isStr: k == reflect.String})
+		fields = append(fields, field{i: i, omit: omit && (k == reflect.Slice || k == reflect.Map), c: b.copier(f.Type), isStr: k == reflect.String})
 	}
 	return func(dst, src reflect.Value) {
 		dst.Set(src)

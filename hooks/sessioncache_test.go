@@ -410,3 +410,31 @@ func TestSessionCacheOtherWriter(t *testing.T) {
 		t.Errorf("window.json has %d tool calls, want the other process's 4", w.ToolCalls)
 	}
 }
+
+// TestDeepCopyConcurrentFirstUse: copiers built while other goroutines
+// copy the same (here recursive) type are complete when used (replay runs
+// transcripts side by side).
+func TestDeepCopyConcurrentFirstUse(t *testing.T) {
+	type node struct {
+		Name string
+		Next *node
+		Kids []node           `json:",omitempty"`
+		By   map[string]*node `json:",omitempty"`
+	}
+	src := node{Name: "a", Next: &node{Name: "b"}, Kids: []node{{Name: "c", By: map[string]*node{"d": {Name: "d"}}}}}
+	start, done := make(chan struct{}), make(chan node)
+	for range 8 {
+		go func() {
+			<-start
+			var dst node
+			deepCopy(reflect.ValueOf(&dst).Elem(), reflect.ValueOf(src))
+			done <- dst
+		}()
+	}
+	close(start)
+	for range 8 {
+		if got := <-done; !reflect.DeepEqual(got, src) {
+			t.Errorf("copy %+v, want %+v", got, src)
+		}
+	}
+}
