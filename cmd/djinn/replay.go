@@ -73,8 +73,9 @@ func (a *app) replay(c *cli.Context) error {
 	}
 	out := replayOutput{Total: replayTotal{ByKind: map[string]int{}, Per100: map[string]float64{}}}
 	// Transcripts are independent (each gets its own scratch state), so
-	// they are replayed side by side, one per CPU; each file's output is
-	// buffered and printed in the order given.
+	// they are replayed side by side, one per CPU, the largest first (the
+	// longest replays then overlap the short ones instead of ending last);
+	// each file's output is buffered and printed in the order given.
 	paths := c.Args().Slice()
 	type result struct {
 		rep *replay.Report
@@ -83,33 +84,54 @@ func (a *app) replay(c *cli.Context) error {
 	}
 	results := make([]result, len(paths))
 	start := time.Now()
-	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	workers := max(1, runtime.GOMAXPROCS(0))
+	order := make([]int, len(paths))
+	for i := range order {
+		order[i] = i
+	}
 	if stateDir != "" {
-		sem = make(chan struct{}, 1) // one shared state dir: in order
+		workers = 1 // one shared state dir: in the order given
+	} else {
+		sizes := make([]int64, len(paths))
+		for i, p := range paths {
+			if fi, err := os.Stat(p); err == nil {
+				sizes[i] = fi.Size()
+			}
+		}
+		sort.SliceStable(order, func(a, b int) bool { return sizes[order[a]] > sizes[order[b]] })
+	}
+	next := make(chan int, len(order))
+	for _, i := range order {
+		next <- i
+	}
+	close(next)
+	replayOne := func(i int) {
+		path := paths[i]
+		r := &results[i]
+		opt := replay.Options{
+			StateDir: stateDir,
+			Settings: settings,
+			Notice:   func(m string) { a.tui.errorf("%s", m) },
+		}
+		if !c.Bool("json") && !c.Bool("quiet") {
+			opt.OnEvent = func(ev replay.Event) {
+				for _, adv := range ev.Fired {
+					fmt.Fprintf(&r.out, "line %d, tool call %d, %s%s:\n  %s\n", adv.Line, adv.Call, adv.Event, agentNote(adv.Agent), strings.ReplaceAll(adv.Text, "\n", "\n  "))
+				}
+			}
+		}
+		r.rep, r.err = replay.Run(c.Context, path, opt)
+		if r.err == nil && !c.Bool("json") {
+			r.rep.Summary(&r.out)
+		}
 	}
 	var wg sync.WaitGroup
-	for i, path := range paths {
+	for range min(workers, len(paths)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			r := &results[i]
-			opt := replay.Options{
-				StateDir: stateDir,
-				Settings: settings,
-				Notice:   func(m string) { a.tui.errorf("%s", m) },
-			}
-			if !c.Bool("json") && !c.Bool("quiet") {
-				opt.OnEvent = func(ev replay.Event) {
-					for _, adv := range ev.Fired {
-						fmt.Fprintf(&r.out, "line %d, tool call %d, %s%s:\n  %s\n", adv.Line, adv.Call, adv.Event, agentNote(adv.Agent), strings.ReplaceAll(adv.Text, "\n", "\n  "))
-					}
-				}
-			}
-			r.rep, r.err = replay.Run(c.Context, path, opt)
-			if r.err == nil && !c.Bool("json") {
-				r.rep.Summary(&r.out)
+			for i := range next {
+				replayOne(i)
 			}
 		}()
 	}

@@ -25,9 +25,9 @@ package replay
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -57,6 +57,16 @@ type Options struct {
 	OnEvent func(Event)
 	// Notice receives state notices (quarantined files and the like).
 	Notice func(string)
+	// Plain runs every hook exactly as a hook process would: each one
+	// reads, checks and decodes window.json and writes it back, every
+	// write is synced, and the transcript is decoded before the first
+	// hook. By default replay keeps each session's window in memory
+	// between hooks and writes window.json once, at the end
+	// (hooks.SessionCache), decodes the transcript on another goroutine
+	// while the hooks run, and does not fsync a scratch state directory.
+	// Both give the same reports and leave the same files; the tests hold
+	// them to it (TestFastPathMatchesPlain).
+	Plain bool
 }
 
 // Event is one synthesised hook and what Djinn answered.
@@ -133,7 +143,8 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("replay %s: not a regular file", path)
 	}
 
@@ -157,7 +168,7 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 	r := &runner{
 		opt:       opt,
 		work:      work,
-		fsRoot:    filepath.Join(work, "fs"),
+		paths:     paths{fsRoot: filepath.Join(work, "fs")},
 		rep:       &Report{File: path, Events: map[string]int{}, ByKind: map[string]int{}, Per100: map[string]float64{}},
 		pending:   map[string]pendingTool{},
 		agentText: map[string]string{},
@@ -171,6 +182,9 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 			LockWait: 5 * time.Second,
 			Now:      func() time.Time { return r.now },
 			Notice:   opt.Notice,
+			// The scratch state is removed afterwards; a crash loses it
+			// whether or not it was synced.
+			NoSync: !keepState && !opt.Plain,
 		},
 		Settings: opt.Settings,
 		Now:      func() time.Time { return r.now },
@@ -182,39 +196,54 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 		},
 		Saved: func(w *state.Window) { r.lastWindow = w },
 	}
+	if !opt.Plain {
+		r.env.Cache = &hooks.SessionCache{}
+		if keepState {
+			// A replay that fails still leaves the state of its last
+			// successful hook, as the per-hook path does.
+			defer func() {
+				if r.env.Cache != nil {
+					_ = r.env.Cache.Flush(context.WithoutCancel(ctx), r.env.Store)
+				}
+			}()
+		}
+	}
 	if err := os.MkdirAll(r.fsRoot, 0o700); err != nil {
 		return nil, err
 	}
 	r.transcriptPath = filepath.Join(work, "transcript.jsonl")
-	r.tw, err = os.Create(r.transcriptPath)
+	tf, err := os.Create(r.transcriptPath)
 	if err != nil {
 		return nil, err
 	}
-	defer r.tw.Close()
+	defer tf.Close()
+	// Lines are written through a buffer, flushed before every hook (fire)
+	// and at the end: a hook sees the transcript as it stood.
+	r.tw = bufio.NewWriterSize(tf, 64<<10)
 
-	lines, err := readLines(f)
+	lines, err := readLines(f, fi.Size())
 	if err != nil {
 		return nil, err
 	}
 	r.rep.Lines = len(lines)
-	entries := make([]*transcript.Entry, len(lines))
-	for i, l := range lines {
-		e, err := transcript.Decode(l)
-		if err != nil {
-			r.rep.BadLines++
-			continue
-		}
-		entries[i] = &e
-		if r.sessionID == "" && e.SessionID != "" && state.ValidateSessionID(e.SessionID) == nil {
-			r.sessionID = e.SessionID
-		}
-		if r.projectDir == "" && e.CWD != "" && !e.IsSidechain {
-			r.projectDir = r.mapPath(e.CWD)
-			r.origCwd = e.CWD
-		}
-		if t, ok := e.Time(); ok && r.now.IsZero() {
-			r.now = t.UTC()
-		}
+	// The lines are decoded ahead of the hooks, by another goroutine when
+	// another CPU is free: decoding is pure, and a third of replay's work.
+	// Plain replay decodes everything first, on this goroutine.
+	d := newDecoder(lines, r.fsRoot, !opt.Plain)
+	done := make(chan struct{})
+	defer close(done)
+	if opt.Plain {
+		d.run(done)
+	} else {
+		go d.run(done)
+	}
+	<-d.header
+	if d.sessionID != "" {
+		r.sessionID = d.sessionID
+	}
+	r.paths = d.paths
+	if !d.first.IsZero() {
+		r.now = d.first
 	}
 	if r.sessionID == "" {
 		r.sessionID = "replay-" + sanitize(strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
@@ -222,28 +251,38 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 	if r.now.IsZero() {
 		r.now = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	}
-	if r.projectDir == "" {
-		r.projectDir = filepath.Join(r.fsRoot, "project")
-	}
 	_ = os.MkdirAll(r.projectDir, 0o700)
 	r.rep.SessionID = r.sessionID
 
 	if err := r.fire(ctx, &hooks.Payload{HookEventName: hooks.SessionStart, Source: "startup"}, 0); err != nil {
 		return nil, err
 	}
-	for i, e := range entries {
+	ready := 0
+	for i := range lines {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if e != nil {
-			if t, ok := e.Time(); ok && t.After(r.now) {
-				r.now = t.UTC()
+		for ready <= i {
+			n, ok := <-d.ready
+			if !ok {
+				return nil, fmt.Errorf("replay %s: the decoder stopped at line %d", path, ready)
 			}
-			if err := r.before(ctx, e, i+1); err != nil {
+			ready = n
+		}
+		dl := &d.out[i]
+		e := dl.e
+		if e != nil {
+			if dl.timed && dl.t.After(r.now) {
+				r.now = dl.t
+			}
+			if err := r.before(ctx, dl, i+1); err != nil {
 				return nil, err
 			}
 		}
-		if _, err := r.tw.Write(append(lines[i], '\n')); err != nil {
+		if _, err := r.tw.Write(lines[i]); err != nil {
+			return nil, err
+		}
+		if err := r.tw.WriteByte('\n'); err != nil {
 			return nil, err
 		}
 		if e != nil {
@@ -256,17 +295,25 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 			}
 		}
 		if e != nil {
-			if err := r.after(ctx, e, i+1); err != nil {
+			if err := r.after(ctx, dl, i+1); err != nil {
 				return nil, err
 			}
 		}
 	}
+	for range d.ready {
+		// Drained: the decoder has finished, and bad is final.
+	}
+	r.rep.BadLines = d.bad
 	if err := r.stop(ctx, len(lines)); err != nil {
 		return nil, err
 	}
 	if err := r.fire(ctx, &hooks.Payload{HookEventName: hooks.SessionEnd, Reason: "other"}, len(lines)); err != nil {
 		return nil, err
 	}
+	if err := r.env.Cache.Flush(ctx, r.env.Store); err != nil {
+		return nil, fmt.Errorf("replay %s: %w", path, err)
+	}
+	r.env.Cache = nil // flushed
 	if r.rep.ToolCalls > 0 {
 		for k, n := range r.rep.ByKind {
 			r.rep.Per100[k] = float64(n) * 100 / float64(r.rep.ToolCalls)
@@ -276,20 +323,189 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 	return r.rep, nil
 }
 
-// readLines reads a JSONL file into lines without their newlines.
-func readLines(rd io.Reader) ([][]byte, error) {
-	br := bufio.NewReaderSize(rd, 1<<20)
-	var out [][]byte
-	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			out = append(out, []byte(strings.TrimRight(string(line), "\r\n")))
+// readLines reads a JSONL file into lines without their newlines (a
+// trailing run of \r and \n is dropped from each; an empty last line,
+// after the final newline, is no line).
+func readLines(rd io.Reader, sizeHint int64) ([][]byte, error) {
+	buf := bytes.NewBuffer(make([]byte, 0, max(0, min(sizeHint, 1<<30))+bytes.MinRead))
+	if _, err := buf.ReadFrom(rd); err != nil {
+		return nil, err
+	}
+	data := buf.Bytes()
+	out := make([][]byte, 0, bytes.Count(data, []byte{'\n'})+1)
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
 		}
-		if errors.Is(err, io.EOF) {
-			return out, nil
+		// Capacity cut to the line: nothing appended to one may spill
+		// into the next.
+		line = bytes.TrimRight(line, "\r\n")
+		out = append(out, line[:len(line):len(line)])
+	}
+	return out, nil
+}
+
+// decoder decodes a transcript's lines in order, publishing how many are
+// done on ready, and the first session id, main-chain working directory and
+// timestamp on header (closed once all three are known, or at the end).
+// When prepare is set, it also does, once the paths are known, the pure
+// work replay does for each tool call: mapping paths in tool inputs and
+// responses, and decoding what the file tools leave on disk.
+type decoder struct {
+	lines   [][]byte
+	out     []decodedLine
+	bad     int
+	prepare bool
+
+	header    chan struct{}
+	sessionID string
+	paths     paths
+	first     time.Time
+
+	ready chan int
+
+	// toolNames are the tool_use ids seen so far, by name: which results
+	// are worth preparing for applyEffects.
+	toolNames map[string]string
+}
+
+type decodedLine struct {
+	e     *transcript.Entry // nil: not a JSON object
+	t     time.Time
+	timed bool
+
+	// Prepared (see decoder); when prepared is false, replay does the work
+	// itself, the same way.
+	prepared bool
+	tools    []preparedTool // by content block, for tool_use blocks
+	result   json.RawMessage
+	resp     *effectResp // when the line's one result is a file tool's
+}
+
+// preparedTool is a tool_use block's input with its paths mapped, and what
+// applyEffects needs of it (nil: the tool leaves nothing on disk).
+type preparedTool struct {
+	input  json.RawMessage
+	effect *effectInput
+}
+
+// readyEvery is how many lines the decoder finishes between two
+// announcements.
+const readyEvery = 32
+
+func newDecoder(lines [][]byte, fsRoot string, prepare bool) *decoder {
+	return &decoder{
+		lines:   lines,
+		out:     make([]decodedLine, len(lines)),
+		prepare: prepare,
+		paths:   paths{fsRoot: fsRoot},
+		header:  make(chan struct{}),
+		// Room for every announcement: the decoder never waits.
+		ready:     make(chan int, len(lines)/readyEvery+2),
+		toolNames: map[string]string{},
+	}
+}
+
+func (d *decoder) run(done <-chan struct{}) {
+	defer close(d.ready)
+	headerOpen, haveID, haveTime := true, false, false
+	cwd := ""
+	closeHeader := func(upTo int) {
+		if cwd != "" {
+			d.paths.projectDir = d.paths.mapPath(cwd)
+			d.paths.origCwd = cwd
 		}
+		if d.paths.projectDir == "" {
+			d.paths.projectDir = filepath.Join(d.paths.fsRoot, "project")
+		}
+		for i := range upTo {
+			d.prepareLine(&d.out[i])
+		}
+		close(d.header)
+		headerOpen = false
+	}
+	defer func() {
+		if headerOpen {
+			closeHeader(len(d.lines))
+		}
+	}()
+	for i, l := range d.lines {
+		if i%readyEvery == 0 {
+			select {
+			case <-done:
+				return
+			default:
+			}
+		}
+		e, err := transcript.Decode(l)
+		dl := &d.out[i]
 		if err != nil {
-			return nil, err
+			d.bad++
+		} else {
+			dl.e = &e
+			if t, ok := e.Time(); ok {
+				dl.t, dl.timed = t.UTC(), true
+			}
+			if headerOpen {
+				if !haveID && e.SessionID != "" && state.ValidateSessionID(e.SessionID) == nil {
+					d.sessionID, haveID = e.SessionID, true
+				}
+				if cwd == "" && e.CWD != "" && !e.IsSidechain {
+					cwd = e.CWD
+				}
+				if !haveTime && dl.timed {
+					d.first, haveTime = dl.t, true
+				}
+				if haveID && cwd != "" && haveTime {
+					closeHeader(i + 1)
+				}
+			} else {
+				d.prepareLine(dl)
+			}
+		}
+		if (i+1)%readyEvery == 0 || i+1 == len(d.lines) {
+			d.ready <- i + 1
+		}
+	}
+}
+
+// prepareLine does the pure per-tool-call work of a decoded line, with the
+// paths known.
+func (d *decoder) prepareLine(dl *decodedLine) {
+	e := dl.e
+	if !d.prepare || e == nil || e.Message == nil {
+		return
+	}
+	dl.prepared = true
+	switch e.Type {
+	case "assistant":
+		for k, b := range e.Message.Content.Blocks {
+			if b.Type != "tool_use" || b.ID == "" {
+				continue
+			}
+			if dl.tools == nil {
+				dl.tools = make([]preparedTool, len(e.Message.Content.Blocks))
+			}
+			dl.tools[k] = preparedTool{input: d.paths.mapInput(b.Input), effect: parseEffectInput(b.Name, b.Input)}
+			d.toolNames[b.ID] = b.Name
+		}
+	case "user":
+		if len(e.ToolUseResult) == 0 {
+			return
+		}
+		dl.result = d.paths.mapInput(e.ToolUseResult)
+		var results []string
+		for _, b := range e.Message.Content.Blocks {
+			if b.Type == "tool_result" {
+				results = append(results, b.ToolUseID)
+			}
+		}
+		if len(results) == 1 && effectTools[d.toolNames[results[0]]] {
+			resp := parseEffectResp(e.ToolUseResult)
+			dl.resp = &resp
 		}
 	}
 }
@@ -298,18 +514,21 @@ type pendingTool struct {
 	name    string
 	input   json.RawMessage
 	agentID string
+	// prepared: mapped and effect hold the decoder's work on input.
+	prepared bool
+	mapped   json.RawMessage
+	effect   *effectInput
 }
 
 type runner struct {
 	opt            Options
 	env            *hooks.Env
 	rep            *Report
-	work, fsRoot   string
+	work           string
+	paths          // fixed once the first lines are decoded
 	transcriptPath string
-	tw             *os.File
+	tw             *bufio.Writer
 	sessionID      string
-	projectDir     string
-	origCwd        string
 	now            time.Time
 	promptID       string
 	prompts        int
@@ -339,9 +558,16 @@ func sanitize(s string) string {
 	return s
 }
 
+// paths moves the original machine's paths into the scratch file system:
+// the root there, the project directory (the first main-chain cwd, mapped),
+// and that cwd as the transcript has it.
+type paths struct {
+	fsRoot, projectDir, origCwd string
+}
+
 // mapPath moves an absolute path of the original machine under the scratch
 // file system.
-func (r *runner) mapPath(p string) string {
+func (r *paths) mapPath(p string) string {
 	if p == "" {
 		return p
 	}
@@ -367,6 +593,9 @@ func (r *runner) fire(ctx context.Context, p *hooks.Payload, line int) error {
 	}
 	if p.PermissionMode == "" && p.HookEventName != hooks.SessionStart && p.HookEventName != hooks.PreCompact && p.HookEventName != hooks.SessionEnd {
 		p.PermissionMode = "default"
+	}
+	if err := r.tw.Flush(); err != nil {
+		return fmt.Errorf("replay line %d: write transcript: %w", line, err)
 	}
 	resp, err := hooks.Run(ctx, r.env, p)
 	if err != nil {
@@ -408,7 +637,8 @@ func (r *runner) fire(ctx context.Context, p *hooks.Payload, line int) error {
 
 // before fires the hooks that happen before the line is written to the
 // transcript: a prompt, a tool result, a compaction.
-func (r *runner) before(ctx context.Context, e *transcript.Entry, line int) error {
+func (r *runner) before(ctx context.Context, dl *decodedLine, line int) error {
+	e := dl.e
 	switch {
 	case e.IsCompactBoundary():
 		trigger := "auto"
@@ -430,26 +660,31 @@ func (r *runner) before(ctx context.Context, e *transcript.Entry, line int) erro
 			}
 			return r.fire(ctx, &hooks.Payload{HookEventName: hooks.UserPromptSubmit, Prompt: prompt}, line)
 		}
-		return r.toolResults(ctx, e, line)
+		return r.toolResults(ctx, dl, line)
 	case e.Type == "user" && e.Message != nil && e.IsSidechain:
-		return r.toolResults(ctx, e, line)
+		return r.toolResults(ctx, dl, line)
 	}
 	return nil
 }
 
 // after records what a written line means for later events.
-func (r *runner) after(ctx context.Context, e *transcript.Entry, line int) error {
+func (r *runner) after(ctx context.Context, dl *decodedLine, line int) error {
+	e := dl.e
 	switch {
 	case e.IsCompactSummary:
 		return r.fire(ctx, &hooks.Payload{HookEventName: hooks.SessionStart, Source: "compact"}, line)
 	case e.Type == "assistant" && e.Message != nil:
-		for _, b := range e.Message.Content.Blocks {
+		for k, b := range e.Message.Content.Blocks {
 			if b.Type == "tool_use" && b.ID != "" {
 				agent := ""
 				if e.IsSidechain {
 					agent = agentOf(e)
 				}
-				r.pending[b.ID] = pendingTool{name: b.Name, input: b.Input, agentID: agent}
+				pt := pendingTool{name: b.Name, input: b.Input, agentID: agent}
+				if dl.prepared {
+					pt.prepared, pt.mapped, pt.effect = true, dl.tools[k].input, dl.tools[k].effect
+				}
+				r.pending[b.ID] = pt
 			}
 		}
 		text := strings.TrimSpace(e.Message.Content.PlainText())
@@ -533,7 +768,8 @@ func userPrompt(e *transcript.Entry) (string, bool) {
 
 // toolResults fires PostToolUse or PostToolUseFailure for each tool_result
 // on a user line.
-func (r *runner) toolResults(ctx context.Context, e *transcript.Entry, line int) error {
+func (r *runner) toolResults(ctx context.Context, dl *decodedLine, line int) error {
+	e := dl.e
 	blocks := e.Message.Content.Blocks
 	var results []transcript.Block
 	for _, b := range blocks {
@@ -547,14 +783,30 @@ func (r *runner) toolResults(ctx context.Context, e *transcript.Entry, line int)
 			continue
 		}
 		delete(r.pending, b.ToolUseID)
-		input := r.mapInput(pt.input)
+		input, effect := pt.mapped, pt.effect
+		if !pt.prepared {
+			input, effect = r.mapInput(pt.input), parseEffectInput(pt.name, pt.input)
+		}
 		var response json.RawMessage
 		if len(results) == 1 && len(e.ToolUseResult) > 0 {
 			response = e.ToolUseResult
 		}
-		r.applyEffects(pt.name, pt.input, response)
+		if effect != nil {
+			var resp effectResp
+			switch {
+			case dl.resp != nil && response != nil:
+				resp = *dl.resp
+			case response != nil:
+				resp = parseEffectResp(response)
+			}
+			r.applyEffects(pt.name, effect, resp)
+		}
 		if len(response) > 0 {
-			response = r.mapInput(response)
+			if dl.prepared {
+				response = dl.result
+			} else {
+				response = r.mapInput(response)
+			}
 		}
 		p := &hooks.Payload{
 			HookEventName: hooks.PostToolUse,
@@ -615,7 +867,7 @@ func (r *runner) subagentStop(ctx context.Context, task pendingTool, line int) e
 
 // mapInput rewrites the original machine's absolute paths inside a tool
 // input or response into the scratch file system.
-func (r *runner) mapInput(raw json.RawMessage) json.RawMessage {
+func (r *paths) mapInput(raw json.RawMessage) json.RawMessage {
 	if len(raw) == 0 || r.origCwd == "" {
 		return raw
 	}
@@ -631,7 +883,7 @@ func (r *runner) mapInput(raw json.RawMessage) json.RawMessage {
 	return out
 }
 
-func (r *runner) mapValue(v any) any {
+func (r *paths) mapValue(v any) any {
 	switch x := v.(type) {
 	case string:
 		if filepath.IsAbs(x) && !strings.ContainsAny(x, "\n ") {
@@ -650,33 +902,55 @@ func (r *runner) mapValue(v any) any {
 	return v
 }
 
-// applyEffects writes into the scratch project what a tool left on disk.
-func (r *runner) applyEffects(tool string, rawIn, rawResp json.RawMessage) {
-	var in struct {
-		FilePath   string `json:"file_path"`
-		Content    string `json:"content"`
+// effectTools are the tools whose effect on disk replay reproduces.
+var effectTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "Read": true}
+
+// effectInput is what applyEffects needs of a file tool's input.
+type effectInput struct {
+	FilePath   string `json:"file_path"`
+	Content    string `json:"content"`
+	OldString  string `json:"old_string"`
+	NewString  string `json:"new_string"`
+	ReplaceAll bool   `json:"replace_all"`
+	Edits      []struct {
 		OldString  string `json:"old_string"`
 		NewString  string `json:"new_string"`
 		ReplaceAll bool   `json:"replace_all"`
-		Edits      []struct {
-			OldString  string `json:"old_string"`
-			NewString  string `json:"new_string"`
-			ReplaceAll bool   `json:"replace_all"`
-		} `json:"edits"`
+	} `json:"edits"`
+}
+
+// effectResp is what applyEffects needs of a file tool's response.
+type effectResp struct {
+	OriginalFile *string `json:"originalFile"`
+	File         struct {
+		Content    string `json:"content"`
+		StartLine  int    `json:"startLine"`
+		NumLines   int    `json:"numLines"`
+		TotalLines int    `json:"totalLines"`
+	} `json:"file"`
+}
+
+// parseEffectInput decodes a tool's input for applyEffects; nil means the
+// call leaves nothing replay reproduces.
+func parseEffectInput(tool string, rawIn json.RawMessage) *effectInput {
+	if !effectTools[tool] {
+		return nil
 	}
+	var in effectInput
 	if json.Unmarshal(rawIn, &in) != nil || in.FilePath == "" {
-		return
+		return nil
 	}
-	var resp struct {
-		OriginalFile *string `json:"originalFile"`
-		File         struct {
-			Content    string `json:"content"`
-			StartLine  int    `json:"startLine"`
-			NumLines   int    `json:"numLines"`
-			TotalLines int    `json:"totalLines"`
-		} `json:"file"`
-	}
+	return &in
+}
+
+func parseEffectResp(rawResp json.RawMessage) effectResp {
+	var resp effectResp
 	_ = json.Unmarshal(rawResp, &resp)
+	return resp
+}
+
+// applyEffects writes into the scratch project what a tool left on disk.
+func (r *runner) applyEffects(tool string, in *effectInput, resp effectResp) {
 	p := r.mapPath(in.FilePath)
 	// The tool's originalFile is the file as it really was before the
 	// edit (a formatter may have changed it since Djinn's copy was

@@ -101,7 +101,11 @@ func fileLines(path string) ([][]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readLines(f)
+	size := int64(0)
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
+	}
+	return readLines(f, size)
 }
 
 // rootOf returns the first main-chain cwd and session id.
