@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -55,6 +56,16 @@ func (a *app) replay(c *cli.Context) error {
 	}
 	if err := flagsFirst(c); err != nil {
 		return err
+	}
+	// Replay's heap is mostly the transcripts it holds, live to the end:
+	// collecting it less often (GOGC=400 unless GOGC is set) makes replay
+	// about a tenth faster. A soft limit (unless GOMEMLIMIT is set) keeps a
+	// very large replay from growing to five times its live heap.
+	if _, set := os.LookupEnv("GOGC"); !set {
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
+		if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+			defer debug.SetMemoryLimit(debug.SetMemoryLimit(2 << 30))
+		}
 	}
 	var stateDir string
 	if c.Bool("keep-state") {
