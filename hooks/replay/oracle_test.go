@@ -96,7 +96,7 @@ func tree(t *testing.T, dir string) map[string]string {
 // from and to disk as a hook process does.
 func TestFastPathMatchesPlain(t *testing.T) {
 	files := oracleFiles(t)
-	compare := func(t *testing.T, plain, fast []replayed) {
+	compare := func(t *testing.T, files []string, plain, fast []replayed) {
 		t.Helper()
 		for i, f := range files {
 			p, q := plain[i], fast[i]
@@ -121,10 +121,10 @@ func TestFastPathMatchesPlain(t *testing.T) {
 	}
 
 	t.Run("state_dir", func(t *testing.T) {
-		work, plainDir, fastDir := filepath.Join(t.TempDir(), "work"), t.TempDir(), t.TempDir()
+		work, plainDir, fastDir := filepath.Join(memDir(t), "work"), memDir(t), memDir(t)
 		plain := replayAll(t, files, work, plainDir, true)
 		fast := replayAll(t, files, work, fastDir, false)
-		compare(t, plain, fast)
+		compare(t, files, plain, fast)
 		pt, ft := tree(t, plainDir), tree(t, fastDir)
 		windows := 0
 		for name, want := range pt {
@@ -151,10 +151,30 @@ func TestFastPathMatchesPlain(t *testing.T) {
 		t.Logf("%d files compared, %d sessions", len(pt), windows)
 	})
 
+	// Without a state directory (unsynced scratch state), over the
+	// repository's copies: the same sessions as above, each from nothing.
 	t.Run("scratch", func(t *testing.T) {
-		work := filepath.Join(t.TempDir(), "work")
-		compare(t, replayAll(t, files, work, "", true), replayAll(t, files, work, "", false))
+		files, _ := filepath.Glob("../../testdata/transcripts/*.jsonl")
+		sort.Strings(files)
+		work := filepath.Join(memDir(t), "work")
+		compare(t, files, replayAll(t, files, work, "", true), replayAll(t, files, work, "", false))
 	})
+}
+
+// memDir is a temporary directory in memory when /dev/shm is there: the
+// plain path syncs every write, which on a disk is most of this test's time
+// and no part of what it checks.
+func memDir(t *testing.T) string {
+	t.Helper()
+	if fi, err := os.Stat("/dev/shm"); err != nil || !fi.IsDir() {
+		return t.TempDir()
+	}
+	d, err := os.MkdirTemp("/dev/shm", "djinn-oracle-")
+	if err != nil {
+		return t.TempDir()
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(d) })
+	return d
 }
 
 // clipDiff shows two long strings around their first difference.
@@ -182,9 +202,9 @@ func clipDiff(a, b string) (string, string) {
 // failing).
 func TestFailedHookLeavesNoState(t *testing.T) {
 	f := "../../testdata/transcripts/spotter-4d5611e5-241a-462a-8d15-5122611a9569.jsonl"
-	work := filepath.Join(t.TempDir(), "work")
+	work := filepath.Join(memDir(t), "work")
 	run := func(plain bool) (map[string]string, error) {
-		dir := t.TempDir()
+		dir := memDir(t)
 		if err := os.RemoveAll(work); err != nil {
 			t.Fatal(err)
 		}
