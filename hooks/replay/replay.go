@@ -1000,10 +1000,20 @@ func applyEdit(s, old, new string, all bool) string {
 	return strings.Replace(s, old, new, 1)
 }
 
+// millis renders a duration to the millisecond, in milliseconds below a
+// second ("0ms", not "0s", for a replay faster than half a millisecond).
+func millis(d time.Duration) string {
+	d = d.Round(time.Millisecond)
+	if d < time.Second {
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	}
+	return d.String()
+}
+
 // Summary renders the report as text.
 func (rep *Report) Summary(w io.Writer) {
 	fmt.Fprintf(w, "replay %s\n", rep.File)
-	fmt.Fprintf(w, "  session %s: %d lines (%d unreadable), %d events, %d tool calls, %s\n", rep.SessionID, rep.Lines, rep.BadLines, rep.EventCount, rep.ToolCalls, rep.Duration.Round(time.Millisecond))
+	fmt.Fprintf(w, "  session %s: %d lines (%d unreadable), %d events, %d tool calls, %s\n", rep.SessionID, rep.Lines, rep.BadLines, rep.EventCount, rep.ToolCalls, millis(rep.Duration))
 	names := make([]string, 0, len(rep.Events))
 	for k := range rep.Events {
 		names = append(names, k)

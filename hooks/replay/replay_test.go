@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"testing"
+	"time"
 
 	"github.com/djinn-cc/djinn/hooks"
 	"github.com/djinn-cc/djinn/state"
@@ -157,6 +158,29 @@ func TestSplicesDrift(t *testing.T) {
 			t.Logf("splice after call %d (%d calls spliced in): lag %d", info.CutCalls, info.Calls, lag)
 			if lag < 0 || lag > 15 {
 				t.Errorf("drift lag %d, want 1..15", lag)
+			}
+		})
+	}
+}
+
+// TestMillis: the summary's duration is in milliseconds below a second,
+// also when it rounds to none.
+func TestMillis(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0ms"},
+		{400 * time.Microsecond, "0ms"},
+		{500 * time.Microsecond, "1ms"},
+		{12*time.Millisecond + 300*time.Microsecond, "12ms"},
+		{999 * time.Millisecond, "999ms"},
+		{999*time.Millisecond + 600*time.Microsecond, "1s"},
+		{1234567 * time.Microsecond, "1.235s"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			if got := millis(tc.d); got != tc.want {
+				t.Errorf("millis(%v) = %q, want %q", tc.d, got, tc.want)
 			}
 		})
 	}
