@@ -8,6 +8,9 @@ import (
 	"github.com/djinn-cc/djinn/engines/reservoir"
 )
 
+// The hot documents' JSON methods (codec_gen.go, runtime in codec.go).
+//go:generate go run ./internal/codecgen -types Window,Turn,Advisory -o codec_gen.go
+
 // SchemaVersion is the version of every document Djinn writes. A document
 // with another version fails its schema and is quarantined; migrations, when
 // there are some, go in migrate.go.
