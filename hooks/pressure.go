@@ -244,9 +244,11 @@ func (s *session) compactLine() string {
 // loadBearingFiles runs /djinn:rank's PageRank over the session's calls and
 // returns the files of the top-ranked ones.
 func (s *session) loadBearingFiles(n int) []string {
-	// Rare events may read the logs, up to a bound: the last 400 calls
-	// (about 100 KB) are what the context still holds anyway.
-	r, err := RankSession(s.env, s.id, 400, 128<<10)
+	// Rare events may read the logs, up to a bound: the last 200 calls
+	// (about 50 KB of turns.jsonl) cover what a context about to be
+	// compacted still holds, at half the cost of 400 (PreCompact and
+	// SessionStart(compact) are on the agent's path too).
+	r, err := RankSession(s.env, s.id, 200, 64<<10)
 	if err != nil {
 		return nil
 	}
