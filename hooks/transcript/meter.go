@@ -528,7 +528,7 @@ func (c *collector) back(line []byte) {
 			return
 		}
 	}
-	e, err := Decode(line)
+	e, err := decodeNarrow(line)
 	if err != nil || e.IsSidechain {
 		return
 	}
