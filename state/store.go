@@ -138,7 +138,7 @@ func (s *Store) Load(path string, k Kind, v any) (found bool, err error) {
 		if problem != "" {
 			break
 		}
-		if err := json.Unmarshal(raw, v); err != nil {
+		if err := decodeDoc(raw, v); err != nil {
 			problem = "decode: " + err.Error()
 		}
 	}
@@ -169,7 +169,7 @@ func (s *Store) Peek(path string, k Kind, v any) (found bool, err error) {
 			return false, fmt.Errorf("%s is invalid (%s); the next hook will move it aside", path, describe(errs))
 		}
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
+	if err := decodeDoc(raw, v); err != nil {
 		return false, fmt.Errorf("decode %s: %w", path, err)
 	}
 	return true, nil
@@ -214,7 +214,7 @@ func (s *Store) Save(path string, k Kind, v any) error {
 	var raw []byte
 	var err error
 	if k == KindWindow {
-		raw, err = json.Marshal(v)
+		raw, err = encodeDoc(v)
 	} else {
 		raw, err = json.MarshalIndent(v, "", " ")
 	}
@@ -333,7 +333,7 @@ func readBounded(path string, max int64) ([]byte, error) {
 // mid-append), a newline is written first so the torn fragment stays a line
 // of its own and the new line is intact.
 func (s *Store) Append(path string, k Kind, v any) error {
-	raw, err := json.Marshal(v)
+	raw, err := encodeDoc(v)
 	if err != nil {
 		return fmt.Errorf("encode %s line: %w", filepath.Base(path), err)
 	}
@@ -492,4 +492,28 @@ func (s *Store) DropLines(path string, drop func(raw []byte) bool) (int, error) 
 		return 0, nil
 	}
 	return dropped, s.write(path, out.Bytes())
+}
+
+// decodeDoc decodes a state document. The hot documents (window.json, the
+// turns and advisories lines) have a generated, reflection-free codec
+// (codec_gen.go), called directly: through json.Unmarshal it would run
+// after two more scans of the bytes, and in a fresh hook process the
+// reflection it replaces costs more than the decode itself. Its own syntax
+// check is encoding/json's grammar, and the codec tests hold its results to
+// encoding/json's. On error v may be half-decoded; callers start afresh.
+func decodeDoc(raw []byte, v any) error {
+	if u, ok := v.(json.Unmarshaler); ok {
+		return u.UnmarshalJSON(raw)
+	}
+	return json.Unmarshal(raw, v)
+}
+
+// encodeDoc encodes a state document compactly, through the generated
+// codec when there is one (its bytes are json.Marshal's, which the codec
+// tests check, without json.Marshal compacting them again).
+func encodeDoc(v any) ([]byte, error) {
+	if m, ok := v.(json.Marshaler); ok {
+		return m.MarshalJSON()
+	}
+	return json.Marshal(v)
 }
