@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -48,8 +47,10 @@ func RankSession(env *Env, id string, maxTurns int, maxBytes int64) (*RankReport
 	}
 	var turns []state.Turn
 	stats, err := env.Store.ReadLines(dir+"/turns.jsonl", state.KindTurn, maxBytes, func(raw []byte) error {
+		// The line was checked by ReadLines; Turn's generated decoder
+		// needs no further scan of it.
 		var t state.Turn
-		if json.Unmarshal(raw, &t) == nil {
+		if t.UnmarshalJSON(raw) == nil {
 			turns = append(turns, t)
 		}
 		return nil
