@@ -244,11 +244,12 @@ func (s *session) compactLine() string {
 // loadBearingFiles runs /djinn:rank's PageRank over the session's calls and
 // returns the files of the top-ranked ones.
 func (s *session) loadBearingFiles(n int) []string {
-	// Rare events may read the logs, up to a bound: the last 200 calls
-	// (about 50 KB of turns.jsonl) cover what a context about to be
-	// compacted still holds, at half the cost of 400 (PreCompact and
-	// SessionStart(compact) are on the agent's path too).
-	r, err := RankSession(s.env, s.id, 200, 64<<10)
+	// Rare events may read the logs, up to a bound: the last 100 calls
+	// (about 25 KB of turns.jsonl) are the work a context about to be
+	// compacted still shows, and reading, checking and decoding them is
+	// most of what PreCompact and SessionStart(compact) cost, which are on
+	// the agent's path too.
+	r, err := RankSession(s.env, s.id, 100, 32<<10)
 	if err != nil {
 		return nil
 	}
