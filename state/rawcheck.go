@@ -204,15 +204,32 @@ func (rc *rawChecker) check(raw []byte) []FieldError {
 type rawValidator struct {
 	b    []byte
 	i    int
-	path []string
+	path []pathSeg
 	errs []FieldError
+}
+
+// pathSeg is one step of the JSON pointer to the value being checked: a
+// key (kept as bytes, turned into text only for an error report: most
+// documents have none) or an array index.
+type pathSeg struct {
+	key   []byte
+	idx   int
+	isIdx bool
 }
 
 func (v *rawValidator) ptr() string {
 	if len(v.path) == 0 {
 		return ""
 	}
-	return "/" + strings.Join(v.path, "/")
+	parts := make([]string, len(v.path))
+	for i, s := range v.path {
+		if s.isIdx {
+			parts[i] = strconv.Itoa(s.idx)
+		} else {
+			parts[i] = pathKey(s.key)
+		}
+	}
+	return "/" + strings.Join(parts, "/")
 }
 
 func (v *rawValidator) fail(format string, args ...any) {
@@ -409,7 +426,7 @@ func (v *rawValidator) object(n *cnode) {
 				seen |= 1 << ri
 			}
 		}
-		v.path = append(v.path, pathKey(key))
+		v.path = append(v.path, pathSeg{key: key})
 		switch sub, ok := n.props[string(key)]; {
 		case ok:
 			v.value(sub)
@@ -450,7 +467,7 @@ func (v *rawValidator) array(n *cnode) {
 			v.ws()
 		}
 		if n.items != nil {
-			v.path = append(v.path, strconv.Itoa(count))
+			v.path = append(v.path, pathSeg{idx: count, isIdx: true})
 			v.value(n.items)
 			v.path = v.path[:len(v.path)-1]
 		} else {
@@ -490,8 +507,8 @@ func (v *rawValidator) strBytes() []byte {
 
 func (v *rawValidator) str() string { return string(v.strBytes()) }
 
-// pathKey is a path segment for a key, built lazily only on error would be
-// better; keys are short, and escaping is needed only for "~" and "/".
+// pathKey is a path segment for a key: escaping is needed only for "~"
+// and "/".
 func pathKey(key []byte) string {
 	for _, c := range key {
 		if c == '~' || c == '/' {
