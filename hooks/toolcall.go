@@ -9,6 +9,7 @@ import (
 
 	"github.com/djinn-cc/djinn/engines/loops"
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/hooks/transcript"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -173,19 +174,9 @@ func callSummary(p *Payload, project string) string {
 // several detectors need a field of it, and a response can be large (an
 // Edit's carries the whole original file).
 type toolResp struct {
-	ok           bool
-	str          *string // the response was a JSON string
-	OriginalFile *string `json:"originalFile"`
-	Type         string  `json:"type"`
-	File         struct {
-		Content string `json:"content"`
-	} `json:"file"`
-	Stdout    string          `json:"stdout"`
-	Stderr    string          `json:"stderr"`
-	NewString string          `json:"newString"`
-	Content   json.RawMessage `json:"content"`
-	Result    string          `json:"result"`
-	Filenames []string        `json:"filenames"`
+	transcript.ToolResponse
+	ok  bool    // the response was a string, or an object that decoded
+	str *string // the response was a JSON string
 }
 
 func (s *session) toolResponse(p *Payload) *toolResp {
@@ -203,7 +194,8 @@ func (s *session) toolResponse(p *Payload) *toolResp {
 			r.str, r.ok = &str, true
 		}
 	case raw[0] == '{':
-		r.ok = json.Unmarshal(raw, r) == nil
+		// As json.Unmarshal(raw, &r.ToolResponse), in one pass.
+		r.ToolResponse, r.ok = transcript.DecodeToolResponse(raw)
 	}
 	return r
 }

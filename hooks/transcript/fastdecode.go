@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"math/bits"
 	"strconv"
+	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -243,9 +245,81 @@ func (p *fastParser) str(s *string) bool {
 		*s = string(raw)
 		return true
 	}
-	// Escapes or invalid UTF-8 (which encoding/json replaces): let it
-	// unquote this one string.
-	return json.Unmarshal(p.b[start:end+1], s) == nil
+	*s = unquote(raw)
+	return true
+}
+
+// unquote decodes the inside of a string whose syntax stringEnd checked, as
+// encoding/json's unquoteBytes does: escapes decoded, a \u surrogate pair
+// joined (a lone or broken one, and each byte of invalid UTF-8, becomes
+// U+FFFD).
+func unquote(s []byte) string {
+	out := make([]byte, 0, len(s)+2*utf8.UTFMax)
+	for r := 0; r < len(s); {
+		c := s[r]
+		switch {
+		case c == '\\':
+			switch e := s[r+1]; e {
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				rr := hex4(s[r+2 : r+6])
+				r += 6
+				if utf16.IsSurrogate(rr) {
+					if r+6 <= len(s) && s[r] == '\\' && s[r+1] == 'u' {
+						if dec := utf16.DecodeRune(rr, hex4(s[r+2:r+6])); dec != unicode.ReplacementChar {
+							r += 6
+							out = utf8.AppendRune(out, dec)
+							continue
+						}
+					}
+					rr = unicode.ReplacementChar
+				}
+				out = utf8.AppendRune(out, rr)
+				continue
+			default: // " \ /
+				out = append(out, e)
+			}
+			r += 2
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			r++
+		default:
+			rr, size := utf8.DecodeRune(s[r:])
+			if rr == utf8.RuneError && size == 1 {
+				out = utf8.AppendRune(out, unicode.ReplacementChar)
+			} else {
+				out = append(out, s[r:r+size]...)
+			}
+			r += size
+		}
+	}
+	return string(out)
+}
+
+// hex4 is the value of four hex digits (checked by stringEnd).
+func hex4(h []byte) rune {
+	var v rune
+	for _, c := range h {
+		switch {
+		case c <= '9':
+			c -= '0'
+		case c <= 'F':
+			c -= 'A' - 10
+		default:
+			c -= 'a' - 10
+		}
+		v = v<<4 | rune(c)
+	}
+	return v
 }
 
 // boolean reads true, false or null (leaving v false).

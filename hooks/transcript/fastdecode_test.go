@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -141,6 +142,8 @@ func TestFastDecodeCases(t *testing.T) {
 		{"control", "{\"type\":\"a\tb\"}", false},
 		{"invalid utf-8", "{\"type\":\"a\xffb\"}", true},
 		{"lone surrogate", `{"type":"\ud800"}`, true},
+		{"surrogate pair", `{"type":"\ud83d\ude00\ud83d\u0041\udc00x"}`, true},
+		{"escaped text", `{"message":{"content":[{"type":"text","text":"\u003cb\u003e \"q\" \\ \/ \b\f\n\r\t \u00E9"}]}}`, true},
 		{"trailing", `{"type":"a"} x`, false},
 		{"two objects", `{}{}`, false},
 		{"unclosed", `{"type":"a"`, false},
@@ -169,5 +172,32 @@ func FuzzFastDecode(f *testing.F) {
 	f.Add([]byte("{\"cwd\":\"\xff\",\"isSidechain\":true}"))
 	f.Fuzz(func(t *testing.T, line []byte) {
 		checkFast(t, line)
+	})
+}
+
+// FuzzUnquote holds unquote to encoding/json on any string stringEnd
+// accepts (escapes, surrogates, invalid UTF-8).
+func FuzzUnquote(f *testing.F) {
+	for _, s := range []string{`a\nb`, `\ud83d\ude00`, `\ud83d\u0041`, `\ud800`, `\udc00\ud800`, "\xff\xfe", `\u00e9\/\"\\\b\f\r\t`, "é\xe2\x82", `\uD83D\uDE00x`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, s []byte) {
+		q := append(append([]byte{'"'}, s...), '"')
+		p := fastParser{b: q}
+		end, _, ok := p.stringEnd()
+		var want string
+		jerr := json.Unmarshal(q, &want)
+		if !ok || end != len(q)-1 {
+			if jerr == nil && ok {
+				t.Fatalf("stringEnd stopped at %d of %q", end, q)
+			}
+			return
+		}
+		if jerr != nil {
+			t.Fatalf("stringEnd took %q, encoding/json: %v", q, jerr)
+		}
+		if got := unquote(s); got != want {
+			t.Fatalf("unquote(%q) = %q, encoding/json %q", s, got, want)
+		}
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"unicode/utf8"
 )
@@ -196,6 +197,8 @@ func carried(r Reading) Reading {
 func MeasureAt(r io.ReaderAt, size int64, prev *Cursor, opt Options) (Scan, error) {
 	opt = opt.sanitized()
 	m := measurer{r: r, size: size, opt: opt, c: newCollector(opt)}
+	m.spare, _ = windows.Get().(*[]byte)
+	defer m.release()
 	valid := m.validCursor(prev)
 	if valid {
 		m.prev = prev
@@ -237,17 +240,47 @@ func MeasureAt(r io.ReaderAt, size int64, prev *Cursor, opt Options) (Scan, erro
 }
 
 type measurer struct {
-	r    io.ReaderAt
-	size int64
-	opt  Options
-	c    *collector
-	read int64
-	err  error
-	buf  []byte // the tail window, reused by the forward one
+	r     io.ReaderAt
+	size  int64
+	opt   Options
+	c     *collector
+	read  int64
+	err   error
+	buf   []byte  // the tail window, reused by the forward one
+	spare *[]byte // a pooled buffer not in use yet (alloc)
 	// prev is the caller's cursor if valid, else nil. With one, lines of
 	// LongLine bytes and over are given up on (the forward window covers
 	// what they hide).
 	prev *Cursor
+}
+
+// windows keeps the window buffers of finished Measures: a long-lived
+// caller (replay, a benchmark) then reads into memory it has, instead of
+// allocating and zeroing 64 KiB or more per call.
+var windows sync.Pool
+
+// alloc returns a buffer of n bytes for the tail window, reusing the pooled
+// one when it is large enough. Its bytes are not zeroed: the window is
+// only ever read after they are filled.
+func (m *measurer) alloc(n int64) []byte {
+	if m.spare != nil && int64(cap(*m.spare)) >= n {
+		b := (*m.spare)[:n]
+		m.spare = nil
+		return b
+	}
+	return make([]byte, n)
+}
+
+// release gives the largest buffer used back to the pool. Nothing of it is
+// kept: the collector copies what it takes.
+func (m *measurer) release() {
+	b := m.buf
+	if m.spare != nil && cap(*m.spare) > cap(b) {
+		b = *m.spare
+	}
+	if cap(b) > 0 {
+		windows.Put(&b)
+	}
 }
 
 // tooLong reports whether the tail walk, with [pos, hi) searched and no
@@ -308,7 +341,7 @@ func (m *measurer) tail() (seenFrom, lastNL int64) {
 		}
 		k := min(m.opt.Chunk, pos-limit)
 		if free := at(pos); free < k {
-			grown := make([]byte, min(max(2*int64(len(win)), int64(len(win))+k), m.size-limit))
+			grown := m.alloc(min(max(2*int64(len(win)), int64(len(win))+k), m.size-limit))
 			copy(grown[int64(len(grown))-(m.size-pos):], win[at(pos):])
 			win = grown
 			m.buf = grown
