@@ -485,7 +485,7 @@ func TestCodecOracleIsReflection(t *testing.T) {
 			}
 		}
 	}
-	for _, typ := range []reflect.Type{reflect.TypeFor[Window](), reflect.TypeFor[Turn](), reflect.TypeFor[Advisory]()} {
+	for _, typ := range []reflect.Type{reflect.TypeFor[Window](), reflect.TypeFor[Turn](), reflect.TypeFor[Advisory](), reflect.TypeFor[Anchor]()} {
 		walk(typ, map[reflect.Type]bool{})
 	}
 }
@@ -650,6 +650,8 @@ func TestCodecMatchesReflection(t *testing.T) {
 	t.Run("Failure", func(t *testing.T) { checkRandom[Failure](t, 10, n/3) })
 	t.Run("ReorientResult", func(t *testing.T) { checkRandom[ReorientResult](t, 11, n/3) })
 	t.Run("Sample", func(t *testing.T) { checkRandom[Sample](t, 12, n/3) })
+	t.Run("Anchor", func(t *testing.T) { checkRandom[Anchor](t, 13, n) })
+	t.Run("Delta", func(t *testing.T) { checkRandom[Delta](t, 14, n/3) })
 }
 
 // TestCodecEncodeEdges pins the encoding details one by one, each against

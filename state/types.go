@@ -9,7 +9,7 @@ import (
 )
 
 // The hot documents' JSON methods (codec_gen.go, runtime in codec.go).
-//go:generate go run ./internal/codecgen -types Window,Turn,Advisory -o codec_gen.go
+//go:generate go run ./internal/codecgen -types Window,Turn,Advisory,Anchor -o codec_gen.go
 
 // SchemaVersion is the version of every document Djinn writes. A document
 // with another version fails its schema and is quarantined; migrations, when

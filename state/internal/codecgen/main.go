@@ -18,7 +18,7 @@
 // Usage, from the package directory (see the go:generate line in
 // state/types.go):
 //
-//	go run ./internal/codecgen -types Window,Turn,Advisory -o codec_gen.go
+//	go run ./internal/codecgen -types Window,Turn,Advisory,Anchor -o codec_gen.go
 package main
 
 import (
