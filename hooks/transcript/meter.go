@@ -462,13 +462,18 @@ func (m *measurer) forward(from, to int64) int64 {
 	return from + int64(ends[len(ends)-1])
 }
 
-// lastNewline is bytes.LastIndexByte(b, '\n'), with a vectorised check
-// first, because the long stretches without one are the expensive ones.
+// lastNewline is bytes.LastIndexByte(b, '\n'), which is a plain loop, a
+// byte at a time: it searches blocks from the end with the vectorised
+// IndexByte and runs that loop only on the block that holds the newline.
 func lastNewline(b []byte) int {
-	if bytes.IndexByte(b, '\n') < 0 {
-		return -1
+	const block = 256
+	for end := len(b); end > 0; end -= block {
+		start := max(end-block, 0)
+		if bytes.IndexByte(b[start:end], '\n') >= 0 {
+			return start + bytes.LastIndexByte(b[start:end], '\n')
+		}
 	}
-	return bytes.LastIndexByte(b, '\n')
+	return -1
 }
 
 // collector takes lines newest first and keeps what Measure reports.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -322,5 +323,25 @@ func TestMeterLongLine(t *testing.T) {
 	s := measure(t, slices.Concat(head, long, a, huge), cur, opt)
 	if w := before; s.Reading != (Reading{Tokens: w.Tokens, Found: true, Model: w.Model, MessageID: w.MessageID, Source: SourceCarried}) {
 		t.Errorf("hidden assistant line: reading %+v", s.Reading)
+	}
+}
+
+// TestLastNewline holds lastNewline to bytes.LastIndexByte on seeded random
+// buffers of every length around its block size.
+func TestLastNewline(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 7))
+	for n := range 1100 {
+		for _, density := range []int{0, 2, 50, 1000} {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = byte('a' + rng.IntN(26))
+				if density > 0 && rng.IntN(density) == 0 {
+					b[i] = '\n'
+				}
+			}
+			if got, want := lastNewline(b), bytes.LastIndexByte(b, '\n'); got != want {
+				t.Fatalf("n=%d density=%d: lastNewline %d, want %d", n, density, got, want)
+			}
+		}
 	}
 }
