@@ -160,18 +160,20 @@ func (s *session) setAnchor(a *state.Anchor) {
 func (s *session) save() error {
 	st := s.env.Store
 	s.w.UpdatedAt = s.now
+	// The window and a changed anchor are written together (fsynced side
+	// by side, renamed window first).
+	var docs []state.Doc
 	if !s.cached {
-		if err := st.Save(s.path("window.json"), state.KindWindow, &s.w); err != nil {
-			return fmt.Errorf("save window: %w", err)
-		}
+		docs = append(docs, state.Doc{Path: s.path("window.json"), Kind: state.KindWindow, V: &s.w})
+	}
+	if s.anchorDirty && s.anchor != nil {
+		docs = append(docs, state.Doc{Path: s.path("anchor.json"), Kind: state.KindAnchor, V: s.anchor})
+	}
+	if err := st.SaveAll(docs...); err != nil {
+		return fmt.Errorf("save window: %w", err)
 	}
 	if s.env.Saved != nil {
 		s.env.Saved(&s.w)
-	}
-	if s.anchorDirty && s.anchor != nil {
-		if err := st.Save(s.path("anchor.json"), state.KindAnchor, s.anchor); err != nil {
-			return err
-		}
 	}
 	for _, t := range s.turns {
 		if err := st.Append(s.path("turns.jsonl"), state.KindTurn, t); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -294,5 +295,54 @@ func TestResolveRoot(t *testing.T) {
 	}
 	if _, err := ResolveRoot("", env(nil)); !errors.Is(err, ErrNoRoot) {
 		t.Fatalf("no env: err = %v", err)
+	}
+}
+
+// TestSaveAll: documents saved together are byte for byte what Save
+// writes, 0600, with no temporary file left; and one that cannot be
+// encoded leaves every target as it was, the ones before it included.
+func TestSaveAll(t *testing.T) {
+	st, _ := testStore(t)
+	dir := filepath.Join(st.Root, "sessions", "s1")
+	win, anc := filepath.Join(dir, "window.json"), filepath.Join(dir, "anchor.json")
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	anchor := &Anchor{SchemaVersion: SchemaVersion, SessionID: "s1", Text: "Add a --json flag", Hash: "0123456789ab", IntentType: "feature", Tokens: []string{"json", "flag"}, CapturedAt: now, Source: "prompt", Deltas: []Delta{}}
+	if err := st.SaveAll(Doc{win, KindWindow, sampleWindow("s1")}, Doc{anc, KindAnchor, anchor}); err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := testStore(t)
+	for _, c := range []struct {
+		path string
+		kind Kind
+		v    any
+	}{{win, KindWindow, sampleWindow("s1")}, {anc, KindAnchor, anchor}} {
+		want := filepath.Join(ref.Root, filepath.Base(c.path))
+		if err := ref.Save(want, c.kind, c.v); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w, _ := os.ReadFile(want); !bytes.Equal(got, w) {
+			t.Errorf("%s: SaveAll wrote\n%s\nSave writes\n%s", filepath.Base(c.path), got, w)
+		}
+		if fi, _ := os.Stat(c.path); fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v", filepath.Base(c.path), fi.Mode().Perm())
+		}
+	}
+	before, _ := os.ReadFile(win)
+	newer := sampleWindow("s1")
+	newer.ToolCalls = 99
+	bad := *anchor
+	bad.Deltas = []Delta{{Text: "x", Ratio: math.NaN(), At: now}}
+	if err := st.SaveAll(Doc{win, KindWindow, newer}, Doc{anc, KindAnchor, &bad}); err == nil {
+		t.Fatal("SaveAll of an unencodable anchor succeeded")
+	}
+	if after, _ := os.ReadFile(win); !bytes.Equal(after, before) {
+		t.Errorf("a failed SaveAll changed window.json:\n%s", after)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("want window.json and anchor.json only, got %v", entries)
 	}
 }
