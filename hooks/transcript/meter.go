@@ -259,12 +259,13 @@ type measurer struct {
 // allocating and zeroing 64 KiB or more per call.
 var windows sync.Pool
 
-// alloc returns a buffer of n bytes for the tail window, reusing the pooled
-// one when it is large enough. Its bytes are not zeroed: the window is
-// only ever read after they are filled.
-func (m *measurer) alloc(n int64) []byte {
+// alloc returns a buffer of at least n bytes (at most most) for the tail
+// window: the pooled one, as long as it can be, when it is large enough, so
+// that the window seldom grows again. Its bytes are not zeroed: the window
+// is only ever read after they are filled.
+func (m *measurer) alloc(n, most int64) []byte {
 	if m.spare != nil && int64(cap(*m.spare)) >= n {
-		b := (*m.spare)[:n]
+		b := (*m.spare)[:min(int64(cap(*m.spare)), most)]
 		m.spare = nil
 		return b
 	}
@@ -341,7 +342,7 @@ func (m *measurer) tail() (seenFrom, lastNL int64) {
 		}
 		k := min(m.opt.Chunk, pos-limit)
 		if free := at(pos); free < k {
-			grown := m.alloc(min(max(2*int64(len(win)), int64(len(win))+k), m.size-limit))
+			grown := m.alloc(min(max(2*int64(len(win)), int64(len(win))+k), m.size-limit), m.size-limit)
 			copy(grown[int64(len(grown))-(m.size-pos):], win[at(pos):])
 			win = grown
 			m.buf = grown

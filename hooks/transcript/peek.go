@@ -107,6 +107,28 @@ func stringEnd(b []byte, i int) (int, bool) {
 	}
 }
 
+// skipString returns the index of the quote closing the string that opens
+// at b[i], or -1: stringEnd without looking for escapes, for the values
+// peekType skips (most of a line's bytes).
+func skipString(b []byte, i int) int {
+	j := i + 1
+	for {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		q := j + k
+		n := 0
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q
+		}
+		j = q + 1
+	}
+}
+
 // skipValue returns the index just after the JSON value starting at b[i],
 // or -1. Containers are skipped by counting brackets outside strings; the
 // value's inner syntax is not checked (a line that is not valid JSON fails
@@ -114,7 +136,7 @@ func stringEnd(b []byte, i int) (int, bool) {
 func skipValue(b []byte, i int) int {
 	switch b[i] {
 	case '"':
-		end, _ := stringEnd(b, i)
+		end := skipString(b, i)
 		if end < 0 {
 			return -1
 		}
@@ -124,7 +146,7 @@ func skipValue(b []byte, i int) int {
 		for i < len(b) {
 			switch b[i] {
 			case '"':
-				end, _ := stringEnd(b, i)
+				end := skipString(b, i)
 				if end < 0 {
 					return -1
 				}
