@@ -22,17 +22,19 @@ const maxFailures = 5
 func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, error) {
 	s.w.ToolCalls++
 	sig := callSignal(p.ToolName, p.ToolInput, s.w.ProjectDir)
+	// The target is read once: the input can hold a whole file (Write).
+	target, rng := loops.TargetOf(p.ToolName, p.ToolInput)
 	outChars := s.toolResponse(p).visibleChars(p.ToolName, p.ToolResponse)
 	turn := state.Turn{
 		SchemaVersion: state.SchemaVersion, Seq: s.w.ToolCalls, Time: s.now,
 		PromptID: clip(p.PromptID, 128), AgentID: clip(p.AgentID, 128), Tool: clip(p.ToolName, 256),
 		Failed: p.HookEventName == PostToolUseFailure, Files: clipAll(sig.Files, 4096),
-		Summary: clipRunes(callSummary(p, s.w.ProjectDir), 400), OutputChars: outChars,
+		Summary: clipRunes(summarize(p.ToolName, target, rng, s.w.ProjectDir), 400), OutputChars: outChars,
 	}
 	if turn.Failed {
-		s.noteFailure(p)
+		s.noteFailure(p, target)
 	} else if len(s.w.Failures) > 0 {
-		s.clearFailure(p)
+		s.clearFailure(p, target)
 	}
 	var advs []advice.Advisory
 	set := s.env.Settings
@@ -115,9 +117,9 @@ func stateAdvisory(s *session, p *Payload, kind, severity, text string) state.Ad
 	}
 }
 
-// noteFailure keeps the recent failing commands for the snapshot.
-func (s *session) noteFailure(p *Payload) {
-	target, _ := loops.TargetOf(p.ToolName, p.ToolInput)
+// noteFailure keeps the recent failing commands for the snapshot; target is
+// the call's (loops.TargetOf).
+func (s *session) noteFailure(p *Payload, target string) {
 	fp := clipRunes(firstLineOf(strings.TrimSpace(p.Error)), 300)
 	for i := range s.w.Failures {
 		f := &s.w.Failures[i]
@@ -133,9 +135,8 @@ func (s *session) noteFailure(p *Payload) {
 	}
 }
 
-// clearFailure forgets a command once it succeeds.
-func (s *session) clearFailure(p *Payload) {
-	target, _ := loops.TargetOf(p.ToolName, p.ToolInput)
+// clearFailure forgets a command once it succeeds; target is the call's.
+func (s *session) clearFailure(p *Payload, target string) {
 	out := s.w.Failures[:0]
 	for _, f := range s.w.Failures {
 		if !(f.Tool == p.ToolName && f.Target == clip(target, 1024)) {
@@ -156,11 +157,16 @@ func firstLineOf(s string) string {
 // /djinn:rank: the tool and its target, paths relative to the project.
 func callSummary(p *Payload, project string) string {
 	target, rng := loops.TargetOf(p.ToolName, p.ToolInput)
+	return summarize(p.ToolName, target, rng, project)
+}
+
+// summarize is callSummary from the call's target and range.
+func summarize(tool, target, rng, project string) string {
 	target = relPath(target, project)
 	if project != "" {
 		target = strings.ReplaceAll(target, project+"/", "")
 	}
-	out := p.ToolName
+	out := tool
 	if target != "" {
 		out += " " + strings.Join(strings.Fields(target), " ")
 	}
