@@ -310,6 +310,28 @@ func (rep *report) markdown() string {
 		fmt.Fprintf(&b, "| %d | %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %d |\n",
 			r.Calls, name, r.Samples, r.Hook.P50, r.Hook.P99, r.Floor.P50, r.Floor.P99, r.RatioP50, r.RatioP99, r.Errors)
 	}
+	// The verdict on the target (p99 <= 3x the floor at the longest
+	// session), event by event.
+	longest := 0
+	for _, r := range rep.Results {
+		longest = max(longest, r.Calls)
+	}
+	var over []string
+	worst := 0.0
+	for _, r := range rep.Results {
+		if r.Calls != longest {
+			continue
+		}
+		worst = max(worst, r.RatioP99)
+		if r.RatioP99 > 3 {
+			over = append(over, fmt.Sprintf("%s (%.2f)", r.Event, r.RatioP99))
+		}
+	}
+	if len(over) == 0 {
+		fmt.Fprintf(&b, "\nAt %d prior tool calls every event's p99 is at most 3x the floor's (highest ratio %.2f): target met in this run.\n", longest, worst)
+	} else {
+		fmt.Fprintf(&b, "\nAt %d prior tool calls the p99 ratio is above 3 for %s: target not met in this run.\n", longest, strings.Join(over, ", "))
+	}
 	if len(rep.Sizes) > 0 {
 		names := map[string]bool{}
 		for _, sp := range rep.Sizes {
