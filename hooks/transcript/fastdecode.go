@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"math/bits"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -86,8 +87,18 @@ var (
 // (encoding/json's rule, bytes.EqualFold): a key that matched none exactly
 // but one this way goes to encoding/json.
 func foldsTo(key []byte, names []string) bool {
+	// The names are ASCII: an ASCII key can match one only at its length
+	// (a longer key may hold a multi-byte rune that folds to ASCII, such as
+	// the Kelvin sign to k).
+	ascii := true
+	for _, c := range key {
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
 	for _, n := range names {
-		if len(n) <= len(key)*3 && len(key) <= len(n)*3 && bytes.EqualFold(key, []byte(n)) {
+		if (len(n) == len(key) || !ascii) && bytes.EqualFold(key, []byte(n)) {
 			return true
 		}
 	}
@@ -254,55 +265,61 @@ func (p *fastParser) str(s *string) bool {
 // joined (a lone or broken one, and each byte of invalid UTF-8, becomes
 // U+FFFD).
 func unquote(s []byte) string {
-	out := make([]byte, 0, len(s)+2*utf8.UTFMax)
+	var out strings.Builder
+	out.Grow(len(s))
 	for r := 0; r < len(s); {
-		c := s[r]
-		switch {
-		case c == '\\':
-			switch e := s[r+1]; e {
-			case 'b':
-				out = append(out, '\b')
-			case 'f':
-				out = append(out, '\f')
-			case 'n':
-				out = append(out, '\n')
-			case 'r':
-				out = append(out, '\r')
-			case 't':
-				out = append(out, '\t')
-			case 'u':
-				rr := hex4(s[r+2 : r+6])
-				r += 6
-				if utf16.IsSurrogate(rr) {
-					if r+6 <= len(s) && s[r] == '\\' && s[r+1] == 'u' {
-						if dec := utf16.DecodeRune(rr, hex4(s[r+2:r+6])); dec != unicode.ReplacementChar {
-							r += 6
-							out = utf8.AppendRune(out, dec)
-							continue
-						}
-					}
-					rr = unicode.ReplacementChar
-				}
-				out = utf8.AppendRune(out, rr)
-				continue
-			default: // " \ /
-				out = append(out, e)
-			}
-			r += 2
-		case c < utf8.RuneSelf:
-			out = append(out, c)
-			r++
-		default:
+		// Copy the run of plain ASCII up to the next escape or multi-byte
+		// sequence in one write.
+		run := r
+		for run < len(s) && s[run] != '\\' && s[run] < utf8.RuneSelf {
+			run++
+		}
+		out.Write(s[r:run])
+		if r = run; r == len(s) {
+			break
+		}
+		if c := s[r]; c != '\\' {
 			rr, size := utf8.DecodeRune(s[r:])
 			if rr == utf8.RuneError && size == 1 {
-				out = utf8.AppendRune(out, unicode.ReplacementChar)
+				out.WriteRune(unicode.ReplacementChar)
 			} else {
-				out = append(out, s[r:r+size]...)
+				out.Write(s[r : r+size])
 			}
 			r += size
+			continue
 		}
+		switch e := s[r+1]; e {
+		case 'b':
+			out.WriteByte('\b')
+		case 'f':
+			out.WriteByte('\f')
+		case 'n':
+			out.WriteByte('\n')
+		case 'r':
+			out.WriteByte('\r')
+		case 't':
+			out.WriteByte('\t')
+		case 'u':
+			rr := hex4(s[r+2 : r+6])
+			r += 6
+			if utf16.IsSurrogate(rr) {
+				if r+6 <= len(s) && s[r] == '\\' && s[r+1] == 'u' {
+					if dec := utf16.DecodeRune(rr, hex4(s[r+2:r+6])); dec != unicode.ReplacementChar {
+						r += 6
+						out.WriteRune(dec)
+						continue
+					}
+				}
+				rr = unicode.ReplacementChar
+			}
+			out.WriteRune(rr)
+			continue
+		default: // " \\ /
+			out.WriteByte(e)
+		}
+		r += 2
 	}
-	return string(out)
+	return out.String()
 }
 
 // hex4 is the value of four hex digits (checked by stringEnd).

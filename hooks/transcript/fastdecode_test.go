@@ -201,3 +201,39 @@ func FuzzUnquote(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDecodeCorpus decodes every line of the corpus: Decode (the one
+// pass), decodeNarrow (the meter's) and decodeReflect (encoding/json).
+func BenchmarkDecodeCorpus(b *testing.B) {
+	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.jsonl"))
+	if len(files) == 0 {
+		b.Skip("no corpus")
+	}
+	var lines [][]byte
+	size := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, l := range bytes.Split(data, []byte("\n")) {
+			if l = bytes.TrimSpace(l); len(l) > 0 {
+				lines = append(lines, l)
+				size += len(l)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name string
+		dec  func([]byte) (Entry, error)
+	}{{"decode", Decode}, {"narrow", decodeNarrow}, {"reflect", decodeReflect}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(size))
+			for b.Loop() {
+				for _, l := range lines {
+					_, _ = c.dec(l)
+				}
+			}
+		})
+	}
+}
