@@ -346,7 +346,7 @@ func applyEnv(s *Settings, prefix string, environ []string) []string {
 var notASetting = map[string]bool{
 	"DJINN_STATE_DIR": true, "DJINN_SESSION": true, "DJINN_CLAUDE_BIN": true,
 	"DJINN_CACHE_DIR": true, "DJINN_BIN_DIR": true, "DJINN_NOW": true, "DJINN_GO": true,
-	"DJINN_DEVELOPER": true, "DJINN_LAUNCHER_ROOT": true, "DJINN_LAUNCHER_BIN": true, "DJINN_REBUILD": true,
+	"DJINN_DEVELOPER": true, "DJINN_LAUNCHER_ROOT": true, "DJINN_LAUNCHER_BIN": true, "DJINN_LAUNCHER_INPUTS": true, "DJINN_REBUILD": true,
 	"DJINN_UPDATE_SCRIPTS": true,
 }
 

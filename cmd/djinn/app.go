@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/djinn-cc/djinn/hooks"
+	"github.com/djinn-cc/djinn/internal/hookmain"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -59,12 +60,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		getenv: os.Getenv, environ: os.Environ(), now: time.Now,
 		stale: launcherStale, args: args,
 	}
-	if v := os.Getenv("DJINN_NOW"); v != "" {
-		// Tests pin the clock; a bad value is ignored, not fatal.
-		if t, err := time.Parse(time.RFC3339, v); err == nil {
-			a.now = func() time.Time { return t }
-		}
-	}
+	// Tests pin the clock with DJINN_NOW.
+	a.now = hookmain.Clock(os.Getenv)
 	return a.run(ctx, args)
 }
 
@@ -180,16 +177,7 @@ func (a *app) store(c *cli.Context) (*state.Store, error) {
 // storeAt resolves the state root from a --state-dir value (may be empty)
 // and the environment.
 func (a *app) storeAt(stateDir string) (*state.Store, error) {
-	root, err := state.ResolveRoot(stateDir, a.getenv)
-	if err != nil {
-		return nil, err
-	}
-	return &state.Store{
-		Root:     root,
-		LockWait: 5 * time.Second,
-		Now:      a.now,
-		Notice:   func(msg string) { a.tui.errorf("%s", msg) },
-	}, nil
+	return hookmain.NewStore(stateDir, a.getenv, a.now, func(msg string) { a.tui.errorf("%s", msg) })
 }
 
 // env builds the hook environment: store, settings and clock.
@@ -199,14 +187,5 @@ func (a *app) env(c *cli.Context) (*hooks.Env, error) {
 
 // envAt is env for a --state-dir value (may be empty).
 func (a *app) envAt(stateDir string) (*hooks.Env, error) {
-	st, err := a.storeAt(stateDir)
-	if err != nil {
-		return nil, err
-	}
-	set, problems := state.LoadSettings(st.Root, a.getenv, a.environ)
-	for _, p := range problems {
-		a.tui.errorf("%s", p)
-	}
-	st.LockWait = time.Duration(set.LockWaitMS) * time.Millisecond
-	return &hooks.Env{Store: st, Settings: set, Now: a.now, Getenv: a.getenv}, nil
+	return hookmain.NewEnv(stateDir, a.getenv, a.environ, a.now, func(msg string) { a.tui.errorf("%s", msg) })
 }

@@ -75,9 +75,13 @@ func TestLauncherBuildsAndRebuilds(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(out, "djinn "+Version) {
 		t.Fatalf("version: code %d, stdout %q, stderr %q", code, out, errOut)
 	}
+	hookBin := filepath.Join(data, "bin", "djinn-hook-"+Version)
 	fi, err := os.Stat(bin)
 	if err != nil {
 		t.Fatalf("no cached binary: %v", err)
+	}
+	if hfi, err := os.Stat(hookBin); err != nil || !hfi.ModTime().Equal(fi.ModTime()) {
+		t.Fatalf("no hook binary beside %s, or not of its time: %v", bin, err)
 	}
 	if entries, _ := os.ReadDir(stateDir); len(entries) != 0 {
 		t.Fatalf("the build wrote under DJINN_STATE_DIR: %v", entries)
@@ -95,11 +99,13 @@ func TestLauncherBuildsAndRebuilds(t *testing.T) {
 		t.Fatalf("binary not rebuilt: %v %v", err, fi2.ModTime())
 	}
 
-	// A hook checks beside its own work: aged again, the binary hands the
-	// payload it already read to the launcher before writing anything, so
-	// the rebuilt binary records the event exactly once.
-	if err := os.Chtimes(bin, old, old); err != nil {
-		t.Fatal(err)
+	// A hook (the hook binary) checks beside its own work: aged, it hands
+	// the payload it already read to the launcher before writing anything,
+	// so the rebuilt binary records the event exactly once.
+	for _, b := range []string{bin, hookBin} {
+		if err := os.Chtimes(b, old, old); err != nil {
+			t.Fatal(err)
+		}
 	}
 	payload := `{"session_id":"stale-1","hook_event_name":"UserPromptSubmit","prompt":"Add a --json flag to the export command","cwd":"/tmp"}`
 	out, errOut, code = runLauncher(t, env, payload, "hook", "UserPromptSubmit")
@@ -109,9 +115,11 @@ func TestLauncherBuildsAndRebuilds(t *testing.T) {
 	if anchor, err := os.ReadFile(filepath.Join(stateDir, "sessions", "stale-1", "anchor.json")); err != nil || !bytes.Contains(anchor, []byte("--json flag")) {
 		t.Errorf("the handed-over prompt was not anchored: %v %s", err, anchor)
 	}
-	fi3, err := os.Stat(bin)
-	if err != nil || !fi3.ModTime().After(old) {
-		t.Fatalf("hook did not rebuild the binary: %v", err)
+	for _, b := range []string{bin, hookBin} {
+		fi3, err := os.Stat(b)
+		if err != nil || !fi3.ModTime().After(old) {
+			t.Fatalf("hook did not rebuild %s: %v", b, err)
+		}
 	}
 	raw, err := os.ReadFile(filepath.Join(stateDir, "sessions", "stale-1", "window.json"))
 	if err != nil {

@@ -6,17 +6,19 @@ package main
 import (
 	"context"
 	"os"
+
+	"github.com/djinn-cc/djinn/internal/hookmain"
 )
 
 // launcherStale, when set, waits for the background staleness check of a
-// hook started by the launcher (see staleAsync).
+// hook started by the launcher (see hookmain.StaleAsync).
 var launcherStale func() bool
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "hook" {
-		launcherStale = staleAsync(os.Getenv)
+		launcherStale = hookmain.StaleAsync(os.Getenv)
 	} else {
-		staleRelaunch(os.Getenv, os.Args)
+		hookmain.StaleRelaunch(os.Getenv, os.Args)
 	}
 	// run is separate so deferred unlocks and cleanups finish before exit.
 	os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr))

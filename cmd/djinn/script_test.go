@@ -13,15 +13,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/djinn-cc/djinn/internal/hookmain"
 	"github.com/gofrs/flock"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // TestMain lets testscript run the djinn command in-process: "exec djinn"
-// inside a script calls run with the script's arguments and environment.
+// inside a script calls run with the script's arguments and environment;
+// "exec djinn-hook" runs the hook binary's main (cmd/djinn-hook).
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"djinn": func() { os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		"djinn":      func() { os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		"djinn-hook": func() { os.Exit(hookmain.Main()) },
 	})
 }
 

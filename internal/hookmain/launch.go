@@ -1,4 +1,4 @@
-package main
+package hookmain
 
 import (
 	"bufio"
@@ -22,40 +22,45 @@ import (
 // Any problem means "not stale": a check that cannot run must not stop the
 // hook.
 
-// launcherPaths returns the plugin root and the binary the launcher ran,
-// or ok=false when this process was not started by the launcher (or is the
-// launcher's rebuild run).
-func launcherPaths(getenv func(string) string) (root, bin string, ok bool) {
+// launcherPaths returns the plugin root, the binary the launcher ran and
+// the list of its build's inputs (DJINN_LAUNCHER_INPUTS, else
+// .<binary>.inputs beside it), or ok=false when this process was not
+// started by the launcher (or is the launcher's rebuild run).
+func launcherPaths(getenv func(string) string) (root, bin, inputs string, ok bool) {
 	root, bin = getenv("DJINN_LAUNCHER_ROOT"), getenv("DJINN_LAUNCHER_BIN")
 	if root == "" || bin == "" || getenv("DJINN_REBUILD") != "" {
-		return "", "", false
+		return "", "", "", false
 	}
-	return root, bin, true
+	inputs = getenv("DJINN_LAUNCHER_INPUTS")
+	if inputs == "" {
+		inputs = filepath.Join(filepath.Dir(bin), "."+filepath.Base(bin)+".inputs")
+	}
+	return root, bin, inputs, true
 }
 
-// staleRelaunch is the check for commands: it runs before stdin is read,
+// StaleRelaunch is the check for commands: it runs before stdin is read,
 // so on a stale binary the launcher gets the untouched stdin.
-func staleRelaunch(getenv func(string) string, args []string) {
-	root, bin, ok := launcherPaths(getenv)
-	if !ok || !sourcesNewer(root, bin) {
+func StaleRelaunch(getenv func(string) string, args []string) {
+	root, bin, inputs, ok := launcherPaths(getenv)
+	if !ok || !sourcesNewer(root, bin, inputs) {
 		return
 	}
 	_ = execLauncher(root, args)
 	// Exec failed: run this binary as it is.
 }
 
-// staleAsync is the check for hooks, which are on the agent's critical
+// StaleAsync is the check for hooks, which are on the agent's critical
 // path: its hundred stats (about half a millisecond) run beside the hook's
 // own work, and the hook asks for the verdict before its handler runs or
 // anything is written (hooks.Env.Gate). It returns nil when there is
 // nothing to check.
-func staleAsync(getenv func(string) string) func() bool {
-	root, bin, ok := launcherPaths(getenv)
+func StaleAsync(getenv func(string) string) func() bool {
+	root, bin, inputs, ok := launcherPaths(getenv)
 	if !ok {
 		return nil
 	}
 	verdict := make(chan bool, 1)
-	go func() { verdict <- sourcesNewer(root, bin) }()
+	go func() { verdict <- sourcesNewer(root, bin, inputs) }()
 	var stale, got bool
 	return func() bool {
 		if !got {
@@ -105,7 +110,7 @@ func execLauncher(root string, args []string) error {
 
 // sourcesNewer reports whether a source the binary depends on changed after
 // it was built.
-func sourcesNewer(root, bin string) bool {
+func sourcesNewer(root, bin, list string) bool {
 	fi, err := os.Stat(bin)
 	if err != nil {
 		return false
@@ -118,7 +123,6 @@ func sourcesNewer(root, bin string) bool {
 	if newer(filepath.Join(root, "go.mod")) || newer(filepath.Join(root, "go.sum")) {
 		return true
 	}
-	list := filepath.Join(filepath.Dir(bin), "."+filepath.Base(bin)+".inputs")
 	f, err := os.Open(list)
 	if err != nil {
 		return false // no list: the launcher checks everything itself when it builds
