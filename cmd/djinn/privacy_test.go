@@ -95,7 +95,7 @@ func TestPrivacy(t *testing.T) {
 	// state delete removes the session's data, and only that session's.
 	other := sb.payload("UserPromptSubmit", map[string]any{"session_id": "other-session", "prompt": "Write the release notes for version two of the billing module"})
 	checkHookContract(t, "other session", runHook(t, sb.dir, sb.root, "UserPromptSubmit", other))
-	cmd := exec.Command(bin, "state", "delete", "--session", "hostile-session")
+	cmd := exec.Command(cmdBinary(t), "state", "delete", "--session", "hostile-session")
 	cmd.Dir, cmd.Env = sb.dir, hookEnv(sb.dir, sb.root)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("state delete: %v: %s", err, out)

@@ -21,19 +21,21 @@ import (
 	"github.com/djinn-cc/djinn/state"
 )
 
-// These tests run the real hook binary (go build -tags djinn_hook, as the
-// launcher builds it) as separate processes. The go test versions are kept
+// These tests run the real binaries (go build -tags
+// djinn_hook,urfave_cli_no_docs, as the launcher builds them: djinn-hook for
+// hooks, djinn for commands) as separate processes. The go test versions are kept
 // small; scripts/reliability runs them at full size through
 // DJINN_RELIABILITY_ROUNDS and DJINN_RELIABILITY_TRIALS.
 
 var (
 	hookBinOnce sync.Once
-	hookBin     string
+	hookBinDir  string
 	hookBinErr  error
 )
 
-// hookBinary builds cmd/djinn with the hook build tag once per test run.
-func hookBinary(t *testing.T) string {
+// builtBinaries builds cmd/djinn and cmd/djinn-hook as the launcher does,
+// once per test run, and returns their directory.
+func builtBinaries(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and runs the hook binary")
@@ -44,8 +46,8 @@ func hookBinary(t *testing.T) string {
 			hookBinErr = err
 			return
 		}
-		hookBin = filepath.Join(dir, "djinn")
-		out, err := exec.Command("go", "build", "-tags", "djinn_hook", "-o", hookBin, ".").CombinedOutput()
+		hookBinDir = dir
+		out, err := exec.Command("go", "build", "-tags", "djinn_hook,urfave_cli_no_docs", "-o", dir+"/", ".", "../djinn-hook").CombinedOutput()
 		if err != nil {
 			hookBinErr = fmt.Errorf("go build: %v: %s", err, out)
 		}
@@ -53,8 +55,14 @@ func hookBinary(t *testing.T) string {
 	if hookBinErr != nil {
 		t.Fatal(hookBinErr)
 	}
-	return hookBin
+	return hookBinDir
 }
+
+// hookBinary is djinn-hook, what the launcher runs for every hook.
+func hookBinary(t *testing.T) string { return filepath.Join(builtBinaries(t), "djinn-hook") }
+
+// cmdBinary is djinn, what the launcher runs for the commands.
+func cmdBinary(t *testing.T) string { return filepath.Join(builtBinaries(t), "djinn") }
 
 func envInt(name string, def int) int {
 	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
