@@ -109,8 +109,9 @@ ready list show open closed close reason progress
 `)
 
 func setOf(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
+	words := strings.Fields(s)
+	m := make(map[string]bool, len(words)) // sized: no rehashing in every process's init
+	for _, w := range words {
 		m[w] = true
 	}
 	return m
