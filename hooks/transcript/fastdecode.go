@@ -268,25 +268,28 @@ func unquote(s []byte) string {
 	var out strings.Builder
 	out.Grow(len(s))
 	for r := 0; r < len(s); {
-		// Copy the run of plain ASCII up to the next escape or multi-byte
-		// sequence in one write.
-		run := r
-		for run < len(s) && s[run] != '\\' && s[run] < utf8.RuneSelf {
-			run++
+		// Copy the run up to the next escape in one write when it is
+		// valid UTF-8 (IndexByte and utf8.Valid are fast on long runs);
+		// else rune by rune, each bad byte becoming U+FFFD.
+		end := len(s)
+		if k := bytes.IndexByte(s[r:], '\\'); k >= 0 {
+			end = r + k
 		}
-		out.Write(s[r:run])
-		if r = run; r == len(s) {
-			break
-		}
-		if c := s[r]; c != '\\' {
-			rr, size := utf8.DecodeRune(s[r:])
-			if rr == utf8.RuneError && size == 1 {
-				out.WriteRune(unicode.ReplacementChar)
-			} else {
-				out.Write(s[r : r+size])
+		if seg := s[r:end]; utf8.Valid(seg) {
+			out.Write(seg)
+		} else {
+			for len(seg) > 0 {
+				rr, size := utf8.DecodeRune(seg)
+				if rr == utf8.RuneError && size == 1 {
+					out.WriteRune(unicode.ReplacementChar)
+				} else {
+					out.Write(seg[:size])
+				}
+				seg = seg[size:]
 			}
-			r += size
-			continue
+		}
+		if r = end; r == len(s) {
+			break
 		}
 		switch e := s[r+1]; e {
 		case 'b':
