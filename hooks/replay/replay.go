@@ -866,16 +866,32 @@ func (r *runner) subagentStop(ctx context.Context, task pendingTool, line int) e
 }
 
 // mapInput rewrites the original machine's absolute paths inside a tool
-// input or response into the scratch file system.
+// input or response into the scratch file system. The result is what
+// json.Marshal gives for the value json.Unmarshal decodes, strings mapped
+// (mapString): object keys sorted, the last of equal keys kept, strings
+// and numbers re-encoded. mapRaw does that in one pass over the bytes
+// (decoding to any and marshalling was a third of the decoder goroutine's
+// time); TestMapInputMatchesMarshal and FuzzAppendValue hold it to the
+// round trip, which remains the fallback.
 func (r *paths) mapInput(raw json.RawMessage) json.RawMessage {
 	if len(raw) == 0 || r.origCwd == "" {
 		return raw
+	}
+	m := rawMapper{b: raw, r: r}
+	if out, ok := m.value(make([]byte, 0, len(raw)+len(raw)/8)); ok {
+		m.space()
+		if m.i == len(m.b) {
+			return out
+		}
 	}
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return raw
 	}
 	v = r.mapValue(v)
+	if out, ok := appendValue(make([]byte, 0, len(raw)+len(raw)/8), v); ok {
+		return out
+	}
 	out, err := json.Marshal(v)
 	if err != nil {
 		return raw
@@ -883,13 +899,20 @@ func (r *paths) mapInput(raw json.RawMessage) json.RawMessage {
 	return out
 }
 
+// mapString maps one string value: a path alone is moved under the
+// scratch file system, the original project directory elsewhere in a text
+// becomes the scratch project.
+func (r *paths) mapString(x string) string {
+	if filepath.IsAbs(x) && !strings.ContainsAny(x, "\n ") {
+		return r.mapPath(x)
+	}
+	return strings.ReplaceAll(x, r.origCwd, r.projectDir)
+}
+
 func (r *paths) mapValue(v any) any {
 	switch x := v.(type) {
 	case string:
-		if filepath.IsAbs(x) && !strings.ContainsAny(x, "\n ") {
-			return r.mapPath(x)
-		}
-		return strings.ReplaceAll(x, r.origCwd, r.projectDir)
+		return r.mapString(x)
 	case map[string]any:
 		for k, c := range x {
 			x[k] = r.mapValue(c)
