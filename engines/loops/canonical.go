@@ -94,6 +94,16 @@ func ResultHash(raw []byte) string {
 
 func canonical(raw []byte, drop []string, deep bool) string {
 	trimmed := bytes.TrimSpace(raw)
+	if s, ok := canonicalFast(trimmed, drop, deep); ok {
+		return s
+	}
+	return canonicalDecoded(trimmed, drop, deep)
+}
+
+// canonicalDecoded is canonical the long way: encoding/json decodes the
+// value (numbers kept as written) and writeCanonical writes it. It
+// defines the canonical text; canonicalFast must agree with it.
+func canonicalDecoded(trimmed []byte, drop []string, deep bool) string {
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.UseNumber()
 	var v any
