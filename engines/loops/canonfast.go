@@ -1,6 +1,7 @@
 package loops
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"unicode"
@@ -419,4 +420,71 @@ func getu4(s []byte) rune {
 		r = r*16 + rune(ch)
 	}
 	return r
+}
+
+// topFields is what json.Unmarshal puts into a map[string]json.RawMessage
+// for input (nil when it fails): TargetOf ran that for every call, twice
+// per call in the hooks. A valid object is read in one pass, its values
+// left in input; anything else goes to json.Unmarshal, which decides
+// (TestTopFieldsMatches, FuzzTopFields).
+func topFields(input []byte) map[string]json.RawMessage {
+	if fields, ok := topFieldsFast(input); ok {
+		return fields
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(input, &fields) != nil {
+		return nil
+	}
+	return fields
+}
+
+func topFieldsFast(input []byte) (map[string]json.RawMessage, bool) {
+	c := canonScanner{b: input}
+	c.space()
+	if c.i >= len(c.b) || c.b[c.i] != '{' {
+		return nil, false
+	}
+	c.i++
+	fields := map[string]json.RawMessage{}
+	c.space()
+	if c.i < len(c.b) && c.b[c.i] == '}' {
+		c.i++
+	} else {
+		var scratch []byte
+		for {
+			c.space()
+			if c.i >= len(c.b) || c.b[c.i] != '"' {
+				return nil, false
+			}
+			key, ok := c.str()
+			if !ok {
+				return nil, false
+			}
+			c.space()
+			if c.i >= len(c.b) || c.b[c.i] != ':' {
+				return nil, false
+			}
+			c.i++
+			c.space()
+			start := c.i
+			if scratch, ok = c.value(scratch[:0], false); !ok {
+				return nil, false
+			}
+			fields[key] = input[start:c.i:c.i]
+			c.space()
+			if c.i >= len(c.b) {
+				return nil, false
+			}
+			if c.b[c.i] == '}' {
+				c.i++
+				break
+			}
+			if c.b[c.i] != ',' {
+				return nil, false
+			}
+			c.i++
+		}
+	}
+	c.space()
+	return fields, c.i == len(c.b)
 }

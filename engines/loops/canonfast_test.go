@@ -43,7 +43,7 @@ func checkCanonical(t *testing.T, raw []byte) {
 // TestCanonicalFastMatches holds the one-pass canonical form to the
 // decoded one on edge cases, seeded random JSON spelled in random ways,
 // and every tool input and response of the repository's transcripts (and
-// the team corpus beside it, when present).
+// the team corpus beside it, when present); topFields too on the latter.
 func TestCanonicalFastMatches(t *testing.T) {
 	for _, s := range canonEdges {
 		t.Run(s[:min(len(s), 30)], func(t *testing.T) { checkCanonical(t, []byte(s)) })
@@ -96,6 +96,7 @@ func TestCanonicalFastMatches(t *testing.T) {
 					if len(raw) > 0 {
 						n++
 						checkCanonical(t, raw)
+						checkTopFields(t, raw)
 					}
 				}
 			}
@@ -175,4 +176,44 @@ func BenchmarkCanonical(b *testing.B) {
 			}
 		})
 	}
+}
+
+// checkTopFields holds topFields to json.Unmarshal into a map.
+func checkTopFields(t *testing.T, input []byte) {
+	t.Helper()
+	var want map[string]json.RawMessage
+	if json.Unmarshal(input, &want) != nil {
+		want = nil
+	}
+	got := topFields(input)
+	if (got == nil) != (want == nil) || len(got) != len(want) {
+		t.Fatalf("topFields(%.200q) = %q, want %q", input, got, want)
+	}
+	for k, v := range want {
+		if g, ok := got[k]; !ok || string(g) != string(v) {
+			t.Fatalf("topFields(%.200q)[%q] = %q, want %q", input, k, g, v)
+		}
+	}
+}
+
+// TestTopFieldsMatches holds topFields to json.Unmarshal on the edges,
+// seeded random JSON and the transcripts' tool inputs.
+func TestTopFieldsMatches(t *testing.T) {
+	for _, s := range append(canonEdges, `{"file_path" : "/p/a" , "offset": 5 ,"limit":"7","pages":null}`, ` { } `, `{"a":1,"a":[ 2 ]}`) {
+		t.Run(s[:min(len(s), 30)], func(t *testing.T) { checkTopFields(t, []byte(s)) })
+	}
+	r := rand.New(rand.NewPCG(9, 1))
+	for range 3000 {
+		var b strings.Builder
+		randomJSON(&b, r, 4)
+		checkTopFields(t, []byte(b.String()))
+	}
+}
+
+// FuzzTopFields holds topFields to json.Unmarshal on any bytes.
+func FuzzTopFields(f *testing.F) {
+	for _, s := range canonEdges {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkTopFields(t, data) })
 }

@@ -104,10 +104,7 @@ func NewEvent(tool string, input json.RawMessage) Event {
 // limit (offset 0 and 1 both mean the first line), or "pages P" for a PDF.
 // Targets longer than MaxTarget are clipped with a hash of the whole.
 func TargetOf(tool string, input json.RawMessage) (target, rng string) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(input, &fields); err != nil {
-		fields = nil
-	}
+	fields := topFields(input)
 	str := func(key string) string {
 		var s string
 		if raw, ok := fields[key]; ok && json.Unmarshal(raw, &s) == nil {
