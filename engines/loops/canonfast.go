@@ -450,7 +450,6 @@ func topFieldsFast(input []byte) (map[string]json.RawMessage, bool) {
 	if c.i < len(c.b) && c.b[c.i] == '}' {
 		c.i++
 	} else {
-		var scratch []byte
 		for {
 			c.space()
 			if c.i >= len(c.b) || c.b[c.i] != '"' {
@@ -467,7 +466,7 @@ func topFieldsFast(input []byte) (map[string]json.RawMessage, bool) {
 			c.i++
 			c.space()
 			start := c.i
-			if scratch, ok = c.value(scratch[:0], false); !ok {
+			if !c.skip() {
 				return nil, false
 			}
 			fields[key] = input[start:c.i:c.i]
@@ -487,4 +486,106 @@ func topFieldsFast(input []byte) (map[string]json.RawMessage, bool) {
 	}
 	c.space()
 	return fields, c.i == len(c.b)
+}
+
+// skip passes over one JSON value without decoding it, reporting whether
+// it was one (as value would, without writing anything).
+func (c *canonScanner) skip() bool {
+	c.space()
+	if c.i >= len(c.b) {
+		return false
+	}
+	switch ch := c.b[c.i]; ch {
+	case '{', '[':
+		if c.depth++; c.depth > maxCanonDepth {
+			return false
+		}
+		defer func() { c.depth-- }()
+		end := byte(']')
+		if ch == '{' {
+			end = '}'
+		}
+		c.i++
+		c.space()
+		if c.i < len(c.b) && c.b[c.i] == end {
+			c.i++
+			return true
+		}
+		for {
+			if ch == '{' {
+				c.space()
+				if c.i >= len(c.b) || c.b[c.i] != '"' || !c.skipString() {
+					return false
+				}
+				c.space()
+				if c.i >= len(c.b) || c.b[c.i] != ':' {
+					return false
+				}
+				c.i++
+			}
+			if !c.skip() {
+				return false
+			}
+			c.space()
+			if c.i >= len(c.b) {
+				return false
+			}
+			switch c.b[c.i] {
+			case ',':
+				c.i++
+			case end:
+				c.i++
+				return true
+			default:
+				return false
+			}
+		}
+	case '"':
+		return c.skipString()
+	case 't', 'f', 'n':
+		for _, lit := range [...]string{"true", "false", "null"} {
+			if lit[0] == ch && len(c.b)-c.i >= len(lit) && string(c.b[c.i:c.i+len(lit)]) == lit {
+				c.i += len(lit)
+				return true
+			}
+		}
+		return false
+	}
+	return c.number()
+}
+
+// skipString passes over a string literal, checking its escapes.
+func (c *canonScanner) skipString() bool {
+	c.i++ // "
+	for c.i < len(c.b) {
+		for c.i < len(c.b) && strPlain[c.b[c.i]] {
+			c.i++
+		}
+		if c.i >= len(c.b) {
+			return false
+		}
+		switch c.b[c.i] {
+		case '"':
+			c.i++
+			return true
+		case '\\':
+			if c.i+1 >= len(c.b) {
+				return false
+			}
+			switch c.b[c.i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				c.i += 2
+			case 'u':
+				if getu4(c.b[c.i:]) < 0 {
+					return false
+				}
+				c.i += 6
+			default:
+				return false
+			}
+		default:
+			return false // a control byte
+		}
+	}
+	return false
 }

@@ -199,7 +199,9 @@ func checkTopFields(t *testing.T, input []byte) {
 // TestTopFieldsMatches holds topFields to json.Unmarshal on the edges,
 // seeded random JSON and the transcripts' tool inputs.
 func TestTopFieldsMatches(t *testing.T) {
-	for _, s := range append(canonEdges, `{"file_path" : "/p/a" , "offset": 5 ,"limit":"7","pages":null}`, ` { } `, `{"a":1,"a":[ 2 ]}`) {
+	for _, s := range append(canonEdges, `{"file_path" : "/p/a" , "offset": 5 ,"limit":"7","pages":null}`, ` { } `, `{"a":1,"a":[ 2 ]}`,
+		`{"a":"\'"}`, `{"a":"\x"}`, `{"a":"\u12g4"}`, "{\"a\":\"x\x01\"}", "{\"a\":\"\xff\"}", `{"a":[1,]}`, `{"a":{"b" 1}}`, `{"a":{"b":1,}}`,
+		`{"a":tru}`, `{"a":-}`, `{"a":1.}`, `{"a":"\u00e9\/\b"}`, `{"a":[[]],"b":{}}`, `{"a":{"b":[1,{"c":null}]}}`) {
 		t.Run(s[:min(len(s), 30)], func(t *testing.T) { checkTopFields(t, []byte(s)) })
 	}
 	r := rand.New(rand.NewPCG(9, 1))
