@@ -44,8 +44,8 @@ func loopConfig(set state.LoopSettings) loops.Config {
 // loopEvent builds the pattern engine's event for a tool call: outcome,
 // error fingerprint, result hash, and the file's content hash before (from
 // the tool's originalFile) and after (read from disk, bounded).
-func (s *session) loopEvent(p *Payload) loops.Event {
-	ev := loops.NewEvent(p.ToolName, p.ToolInput)
+func (s *session) loopEvent(p *Payload, target, rng string) loops.Event {
+	ev := loops.NewEventWith(p.ToolName, p.ToolInput, target, rng)
 	if p.HookEventName == PostToolUseFailure {
 		ev.Failed = true
 		ev.Interrupted = p.IsInterrupt
@@ -148,8 +148,9 @@ func fileHash(path string, max int64) string {
 }
 
 // loopCall records a tool call in its agent's ring buffer and words the
-// findings.
-func (s *session) loopCall(p *Payload) []advice.Advisory {
+// findings. target and rng are the call's, from loops.TargetOf (read once
+// per call by handleToolCall).
+func (s *session) loopCall(p *Payload, target, rng string) []advice.Advisory {
 	key := "main"
 	if p.AgentID != "" {
 		key = clip(p.AgentID, 128)
@@ -163,7 +164,7 @@ func (s *session) loopCall(p *Payload) []advice.Advisory {
 		s.w.Loops[key] = st
 	}
 	s.touchAgent(key)
-	findings := st.Record(s.loopEvent(p), loopConfig(s.env.Settings.Loops))
+	findings := st.Record(s.loopEvent(p, target, rng), loopConfig(s.env.Settings.Loops))
 	var out []advice.Advisory
 	for _, f := range findings {
 		c := advice.LoopContext{Agent: p.AgentID, Display: s.display}

@@ -39,7 +39,7 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 	var advs []advice.Advisory
 	set := s.env.Settings
 	if set.Loops.Enabled && !s.disabled("loops") {
-		advs = append(advs, s.loopCall(p)...)
+		advs = append(advs, s.loopCall(p, target, rng)...)
 	}
 	if set.Drift.Enabled && !s.disabled("drift") && p.AgentID == "" && s.w.Drift != nil {
 		sig.Narrative = capStrings(appendNew(sig.Narrative, s.newAssistantWords(p)...), maxCallTokens)

@@ -87,6 +87,13 @@ func KindOf(tool string) Kind {
 // After).
 func NewEvent(tool string, input json.RawMessage) Event {
 	target, rng := TargetOf(tool, input)
+	return NewEventWith(tool, input, target, rng)
+}
+
+// NewEventWith is NewEvent for a caller that already has the call's target
+// and range from TargetOf, so the input (which can hold a whole file) is
+// not read for them a second time.
+func NewEventWith(tool string, input json.RawMessage, target, rng string) Event {
 	return Event{Tool: clip(tool, maxTool, 60), Target: target, Range: rng, Input: InputHash(input)}
 }
 
