@@ -160,8 +160,8 @@ func (s *session) setAnchor(a *state.Anchor) {
 func (s *session) save() error {
 	st := s.env.Store
 	s.w.UpdatedAt = s.now
-	// The window and a changed anchor are written together: both are on
-	// disk before either is renamed (window first).
+	// The window and a changed anchor are written together: both are
+	// written before either is renamed (window first).
 	var docs []state.Doc
 	if !s.cached {
 		docs = append(docs, state.Doc{Path: s.path("window.json"), Kind: state.KindWindow, V: &s.w})

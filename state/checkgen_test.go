@@ -7,7 +7,6 @@ import (
 	"go/format"
 	"math"
 	"os"
-	"regexp"
 	"sort"
 	"strconv"
 	"testing"
@@ -271,4 +270,3 @@ func floatLit(f float64) string {
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
 
-var _ = regexp.MustCompile
