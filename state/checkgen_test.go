@@ -269,4 +269,3 @@ func floatLit(f float64) string {
 	}
 	return strconv.FormatFloat(f, 'g', -1, 64)
 }
-
