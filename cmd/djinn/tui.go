@@ -1,9 +1,9 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"strings"
+
+	"github.com/djinn-cc/djinn/internal/hookmain"
 )
 
 // Everything that is not a hook's JSON answer or a command's report goes to
@@ -27,8 +27,4 @@ type tui struct {
 
 // errorf prints one "djinn:" line; newlines inside are flattened so a
 // message is always exactly one line.
-func (t tui) errorf(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	msg = strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", " ")), " ")
-	fmt.Fprintln(t.stderr, "djinn: "+msg)
-}
+func (t tui) errorf(format string, args ...any) { hookmain.Report(t.stderr, format, args...) }

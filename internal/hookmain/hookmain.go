@@ -74,12 +74,15 @@ func Clock(getenv func(string) string) func() time.Time {
 	return time.Now
 }
 
-// Errorf prints one "djinn:" line; newlines inside are flattened so a
-// message is always exactly one line.
-func (p *Process) Errorf(format string, args ...any) {
+// Errorf prints one "djinn:" line to the process's stderr.
+func (p *Process) Errorf(format string, args ...any) { Report(p.Stderr, format, args...) }
+
+// Report prints one "djinn:" line to w; newlines inside are flattened so a
+// message is always exactly one line. Every command reports this way.
+func Report(w io.Writer, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	msg = strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", " ")), " ")
-	fmt.Fprintln(p.Stderr, "djinn: "+msg)
+	fmt.Fprintln(w, "djinn: "+msg)
 }
 
 // errStale stops a hook whose binary is older than its sources before it
