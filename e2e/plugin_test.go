@@ -374,6 +374,13 @@ func TestInstalledPluginFiresEveryEvent(t *testing.T) {
 	if fi, err := os.Stat(bin); err != nil || fi.Mode().Perm()&0o100 == 0 {
 		t.Fatalf("binary %s after the first session: %v; want an executable built by the launcher", bin, err)
 	}
+	// It also linked bin/djinn-hook to the hook binary: hooks.json runs
+	// every later event through that link, without the launcher, so their
+	// being recorded below shows that Claude Code ran it.
+	link := filepath.Join(data, "bin", "djinn-hook")
+	if target, err := os.Readlink(link); err != nil || target != filepath.Join(data, "bin", "djinn-hook-"+version) {
+		t.Errorf("link %s -> %q (%v); want the hook binary", link, target, err)
+	}
 	if hr := run1.HookResponses("SessionStart"); len(hr) == 0 || hr[0].Outcome != "success" || complaintRE.MatchString(hr[0].Output) {
 		t.Errorf("first SessionStart hook response %+v; want success with no djinn: complaint", hr)
 	}

@@ -14,16 +14,29 @@ import (
 // and environment (on top of a minimal one).
 func runLauncher(t *testing.T, env []string, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	return runAs(t, filepath.Join(repoRootAbs(t), "hooks", "djinn"), env, stdin, args...)
+}
+
+func repoRootAbs(t *testing.T) string {
+	t.Helper()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(filepath.Join(root, "hooks", "djinn"), args...)
+	return root
+}
+
+// runAs runs path as Claude Code runs a hooks.json command (exec form),
+// with the given payload and environment (on top of a minimal one).
+func runAs(t *testing.T, path string, env []string, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	root := repoRootAbs(t)
+	cmd := exec.Command(path, args...)
 	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "CLAUDE_PLUGIN_ROOT=" + root}, env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
-	err = cmd.Run()
+	err := cmd.Run()
 	code = 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
@@ -57,6 +70,16 @@ func TestLauncherWithoutGo(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(data, "bin", "djinn-"+Version)); err == nil {
 		t.Fatal("a binary appeared without a toolchain")
+	}
+	// The link that hooks.json runs for every other event points at the
+	// launcher meanwhile, so those hooks exit 0 quietly too (no ENOENT).
+	link := filepath.Join(data, "bin", "djinn-hook")
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("no link %s after SessionStart without a toolchain: %v", link, err)
+	}
+	out, errOut, code = runAs(t, link, env, `{"session_id":"s1","hook_event_name":"PostToolUse"}`, "hook", "PostToolUse")
+	if code != 0 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "djinn: ") {
+		t.Fatalf("PostToolUse through the link: code %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
 
@@ -133,6 +156,104 @@ func TestLauncherBuildsAndRebuilds(t *testing.T) {
 	}
 	if w.Events["UserPromptSubmit"] != 1 {
 		t.Errorf("UserPromptSubmit recorded %d times, want exactly 1: %s", w.Events["UserPromptSubmit"], raw)
+	}
+
+	// The launcher left $CLAUDE_PLUGIN_DATA/bin/djinn-hook pointing at the
+	// hook binary: what hooks.json runs for every event but SessionStart.
+	link := filepath.Join(data, "bin", "djinn-hook")
+	lfi, err := os.Lstat(link)
+	if err != nil || lfi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("no link %s: %v", link, err)
+	}
+	hfi, err := os.Stat(hookBin)
+	if tfi, err2 := os.Stat(link); err != nil || err2 != nil || !os.SameFile(hfi, tfi) {
+		t.Fatalf("%s does not point at %s: %v %v", link, hookBin, err, err2)
+	}
+	// Run directly, the hook binary checks its sources itself: aged, it
+	// hands the payload to the launcher, which rebuilds, and the event is
+	// recorded once.
+	for _, b := range []string{bin, hookBin} {
+		if err := os.Chtimes(b, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	payload = `{"session_id":"stale-2","hook_event_name":"UserPromptSubmit","prompt":"Add a --yaml flag to the export command","cwd":"/tmp"}`
+	out, errOut, code = runAs(t, link, env, payload, "hook", "UserPromptSubmit")
+	if code != 0 || errOut != "" {
+		t.Fatalf("stale hook through the link: code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	for _, b := range []string{bin, hookBin} {
+		fi3, err := os.Stat(b)
+		if err != nil || !fi3.ModTime().After(old) {
+			t.Fatalf("the hook run through the link did not rebuild %s: %v", b, err)
+		}
+	}
+	// And fresh, it just runs.
+	out, errOut, code = runAs(t, link, env, `{"session_id":"stale-2","hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{"file_path":"/tmp/a.go"},"tool_response":"x","cwd":"/tmp"}`, "hook", "PostToolUse")
+	if code != 0 || errOut != "" {
+		t.Fatalf("hook through the link: code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	raw, err = os.ReadFile(filepath.Join(stateDir, "sessions", "stale-2", "window.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Events = nil
+	if err := json.Unmarshal(raw, &w); err != nil {
+		t.Fatal(err)
+	}
+	if w.Events["UserPromptSubmit"] != 1 || w.Events["PostToolUse"] != 1 {
+		t.Errorf("through the link: events %v, want UserPromptSubmit and PostToolUse once each", w.Events)
+	}
+}
+
+// TestHooksJSONWiring: every event Djinn handles is wired; SessionStart's
+// startup, resume and clear run the launcher (which builds the binary and
+// makes the link before any other hook of the session), and everything
+// else runs the link, in exec form, without a shell.
+func TestHooksJSONWiring(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(repoRootAbs(t), "hooks", "hooks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Hooks map[string][]struct {
+			Matcher string `json:"matcher"`
+			Hooks   []struct {
+				Type    string   `json:"type"`
+				Command string   `json:"command"`
+				Args    []string `json:"args"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	const launcher, link = "${CLAUDE_PLUGIN_ROOT}/hooks/djinn", "${CLAUDE_PLUGIN_DATA}/bin/djinn-hook"
+	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop", "PreCompact", "SessionEnd"} {
+		groups := cfg.Hooks[ev]
+		if len(groups) == 0 {
+			t.Errorf("%s is not wired", ev)
+		}
+		for _, g := range groups {
+			if len(g.Hooks) != 1 {
+				t.Fatalf("%s %q: %d hooks, want 1", ev, g.Matcher, len(g.Hooks))
+			}
+			h := g.Hooks[0]
+			want := link
+			if ev == "SessionStart" && g.Matcher != "compact" {
+				want = launcher
+			}
+			if h.Type != "command" || h.Command != want || strings.Join(h.Args, " ") != "hook "+ev {
+				t.Errorf("%s %q runs %s %q %v; want %s hook %s", ev, g.Matcher, h.Type, h.Command, h.Args, want, ev)
+			}
+		}
+	}
+	var ss []string
+	for _, g := range cfg.Hooks["SessionStart"] {
+		ss = append(ss, g.Matcher)
+	}
+	if strings.Join(ss, ",") != "startup|resume|clear,compact" {
+		t.Errorf("SessionStart matchers %q; want startup|resume|clear (the launcher) then compact", ss)
 	}
 }
 

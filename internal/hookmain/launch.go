@@ -38,6 +38,42 @@ func launcherPaths(getenv func(string) string) (root, bin, inputs string, ok boo
 	return root, bin, inputs, true
 }
 
+// hookLinkPaths is launcherPaths for a hook that Claude Code started
+// through the link $CLAUDE_PLUGIN_DATA/bin/djinn-hook (hooks.json runs
+// most events so, without the launcher): the root is $CLAUDE_PLUGIN_ROOT,
+// the binary is this executable (the link's target, djinn-hook-<version>)
+// and the inputs are the launcher's .djinn-<version>.inputs beside it.
+// exe is os.Executable. ok=false when this is not such a process.
+func hookLinkPaths(getenv func(string) string, exe func() (string, error)) (root, bin, inputs string, ok bool) {
+	root = getenv("CLAUDE_PLUGIN_ROOT")
+	if root == "" || getenv("DJINN_LAUNCHER_ROOT") != "" || getenv("DJINN_REBUILD") != "" {
+		return "", "", "", false
+	}
+	bin, err := exe()
+	if err == nil && filepath.Base(bin) == "djinn-hook" {
+		// Where os.Executable gives the path it was started by (macOS),
+		// that is the link: its target is the binary.
+		bin, err = filepath.EvalSymlinks(bin)
+	}
+	if err != nil {
+		return "", "", "", false
+	}
+	version, found := strings.CutPrefix(filepath.Base(bin), "djinn-hook-")
+	if !found || version == "" {
+		return "", "", "", false
+	}
+	return root, bin, filepath.Join(filepath.Dir(bin), ".djinn-"+version+".inputs"), true
+}
+
+// hookPaths is what a hook checks against: the launcher's paths, else the
+// link's.
+func hookPaths(getenv func(string) string) (root, bin, inputs string, ok bool) {
+	if root, bin, inputs, ok = launcherPaths(getenv); ok {
+		return
+	}
+	return hookLinkPaths(getenv, os.Executable)
+}
+
 // StaleRelaunch is the check for commands: it runs before stdin is read,
 // so on a stale binary the launcher gets the untouched stdin.
 func StaleRelaunch(getenv func(string) string, args []string) {
@@ -55,12 +91,14 @@ func StaleRelaunch(getenv func(string) string, args []string) {
 // anything is written (hooks.Env.Gate). It returns nil when there is
 // nothing to check.
 func StaleAsync(getenv func(string) string) func() bool {
-	root, bin, inputs, ok := launcherPaths(getenv)
-	if !ok {
+	if getenv("DJINN_REBUILD") != "" || getenv("DJINN_LAUNCHER_ROOT") == "" && getenv("CLAUDE_PLUGIN_ROOT") == "" {
 		return nil
 	}
 	verdict := make(chan bool, 1)
-	go func() { verdict <- sourcesNewer(root, bin, inputs) }()
+	go func() {
+		root, bin, inputs, ok := hookPaths(getenv)
+		verdict <- ok && sourcesNewer(root, bin, inputs)
+	}()
 	var stale, got bool
 	return func() bool {
 		if !got {
@@ -76,9 +114,9 @@ func StaleAsync(getenv func(string) string) func() bool {
 // runs the new binary on it. It returns only on failure, having changed
 // nothing but fd 0.
 func relaunchHook(getenv func(string) string, args []string, payload []byte) error {
-	root := getenv("DJINN_LAUNCHER_ROOT")
-	if root == "" {
-		return errors.New("not started by the launcher")
+	root, _, _, ok := hookPaths(getenv)
+	if !ok {
+		return errors.New("not started by the launcher nor its link")
 	}
 	f, err := os.CreateTemp("", "djinn-payload-")
 	if err != nil {

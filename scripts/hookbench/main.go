@@ -1,7 +1,9 @@
 // Command hookbench is the load generator of scripts/bench-hooks. It
 // measures Djinn's hook latency as Claude Code pays it: each sample starts
-// the command hooks.json names (the POSIX launcher hooks/djinn, which execs
-// the cached binary) as a new process with the payload on stdin, the
+// the command hooks.json names for the event (SessionStart's startup, resume
+// and clear: the POSIX launcher hooks/djinn, which execs the cached binary;
+// every other event: the link to that binary in the plugin data directory)
+// as a new process with the payload on stdin, the
 // plugin's environment set, and the state on the given directory (the
 // machine's real disk, fsync on). Every sample is paired with a run of the
 // floor (scripts/floor: a bare Go process that decodes the same stdin and
@@ -91,7 +93,6 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	launcher := filepath.Join(root, "hooks", "djinn")
 	var sizes []int
 	for _, f := range strings.Split(*lengths, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
@@ -109,7 +110,11 @@ func run() error {
 	// The first hook builds the binary, as on a user's first SessionStart.
 	env := append(os.Environ(), "CLAUDE_PLUGIN_ROOT="+root, "CLAUDE_PLUGIN_DATA="+pluginData)
 	start := time.Now()
-	warm := exec.Command(launcher, "hook", "SessionStart")
+	argv, err := hookCommand(root, pluginData, "SessionStart", "startup")
+	if err != nil {
+		return err
+	}
+	warm := exec.Command(argv[0], argv[1:]...)
 	warm.Env = append(env, "CLAUDE_PROJECT_DIR="+*data)
 	warm.Stdin = strings.NewReader(`{"session_id":"warm-up","hook_event_name":"SessionStart","source":"startup","cwd":"/"}`)
 	if b, err := warm.CombinedOutput(); err != nil || len(b) > 0 {
@@ -157,7 +162,21 @@ func run() error {
 			if ev.hot {
 				samples = *hotN
 			}
-			r, err := measure(launcher, *floor, henv, ev.p.HookEventName, payload, samples, snap)
+			// What Claude Code matches each event's matcher against.
+			matchOn := ev.p.ToolName
+			switch ev.p.HookEventName {
+			case "SessionStart":
+				matchOn = ev.p.Source
+			case "PreCompact":
+				matchOn = ev.p.Trigger
+			case "SessionEnd":
+				matchOn = ev.p.Reason
+			}
+			argv, err := hookCommand(root, pluginData, ev.p.HookEventName, matchOn)
+			if err != nil {
+				return err
+			}
+			r, err := measure(argv, *floor, henv, ev.p.HookEventName, payload, samples, snap)
 			if err != nil {
 				return fmt.Errorf("%d calls, %s: %w", n, ev.name, err)
 			}
@@ -207,7 +226,7 @@ func wirePayload(p any) ([]byte, error) {
 }
 
 // measure runs samples pairs of (hook, floor) and summarises them.
-func measure(launcher, floor string, env []string, event string, payload []byte, samples int, snap *snapshot) (result, error) {
+func measure(argv []string, floor string, env []string, event string, payload []byte, samples int, snap *snapshot) (result, error) {
 	var hook, base []float64
 	errs := 0
 	for i := 0; i < samples; i++ {
@@ -215,7 +234,7 @@ func measure(launcher, floor string, env []string, event string, payload []byte,
 			return result{}, err
 		}
 		runHook := func() error {
-			d, stdout, stderr, err := timed(env, payload, launcher, "hook", event)
+			d, stdout, stderr, err := timed(env, payload, argv[0], argv[1:]...)
 			if err != nil {
 				return fmt.Errorf("hook: %w (stderr %q)", err, stderr)
 			}

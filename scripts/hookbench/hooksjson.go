@@ -1,0 +1,66 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// hookCommand is the command line hooks.json gives Claude Code for one
+// event: the first hook of the first group whose matcher matches what the
+// event is matched on (the tool's name, SessionStart's source), with
+// ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} substituted as Claude
+// Code does. The shell form (no args) runs under sh -c, as Claude Code runs
+// it.
+func hookCommand(root, pluginData, event, matchOn string) ([]string, error) {
+	raw, err := os.ReadFile(filepath.Join(root, "hooks", "hooks.json"))
+	if err != nil {
+		return nil, err
+	}
+	var cfg struct {
+		Hooks map[string][]struct {
+			Matcher string `json:"matcher"`
+			Hooks   []struct {
+				Type    string    `json:"type"`
+				Command string    `json:"command"`
+				Args    *[]string `json:"args"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		return nil, fmt.Errorf("hooks.json: %w", err)
+	}
+	sub := strings.NewReplacer("${CLAUDE_PLUGIN_ROOT}", root, "${CLAUDE_PLUGIN_DATA}", pluginData)
+	for _, g := range cfg.Hooks[event] {
+		if !matches(g.Matcher, matchOn) {
+			continue
+		}
+		for _, h := range g.Hooks {
+			if h.Type != "command" {
+				continue
+			}
+			if h.Args == nil {
+				return []string{"/bin/sh", "-c", sub.Replace(h.Command)}, nil
+			}
+			argv := []string{sub.Replace(h.Command)}
+			for _, a := range *h.Args {
+				argv = append(argv, sub.Replace(a))
+			}
+			return argv, nil
+		}
+	}
+	return nil, fmt.Errorf("hooks.json runs no command for %s (%q)", event, matchOn)
+}
+
+// matches is Claude Code's matcher rule: empty or "*" matches everything,
+// anything else is a regular expression over the whole value.
+func matches(matcher, value string) bool {
+	if matcher == "" || matcher == "*" {
+		return true
+	}
+	re, err := regexp.Compile("^(?:" + matcher + ")$")
+	return err == nil && re.MatchString(value)
+}
