@@ -150,7 +150,13 @@ func (c *checker) walk(s any, v any, ptr string, errs *[]FieldError) {
 		c.walk(sub, v, ptr, errs)
 	}
 	if t, ok := m["type"]; ok && !typeMatches(t, v) {
-		*errs = append(*errs, FieldError{ptr, fmt.Sprintf("expected %s, got %s", typeName(t), jsonType(v))})
+		// Worded as jsonschema/v5 words it, so `djinn state validate`
+		// says the same in either build.
+		got := jsonType(v)
+		if got == "integer" {
+			got = "number"
+		}
+		*errs = append(*errs, FieldError{ptr, fmt.Sprintf("expected %s, but got %s", typeName(t), got)})
 		return
 	}
 	if e, ok := m["enum"].([]any); ok {

@@ -336,11 +336,8 @@ func (v *rawValidator) value(n *cnode) {
 		lit := v.number()
 		isInt := isIntegerLiteral(lit)
 		if n.types != 0 && n.types&typNumber == 0 && !(isInt && n.types&typInteger != 0) {
-			got := "number"
-			if isInt {
-				got = "integer"
-			}
-			v.typeErr(n, got)
+			// jsonschema/v5's word for any number, integer or not.
+			v.typeErr(n, "number")
 			return
 		}
 		f, _ := strconv.ParseFloat(lit, 64)
@@ -365,7 +362,7 @@ func (v *rawValidator) typeErr(n *cnode, got string) {
 		}
 	}
 	sort.Strings(names)
-	v.fail("expected %s, got %s", strings.Join(names, " or "), got)
+	v.fail("expected %s, but got %s", strings.Join(names, " or "), got)
 }
 
 // isIntegerLiteral reports whether a JSON number is an integer value, as
