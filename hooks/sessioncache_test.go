@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,8 +10,10 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/djinn-cc/djinn/state"
 )
@@ -177,10 +180,11 @@ func scribble(v reflect.Value) {
 }
 
 // TestDeepCopy: over random windows and anchors (nil and empty
-// containers, strings that are not UTF-8, raw JSON with spaces), the copy
-// equals what encoding/json decodes from the original's encoding
-// (reflect.DeepEqual: nil and empty told apart), encodes to the same bytes,
-// and changing every value of the copy leaves the original as it was.
+// containers, strings that are not UTF-8, raw JSON with spaces), both the
+// generated Clone (what take uses) and the reflective deepCopy equal what
+// encoding/json decodes from the original's encoding (reflect.DeepEqual:
+// nil and empty told apart), encode to the same bytes, and changing every
+// value of the copy leaves the original as it was.
 func TestDeepCopy(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	for _, doc := range []any{&state.Window{}, &state.Anchor{}} {
@@ -197,18 +201,26 @@ func TestDeepCopy(t *testing.T) {
 				if err := json.Unmarshal(before, want.Interface()); err != nil {
 					t.Fatal(err)
 				}
-				cp := reflect.New(ty)
-				deepCopy(cp.Elem(), orig.Elem())
-				if !reflect.DeepEqual(want.Interface(), cp.Interface()) {
-					t.Fatalf("case %d: copy differs from the decoded encoding: %s", i, firstDiff(want.Elem(), cp.Elem(), ty.Name()))
-				}
-				again := reflect.New(ty)
-				if raw, err := json.Marshal(cp.Interface()); err != nil || json.Unmarshal(raw, again.Interface()) != nil || !reflect.DeepEqual(want.Interface(), again.Interface()) {
-					t.Fatalf("case %d: the copy does not encode to the original's value (%v)", i, err)
-				}
-				scribble(cp.Elem())
-				if after, _ := json.Marshal(orig.Interface()); string(after) != string(before) {
-					t.Fatalf("case %d: changing the copy changed the original:\n%s\nwas\n%s", i, after, before)
+				reflective := reflect.New(ty)
+				deepCopy(reflective.Elem(), orig.Elem())
+				generated := reflect.New(ty)
+				generated.Elem().Set(orig.MethodByName("Clone").Call(nil)[0])
+				for _, c := range []struct {
+					name string
+					cp   reflect.Value
+				}{{"deepCopy", reflective}, {"Clone", generated}} {
+					cp := c.cp
+					if !reflect.DeepEqual(want.Interface(), cp.Interface()) {
+						t.Fatalf("case %d, %s: copy differs from the decoded encoding: %s", i, c.name, firstDiff(want.Elem(), cp.Elem(), ty.Name()))
+					}
+					again := reflect.New(ty)
+					if raw, err := json.Marshal(cp.Interface()); err != nil || json.Unmarshal(raw, again.Interface()) != nil || !reflect.DeepEqual(want.Interface(), again.Interface()) {
+						t.Fatalf("case %d, %s: the copy does not encode to the original's value (%v)", i, c.name, err)
+					}
+					scribble(cp.Elem())
+					if after, _ := json.Marshal(orig.Interface()); string(after) != string(before) {
+						t.Fatalf("case %d, %s: changing the copy changed the original:\n%s\nwas\n%s", i, c.name, after, before)
+					}
 				}
 			}
 		})
@@ -235,8 +247,7 @@ func flushAndCheck(t *testing.T, s *sim) {
 	if e == nil {
 		t.Fatal("no cache entry after a hook")
 	}
-	var next state.Window
-	deepCopy(reflect.ValueOf(&next).Elem(), reflect.ValueOf(&e.w).Elem())
+	next := e.w.Clone()
 	if w := s.window(); !reflect.DeepEqual(w, next) {
 		t.Fatalf("window.json decodes to a different window than the cache gives: %s", firstDiff(reflect.ValueOf(w), reflect.ValueOf(next), "window"))
 	}
@@ -437,4 +448,287 @@ func TestDeepCopyConcurrentFirstUse(t *testing.T) {
 			t.Errorf("copy %+v, want %+v", got, src)
 		}
 	}
+}
+
+// deepCopy, the oracle of Window.Clone (which take uses), sets dst,
+// settable, to a copy of src that shares no memory with it and equals what
+// encoding/json gives back for src (what a hook reading window.json would
+// see), by reflection: an empty slice or map in an omitempty field
+// becomes nil, each byte of a string that is not UTF-8 becomes U+FFFD, and
+// a json.RawMessage is compacted with HTML escaped; nil stays nil and empty
+// stays empty elsewhere. Structs with unexported fields are copied as
+// values: the only one in the state types is time.Time, which is immutable
+// (TestCacheableTypes holds the types to that, TestDeepCopy holds deepCopy
+// to encoding/json).
+func deepCopy(dst, src reflect.Value) {
+	copierFor(src.Type())(dst, src)
+}
+
+// copier copies src into dst (settable) as deepCopy does; one is built per
+// type, once.
+type copier func(dst, src reflect.Value)
+
+var (
+	copiers sync.Map   // reflect.Type -> copier, complete ones only
+	buildMu sync.Mutex // one build at a time
+)
+
+func copierFor(t reflect.Type) copier {
+	if c, ok := copiers.Load(t); ok {
+		return c.(copier)
+	}
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	b := &builder{pending: map[reflect.Type]*copier{}}
+	c := b.copier(t)
+	for t, p := range b.pending {
+		copiers.Store(t, *p)
+	}
+	return c
+}
+
+// builder builds the copiers of a type and the types in it.
+type builder struct {
+	pending map[reflect.Type]*copier
+}
+
+func (b *builder) copier(t reflect.Type) copier {
+	if c, ok := copiers.Load(t); ok {
+		return c.(copier)
+	}
+	if p, ok := b.pending[t]; ok {
+		// A recursive type: by the time this runs, *p is built.
+		return func(dst, src reflect.Value) { (*p)(dst, src) }
+	}
+	p := new(copier)
+	b.pending[t] = p
+	*p = b.build(t)
+	return *p
+}
+
+func setValue(dst, src reflect.Value) { dst.Set(src) }
+
+func (b *builder) build(t reflect.Type) copier {
+	switch t.Kind() {
+	case reflect.String:
+		return func(dst, src reflect.Value) {
+			s := src.String()
+			if !utf8.ValidString(s) {
+				s = jsonString(s)
+			}
+			dst.SetString(s)
+		}
+	case reflect.Pointer:
+		elem := b.copier(t.Elem())
+		return func(dst, src reflect.Value) {
+			if src.IsNil() {
+				dst.SetZero()
+				return
+			}
+			p := reflect.New(t.Elem())
+			elem(p.Elem(), src.Elem())
+			dst.Set(p)
+		}
+	case reflect.Struct:
+		return b.structCopier(t)
+	case reflect.Array:
+		elem := b.copier(t.Elem())
+		return func(dst, src reflect.Value) {
+			for i := range src.Len() {
+				elem(dst.Index(i), src.Index(i))
+			}
+		}
+	case reflect.Slice:
+		if t == rawMessageType {
+			return func(dst, src reflect.Value) {
+				if src.IsNil() {
+					dst.SetZero()
+					return
+				}
+				dst.SetBytes(compactRaw(src.Bytes()))
+			}
+		}
+		if t.Elem().Kind() == reflect.String {
+			return stringsCopier(t)
+		}
+		if plain(t.Elem()) {
+			return func(dst, src reflect.Value) {
+				if src.IsNil() {
+					dst.SetZero()
+					return
+				}
+				s := reflect.MakeSlice(t, src.Len(), src.Len())
+				reflect.Copy(s, src)
+				dst.Set(s)
+			}
+		}
+		elem := b.copier(t.Elem())
+		return func(dst, src reflect.Value) {
+			if src.IsNil() {
+				dst.SetZero()
+				return
+			}
+			n := src.Len()
+			s := reflect.MakeSlice(t, n, n)
+			for i := range n {
+				elem(s.Index(i), src.Index(i))
+			}
+			dst.Set(s)
+		}
+	case reflect.Map:
+		key, elem := b.copier(t.Key()), b.copier(t.Elem())
+		return func(dst, src reflect.Value) {
+			if src.IsNil() {
+				dst.SetZero()
+				return
+			}
+			m := reflect.MakeMapWithSize(t, src.Len())
+			k, v := reflect.New(t.Key()).Elem(), reflect.New(t.Elem()).Elem()
+			for it := src.MapRange(); it.Next(); {
+				key(k, it.Key())
+				elem(v, it.Value())
+				m.SetMapIndex(k, v)
+			}
+			dst.Set(m)
+		}
+	default:
+		// Numbers and booleans; interfaces, channels and functions are
+		// not in the state types.
+		return setValue
+	}
+}
+
+// plain reports whether a value of type t is copied by assignment: no
+// references, no strings (which may need mending), no fields to look at.
+func plain(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.String, reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface, reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		return false
+	case reflect.Array:
+		return plain(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if !t.Field(i).IsExported() {
+				return true // copied as a value: see deepCopy
+			}
+		}
+		for i := range t.NumField() {
+			if !plain(t.Field(i).Type) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// structCopier assigns the whole struct, then copies again the fields
+// assignment would share or that need mending.
+func (b *builder) structCopier(t reflect.Type) copier {
+	if plain(t) {
+		return setValue
+	}
+	type field struct {
+		i     int
+		omit  bool // omitempty slice or map: empty becomes nil
+		c     copier
+		isStr bool
+	}
+	var fields []field
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if plain(f.Type) {
+			continue
+		}
+		_, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		omit := false
+		for _, o := range strings.Split(opts, ",") {
+			omit = omit || o == "omitempty"
+		}
+		k := f.Type.Kind()
+		fields = append(fields, field{i: i, omit: omit && (k == reflect.Slice || k == reflect.Map), c: b.copier(f.Type), isStr: k == reflect.String})
+	}
+	return func(dst, src reflect.Value) {
+		dst.Set(src)
+		for _, f := range fields {
+			sf := src.Field(f.i)
+			switch {
+			case f.isStr:
+				if !utf8.ValidString(sf.String()) {
+					dst.Field(f.i).SetString(jsonString(sf.String()))
+				}
+			case f.omit && sf.Len() == 0:
+				dst.Field(f.i).SetZero()
+			default:
+				f.c(dst.Field(f.i), sf)
+			}
+		}
+	}
+}
+
+// stringsCopier copies a slice of strings.
+func stringsCopier(t reflect.Type) copier {
+	if t == stringsType {
+		return func(dst, src reflect.Value) {
+			if src.IsNil() {
+				dst.SetZero()
+				return
+			}
+			in := src.Interface().([]string)
+			out := make([]string, len(in))
+			for i, e := range in {
+				if !utf8.ValidString(e) {
+					e = jsonString(e)
+				}
+				out[i] = e
+			}
+			dst.Set(reflect.ValueOf(out))
+		}
+	}
+	return func(dst, src reflect.Value) {
+		if src.IsNil() {
+			dst.SetZero()
+			return
+		}
+		n := src.Len()
+		s := reflect.MakeSlice(t, n, n)
+		reflect.Copy(s, src)
+		for i := range n {
+			if e := s.Index(i); !utf8.ValidString(e.String()) {
+				e.SetString(jsonString(e.String()))
+			}
+		}
+		dst.Set(s)
+	}
+}
+
+var stringsType = reflect.TypeFor[[]string]()
+
+var rawMessageType = reflect.TypeFor[json.RawMessage]()
+
+// jsonString is s as encoding/json writes it and reads it back: each byte
+// that does not start a valid UTF-8 sequence becomes U+FFFD.
+func jsonString(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// compactRaw is a json.RawMessage as encoding/json writes it: compacted,
+// with <, > and & escaped. What is not JSON is kept (encoding it fails).
+func compactRaw(raw []byte) []byte {
+	var c bytes.Buffer
+	if json.Compact(&c, raw) != nil {
+		return bytes.Clone(raw)
+	}
+	var h bytes.Buffer
+	json.HTMLEscape(&h, c.Bytes())
+	return h.Bytes()
 }

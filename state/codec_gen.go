@@ -3,8 +3,11 @@
 package state
 
 import (
+	"bytes"
+	"encoding/json"
 	"github.com/djinn-cc/djinn/engines/loops"
 	"github.com/djinn-cc/djinn/engines/reservoir"
+	"unicode/utf8"
 )
 
 // MarshalJSON encodes v exactly as encoding/json encodes a Window by reflection
@@ -24,6 +27,19 @@ func (v *Window) UnmarshalJSON(data []byte) error {
 	return d.finish()
 }
 
+// Clone returns a deep copy of v that shares no memory with it and equals
+// what encoding/json decodes from v's encoding, without the encoding: an
+// empty slice or map in an omitempty field becomes nil, a string that is
+// not UTF-8 has each bad byte replaced by U+FFFD, a json.RawMessage is
+// compacted with HTML escaped, fields encoding/json does not see are left
+// zero; nil stays nil and empty stays empty elsewhere, and a time.Time is
+// copied as it is.
+func (v *Window) Clone() Window {
+	var c Window
+	cloneWindow(&c, v)
+	return c
+}
+
 // MarshalJSON encodes v exactly as encoding/json encodes a Drift by reflection
 // (see codec.go), without reflection.
 func (v Drift) MarshalJSON() ([]byte, error) {
@@ -39,6 +55,19 @@ func (v *Drift) UnmarshalJSON(data []byte) error {
 	d.ws()
 	decDrift(&d, v)
 	return d.finish()
+}
+
+// Clone returns a deep copy of v that shares no memory with it and equals
+// what encoding/json decodes from v's encoding, without the encoding: an
+// empty slice or map in an omitempty field becomes nil, a string that is
+// not UTF-8 has each bad byte replaced by U+FFFD, a json.RawMessage is
+// compacted with HTML escaped, fields encoding/json does not see are left
+// zero; nil stays nil and empty stays empty elsewhere, and a time.Time is
+// copied as it is.
+func (v *Drift) Clone() Drift {
+	var c Drift
+	cloneDrift(&c, v)
+	return c
 }
 
 // MarshalJSON encodes v exactly as encoding/json encodes a CallSignal by reflection
@@ -58,6 +87,19 @@ func (v *CallSignal) UnmarshalJSON(data []byte) error {
 	return d.finish()
 }
 
+// Clone returns a deep copy of v that shares no memory with it and equals
+// what encoding/json decodes from v's encoding, without the encoding: an
+// empty slice or map in an omitempty field becomes nil, a string that is
+// not UTF-8 has each bad byte replaced by U+FFFD, a json.RawMessage is
+// compacted with HTML escaped, fields encoding/json does not see are left
+// zero; nil stays nil and empty stays empty elsewhere, and a time.Time is
+// copied as it is.
+func (v *CallSignal) Clone() CallSignal {
+	var c CallSignal
+	cloneCallSignal(&c, v)
+	return c
+}
+
 // MarshalJSON encodes v exactly as encoding/json encodes a Sample by reflection
 // (see codec.go), without reflection.
 func (v Sample) MarshalJSON() ([]byte, error) {
@@ -73,6 +115,19 @@ func (v *Sample) UnmarshalJSON(data []byte) error {
 	d.ws()
 	decSample(&d, v)
 	return d.finish()
+}
+
+// Clone returns a deep copy of v that shares no memory with it and equals
+// what encoding/json decodes from v's encoding, without the encoding: an
+// empty slice or map in an omitempty field becomes nil, a string that is
+// not UTF-8 has each bad byte replaced by U+FFFD, a json.RawMessage is
+// compacted with HTML escaped, fields encoding/json does not see are left
+// zero; nil stays nil and empty stays empty elsewhere, and a time.Time is
+// copied as it is.
+func (v *Sample) Clone() Sample {
+	var c Sample
+	cloneSample(&c, v)
+	return c
 }
 
 // MarshalJSON encodes v exactly as encoding/json encodes a Verdict by reflection
@@ -92,6 +147,19 @@ func (v *Verdict) UnmarshalJSON(data []byte) error {
 	return d.finish()
 }
 
+// Clone returns a deep copy of v that shares no memory with it and equals
+// what encoding/json decodes from v's encoding, without the encoding: an
+// empty slice or map in an omitempty field becomes nil, a string that is
+// not UTF-8 has each bad byte replaced by U+FFFD, a json.RawMessage is
+// compacted with HTML escaped, fields encoding/json does not see are left
+// zero; nil stays nil and empty stays empty elsewhere, and a time.Time is
+// copied as it is.
+func (v *Verdict) Clone() Verdict {
+	var c Verdict
+	cloneVerdict(&c, v)
+	return c
+}
+
 // MarshalJSON encodes v exactly as encoding/json encodes a Pressure by reflection
 // (see codec.go), without reflection.
 func (v Pressure) MarshalJSON() ([]byte, error) {
@@ -107,6 +175,19 @@ func (v *Pressure) UnmarshalJSON(data []byte) error {
 	d.ws()
 	decPressure(&d, v)
 	return d.finish()
+}
+
+// Clone returns a deep copy of v that shares no memory with it and equals
+// what encoding/json decodes from v's encoding, without the encoding: an
+// empty slice or map in an omitempty field becomes nil, a string that is
+// not UTF-8 has each bad byte replaced by U+FFFD, a json.RawMessage is
+// compacted with HTML escaped, fields encoding/json does not see are left
+// zero; nil stays nil and empty stays empty elsewhere, and a time.Time is
+// copied as it is.
+func (v *Pressure) Clone() Pressure {
+	var c Pressure
+	clonePressure(&c, v)
+	return c
 }
 
 // MarshalJSON encodes v exactly as encoding/json encodes a Stall by reflection
@@ -126,6 +207,19 @@ func (v *Stall) UnmarshalJSON(data []byte) error {
 	return d.finish()
 }
 
+// Clone returns a deep copy of v that shares no memory with it and equals
+// what encoding/json decodes from v's encoding, without the encoding: an
+// empty slice or map in an omitempty field becomes nil, a string that is
+// not UTF-8 has each bad byte replaced by U+FFFD, a json.RawMessage is
+// compacted with HTML escaped, fields encoding/json does not see are left
+// zero; nil stays nil and empty stays empty elsewhere, and a time.Time is
+// copied as it is.
+func (v *Stall) Clone() Stall {
+	var c Stall
+	cloneStall(&c, v)
+	return c
+}
+
 // MarshalJSON encodes v exactly as encoding/json encodes a Recent by reflection
 // (see codec.go), without reflection.
 func (v Recent) MarshalJSON() ([]byte, error) {
@@ -141,6 +235,19 @@ func (v *Recent) UnmarshalJSON(data []byte) error {
 	d.ws()
 	decRecent(&d, v)
 	return d.finish()
+}
+
+// Clone returns a deep copy of v that shares no memory with it and equals
+// what encoding/json decodes from v's encoding, without the encoding: an
+// empty slice or map in an omitempty field becomes nil, a string that is
+// not UTF-8 has each bad byte replaced by U+FFFD, a json.RawMessage is
+// compacted with HTML escaped, fields encoding/json does not see are left
+// zero; nil stays nil and empty stays empty elsewhere, and a time.Time is
+// copied as it is.
+func (v *Recent) Clone() Recent {
+	var c Recent
+	cloneRecent(&c, v)
+	return c
 }
 
 // MarshalJSON encodes v exactly as encoding/json encodes a Failure by reflection
@@ -160,6 +267,19 @@ func (v *Failure) UnmarshalJSON(data []byte) error {
 	return d.finish()
 }
 
+// Clone returns a deep copy of v that shares no memory with it and equals
+// what encoding/json decodes from v's encoding, without the encoding: an
+// empty slice or map in an omitempty field becomes nil, a string that is
+// not UTF-8 has each bad byte replaced by U+FFFD, a json.RawMessage is
+// compacted with HTML escaped, fields encoding/json does not see are left
+// zero; nil stays nil and empty stays empty elsewhere, and a time.Time is
+// copied as it is.
+func (v *Failure) Clone() Failure {
+	var c Failure
+	cloneFailure(&c, v)
+	return c
+}
+
 // MarshalJSON encodes v exactly as encoding/json encodes a ReorientResult by reflection
 // (see codec.go), without reflection.
 func (v ReorientResult) MarshalJSON() ([]byte, error) {
@@ -175,6 +295,19 @@ func (v *ReorientResult) UnmarshalJSON(data []byte) error {
 	d.ws()
 	decReorientResult(&d, v)
 	return d.finish()
+}
+
+// Clone returns a deep copy of v that shares no memory with it and equals
+// what encoding/json decodes from v's encoding, without the encoding: an
+// empty slice or map in an omitempty field becomes nil, a string that is
+// not UTF-8 has each bad byte replaced by U+FFFD, a json.RawMessage is
+// compacted with HTML escaped, fields encoding/json does not see are left
+// zero; nil stays nil and empty stays empty elsewhere, and a time.Time is
+// copied as it is.
+func (v *ReorientResult) Clone() ReorientResult {
+	var c ReorientResult
+	cloneReorientResult(&c, v)
+	return c
 }
 
 // MarshalJSON encodes v exactly as encoding/json encodes a Turn by reflection
@@ -194,6 +327,19 @@ func (v *Turn) UnmarshalJSON(data []byte) error {
 	return d.finish()
 }
 
+// Clone returns a deep copy of v that shares no memory with it and equals
+// what encoding/json decodes from v's encoding, without the encoding: an
+// empty slice or map in an omitempty field becomes nil, a string that is
+// not UTF-8 has each bad byte replaced by U+FFFD, a json.RawMessage is
+// compacted with HTML escaped, fields encoding/json does not see are left
+// zero; nil stays nil and empty stays empty elsewhere, and a time.Time is
+// copied as it is.
+func (v *Turn) Clone() Turn {
+	var c Turn
+	cloneTurn(&c, v)
+	return c
+}
+
 // MarshalJSON encodes v exactly as encoding/json encodes a Advisory by reflection
 // (see codec.go), without reflection.
 func (v Advisory) MarshalJSON() ([]byte, error) {
@@ -209,6 +355,19 @@ func (v *Advisory) UnmarshalJSON(data []byte) error {
 	d.ws()
 	decAdvisory(&d, v)
 	return d.finish()
+}
+
+// Clone returns a deep copy of v that shares no memory with it and equals
+// what encoding/json decodes from v's encoding, without the encoding: an
+// empty slice or map in an omitempty field becomes nil, a string that is
+// not UTF-8 has each bad byte replaced by U+FFFD, a json.RawMessage is
+// compacted with HTML escaped, fields encoding/json does not see are left
+// zero; nil stays nil and empty stays empty elsewhere, and a time.Time is
+// copied as it is.
+func (v *Advisory) Clone() Advisory {
+	var c Advisory
+	cloneAdvisory(&c, v)
+	return c
 }
 
 // MarshalJSON encodes v exactly as encoding/json encodes a Anchor by reflection
@@ -228,6 +387,19 @@ func (v *Anchor) UnmarshalJSON(data []byte) error {
 	return d.finish()
 }
 
+// Clone returns a deep copy of v that shares no memory with it and equals
+// what encoding/json decodes from v's encoding, without the encoding: an
+// empty slice or map in an omitempty field becomes nil, a string that is
+// not UTF-8 has each bad byte replaced by U+FFFD, a json.RawMessage is
+// compacted with HTML escaped, fields encoding/json does not see are left
+// zero; nil stays nil and empty stays empty elsewhere, and a time.Time is
+// copied as it is.
+func (v *Anchor) Clone() Anchor {
+	var c Anchor
+	cloneAnchor(&c, v)
+	return c
+}
+
 // MarshalJSON encodes v exactly as encoding/json encodes a Delta by reflection
 // (see codec.go), without reflection.
 func (v Delta) MarshalJSON() ([]byte, error) {
@@ -243,6 +415,19 @@ func (v *Delta) UnmarshalJSON(data []byte) error {
 	d.ws()
 	decDelta(&d, v)
 	return d.finish()
+}
+
+// Clone returns a deep copy of v that shares no memory with it and equals
+// what encoding/json decodes from v's encoding, without the encoding: an
+// empty slice or map in an omitempty field becomes nil, a string that is
+// not UTF-8 has each bad byte replaced by U+FFFD, a json.RawMessage is
+// compacted with HTML escaped, fields encoding/json does not see are left
+// zero; nil stays nil and empty stays empty elsewhere, and a time.Time is
+// copied as it is.
+func (v *Delta) Clone() Delta {
+	var c Delta
+	cloneDelta(&c, v)
+	return c
 }
 
 func encWindow(e *jsonEnc, v *Window) {
@@ -435,6 +620,37 @@ func fieldWindow(k []byte) int {
 	return -1
 }
 
+func cloneWindow(d, s *Window) {
+	d.SchemaVersion = s.SchemaVersion
+	d.SessionID = cloneString(s.SessionID)
+	d.ProjectDir = cloneString(s.ProjectDir)
+	d.TranscriptPath = cloneString(s.TranscriptPath)
+	d.CreatedAt = s.CreatedAt
+	d.UpdatedAt = s.UpdatedAt
+	d.Events = cloneMapOfInt(s.Events)
+	d.ToolCalls = s.ToolCalls
+	d.PromptID = cloneString(s.PromptID)
+	if len(s.Disabled) != 0 {
+		d.Disabled = cloneSliceOfString(s.Disabled)
+	}
+	if len(s.Loops) != 0 {
+		d.Loops = cloneMapOfPtrToLoopsState(s.Loops)
+	}
+	if len(s.LoopAgents) != 0 {
+		d.LoopAgents = cloneSliceOfString(s.LoopAgents)
+	}
+	d.Drift = clonePtrToDrift(s.Drift)
+	d.Pressure = clonePtrToPressure(s.Pressure)
+	d.Stall = clonePtrToStall(s.Stall)
+	if len(s.Recent) != 0 {
+		d.Recent = cloneSliceOfRecent(s.Recent)
+	}
+	if len(s.Failures) != 0 {
+		d.Failures = cloneSliceOfFailure(s.Failures)
+	}
+	d.Reorient = clonePtrToReorientResult(s.Reorient)
+}
+
 func encMapOfInt(e *jsonEnc, m map[string]int) {
 	if m == nil {
 		e.null()
@@ -472,6 +688,17 @@ func decMapOfInt(d *jsonDec, p *map[string]int) {
 		d.int(&x)
 		m[k] = x
 	}
+}
+
+func cloneMapOfInt(m map[string]int) map[string]int {
+	if m == nil {
+		return nil
+	}
+	c := make(map[string]int, len(m))
+	for k, x := range m {
+		c[cloneString(k)] = x
+	}
+	return c
 }
 
 func encSliceOfString(e *jsonEnc, s []string) {
@@ -520,6 +747,17 @@ func decSliceOfString(d *jsonDec, p *[]string) {
 	*p = s
 }
 
+func cloneSliceOfString(s []string) []string {
+	if s == nil {
+		return nil
+	}
+	c := make([]string, len(s))
+	for i := range s {
+		c[i] = cloneString(s[i])
+	}
+	return c
+}
+
 func encLoopsState(e *jsonEnc, v *loops.State) {
 	e.b = append(e.b, `{"n":`...)
 	e.uint(v.Seq)
@@ -566,6 +804,14 @@ func fieldLoopsState(k []byte) int {
 		return 2
 	}
 	return -1
+}
+
+func cloneLoopsState(d, s *loops.State) {
+	d.Seq = s.Seq
+	d.Events = cloneSliceOfLoopsEvent(s.Events)
+	if len(s.Patterns) != 0 {
+		d.Patterns = cloneMapOfLoopsPatternState(s.Patterns)
+	}
 }
 
 func encLoopsEvent(e *jsonEnc, v *loops.Event) {
@@ -696,6 +942,20 @@ func fieldLoopsEvent(k []byte) int {
 	return -1
 }
 
+func cloneLoopsEvent(d, s *loops.Event) {
+	d.Seq = s.Seq
+	d.Tool = cloneString(s.Tool)
+	d.Target = cloneString(s.Target)
+	d.Range = cloneString(s.Range)
+	d.Input = cloneString(s.Input)
+	d.Failed = s.Failed
+	d.Interrupted = s.Interrupted
+	d.Error = cloneString(s.Error)
+	d.Result = cloneString(s.Result)
+	d.Before = cloneString(s.Before)
+	d.After = cloneString(s.After)
+}
+
 func encSliceOfLoopsEvent(e *jsonEnc, s []loops.Event) {
 	if s == nil {
 		e.null()
@@ -740,6 +1000,17 @@ func decSliceOfLoopsEvent(d *jsonDec, p *[]loops.Event) {
 		s = []loops.Event{}
 	}
 	*p = s
+}
+
+func cloneSliceOfLoopsEvent(s []loops.Event) []loops.Event {
+	if s == nil {
+		return nil
+	}
+	c := make([]loops.Event, len(s))
+	for i := range s {
+		cloneLoopsEvent(&c[i], &s[i])
+	}
+	return c
 }
 
 func encLoopsPatternState(e *jsonEnc, v *loops.PatternState) {
@@ -802,6 +1073,13 @@ func fieldLoopsPatternState(k []byte) int {
 	return -1
 }
 
+func cloneLoopsPatternState(d, s *loops.PatternState) {
+	d.EMA = s.EMA
+	d.Last = s.Last
+	d.LastHard = s.LastHard
+	d.Alerts = s.Alerts
+}
+
 func encMapOfLoopsPatternState(e *jsonEnc, m map[string]loops.PatternState) {
 	if m == nil {
 		e.null()
@@ -841,6 +1119,19 @@ func decMapOfLoopsPatternState(d *jsonDec, p *map[string]loops.PatternState) {
 	}
 }
 
+func cloneMapOfLoopsPatternState(m map[string]loops.PatternState) map[string]loops.PatternState {
+	if m == nil {
+		return nil
+	}
+	c := make(map[string]loops.PatternState, len(m))
+	for k, x := range m {
+		var y loops.PatternState
+		cloneLoopsPatternState(&y, &x)
+		c[cloneString(k)] = y
+	}
+	return c
+}
+
 func encPtrToLoopsState(e *jsonEnc, p *loops.State) {
 	if p == nil {
 		e.null()
@@ -858,6 +1149,15 @@ func decPtrToLoopsState(d *jsonDec, p **loops.State) {
 		*p = new(loops.State)
 	}
 	decLoopsState(d, *p)
+}
+
+func clonePtrToLoopsState(p *loops.State) *loops.State {
+	if p == nil {
+		return nil
+	}
+	c := new(loops.State)
+	cloneLoopsState(c, p)
+	return c
 }
 
 func encMapOfPtrToLoopsState(e *jsonEnc, m map[string]*loops.State) {
@@ -897,6 +1197,19 @@ func decMapOfPtrToLoopsState(d *jsonDec, p *map[string]*loops.State) {
 		decPtrToLoopsState(d, &x)
 		m[k] = x
 	}
+}
+
+func cloneMapOfPtrToLoopsState(m map[string]*loops.State) map[string]*loops.State {
+	if m == nil {
+		return nil
+	}
+	c := make(map[string]*loops.State, len(m))
+	for k, x := range m {
+		var y *loops.State
+		y = clonePtrToLoopsState(x)
+		c[cloneString(k)] = y
+	}
+	return c
 }
 
 func encDrift(e *jsonEnc, v *Drift) {
@@ -1099,6 +1412,32 @@ func fieldDrift(k []byte) int {
 	return -1
 }
 
+func cloneDrift(d, s *Drift) {
+	d.AnchorHash = cloneString(s.AnchorHash)
+	d.AnchorTokens = cloneSliceOfString(s.AnchorTokens)
+	d.Intent = cloneString(s.Intent)
+	d.Insufficient = s.Insufficient
+	d.Threshold = s.Threshold
+	d.ThresholdSource = cloneString(s.ThresholdSource)
+	d.PosteriorN = s.PosteriorN
+	if len(s.Idents) != 0 {
+		d.Idents = cloneSliceOfString(s.Idents)
+	}
+	d.Switched = cloneString(s.Switched)
+	d.Calls = s.Calls
+	d.Vocab = cloneSliceOfString(s.Vocab)
+	d.Files = cloneSliceOfString(s.Files)
+	d.Recent = cloneSliceOfCallSignal(s.Recent)
+	d.Obs = cloneSliceOfString(s.Obs)
+	d.Reservoir = clonePtrToReservoirReservoirOfSample(s.Reservoir)
+	d.Verdict = clonePtrToVerdict(s.Verdict)
+	d.LastAdvised = s.LastAdvised
+	d.RefocusStreak = s.RefocusStreak
+	d.Advised = s.Advised
+	d.Learned = s.Learned
+	d.TextMark = cloneString(s.TextMark)
+}
+
 func encCallSignal(e *jsonEnc, v *CallSignal) {
 	e.b = append(e.b, `{"seq":`...)
 	e.int(int64(v.Seq))
@@ -1165,6 +1504,16 @@ func fieldCallSignal(k []byte) int {
 	return -1
 }
 
+func cloneCallSignal(d, s *CallSignal) {
+	d.Seq = s.Seq
+	d.Tokens = cloneSliceOfString(s.Tokens)
+	if len(s.Files) != 0 {
+		d.Files = cloneSliceOfString(s.Files)
+	}
+	d.Topic = cloneString(s.Topic)
+	d.Learned = s.Learned
+}
+
 func encSliceOfCallSignal(e *jsonEnc, s []CallSignal) {
 	if s == nil {
 		e.null()
@@ -1209,6 +1558,17 @@ func decSliceOfCallSignal(d *jsonDec, p *[]CallSignal) {
 		s = []CallSignal{}
 	}
 	*p = s
+}
+
+func cloneSliceOfCallSignal(s []CallSignal) []CallSignal {
+	if s == nil {
+		return nil
+	}
+	c := make([]CallSignal, len(s))
+	for i := range s {
+		cloneCallSignal(&c[i], &s[i])
+	}
+	return c
 }
 
 func encSample(e *jsonEnc, v *Sample) {
@@ -1257,6 +1617,12 @@ func fieldSample(k []byte) int {
 	return -1
 }
 
+func cloneSample(d, s *Sample) {
+	d.Seq = s.Seq
+	d.Score = s.Score
+	d.Tool = cloneString(s.Tool)
+}
+
 func encReservoirReservoirOfSample(e *jsonEnc, v *reservoir.Reservoir[Sample]) {
 	e.b = append(e.b, `{"k":`...)
 	e.int(int64(v.K))
@@ -1301,6 +1667,12 @@ func fieldReservoirReservoirOfSample(k []byte) int {
 		return 2
 	}
 	return -1
+}
+
+func cloneReservoirReservoirOfSample(d, s *reservoir.Reservoir[Sample]) {
+	d.K = s.K
+	d.NSeen = s.NSeen
+	d.Items = cloneSliceOfSample(s.Items)
 }
 
 func encSliceOfSample(e *jsonEnc, s []Sample) {
@@ -1349,6 +1721,17 @@ func decSliceOfSample(d *jsonDec, p *[]Sample) {
 	*p = s
 }
 
+func cloneSliceOfSample(s []Sample) []Sample {
+	if s == nil {
+		return nil
+	}
+	c := make([]Sample, len(s))
+	for i := range s {
+		cloneSample(&c[i], &s[i])
+	}
+	return c
+}
+
 func encPtrToReservoirReservoirOfSample(e *jsonEnc, p *reservoir.Reservoir[Sample]) {
 	if p == nil {
 		e.null()
@@ -1366,6 +1749,15 @@ func decPtrToReservoirReservoirOfSample(d *jsonDec, p **reservoir.Reservoir[Samp
 		*p = new(reservoir.Reservoir[Sample])
 	}
 	decReservoirReservoirOfSample(d, *p)
+}
+
+func clonePtrToReservoirReservoirOfSample(p *reservoir.Reservoir[Sample]) *reservoir.Reservoir[Sample] {
+	if p == nil {
+		return nil
+	}
+	c := new(reservoir.Reservoir[Sample])
+	cloneReservoirReservoirOfSample(c, p)
+	return c
 }
 
 func encVerdict(e *jsonEnc, v *Verdict) {
@@ -1488,6 +1880,21 @@ func fieldVerdict(k []byte) int {
 	return -1
 }
 
+func cloneVerdict(d, s *Verdict) {
+	d.Kind = cloneString(s.Kind)
+	d.Score = s.Score
+	d.Mean = s.Mean
+	d.CILo = s.CILo
+	d.CIHi = s.CIHi
+	d.N = s.N
+	d.Threshold = s.Threshold
+	d.ThresholdSource = cloneString(s.ThresholdSource)
+	d.Tail = cloneString(s.Tail)
+	d.Lost = s.Lost
+	d.Side = s.Side
+	d.Call = s.Call
+}
+
 func encPtrToVerdict(e *jsonEnc, p *Verdict) {
 	if p == nil {
 		e.null()
@@ -1507,6 +1914,15 @@ func decPtrToVerdict(d *jsonDec, p **Verdict) {
 	decVerdict(d, *p)
 }
 
+func clonePtrToVerdict(p *Verdict) *Verdict {
+	if p == nil {
+		return nil
+	}
+	c := new(Verdict)
+	cloneVerdict(c, p)
+	return c
+}
+
 func encPtrToDrift(e *jsonEnc, p *Drift) {
 	if p == nil {
 		e.null()
@@ -1524,6 +1940,15 @@ func decPtrToDrift(d *jsonDec, p **Drift) {
 		*p = new(Drift)
 	}
 	decDrift(d, *p)
+}
+
+func clonePtrToDrift(p *Drift) *Drift {
+	if p == nil {
+		return nil
+	}
+	c := new(Drift)
+	cloneDrift(c, p)
+	return c
 }
 
 func encPressure(e *jsonEnc, v *Pressure) {
@@ -1612,6 +2037,18 @@ func fieldPressure(k []byte) int {
 	return -1
 }
 
+func clonePressure(d, s *Pressure) {
+	if len(s.Cursor) != 0 {
+		d.Cursor = cloneRawMessage(s.Cursor)
+	}
+	d.Tokens = s.Tokens
+	d.Limit = s.Limit
+	d.Stale = s.Stale
+	d.Announced = cloneSliceOfBool(s.Announced)
+	d.Peak = s.Peak
+	d.Pending = s.Pending
+}
+
 func encSliceOfBool(e *jsonEnc, s []bool) {
 	if s == nil {
 		e.null()
@@ -1658,6 +2095,15 @@ func decSliceOfBool(d *jsonDec, p *[]bool) {
 	*p = s
 }
 
+func cloneSliceOfBool(s []bool) []bool {
+	if s == nil {
+		return nil
+	}
+	c := make([]bool, len(s))
+	copy(c, s)
+	return c
+}
+
 func encPtrToPressure(e *jsonEnc, p *Pressure) {
 	if p == nil {
 		e.null()
@@ -1675,6 +2121,15 @@ func decPtrToPressure(d *jsonDec, p **Pressure) {
 		*p = new(Pressure)
 	}
 	decPressure(d, *p)
+}
+
+func clonePtrToPressure(p *Pressure) *Pressure {
+	if p == nil {
+		return nil
+	}
+	c := new(Pressure)
+	clonePressure(c, p)
+	return c
 }
 
 func encStall(e *jsonEnc, v *Stall) {
@@ -1753,6 +2208,17 @@ func fieldStall(k []byte) int {
 	return -1
 }
 
+func cloneStall(d, s *Stall) {
+	d.PromptID = cloneString(s.PromptID)
+	d.Rollbacks = s.Rollbacks
+	if len(s.Agents) != 0 {
+		d.Agents = cloneMapOfInt(s.Agents)
+	}
+	d.Total = s.Total
+	d.GaveUp = s.GaveUp
+	d.Pending = cloneString(s.Pending)
+}
+
 func encPtrToStall(e *jsonEnc, p *Stall) {
 	if p == nil {
 		e.null()
@@ -1770,6 +2236,15 @@ func decPtrToStall(d *jsonDec, p **Stall) {
 		*p = new(Stall)
 	}
 	decStall(d, *p)
+}
+
+func clonePtrToStall(p *Stall) *Stall {
+	if p == nil {
+		return nil
+	}
+	c := new(Stall)
+	cloneStall(c, p)
+	return c
 }
 
 func encRecent(e *jsonEnc, v *Recent) {
@@ -1826,6 +2301,13 @@ func fieldRecent(k []byte) int {
 	return -1
 }
 
+func cloneRecent(d, s *Recent) {
+	d.Seq = s.Seq
+	d.Time = s.Time
+	d.Kind = cloneString(s.Kind)
+	d.Text = cloneString(s.Text)
+}
+
 func encSliceOfRecent(e *jsonEnc, s []Recent) {
 	if s == nil {
 		e.null()
@@ -1870,6 +2352,17 @@ func decSliceOfRecent(d *jsonDec, p *[]Recent) {
 		s = []Recent{}
 	}
 	*p = s
+}
+
+func cloneSliceOfRecent(s []Recent) []Recent {
+	if s == nil {
+		return nil
+	}
+	c := make([]Recent, len(s))
+	for i := range s {
+		cloneRecent(&c[i], &s[i])
+	}
+	return c
 }
 
 func encFailure(e *jsonEnc, v *Failure) {
@@ -1934,6 +2427,14 @@ func fieldFailure(k []byte) int {
 	return -1
 }
 
+func cloneFailure(d, s *Failure) {
+	d.Seq = s.Seq
+	d.Tool = cloneString(s.Tool)
+	d.Target = cloneString(s.Target)
+	d.Error = cloneString(s.Error)
+	d.Count = s.Count
+}
+
 func encSliceOfFailure(e *jsonEnc, s []Failure) {
 	if s == nil {
 		e.null()
@@ -1978,6 +2479,17 @@ func decSliceOfFailure(d *jsonDec, p *[]Failure) {
 		s = []Failure{}
 	}
 	*p = s
+}
+
+func cloneSliceOfFailure(s []Failure) []Failure {
+	if s == nil {
+		return nil
+	}
+	c := make([]Failure, len(s))
+	for i := range s {
+		cloneFailure(&c[i], &s[i])
+	}
+	return c
 }
 
 func encReorientResult(e *jsonEnc, v *ReorientResult) {
@@ -2072,6 +2584,17 @@ func fieldReorientResult(k []byte) int {
 	return -1
 }
 
+func cloneReorientResult(d, s *ReorientResult) {
+	d.Time = s.Time
+	d.PromptID = cloneString(s.PromptID)
+	d.Outcome = cloneString(s.Outcome)
+	d.OldHash = cloneString(s.OldHash)
+	d.NewHash = cloneString(s.NewHash)
+	d.Alignment = s.Alignment
+	d.Coverage = s.Coverage
+	d.Text = cloneString(s.Text)
+}
+
 func encPtrToReorientResult(e *jsonEnc, p *ReorientResult) {
 	if p == nil {
 		e.null()
@@ -2089,6 +2612,15 @@ func decPtrToReorientResult(d *jsonDec, p **ReorientResult) {
 		*p = new(ReorientResult)
 	}
 	decReorientResult(d, *p)
+}
+
+func clonePtrToReorientResult(p *ReorientResult) *ReorientResult {
+	if p == nil {
+		return nil
+	}
+	c := new(ReorientResult)
+	cloneReorientResult(c, p)
+	return c
 }
 
 func encTurn(e *jsonEnc, v *Turn) {
@@ -2225,6 +2757,23 @@ func fieldTurn(k []byte) int {
 	return -1
 }
 
+func cloneTurn(d, s *Turn) {
+	d.SchemaVersion = s.SchemaVersion
+	d.Seq = s.Seq
+	d.Time = s.Time
+	d.PromptID = cloneString(s.PromptID)
+	d.AgentID = cloneString(s.AgentID)
+	d.Tool = cloneString(s.Tool)
+	d.Failed = s.Failed
+	if len(s.Files) != 0 {
+		d.Files = cloneSliceOfString(s.Files)
+	}
+	d.Summary = cloneString(s.Summary)
+	d.OutputChars = s.OutputChars
+	d.Score = clonePtrToFloat64(s.Score)
+	d.Topic = cloneString(s.Topic)
+}
+
 func encPtrToFloat64(e *jsonEnc, p *float64) {
 	if p == nil {
 		e.null()
@@ -2242,6 +2791,15 @@ func decPtrToFloat64(d *jsonDec, p **float64) {
 		*p = new(float64)
 	}
 	d.float64(*p)
+}
+
+func clonePtrToFloat64(p *float64) *float64 {
+	if p == nil {
+		return nil
+	}
+	c := new(float64)
+	*c = *p
+	return c
 }
 
 func encAdvisory(e *jsonEnc, v *Advisory) {
@@ -2352,6 +2910,21 @@ func fieldAdvisory(k []byte) int {
 	return -1
 }
 
+func cloneAdvisory(d, s *Advisory) {
+	d.SchemaVersion = s.SchemaVersion
+	d.Time = s.Time
+	d.Event = cloneString(s.Event)
+	d.PromptID = cloneString(s.PromptID)
+	d.AgentID = cloneString(s.AgentID)
+	d.Kind = cloneString(s.Kind)
+	d.Severity = cloneString(s.Severity)
+	d.Text = cloneString(s.Text)
+	if len(s.Numbers) != 0 {
+		d.Numbers = cloneMapOfFloat64(s.Numbers)
+	}
+	d.Seq = s.Seq
+}
+
 func encMapOfFloat64(e *jsonEnc, m map[string]float64) {
 	if m == nil {
 		e.null()
@@ -2389,6 +2962,17 @@ func decMapOfFloat64(d *jsonDec, p *map[string]float64) {
 		d.float64(&x)
 		m[k] = x
 	}
+}
+
+func cloneMapOfFloat64(m map[string]float64) map[string]float64 {
+	if m == nil {
+		return nil
+	}
+	c := make(map[string]float64, len(m))
+	for k, x := range m {
+		c[cloneString(k)] = x
+	}
+	return c
 }
 
 func encAnchor(e *jsonEnc, v *Anchor) {
@@ -2519,6 +3103,22 @@ func fieldAnchor(k []byte) int {
 	return -1
 }
 
+func cloneAnchor(d, s *Anchor) {
+	d.SchemaVersion = s.SchemaVersion
+	d.SessionID = cloneString(s.SessionID)
+	d.Text = cloneString(s.Text)
+	d.Hash = cloneString(s.Hash)
+	d.IntentType = cloneString(s.IntentType)
+	d.Tokens = cloneSliceOfString(s.Tokens)
+	d.CapturedAt = s.CapturedAt
+	d.PromptID = cloneString(s.PromptID)
+	d.Source = cloneString(s.Source)
+	d.Deltas = cloneSliceOfDelta(s.Deltas)
+	d.DeltaCount = s.DeltaCount
+	d.Pivots = s.Pivots
+	d.Reorients = s.Reorients
+}
+
 func encDelta(e *jsonEnc, v *Delta) {
 	e.b = append(e.b, `{"text":`...)
 	e.str(v.Text)
@@ -2575,6 +3175,13 @@ func fieldDelta(k []byte) int {
 	return -1
 }
 
+func cloneDelta(d, s *Delta) {
+	d.Text = cloneString(s.Text)
+	d.Ratio = s.Ratio
+	d.At = s.At
+	d.PromptID = cloneString(s.PromptID)
+}
+
 func encSliceOfDelta(e *jsonEnc, s []Delta) {
 	if s == nil {
 		e.null()
@@ -2619,4 +3226,48 @@ func decSliceOfDelta(d *jsonDec, p *[]Delta) {
 		s = []Delta{}
 	}
 	*p = s
+}
+
+func cloneSliceOfDelta(s []Delta) []Delta {
+	if s == nil {
+		return nil
+	}
+	c := make([]Delta, len(s))
+	for i := range s {
+		cloneDelta(&c[i], &s[i])
+	}
+	return c
+}
+
+// cloneString is s as encoding/json writes it and reads it back: each byte
+// that does not start a valid UTF-8 sequence becomes U+FFFD.
+func cloneString(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s)+8)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = utf8.AppendRune(b, utf8.RuneError)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return string(b)
+}
+
+// cloneRawMessage is m as encoding/json writes it and reads it back:
+// compacted, with <, > and & escaped; what is not JSON (which encoding
+// refuses) is copied as it is.
+func cloneRawMessage(m json.RawMessage) json.RawMessage {
+	if m == nil {
+		return nil
+	}
+	var c bytes.Buffer
+	if json.Compact(&c, m) != nil {
+		return bytes.Clone(m)
+	}
+	return appendHTMLEscaped(make([]byte, 0, c.Len()), c.Bytes())
 }

@@ -124,17 +124,22 @@ func (g *gen) body() {
 			g.structEnc(t)
 			g.structDec(t)
 			g.fieldIndex(t)
+			g.structClone(t)
 		case kSlice:
 			g.sliceEnc(t)
 			g.sliceDec(t)
+			g.sliceClone(t)
 		case kMap:
 			g.mapEnc(t)
 			g.mapDec(t)
+			g.mapClone(t)
 		case kPtr:
 			g.ptrEnc(t)
 			g.ptrDec(t)
+			g.ptrClone(t)
 		}
 	}
+	g.cloneHelpers()
 }
 
 // sizeHint is the initial buffer of a MarshalJSON: window.json is a few
@@ -162,6 +167,158 @@ func (g *gen) methods(t *typ) {
 	g.p("d.ws()")
 	g.p("dec%s(&d, v)", t.id)
 	g.p("return d.finish()")
+	g.p("}")
+	g.p("")
+	g.p("// Clone returns a deep copy of v that shares no memory with it and equals")
+	g.p("// what encoding/json decodes from v's encoding, without the encoding: an")
+	g.p("// empty slice or map in an omitempty field becomes nil, a string that is")
+	g.p("// not UTF-8 has each bad byte replaced by U+FFFD, a json.RawMessage is")
+	g.p("// compacted with HTML escaped, fields encoding/json does not see are left")
+	g.p("// zero; nil stays nil and empty stays empty elsewhere, and a time.Time is")
+	g.p("// copied as it is.")
+	g.p("func (v *%s) Clone() %s {", t.goExpr, t.goExpr)
+	g.p("var c %s", t.goExpr)
+	g.p("clone%s(&c, v)", t.id)
+	g.p("return c")
+	g.p("}")
+	g.p("")
+}
+
+// cloneInto returns the statement setting the addressable expression dst,
+// zero, to a clone of the addressable expression src.
+func cloneInto(t *typ, dst, src string) string {
+	switch t.kind {
+	case kString:
+		return fmt.Sprintf("%s = cloneString(%s)", dst, src)
+	case kRawMessage:
+		return fmt.Sprintf("%s = cloneRawMessage(%s)", dst, src)
+	case kStruct:
+		return fmt.Sprintf("clone%s(&%s, &%s)", t.id, dst, src)
+	case kSlice, kMap, kPtr:
+		return fmt.Sprintf("%s = clone%s(%s)", dst, t.id, src)
+	}
+	return fmt.Sprintf("%s = %s", dst, src) // numbers, booleans, time.Time
+}
+
+// plainValue reports whether a clone of t is a plain assignment.
+func plainValue(t *typ) bool {
+	switch t.kind {
+	case kBool, kInt, kInt64, kUint64, kFloat64, kTime:
+		return true
+	}
+	return false
+}
+
+// structClone writes clone<T>(d, s), which sets *d, zero, to a clone of
+// *s field by field: the fields encoding/json sees, an empty slice or map
+// of an omitempty field left nil, as decoding its encoding would.
+func (g *gen) structClone(t *typ) {
+	g.p("func clone%s(d, s *%s) {", t.id, t.goExpr)
+	for _, f := range t.st.fields {
+		dst, src := "d."+f.goName, "s."+f.goName
+		switch k := f.t.kind; {
+		case f.omitEmpty && (k == kSlice || k == kMap || k == kRawMessage):
+			g.p("if len(%s) != 0 {", src)
+			g.p("%s", cloneInto(f.t, dst, src))
+			g.p("}")
+		default:
+			g.p("%s", cloneInto(f.t, dst, src))
+		}
+	}
+	g.p("}")
+	g.p("")
+}
+
+func (g *gen) sliceClone(t *typ) {
+	g.p("func clone%s(s %s) %s {", t.id, t.goExpr, t.goExpr)
+	g.p("if s == nil {")
+	g.p("return nil")
+	g.p("}")
+	g.p("c := make(%s, len(s))", t.goExpr)
+	if plainValue(t.elem) {
+		g.p("copy(c, s)")
+	} else {
+		g.p("for i := range s {")
+		g.p("%s", cloneInto(t.elem, "c[i]", "s[i]"))
+		g.p("}")
+	}
+	g.p("return c")
+	g.p("}")
+	g.p("")
+}
+
+func (g *gen) mapClone(t *typ) {
+	g.p("func clone%s(m %s) %s {", t.id, t.goExpr, t.goExpr)
+	g.p("if m == nil {")
+	g.p("return nil")
+	g.p("}")
+	g.p("c := make(%s, len(m))", t.goExpr)
+	g.p("for k, x := range m {")
+	if plainValue(t.elem) {
+		g.p("c[cloneString(k)] = x")
+	} else {
+		g.p("var y %s", t.elem.goExpr)
+		g.p("%s", cloneInto(t.elem, "y", "x"))
+		g.p("c[cloneString(k)] = y")
+	}
+	g.p("}")
+	g.p("return c")
+	g.p("}")
+	g.p("")
+}
+
+func (g *gen) ptrClone(t *typ) {
+	g.p("func clone%s(p %s) %s {", t.id, t.goExpr, t.goExpr)
+	g.p("if p == nil {")
+	g.p("return nil")
+	g.p("}")
+	g.p("c := new(%s)", t.elem.goExpr)
+	if t.elem.kind == kStruct {
+		g.p("clone%s(c, p)", t.elem.id)
+	} else {
+		g.p("%s", cloneInto(t.elem, "*c", "*p"))
+	}
+	g.p("return c")
+	g.p("}")
+	g.p("")
+}
+
+// cloneHelpers writes the clones of strings and raw messages.
+func (g *gen) cloneHelpers() {
+	g.imports["unicode/utf8"] = true
+	g.imports["bytes"] = true
+	g.imports["encoding/json"] = true
+	g.p("// cloneString is s as encoding/json writes it and reads it back: each byte")
+	g.p("// that does not start a valid UTF-8 sequence becomes U+FFFD.")
+	g.p("func cloneString(s string) string {")
+	g.p("if utf8.ValidString(s) {")
+	g.p("return s")
+	g.p("}")
+	g.p("b := make([]byte, 0, len(s)+8)")
+	g.p("for i := 0; i < len(s); {")
+	g.p("r, size := utf8.DecodeRuneInString(s[i:])")
+	g.p("if r == utf8.RuneError && size == 1 {")
+	g.p("b = utf8.AppendRune(b, utf8.RuneError)")
+	g.p("} else {")
+	g.p("b = append(b, s[i:i+size]...)")
+	g.p("}")
+	g.p("i += size")
+	g.p("}")
+	g.p("return string(b)")
+	g.p("}")
+	g.p("")
+	g.p("// cloneRawMessage is m as encoding/json writes it and reads it back:")
+	g.p("// compacted, with <, > and & escaped; what is not JSON (which encoding")
+	g.p("// refuses) is copied as it is.")
+	g.p("func cloneRawMessage(m json.RawMessage) json.RawMessage {")
+	g.p("if m == nil {")
+	g.p("return nil")
+	g.p("}")
+	g.p("var c bytes.Buffer")
+	g.p("if json.Compact(&c, m) != nil {")
+	g.p("return bytes.Clone(m)")
+	g.p("}")
+	g.p("return appendHTMLEscaped(make([]byte, 0, c.Len()), c.Bytes())")
 	g.p("}")
 	g.p("")
 }

@@ -107,7 +107,7 @@ func TestRefusals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{"`\"a\":`", "e.comma()", "`,\"C\":`", "`,\"T\":`", "`,\"-\":`", "func encGOfDoc(", "e.time(v.T)", "func (v Doc) MarshalJSON"} {
+		for _, want := range []string{"`\"a\":`", "e.comma()", "`,\"C\":`", "`,\"T\":`", "`,\"-\":`", "func encGOfDoc(", "e.time(v.T)", "func (v Doc) MarshalJSON", "func (v *Doc) Clone() Doc", "func cloneGOfDoc(d, s *G[Doc]) {", "d.A = s.A", "d.T = s.T"} {
 			if !bytes.Contains(out, []byte(want)) {
 				t.Errorf("generated code lacks %s", want)
 			}
