@@ -128,7 +128,7 @@ func fileHash(path string, max int64) string {
 	}
 	defer f.Close()
 	if fi.Size() <= max {
-		b, err := io.ReadAll(io.LimitReader(f, max+1))
+		b, err := readUpTo(f, fi.Size(), max+1)
 		if err != nil || int64(len(b)) > max {
 			return ""
 		}
@@ -145,6 +145,27 @@ func fileHash(path string, max int64) string {
 		h.Write(buf[:n])
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// readUpTo reads r to its end or to limit bytes, whichever comes first,
+// into a buffer sized for the size the file had (io.ReadAll starts at 512
+// bytes and doubles, copying a file of a megabyte a dozen times).
+func readUpTo(r io.Reader, size, limit int64) ([]byte, error) {
+	b := make([]byte, 0, min(max(size, 0), limit)+1)
+	for int64(len(b)) < limit {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):min(int64(cap(b)), limit)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+	return b, nil
 }
 
 // loopCall records a tool call in its agent's ring buffer and words the

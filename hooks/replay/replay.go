@@ -503,7 +503,7 @@ func (d *decoder) prepareLine(dl *decodedLine) {
 				results = append(results, b.ToolUseID)
 			}
 		}
-		if len(results) == 1 && effectTools[d.toolNames[results[0]]] {
+		if len(results) == 1 && needsEffectResp(d.toolNames[results[0]]) {
 			resp := parseEffectResp(e.ToolUseResult)
 			dl.resp = &resp
 		}
@@ -796,7 +796,7 @@ func (r *runner) toolResults(ctx context.Context, dl *decodedLine, line int) err
 			switch {
 			case dl.resp != nil && response != nil:
 				resp = *dl.resp
-			case response != nil:
+			case response != nil && needsEffectResp(pt.name):
 				resp = parseEffectResp(response)
 			}
 			r.applyEffects(pt.name, effect, resp)
@@ -964,6 +964,12 @@ func parseEffectInput(tool string, rawIn json.RawMessage) *effectInput {
 		return nil
 	}
 	return &in
+}
+
+// needsEffectResp reports whether applyEffects reads the response of the
+// tool: a Write's (which repeats the whole content) is not decoded.
+func needsEffectResp(tool string) bool {
+	return effectTools[tool] && tool != "Write"
 }
 
 func parseEffectResp(rawResp json.RawMessage) effectResp {
