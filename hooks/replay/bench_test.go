@@ -38,3 +38,24 @@ func BenchmarkReplayCorpus(b *testing.B) {
 	}
 	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
 }
+
+// BenchmarkReplayTestdata replays the repository's own transcripts
+// (testdata/transcripts), where one 3 MB transcript is most of the work.
+func BenchmarkReplayTestdata(b *testing.B) {
+	files, _ := filepath.Glob("../../testdata/transcripts/*.jsonl")
+	if len(files) == 0 {
+		b.Skip("no testdata transcripts")
+	}
+	set := state.DefaultSettings()
+	events := 0
+	for b.Loop() {
+		for _, f := range files {
+			rep, err := Run(context.Background(), f, Options{Settings: set})
+			if err != nil {
+				b.Fatal(err)
+			}
+			events += rep.EventCount
+		}
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+}
