@@ -51,10 +51,18 @@ func (s *session) measure(p *Payload) (transcript.Scan, bool) {
 		// stall check needs the text whatever the mark).
 		opt.KnownMessage = d.TextMark
 	}
-	scan, err := transcript.Measure(path, prev, opt)
+	measure := transcript.Measure
+	if s.env.Transcript != nil {
+		if r, size, ok := s.env.Transcript(path); ok {
+			measure = func(_ string, prev *transcript.Cursor, opt transcript.Options) (transcript.Scan, error) {
+				return transcript.MeasureAt(r, size, prev, opt)
+			}
+		}
+	}
+	scan, err := measure(path, prev, opt)
 	if err == nil && s.mayAnnounce(scan.Reading) {
 		opt.LastTextOnly = false
-		scan, err = transcript.Measure(path, prev, opt)
+		scan, err = measure(path, prev, opt)
 	}
 	if err != nil && scan.Reading.Source == transcript.SourceNone {
 		return scan, false

@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"fmt"
+	"io"
 	"path/filepath"
 	"time"
 
@@ -32,6 +33,11 @@ type Env struct {
 	// of one long-lived process (replay), which flushes it at the end.
 	// Hook processes leave it nil.
 	Cache *SessionCache
+	// Transcript, if set, gives the transcript at path as it stands from
+	// memory, size bytes of r (replay holds the one it writes), sparing the
+	// context meter a stat, an open and its reads; ok=false reads the file.
+	// Hook processes leave it nil.
+	Transcript func(path string) (r io.ReaderAt, size int64, ok bool)
 }
 
 func (e *Env) now() time.Time {

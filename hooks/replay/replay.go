@@ -218,14 +218,30 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 	}
 	defer tf.Close()
 	// Lines are written through a buffer, flushed before every hook (fire)
-	// and at the end: a hook sees the transcript as it stood.
+	// and at the end: a hook sees the transcript as it stood. The fast path
+	// keeps the transcript in memory instead and hands it to the hooks'
+	// context meter (hooks.Env.Transcript): no file to flush, stat, open
+	// and read back on every hook. TestFastPathMatchesPlain holds the two
+	// to the same results.
 	r.tw = bufio.NewWriterSize(tf, 64<<10)
+	if !opt.Plain {
+		r.inMemory = true
+		r.env.Transcript = func(path string) (io.ReaderAt, int64, bool) {
+			if path != r.transcriptPath {
+				return nil, 0, false
+			}
+			return bytes.NewReader(r.tbuf), int64(len(r.tbuf)), true
+		}
+	}
 
 	lines, err := readLines(f, fi.Size())
 	if err != nil {
 		return nil, err
 	}
 	r.rep.Lines = len(lines)
+	if r.inMemory {
+		r.tbuf = make([]byte, 0, fi.Size()+int64(len(lines)))
+	}
 	// The lines are decoded ahead of the hooks, by another goroutine when
 	// another CPU is free: decoding is pure, and a third of replay's work.
 	// Plain replay decodes everything first, on this goroutine.
@@ -279,11 +295,15 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 				return nil, err
 			}
 		}
-		if _, err := r.tw.Write(lines[i]); err != nil {
-			return nil, err
-		}
-		if err := r.tw.WriteByte('\n'); err != nil {
-			return nil, err
+		if r.inMemory {
+			r.tbuf = append(append(r.tbuf, lines[i]...), '\n')
+		} else {
+			if _, err := r.tw.Write(lines[i]); err != nil {
+				return nil, err
+			}
+			if err := r.tw.WriteByte('\n'); err != nil {
+				return nil, err
+			}
 		}
 		if e != nil {
 			switch {
@@ -528,10 +548,13 @@ type runner struct {
 	paths          // fixed once the first lines are decoded
 	transcriptPath string
 	tw             *bufio.Writer
-	sessionID      string
-	now            time.Time
-	promptID       string
-	prompts        int
+	// inMemory: the transcript so far is tbuf, not the file behind tw.
+	inMemory  bool
+	tbuf      []byte
+	sessionID string
+	now       time.Time
+	promptID  string
+	prompts   int
 
 	// lastWindow is the window the last hook saved (Env.Saved).
 	lastWindow *state.Window
@@ -594,8 +617,10 @@ func (r *runner) fire(ctx context.Context, p *hooks.Payload, line int) error {
 	if p.PermissionMode == "" && p.HookEventName != hooks.SessionStart && p.HookEventName != hooks.PreCompact && p.HookEventName != hooks.SessionEnd {
 		p.PermissionMode = "default"
 	}
-	if err := r.tw.Flush(); err != nil {
-		return fmt.Errorf("replay line %d: write transcript: %w", line, err)
+	if !r.inMemory {
+		if err := r.tw.Flush(); err != nil {
+			return fmt.Errorf("replay line %d: write transcript: %w", line, err)
+		}
 	}
 	resp, err := hooks.Run(ctx, r.env, p)
 	if err != nil {
