@@ -28,8 +28,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -154,7 +157,7 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 		if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
 			base = "/dev/shm"
 		}
-		work, err = os.MkdirTemp(base, "djinn-replay-")
+		work, err = scratchDir(base)
 		if err != nil {
 			return nil, err
 		}
@@ -346,6 +349,28 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 // readLines reads a JSONL file into lines without their newlines (a
 // trailing run of \r and \n is dropped from each; an empty last line,
 // after the final newline, is no line).
+// scratchDir makes a new private directory under base (the temporary
+// directory when empty) whose name always has the same length: replay
+// maps the transcript's paths under it, and a tool response that quotes
+// them must measure the same on every run (os.MkdirTemp's suffix varies
+// in length, and with it the sizes in the report).
+func scratchDir(base string) (string, error) {
+	if base == "" {
+		base = os.TempDir()
+	}
+	for range 100 {
+		dir := filepath.Join(base, fmt.Sprintf("djinn-replay-%016x", rand.Uint64()))
+		err := os.Mkdir(dir, 0o700)
+		if err == nil {
+			return dir, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("replay: no free scratch directory name under %s", base)
+}
+
 func readLines(rd io.Reader, sizeHint int64) ([][]byte, error) {
 	buf := bytes.NewBuffer(make([]byte, 0, max(0, min(sizeHint, 1<<30))+bytes.MinRead))
 	if _, err := buf.ReadFrom(rd); err != nil {
