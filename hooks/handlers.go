@@ -33,7 +33,18 @@ func PointOf(w *state.Window) (Point, bool) {
 func (s *session) newAssistantWords(p *Payload) []string {
 	scan, ok := s.measure(p)
 	d := s.w.Drift
-	if !ok || d == nil || scan.LastText == "" {
+	if !ok || d == nil {
+		return nil
+	}
+	if scan.LastText == "" {
+		// A message with no prose (tool calls only) is marked too: it is
+		// complete by the time any hook sees it, so it will never have
+		// text, and the mark lets the next hook's meter stop at it
+		// (KnownMessage) instead of walking back through its tool results
+		// to the message before it.
+		if id := scan.Reading.MessageID; id != "" && id != d.TextMark {
+			d.TextMark = clip(id, 256)
+		}
 		return nil
 	}
 	mark := scan.Reading.MessageID
