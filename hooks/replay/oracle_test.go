@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -158,6 +159,35 @@ func TestFastPathMatchesPlain(t *testing.T) {
 		sort.Strings(files)
 		work := filepath.Join(memDir(t), "work")
 		compare(t, files, replayAll(t, files, work, "", true), replayAll(t, files, work, "", false))
+	})
+
+	// Files the fast path cannot share its transcript with (it must build
+	// the transcript as the plain path writes it): CRLF line ends, no
+	// final newline, both.
+	t.Run("odd_line_ends", func(t *testing.T) {
+		dir := memDir(t)
+		var odd []string
+		for _, src := range []string{"../../testdata/transcripts/spotter-subagent.jsonl", "../../testdata/transcripts/spotter-tool_heavy.jsonl"} {
+			b, err := os.ReadFile(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			crlf := bytes.ReplaceAll(b, []byte("\n"), []byte("\r\n"))
+			for name, data := range map[string][]byte{
+				"crlf":        crlf,
+				"no-final-nl": bytes.TrimRight(b, "\n"),
+				"crlf-no-nl":  bytes.TrimRight(crlf, "\r\n"),
+			} {
+				f := filepath.Join(dir, name+"-"+filepath.Base(src))
+				if err := os.WriteFile(f, data, 0o600); err != nil {
+					t.Fatal(err)
+				}
+				odd = append(odd, f)
+			}
+		}
+		sort.Strings(odd)
+		work := filepath.Join(memDir(t), "work")
+		compare(t, odd, replayAll(t, odd, work, "", true), replayAll(t, odd, work, "", false))
 	})
 }
 

@@ -237,12 +237,16 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 		}
 	}
 
-	lines, err := readLines(f, fi.Size())
+	data, lines, err := readData(f, fi.Size())
 	if err != nil {
 		return nil, err
 	}
 	r.rep.Lines = len(lines)
-	if r.inMemory {
+	// The transcript as it stands after line i is, when the file has no
+	// carriage return and ends with a newline, the file's first bytes: no
+	// copy. Otherwise it is built as the file would be written.
+	shared := r.inMemory && bytes.IndexByte(data, '\r') < 0 && (len(data) == 0 || data[len(data)-1] == '\n')
+	if r.inMemory && !shared {
 		r.tbuf = make([]byte, 0, fi.Size()+int64(len(lines)))
 	}
 	// The lines are decoded ahead of the hooks, by another goroutine when
@@ -298,9 +302,12 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 				return nil, err
 			}
 		}
-		if r.inMemory {
+		switch {
+		case shared:
+			r.tbuf = data[:len(r.tbuf)+len(lines[i])+1]
+		case r.inMemory:
 			r.tbuf = append(append(r.tbuf, lines[i]...), '\n')
-		} else {
+		default:
 			if _, err := r.tw.Write(lines[i]); err != nil {
 				return nil, err
 			}
@@ -322,6 +329,8 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 				return nil, err
 			}
 		}
+		// Done with: what was decoded of it may be collected.
+		*dl = decodedLine{}
 	}
 	for range d.ready {
 		// Drained: the decoder has finished, and bad is final.
@@ -372,11 +381,19 @@ func scratchDir(base string) (string, error) {
 }
 
 func readLines(rd io.Reader, sizeHint int64) ([][]byte, error) {
+	_, lines, err := readData(rd, sizeHint)
+	return lines, err
+}
+
+// readData reads rd whole and splits it into lines, as readLines; the
+// lines are slices of data.
+func readData(rd io.Reader, sizeHint int64) (all []byte, lines [][]byte, err error) {
 	buf := bytes.NewBuffer(make([]byte, 0, max(0, min(sizeHint, 1<<30))+bytes.MinRead))
 	if _, err := buf.ReadFrom(rd); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	data := buf.Bytes()
+	all = data
 	out := make([][]byte, 0, bytes.Count(data, []byte{'\n'})+1)
 	for len(data) > 0 {
 		line := data
@@ -390,7 +407,7 @@ func readLines(rd io.Reader, sizeHint int64) ([][]byte, error) {
 		line = bytes.TrimRight(line, "\r\n")
 		out = append(out, line[:len(line):len(line)])
 	}
-	return out, nil
+	return all, out, nil
 }
 
 // decoder decodes a transcript's lines in order, publishing how many are
