@@ -386,14 +386,19 @@ func readBounded(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	raw, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
+	// Sized from the open file, so a read or two rather than io.ReadAll's
+	// doubling from 512 bytes (eleven reads for a 14 KB window).
+	var buf bytes.Buffer
+	if fi, err := f.Stat(); err == nil && fi.Size() <= max {
+		buf.Grow(int(fi.Size()) + bytes.MinRead)
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(f, max+1)); err != nil {
 		return nil, err
 	}
-	if int64(len(raw)) > max {
+	if int64(buf.Len()) > max {
 		return nil, errTooLarge
 	}
-	return raw, nil
+	return buf.Bytes(), nil
 }
 
 // Append writes v as one JSONL line of kind k with a single O_APPEND write.
