@@ -27,14 +27,22 @@ func handlePreCompact(ctx context.Context, s *session, p *Payload) (Response, er
 	return Response{Plain: "Djinn, the plugin that tracks this session's goal, asks that the summary keep this state (goal, constraints, load-bearing files, open failures) verbatim or nearly so:\n" + snap}, nil
 }
 
-// reanchor is SessionStart(compact)'s context.
+// reanchor is SessionStart(compact)'s context. Without a recorded goal it
+// says so rather than that "the goal still applies", and with nothing else
+// tracked either (no files, failures or advisories) it says nothing.
 func (s *session) reanchor(ctx context.Context) []string {
 	snap := s.snapshot(ctx)
 	if snap == "" {
 		return nil
 	}
-	text := advice.Tag(advice.KindReanchor) + " The conversation was just compacted. This is the session's goal and state as Djinn tracked them before compaction; the goal still applies unless the user changes it.\n" + snap
-	return []string{text}
+	lead := " The conversation was just compacted. This is the session's goal and state as Djinn tracked them before compaction; the goal still applies unless the user changes it.\n"
+	if a, err := s.loadAnchor(); err == nil && a == nil {
+		if !strings.Contains(snap, "<load_bearing_files>") && !strings.Contains(snap, "<open_failures>") && !strings.Contains(snap, "<recent_advisories>") {
+			return nil
+		}
+		lead = " The conversation was just compacted. Djinn recorded no goal for this session; this is the state it tracked before compaction.\n"
+	}
+	return []string{advice.Tag(advice.KindReanchor) + lead + snap}
 }
 
 // snapshot renders the state as XML, dropping the least important parts
