@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/djinn-cc/djinn/hooks/transcript"
@@ -124,11 +125,38 @@ func openSession(ctx context.Context, env *Env, id string) (*session, *state.Loc
 		if !found {
 			s.w = state.Window{SchemaVersion: state.SchemaVersion, SessionID: id, CreatedAt: s.now, Events: map[string]int{}}
 		}
+		if found && s.w.Logged != nil {
+			s.reconcileLogs()
+		}
 	}
 	if s.w.Events == nil {
 		s.w.Events = map[string]int{}
 	}
 	return s, lock, nil
+}
+
+// reconcileLogs appends the lines the last hook logged in the window but
+// the logs lack (it was killed between its window's rename and its
+// appends). Restored lines and failures are reported, not fatal: the hook
+// goes on.
+func (s *session) reconcileLogs() {
+	turns := make([]any, len(s.w.Logged.Turns))
+	for i := range s.w.Logged.Turns {
+		turns[i] = &s.w.Logged.Turns[i]
+	}
+	advs := make([]any, len(s.w.Logged.Advisories))
+	for i := range s.w.Logged.Advisories {
+		advs[i] = &s.w.Logged.Advisories[i]
+	}
+	for _, l := range []struct {
+		name   string
+		kind   state.Kind
+		values []any
+	}{{"turns.jsonl", state.KindTurn, turns}, {"advisories.jsonl", state.KindAdvisory, advs}} {
+		if _, err := s.env.Store.Reconcile(s.path(l.name), l.kind, l.values); err != nil && s.env.Store.Notice != nil {
+			s.env.Store.Notice(fmt.Sprintf("could not restore the last hook's lines: %v", err))
+		}
+	}
 }
 
 // loadAnchor returns the session's anchor, or nil when there is none yet.
@@ -166,6 +194,13 @@ func (s *session) setAnchor(a *state.Anchor) {
 func (s *session) save() error {
 	st := s.env.Store
 	s.w.UpdatedAt = s.now
+	// The log lines go into the window first (Window.Logged): should this
+	// process die between the window's rename and the appends, the next
+	// hook appends what the logs lack.
+	s.w.Logged = nil
+	if len(s.turns)+len(s.advs) > 0 {
+		s.w.Logged = &state.Logged{Turns: slices.Clone(s.turns), Advisories: slices.Clone(s.advs)}
+	}
 	// The window and a changed anchor are written together: both are
 	// written before either is renamed (window first).
 	var docs []state.Doc

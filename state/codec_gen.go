@@ -310,6 +310,36 @@ func (v *ReorientResult) Clone() ReorientResult {
 	return c
 }
 
+// MarshalJSON encodes v exactly as encoding/json encodes a Logged by reflection
+// (see codec.go), without reflection.
+func (v Logged) MarshalJSON() ([]byte, error) {
+	e := jsonEnc{b: make([]byte, 0, 512)}
+	encLogged(&e, &v)
+	return e.result()
+}
+
+// UnmarshalJSON decodes data into v exactly as encoding/json decodes into a
+// Logged by reflection (see codec.go), without reflection.
+func (v *Logged) UnmarshalJSON(data []byte) error {
+	d := jsonDec{data: data}
+	d.ws()
+	decLogged(&d, v)
+	return d.finish()
+}
+
+// Clone returns a deep copy of v that shares no memory with it and equals
+// what encoding/json decodes from v's encoding, without the encoding: an
+// empty slice or map in an omitempty field becomes nil, a string that is
+// not UTF-8 has each bad byte replaced by U+FFFD, a json.RawMessage is
+// compacted with HTML escaped, fields encoding/json does not see are left
+// zero; nil stays nil and empty stays empty elsewhere, and a time.Time is
+// copied as it is.
+func (v *Logged) Clone() Logged {
+	var c Logged
+	cloneLogged(&c, v)
+	return c
+}
+
 // MarshalJSON encodes v exactly as encoding/json encodes a Turn by reflection
 // (see codec.go), without reflection.
 func (v Turn) MarshalJSON() ([]byte, error) {
@@ -491,6 +521,10 @@ func encWindow(e *jsonEnc, v *Window) {
 		e.b = append(e.b, `,"reorient":`...)
 		encPtrToReorientResult(e, v.Reorient)
 	}
+	if v.Logged != nil {
+		e.b = append(e.b, `,"logged":`...)
+		encPtrToLogged(e, v.Logged)
+	}
 	e.b = append(e.b, '}')
 }
 
@@ -533,6 +567,8 @@ func decWindow(d *jsonDec, v *Window) {
 			decSliceOfFailure(d, &v.Failures)
 		case 17:
 			decPtrToReorientResult(d, &v.Reorient)
+		case 18:
+			decPtrToLogged(d, &v.Logged)
 		default:
 			d.skip()
 		}
@@ -577,6 +613,8 @@ func fieldWindow(k []byte) int {
 		return 16
 	case `reorient`:
 		return 17
+	case `logged`:
+		return 18
 	}
 	var buf [32]byte
 	switch string(foldKey(buf[:0], k)) {
@@ -616,6 +654,8 @@ func fieldWindow(k []byte) int {
 		return 16
 	case `REORIENT`:
 		return 17
+	case `LOGGED`:
+		return 18
 	}
 	return -1
 }
@@ -649,6 +689,7 @@ func cloneWindow(d, s *Window) {
 		d.Failures = cloneSliceOfFailure(s.Failures)
 	}
 	d.Reorient = clonePtrToReorientResult(s.Reorient)
+	d.Logged = clonePtrToLogged(s.Logged)
 }
 
 func encMapOfInt(e *jsonEnc, m map[string]int) {
@@ -2623,6 +2664,59 @@ func clonePtrToReorientResult(p *ReorientResult) *ReorientResult {
 	return c
 }
 
+func encLogged(e *jsonEnc, v *Logged) {
+	e.b = append(e.b, '{')
+	if len(v.Turns) != 0 {
+		e.b = append(e.b, `"turns":`...)
+		encSliceOfTurn(e, v.Turns)
+	}
+	if len(v.Advisories) != 0 {
+		e.comma()
+		e.b = append(e.b, `"advisories":`...)
+		encSliceOfAdvisory(e, v.Advisories)
+	}
+	e.b = append(e.b, '}')
+}
+
+func decLogged(d *jsonDec, v *Logged) {
+	for ok := d.object("state.Logged"); ok; ok = d.nextKey() {
+		switch fieldLogged(d.key) {
+		case 0:
+			decSliceOfTurn(d, &v.Turns)
+		case 1:
+			decSliceOfAdvisory(d, &v.Advisories)
+		default:
+			d.skip()
+		}
+	}
+}
+
+func fieldLogged(k []byte) int {
+	switch string(k) {
+	case `turns`:
+		return 0
+	case `advisories`:
+		return 1
+	}
+	var buf [32]byte
+	switch string(foldKey(buf[:0], k)) {
+	case `TURNS`:
+		return 0
+	case `ADVISORIES`:
+		return 1
+	}
+	return -1
+}
+
+func cloneLogged(d, s *Logged) {
+	if len(s.Turns) != 0 {
+		d.Turns = cloneSliceOfTurn(s.Turns)
+	}
+	if len(s.Advisories) != 0 {
+		d.Advisories = cloneSliceOfAdvisory(s.Advisories)
+	}
+}
+
 func encTurn(e *jsonEnc, v *Turn) {
 	e.b = append(e.b, `{"schema_version":`...)
 	e.int(int64(v.SchemaVersion))
@@ -2802,6 +2896,63 @@ func clonePtrToFloat64(p *float64) *float64 {
 	return c
 }
 
+func encSliceOfTurn(e *jsonEnc, s []Turn) {
+	if s == nil {
+		e.null()
+		return
+	}
+	e.b = append(e.b, '[')
+	for i := range s {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		encTurn(e, &s[i])
+	}
+	e.b = append(e.b, ']')
+}
+
+func decSliceOfTurn(d *jsonDec, p *[]Turn) {
+	if d.null() {
+		*p = nil
+		return
+	}
+	if !d.open('[', "[]state.Turn") {
+		return
+	}
+	s := *p
+	i := 0
+	for ok := d.firstElem(); ok; ok = d.nextElem() {
+		if i == len(s) {
+			if i < cap(s) {
+				s = s[:i+1]
+			} else {
+				var zero Turn
+				s = append(s, zero)
+			}
+		}
+		decTurn(d, &s[i])
+		i++
+	}
+	if i < len(s) {
+		s = s[:i]
+	}
+	if i == 0 {
+		s = []Turn{}
+	}
+	*p = s
+}
+
+func cloneSliceOfTurn(s []Turn) []Turn {
+	if s == nil {
+		return nil
+	}
+	c := make([]Turn, len(s))
+	for i := range s {
+		cloneTurn(&c[i], &s[i])
+	}
+	return c
+}
+
 func encAdvisory(e *jsonEnc, v *Advisory) {
 	e.b = append(e.b, `{"schema_version":`...)
 	e.int(int64(v.SchemaVersion))
@@ -2972,6 +3123,91 @@ func cloneMapOfFloat64(m map[string]float64) map[string]float64 {
 	for k, x := range m {
 		c[cloneString(k)] = x
 	}
+	return c
+}
+
+func encSliceOfAdvisory(e *jsonEnc, s []Advisory) {
+	if s == nil {
+		e.null()
+		return
+	}
+	e.b = append(e.b, '[')
+	for i := range s {
+		if i > 0 {
+			e.b = append(e.b, ',')
+		}
+		encAdvisory(e, &s[i])
+	}
+	e.b = append(e.b, ']')
+}
+
+func decSliceOfAdvisory(d *jsonDec, p *[]Advisory) {
+	if d.null() {
+		*p = nil
+		return
+	}
+	if !d.open('[', "[]state.Advisory") {
+		return
+	}
+	s := *p
+	i := 0
+	for ok := d.firstElem(); ok; ok = d.nextElem() {
+		if i == len(s) {
+			if i < cap(s) {
+				s = s[:i+1]
+			} else {
+				var zero Advisory
+				s = append(s, zero)
+			}
+		}
+		decAdvisory(d, &s[i])
+		i++
+	}
+	if i < len(s) {
+		s = s[:i]
+	}
+	if i == 0 {
+		s = []Advisory{}
+	}
+	*p = s
+}
+
+func cloneSliceOfAdvisory(s []Advisory) []Advisory {
+	if s == nil {
+		return nil
+	}
+	c := make([]Advisory, len(s))
+	for i := range s {
+		cloneAdvisory(&c[i], &s[i])
+	}
+	return c
+}
+
+func encPtrToLogged(e *jsonEnc, p *Logged) {
+	if p == nil {
+		e.null()
+		return
+	}
+	encLogged(e, p)
+}
+
+func decPtrToLogged(d *jsonDec, p **Logged) {
+	if d.null() {
+		*p = nil
+		return
+	}
+	if *p == nil {
+		*p = new(Logged)
+	}
+	decLogged(d, *p)
+}
+
+func clonePtrToLogged(p *Logged) *Logged {
+	if p == nil {
+		return nil
+	}
+	c := new(Logged)
+	cloneLogged(c, p)
 	return c
 }
 

@@ -652,6 +652,7 @@ func TestCodecMatchesReflection(t *testing.T) {
 	t.Run("Sample", func(t *testing.T) { checkRandom[Sample](t, 12, n/3) })
 	t.Run("Anchor", func(t *testing.T) { checkRandom[Anchor](t, 13, n) })
 	t.Run("Delta", func(t *testing.T) { checkRandom[Delta](t, 14, n/3) })
+	t.Run("Logged", func(t *testing.T) { checkRandom[Logged](t, 15, n/3) })
 }
 
 // TestCodecEncodeEdges pins the encoding details one by one, each against

@@ -413,6 +413,27 @@ func (s *Store) Append(path string, k Kind, v any) error {
 	if errs := quickValidateIf(k, raw); len(errs) > 0 {
 		return fmt.Errorf("refusing to append invalid %s line: %s", filepath.Base(path), describe(errs))
 	}
+	return s.AppendLine(path, raw)
+}
+
+// EncodeLine encodes v as one JSONL line of kind k (without its newline),
+// checked against k's schema: what Append writes.
+func (s *Store) EncodeLine(k Kind, v any) ([]byte, error) {
+	raw, err := encodeDoc(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode line: %w", err)
+	}
+	if errs := quickValidateIf(k, raw); len(errs) > 0 {
+		return nil, fmt.Errorf("refusing to append an invalid line: %s", describe(errs))
+	}
+	return raw, nil
+}
+
+// AppendLine appends raw, a line EncodeLine made, with a single O_APPEND
+// write. The caller holds the lock. If the file ends in a torn line (a
+// crash mid-append), a newline is written first, so the torn line stays a
+// line of its own, which readers skip and report.
+func (s *Store) AppendLine(path string, raw []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
 	}
@@ -441,6 +462,102 @@ func (s *Store) Append(path string, k Kind, v any) error {
 		return fmt.Errorf("append %s: %w", path, err)
 	}
 	return nil
+}
+
+// Reconcile appends to the log at path, of kind k, those of values (a
+// hook's lines, in the order it appended them, as Window.Logged keeps
+// them) that the log lacks: the hook wrote its window and was killed before its appends, or
+// between two of them. It reads only the log's tail, at most twice the
+// lines' size: the longest run lines[:j] the log ends with (a torn last
+// line, cut mid-append, ignored) is there, and lines[j:] are appended. It
+// returns how many it appended. The caller holds the lock.
+func (s *Store) Reconcile(path string, k Kind, values []any) (int, error) {
+	if len(values) == 0 {
+		return 0, nil
+	}
+	// The lines as Append wrote them: the encoding is deterministic.
+	lines := make([][]byte, len(values))
+	for i, v := range values {
+		raw, err := s.EncodeLine(k, v)
+		if err != nil {
+			return 0, fmt.Errorf("reconcile %s: %w", filepath.Base(path), err)
+		}
+		lines[i] = raw
+	}
+	want := 0
+	for _, l := range lines {
+		want += len(l) + 1
+	}
+	tail, err := readTail(path, int64(2*want+1))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return 0, fmt.Errorf("reconcile %s: %w", filepath.Base(path), err)
+	}
+	// The log's last whole lines: a torn last line (cut mid-append) is no
+	// line, nor is a torn fragment a later append terminated, nor the
+	// first line of the tail, cut at its start.
+	if i := bytes.LastIndexByte(tail, '\n'); i >= 0 {
+		tail = tail[:i]
+	} else {
+		tail = nil
+	}
+	var whole [][]byte
+	for _, l := range bytes.Split(tail, []byte("\n")) {
+		if len(l) > 0 && json.Valid(l) {
+			whole = append(whole, l)
+		}
+	}
+	have := 0
+	for j := len(lines); j > 0; j-- {
+		if j <= len(whole) && equalLines(whole[len(whole)-j:], lines[:j]) {
+			have = j
+			break
+		}
+	}
+	for i, l := range lines[have:] {
+		if err := s.AppendLine(path, l); err != nil {
+			return i, err
+		}
+	}
+	if n := len(lines) - have; n > 0 {
+		s.notice("%s: restored %d line(s) that the last hook logged in window.json but had not appended (it was interrupted)", path, n)
+	}
+	return len(lines) - have, nil
+}
+
+// equalLines reports whether a and b hold the same lines.
+func equalLines(a, b [][]byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !bytes.Equal(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// readTail reads at most n bytes from the end of the regular file at path.
+func readTail(path string, n int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscallNonblock, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errNotRegular
+	}
+	off := max(0, fi.Size()-n)
+	buf := make([]byte, fi.Size()-off)
+	k, err := f.ReadAt(buf, off)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return buf[:k], nil
 }
 
 // LineStats reports what a JSONL read skipped.

@@ -54,6 +54,17 @@ type Window struct {
 	Failures []Failure `json:"failures,omitempty"`
 	// Reorient is the result of the last /djinn:reorient, for the skill.
 	Reorient *ReorientResult `json:"reorient,omitempty"`
+	// Logged are the lines the last hook appended, or was about to
+	// append, to the session's logs: the window is written before the
+	// appends, so a hook killed between the two leaves them here, and the
+	// next hook appends those the logs lack (Store.Reconcile).
+	Logged *Logged `json:"logged,omitempty"`
+}
+
+// Logged are a hook's log lines: turns.jsonl's and advisories.jsonl's.
+type Logged struct {
+	Turns      []Turn     `json:"turns,omitempty"`
+	Advisories []Advisory `json:"advisories,omitempty"`
 }
 
 // Drift is the drift detector's bounded state: the effective anchor (the
