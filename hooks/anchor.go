@@ -78,6 +78,48 @@ var machineSources = map[string]bool{"system": true, "loop_wakeup": true, "sched
 // one of its sentences (cc-tools' and the original's list).
 var pivotRe = lazyRegexp(`(?i)(?:^|[.!?\n]\s*)(?:ok(?:ay)?[,.]?\s+|so[,]?\s+|actually[,]?\s+)?(new task\b|now,? let'?s\b|forget (?:that|about that|it|everything)\b|switch(?:ing)? to\b|change of plans?\b|different (?:topic|task)\b|let'?s move on to\b|moving on to\b|instead,? let'?s\b|scratch that\b)`)
 
+// pivotWords are words every match of pivotRe contains, whatever the case.
+var pivotWords = []string{"new task", "now", "forget ", "switch", "change of plan", "different ", "move on to", "moving on to", "instead", "scratch that"}
+
+// mayPivot is false only when pivotRe cannot match t: t is ASCII (under
+// (?i) some other runes fold to ASCII letters, K and ſ) and holds none of
+// pivotWords. Compiling pivotRe costs a hook process about a tenth of a
+// millisecond, and most prompts need not pay it.
+func mayPivot(t string) bool {
+	lower, ok := asciiLower(t)
+	if !ok {
+		return true
+	}
+	for _, w := range pivotWords {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// asciiLower returns s lower-cased, or ok=false if s is not all ASCII.
+func asciiLower(s string) (string, bool) {
+	upper := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return "", false
+		}
+		upper = upper || 'A' <= c && c <= 'Z'
+	}
+	if !upper {
+		return s, true
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b), true
+}
+
 // reorientRe matches the /djinn:reorient skill as Claude Code passes it to
 // UserPromptSubmit: the raw, unexpanded line.
 var reorientRe = lazyRegexp(`^/(?:djinn:)?reorient(?:\s+|$)`)
@@ -111,7 +153,7 @@ func classifyPrompt(prompt, source string) promptKind {
 		return promptIgnored // "continue", "yes", "ok"
 	case onlyAcknowledgement(t):
 		return promptIgnored // "go ahead", "sounds good", "yes please"
-	case pivotRe().MatchString(t):
+	case mayPivot(t) && pivotRe().MatchString(t):
 		return promptPivot
 	}
 	return promptGoal
