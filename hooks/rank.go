@@ -46,7 +46,7 @@ func RankSession(env *Env, id string, maxTurns int, maxBytes int64) (*RankReport
 		return nil, err
 	}
 	var turns []state.Turn
-	stats, err := env.Store.ReadLines(dir+"/turns.jsonl", state.KindTurn, maxBytes, func(raw []byte) error {
+	stats, err := env.Store.ReadLastLines(dir+"/turns.jsonl", state.KindTurn, maxBytes, maxTurns, func(raw []byte) error {
 		// The line was checked by ReadLines; Turn's generated decoder
 		// needs no further scan of it.
 		var t state.Turn

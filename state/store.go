@@ -573,6 +573,14 @@ type LineStats struct {
 // at most the last maxBytes (0 means 64 MiB). Invalid lines and a torn last
 // line are skipped and reported through Notice, never fatal.
 func (s *Store) ReadLines(path string, k Kind, maxBytes int64, fn func(raw []byte) error) (LineStats, error) {
+	return s.ReadLastLines(path, k, maxBytes, 0, fn)
+}
+
+// ReadLastLines is ReadLines on at most the last maxLines lines of the
+// last maxBytes (0: no limit on lines): only those are checked and
+// decoded, which is most of a read's cost. Truncated is set when lines
+// were left out.
+func (s *Store) ReadLastLines(path string, k Kind, maxBytes int64, maxLines int, fn func(raw []byte) error) (LineStats, error) {
 	var st LineStats
 	if maxBytes <= 0 {
 		maxBytes = 64 << 20
@@ -609,6 +617,24 @@ func (s *Store) ReadLines(path string, k Kind, maxBytes int64, fn func(raw []byt
 			raw = raw[i+1:]
 		} else {
 			raw = nil
+		}
+	}
+	if maxLines > 0 {
+		// Keep the last maxLines lines (a last line without its newline,
+		// maybe torn, counts as one).
+		end, n := len(raw), 0
+		if end > 0 && raw[end-1] == '\n' {
+			end--
+		}
+		for i := end - 1; i >= 0; i-- {
+			if raw[i] != '\n' {
+				continue
+			}
+			if n++; n == maxLines {
+				raw = raw[i+1:]
+				st.Truncated = true
+				break
+			}
 		}
 	}
 	for len(raw) > 0 {

@@ -229,6 +229,56 @@ func TestReadLinesWindow(t *testing.T) {
 	}
 }
 
+// TestReadLastLines: only the last maxLines lines are delivered, in order,
+// and Truncated says lines were left out; a torn last line counts as one
+// of them and is reported, not delivered. The oracle is the seq numbers
+// appended.
+func TestReadLastLines(t *testing.T) {
+	st, _ := testStore(t)
+	p := filepath.Join(st.Root, "turns.jsonl")
+	for i := 1; i <= 20; i++ {
+		if err := st.Append(p, KindTurn, Turn{SchemaVersion: 1, Seq: i, Time: time.Now(), Tool: "Bash"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seqs := func(maxLines int) ([]int, LineStats) {
+		var got []int
+		stats, err := st.ReadLastLines(p, KindTurn, 0, maxLines, func(raw []byte) error {
+			var tn Turn
+			if err := tn.UnmarshalJSON(raw); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, tn.Seq)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got, stats
+	}
+	for _, c := range []struct {
+		max       int
+		first, n  int
+		truncated bool
+	}{{0, 1, 20, false}, {5, 16, 5, true}, {1, 20, 1, true}, {20, 1, 20, false}, {50, 1, 20, false}} {
+		got, stats := seqs(c.max)
+		if len(got) != c.n || got[0] != c.first || got[len(got)-1] != 20 || stats.Truncated != c.truncated {
+			t.Errorf("maxLines %d: seqs %v, stats %+v; want %d lines from %d, truncated %v", c.max, got, stats, c.n, c.first, c.truncated)
+		}
+	}
+	// A torn last line is the last of the lines kept.
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = f.WriteString(`{"schema_version":1,"seq":21,"ti`)
+	_ = f.Close()
+	got, stats := seqs(3)
+	if len(got) != 2 || got[0] != 19 || !stats.Torn {
+		t.Errorf("torn tail: seqs %v, stats %+v; want 19, 20 and a torn line", got, stats)
+	}
+}
+
 func TestLockBusy(t *testing.T) {
 	st, _ := testStore(t)
 	st.LockWait = 30 * time.Millisecond
