@@ -25,7 +25,8 @@ type Env struct {
 	Saved func(w *state.Window)
 	// Gate, if set, is called once per hook after the session is loaded and
 	// the context meter read, before the handler runs or anything is
-	// written (bar moving a corrupt file aside); an error ends the hook
+	// written (bar moving a corrupt file aside and restoring the log lines
+	// an interrupted hook left in the window); an error ends the hook
 	// with nothing written, and Run returns it wrapped. The hook binary
 	// uses it to learn, without waiting for it up front, whether it is
 	// stale and must hand the payload to a rebuilt binary.

@@ -16,22 +16,9 @@ import (
 // Code does. The shell form (no args) runs under sh -c, as Claude Code runs
 // it.
 func hookCommand(root, pluginData, event, matchOn string) ([]string, error) {
-	raw, err := os.ReadFile(filepath.Join(root, "hooks", "hooks.json"))
+	cfg, err := loadHooksJSON(root)
 	if err != nil {
 		return nil, err
-	}
-	var cfg struct {
-		Hooks map[string][]struct {
-			Matcher string `json:"matcher"`
-			Hooks   []struct {
-				Type    string    `json:"type"`
-				Command string    `json:"command"`
-				Args    *[]string `json:"args"`
-			} `json:"hooks"`
-		} `json:"hooks"`
-	}
-	if err := json.Unmarshal(raw, &cfg); err != nil {
-		return nil, fmt.Errorf("hooks.json: %w", err)
 	}
 	sub := strings.NewReplacer("${CLAUDE_PLUGIN_ROOT}", root, "${CLAUDE_PLUGIN_DATA}", pluginData)
 	for _, g := range cfg.Hooks[event] {
@@ -63,4 +50,28 @@ func matches(matcher, value string) bool {
 	}
 	re, err := regexp.Compile("^(?:" + matcher + ")$")
 	return err == nil && re.MatchString(value)
+}
+
+// hooksJSON is the part of hooks/hooks.json Claude Code runs.
+type hooksJSON struct {
+	Hooks map[string][]struct {
+		Matcher string `json:"matcher"`
+		Hooks   []struct {
+			Type    string    `json:"type"`
+			Command string    `json:"command"`
+			Args    *[]string `json:"args"`
+		} `json:"hooks"`
+	} `json:"hooks"`
+}
+
+func loadHooksJSON(root string) (*hooksJSON, error) {
+	raw, err := os.ReadFile(filepath.Join(root, "hooks", "hooks.json"))
+	if err != nil {
+		return nil, err
+	}
+	var cfg hooksJSON
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		return nil, fmt.Errorf("hooks.json: %w", err)
+	}
+	return &cfg, nil
 }

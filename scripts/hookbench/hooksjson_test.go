@@ -47,3 +47,45 @@ func TestMatches(t *testing.T) {
 		}
 	}
 }
+
+// TestHooksJSONWiring: every event Djinn handles is wired; SessionStart's
+// startup, resume and clear run the launcher (which builds the binary and
+// makes the link before any other hook of the session), and everything
+// else runs the link, in exec form, without a shell.
+func TestHooksJSONWiring(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := loadHooksJSON(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const launcher, link = "${CLAUDE_PLUGIN_ROOT}/hooks/djinn", "${CLAUDE_PLUGIN_DATA}/bin/djinn-hook"
+	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop", "PreCompact", "SessionEnd"} {
+		groups := cfg.Hooks[ev]
+		if len(groups) == 0 {
+			t.Errorf("%s is not wired", ev)
+		}
+		for _, g := range groups {
+			if len(g.Hooks) != 1 {
+				t.Fatalf("%s %q: %d hooks, want 1", ev, g.Matcher, len(g.Hooks))
+			}
+			h := g.Hooks[0]
+			want := link
+			if ev == "SessionStart" && g.Matcher != "compact" {
+				want = launcher
+			}
+			if h.Type != "command" || h.Command != want || h.Args == nil || strings.Join(*h.Args, " ") != "hook "+ev {
+				t.Errorf("%s %q runs %s %q %v; want %s hook %s", ev, g.Matcher, h.Type, h.Command, h.Args, want, ev)
+			}
+		}
+	}
+	var ss []string
+	for _, g := range cfg.Hooks["SessionStart"] {
+		ss = append(ss, g.Matcher)
+	}
+	if strings.Join(ss, ",") != "startup|resume|clear,compact" {
+		t.Errorf("SessionStart matchers %q; want startup|resume|clear (the launcher) then compact", ss)
+	}
+}
