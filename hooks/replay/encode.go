@@ -2,7 +2,9 @@ package replay
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -166,6 +168,11 @@ type rawMapper struct {
 	i     int
 	r     *paths
 	depth int
+
+	// cwd is r.origCwd, and cwdPlain says whether it is plainInLiteral
+	// (appendLiteral takes nothing otherwise).
+	cwd      []byte
+	cwdPlain bool
 }
 
 // maxMapDepth bounds the nesting mapRaw follows; deeper input takes the
@@ -199,7 +206,14 @@ func (m *rawMapper) value(dst []byte) ([]byte, bool) {
 		}
 		return m.array(dst)
 	case '"':
-		s, ok := m.str()
+		if out, ok := m.appendLiteral(dst); ok {
+			return out, true
+		}
+		inner, escaped, ok := m.strSpan()
+		if !ok {
+			return dst, false
+		}
+		s, ok := decodeString(inner, escaped)
 		if !ok {
 			return dst, false
 		}
@@ -263,10 +277,22 @@ func (m *rawMapper) digits() int {
 }
 
 // str reads a string literal and decodes it as json.Unmarshal does
-// (unquote). One without escapes that is valid UTF-8 is its bytes.
+// (unquote).
 func (m *rawMapper) str() (string, bool) {
+	inner, escaped, ok := m.strSpan()
+	if !ok {
+		return "", false
+	}
+	return decodeString(inner, escaped)
+}
+
+// strSpan passes over a string literal, leaving m.i after its closing
+// quote, and returns its inside and whether that holds a backslash; ok is
+// false for an unclosed literal or one with a control byte. Escapes are
+// not checked here (decodeString and verbatim do).
+func (m *rawMapper) strSpan() (inner []byte, escaped, ok bool) {
 	m.i++ // "
-	start, escaped := m.i, false
+	start := m.i
 	for m.i < len(m.b) {
 		for m.i < len(m.b) && strPlain[m.b[m.i]] {
 			m.i++
@@ -278,18 +304,145 @@ func (m *rawMapper) str() (string, bool) {
 		case '"':
 			inner := m.b[start:m.i]
 			m.i++
-			if !escaped && utf8.Valid(inner) {
-				return string(inner), true
-			}
-			return unquote(inner)
+			return inner, escaped, true
 		case '\\':
 			escaped = true
 			m.i += 2
 		default:
-			return "", false // a control byte: not JSON
+			return nil, false, false // a control byte: not JSON
 		}
 	}
-	return "", false
+	return nil, false, false
+}
+
+// decodeString decodes a string literal's inside as json.Unmarshal does:
+// one without escapes that is valid UTF-8 is its bytes.
+func decodeString(inner []byte, escaped bool) (string, bool) {
+	if !escaped && utf8.Valid(inner) {
+		return string(inner), true
+	}
+	return unquote(inner)
+}
+
+// appendLiteral reads the string literal at m.i and appends what the
+// round trip (decode, mapString, appendString) writes for it, straight
+// from the literal, when mapString leaves the string as it is: it does
+// not start with a slash, spelt / or \/ (mapString moves an absolute
+// path), and does not hold the original working directory (which
+// mapString replaces; when that directory has no byte a literal must
+// escape, its every occurrence in a decoded string is one in the
+// literal, so looking for it there is enough, and otherwise nothing is
+// taken this way). Runs of plain bytes and the escapes appendString
+// writes back alike (\", \\, \n, \r, \t, \b, \f) are copied; <, > and &
+// become \u003c, \u003e and \u0026, \/ a slash, U+2028 and U+2029 their
+// escapes. ok is false, with dst and m.i as they were, for what it
+// leaves to the long way: a \u escape, a byte that is not UTF-8, a
+// control byte, an unclosed literal.
+//
+// Most of a tool call's bytes are file contents and command output,
+// which take this way: decoding and re-encoding them was most of
+// mapInput's time. Plain bytes are passed over eight at a time.
+// TestMapInputMatchesMarshal, TestMapInputLiterals, FuzzAppendValue and
+// FuzzMapInputCwd hold it to the round trip.
+func (m *rawMapper) appendLiteral(dst []byte) ([]byte, bool) {
+	b := m.b
+	first := m.i + 1 // the literal's inside starts here
+	if !m.cwdPlain || bytes.HasPrefix(b[first:], []byte("/")) || bytes.HasPrefix(b[first:], []byte(`\/`)) {
+		return dst, false
+	}
+	n := len(dst)
+	dst = append(dst, '"')
+	start := first // plain bytes from start on are not copied yet
+	for i := first; ; {
+		for i+8 <= len(b) {
+			if t := specialBytes(binary.LittleEndian.Uint64(b[i:])); t != 0 {
+				// The first flagged byte is exact: borrows only run
+				// upwards.
+				i += bits.TrailingZeros64(t) / 8
+				break
+			}
+			i += 8
+		}
+		if i >= len(b) {
+			return dst[:n], false
+		}
+		c := b[i]
+		switch {
+		case htmlSafe[c]:
+			i++
+		case c == '"':
+			if bytes.Contains(b[first:i], m.cwd) {
+				return dst[:n], false
+			}
+			dst = append(dst, b[start:i]...)
+			m.i = i + 1
+			return append(dst, '"'), true
+		case c == '\\':
+			if i+1 >= len(b) {
+				return dst[:n], false
+			}
+			switch b[i+1] {
+			case '"', '\\', 'n', 'r', 't', 'b', 'f':
+				i += 2
+			case '/':
+				dst = append(dst, b[start:i]...)
+				dst = append(dst, '/')
+				i += 2
+				start = i
+			default:
+				return dst[:n], false
+			}
+		case c == '<', c == '>', c == '&':
+			dst = append(dst, b[start:i]...)
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			i++
+			start = i
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(b[i:])
+			switch {
+			case r == utf8.RuneError && size == 1:
+				return dst[:n], false
+			case r == '\u2028' || r == '\u2029':
+				dst = append(dst, b[start:i]...)
+				dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+				start = i + size
+			}
+			i += size
+		default:
+			return dst[:n], false
+		}
+	}
+}
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// specialBytes flags, in the high bit of its byte, each byte of the eight
+// in x (little-endian) that appendLiteral cannot pass over: a quote, a
+// backslash, <, >, &, a control byte, a byte that is not ASCII. A byte
+// after a flagged one may be flagged wrongly; the first is exact.
+func specialBytes(x uint64) uint64 {
+	q := x ^ (lsb * '"')
+	s := x ^ (lsb * '\\')
+	a := x ^ (lsb * '&')
+	// < (0x3c) and > (0x3e), and nothing else, are 0x3e once bit 1 is set.
+	g := (x | (lsb * 2)) ^ (lsb * '>')
+	t := ((q - lsb) &^ q) | ((s - lsb) &^ s) | ((a - lsb) &^ a) | ((g - lsb) &^ g) | ((x - lsb*0x20) &^ x) | x
+	return t & msb
+}
+
+// plainInLiteral reports whether s has no byte a JSON string literal
+// spells with an escape (a quote, a backslash, a control byte), so that
+// s occurs in a decoded string only where it occurs in the literal.
+func plainInLiteral(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // unquote decodes a string literal's inside as encoding/json does:

@@ -185,6 +185,37 @@ var mapInputEdges = []string{
 	`"/home/u/p"`, `"/home/u/p/x y"`, `"see /home/u/p/a and /home/u/p/b"`, `"rel/path"`, `["/a","/b\n"]`,
 	strings.Repeat("[", 1001) + strings.Repeat("]", 1001), strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
 	strings.Repeat(`{"a":`, 1001) + "1" + strings.Repeat("}", 1001),
+	// appendLiteral's edges: what it copies, what it rewrites, what it
+	// leaves to the long way.
+	`"a\/b\"c\\d\n\r\t\b\f"`, `"<a href=\"x\">&amp;</a>"`, "\"x\u2028y\u2029z\"", "\"\xe2\x80\xa8\"", `"\u003c\u00e9"`,
+	"\"caf\xc3\xa9 \xef\xbf\xbd\"", "\"\xed\xa0\x80\"", "\"\xc3\"", `"/"`, `"\/home/u/p"`, `"x/home/u/p"`, `"/home/u/px"`,
+	`"\n/home/u/p"`, `"12345678<12345678&12345678>"`, `"1234567\"`, `"12345678"`, `"1234567"`, "\"1234567\x7f\"", `{"k<":"v>"}`,
+}
+
+// TestMapInputLiterals holds mapInput to the round trip on strings built
+// from the bytes appendLiteral treats apart, with working directories
+// that a literal spells as they are and ones it must escape.
+func TestMapInputLiterals(t *testing.T) {
+	pieces := []string{"a", "/", " ", "<", ">", "&", "=", "?", `\"`, `\\`, `\/`, `\n`, `\t`, `\b`, `\f`, `\r`, `\u0041`, `\u2028`,
+		"\u2028", "\u2029", "é", "\xff", "\x7f", "\x01", "12345678", "/home/u/p", "n/home", `p\"q`, "😀"}
+	cwds := []string{"/home/u/p", "n/home", `p"q`, `p\q`, "/home/u/p\n", "&"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, cwd := range cwds {
+		p := &paths{fsRoot: "/tmp/replay-fs", projectDir: "/tmp/replay-fs/project", origCwd: cwd}
+		for range 3000 {
+			var b strings.Builder
+			b.WriteByte('"')
+			for range rng.IntN(12) {
+				b.WriteString(pieces[rng.IntN(len(pieces))])
+			}
+			b.WriteByte('"')
+			for _, raw := range []string{b.String(), "[" + b.String() + "]", `{"k":` + b.String() + "}"} {
+				if got, want := p.mapInput(json.RawMessage(raw)), marshalMapInput(p, json.RawMessage(raw)); !bytes.Equal(got, want) {
+					t.Fatalf("cwd %q: mapInput(%q)\n got %q\nwant %q", cwd, raw, got, want)
+				}
+			}
+		}
+	}
 }
 
 // TestMapInputEdges holds mapInput to the round trip on mapInputEdges.
@@ -211,6 +242,26 @@ func FuzzAppendValue(f *testing.F) {
 		raw := json.RawMessage(s)
 		if got, want := p.mapInput(raw), marshalMapInput(p, raw); !bytes.Equal(got, want) {
 			t.Fatalf("mapInput(%q)\n got %s\nwant %s", s, got, want)
+		}
+	})
+}
+
+// FuzzMapInputCwd holds mapInput to the round trip on any input and any
+// original working directory.
+func FuzzMapInputCwd(f *testing.F) {
+	for _, s := range mapInputEdges {
+		f.Add("/home/u/p", s)
+	}
+	f.Add(`p"q`, `"p\"q"`)
+	f.Add("n/home", `"\n/home"`)
+	f.Fuzz(func(t *testing.T, cwd, s string) {
+		if cwd == "" {
+			return // mapInput maps nothing then: nothing to compare
+		}
+		p := &paths{fsRoot: "/tmp/replay-fs", projectDir: "/tmp/replay-fs/project", origCwd: cwd}
+		raw := json.RawMessage(s)
+		if got, want := p.mapInput(raw), marshalMapInput(p, raw); !bytes.Equal(got, want) {
+			t.Fatalf("cwd %q: mapInput(%q)\n got %s\nwant %s", cwd, s, got, want)
 		}
 	})
 }

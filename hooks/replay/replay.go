@@ -936,15 +936,16 @@ func (r *runner) subagentStop(ctx context.Context, task pendingTool, line int) e
 // input or response into the scratch file system. The result is what
 // json.Marshal gives for the value json.Unmarshal decodes, strings mapped
 // (mapString): object keys sorted, the last of equal keys kept, strings
-// and numbers re-encoded. mapRaw does that in one pass over the bytes
+// and numbers re-encoded. rawMapper does that in one pass over the bytes
 // (decoding to any and marshalling was a third of the decoder goroutine's
-// time); TestMapInputMatchesMarshal and FuzzAppendValue hold it to the
-// round trip, which remains the fallback.
+// time), and copies most strings from their literals as they are
+// (appendLiteral); TestMapInputMatchesMarshal, FuzzAppendValue and
+// FuzzMapInputCwd hold it to the round trip, which remains the fallback.
 func (r *paths) mapInput(raw json.RawMessage) json.RawMessage {
 	if len(raw) == 0 || r.origCwd == "" {
 		return raw
 	}
-	m := rawMapper{b: raw, r: r}
+	m := rawMapper{b: raw, r: r, cwd: []byte(r.origCwd), cwdPlain: plainInLiteral(r.origCwd)}
 	if out, ok := m.value(make([]byte, 0, len(raw)+len(raw)/8)); ok {
 		m.space()
 		if m.i == len(m.b) {
