@@ -1011,15 +1011,7 @@ type effectInput struct {
 }
 
 // effectResp is what applyEffects needs of a file tool's response.
-type effectResp struct {
-	OriginalFile *string `json:"originalFile"`
-	File         struct {
-		Content    string `json:"content"`
-		StartLine  int    `json:"startLine"`
-		NumLines   int    `json:"numLines"`
-		TotalLines int    `json:"totalLines"`
-	} `json:"file"`
-}
+type effectResp = transcript.FileResponse
 
 // parseEffectInput decodes a tool's input for applyEffects; nil means the
 // call leaves nothing replay reproduces.
@@ -1040,10 +1032,10 @@ func needsEffectResp(tool string) bool {
 	return effectTools[tool] && tool != "Write"
 }
 
+// parseEffectResp decodes a file tool's response as json.Unmarshal
+// would, its error ignored (transcript.DecodeFileResponse).
 func parseEffectResp(rawResp json.RawMessage) effectResp {
-	var resp effectResp
-	_ = json.Unmarshal(rawResp, &resp)
-	return resp
+	return transcript.DecodeFileResponse(rawResp)
 }
 
 // applyEffects writes into the scratch project what a tool left on disk.
