@@ -107,7 +107,9 @@ func openSession(ctx context.Context, env *Env, id string) (*session, *state.Loc
 	if err != nil {
 		return nil, nil, err
 	}
-	lock, err := env.Store.LockSession(ctx, id)
+	// Without a cache (a hook process), the store's lock; with one, the
+	// cache may hold it between hooks (SessionCache.HoldLocks).
+	lock, err := env.Cache.lockSession(ctx, env.Store, id)
 	if err != nil {
 		return nil, nil, err
 	}

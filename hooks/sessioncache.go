@@ -38,9 +38,74 @@ import (
 // One difference from the per-hook path remains: a window that cannot be
 // encoded (a NaN, or one the schema refuses in the default build) fails at
 // Flush, not at the hook that made it.
+//
+// With HoldLocks, the cache also keeps each session's lock from the first
+// hook that opens the session until Flush or Release, instead of each hook
+// creating, opening, locking and closing the lock file (a sixth of
+// replay's system calls). Only for a state directory no other process
+// uses, such as replay's scratch one: anyone else would wait on the lock
+// for the whole replay.
 type SessionCache struct {
+	// HoldLocks: keep each session's lock between hooks (see above).
+	HoldLocks bool
+
 	mu      sync.Mutex
 	entries map[string]*cacheEntry
+	locks   map[string]*state.Lock // held, with HoldLocks
+}
+
+// lockSession takes the session's lock for one hook. With HoldLocks the
+// cache takes it once and keeps it, and the hook gets a lock whose Unlock
+// does nothing.
+func (c *SessionCache) lockSession(ctx context.Context, st *state.Store, id string) (*state.Lock, error) {
+	if c == nil || !c.HoldLocks {
+		return st.LockSession(ctx, id)
+	}
+	if err := c.holdLock(ctx, st, id); err != nil {
+		return nil, err
+	}
+	return &state.Lock{}, nil
+}
+
+// holdLock makes sure the cache holds the session's lock.
+func (c *SessionCache) holdLock(ctx context.Context, st *state.Store, id string) error {
+	c.mu.Lock()
+	_, held := c.locks[id]
+	c.mu.Unlock()
+	if held {
+		return nil
+	}
+	lock, err := st.LockSession(ctx, id)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.locks == nil {
+		c.locks = map[string]*state.Lock{}
+	}
+	c.locks[id] = lock
+	return nil
+}
+
+// Release gives up the locks the cache holds (HoldLocks); the next hook
+// takes its session's lock again. Flush calls it; a user of HoldLocks
+// calls it when done, even after a failure. It returns the first error.
+func (c *SessionCache) Release() error {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	locks := c.locks
+	c.locks = nil
+	c.mu.Unlock()
+	var first error
+	for _, l := range locks {
+		if err := l.Unlock(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // cacheEntry is one session's documents as the last successful hook left
@@ -168,13 +233,15 @@ func (c *SessionCache) drop(id string) {
 }
 
 // Flush writes every window newer than its window.json, each under its
-// session's lock, through st (the store the hooks use). It refuses to
-// overwrite a window.json another process wrote since this one last read
-// or wrote it, and returns the first error after trying every session.
+// session's lock, through st (the store the hooks use), and then releases
+// the locks the cache holds. It refuses to overwrite a window.json
+// another process wrote since this one last read or wrote it, and
+// returns the first error after trying every session.
 func (c *SessionCache) Flush(ctx context.Context, st *state.Store) error {
 	if c == nil {
 		return nil
 	}
+	defer func() { _ = c.Release() }()
 	c.mu.Lock()
 	ids := make([]string, 0, len(c.entries))
 	for id, e := range c.entries {
@@ -198,7 +265,7 @@ func (c *SessionCache) flush(ctx context.Context, st *state.Store, id string) er
 	if err != nil {
 		return err
 	}
-	lock, err := st.LockSession(ctx, id)
+	lock, err := c.lockSession(ctx, st, id)
 	if err != nil {
 		return err
 	}

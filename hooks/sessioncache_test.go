@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -731,4 +733,114 @@ func compactRaw(raw []byte) []byte {
 	var h bytes.Buffer
 	json.HTMLEscape(&h, c.Bytes())
 	return h.Bytes()
+}
+
+// TestSessionCacheHoldLocks: with HoldLocks the session's lock stays taken
+// from the first hook until Flush (or Release), and the hooks leave the
+// same files as hooks that each take and release it.
+func TestSessionCacheHoldLocks(t *testing.T) {
+	s := newSim(t)
+	start, root := s.now, s.env.Store.Root
+	other := func() (*state.Lock, error) {
+		st := &state.Store{Root: s.env.Store.Root}
+		return st.LockSession(context.Background(), s.id)
+	}
+	// session replays one session from nothing into a state root of its
+	// own, with the same project, transcript and clock.
+	session := func(name string, hold bool) map[string]string {
+		s.env.Store = &state.Store{Root: filepath.Join(root, name), LockWait: time.Second, Now: s.env.Now}
+		s.env.Cache = nil
+		s.now, s.calls, s.prompt = start, 0, 0
+		if err := os.WriteFile(s.tpath, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s.run(&Payload{HookEventName: SessionStart, Source: "startup"})
+		s.env.Cache = &SessionCache{HoldLocks: hold}
+		s.userPrompt("Make the importer skip blank rows")
+		f := s.file("imp/rows.go", "package imp\n")
+		for i := range 6 {
+			s.assistant("Checking how rows are read", int64(30000+i*500))
+			s.tool("Read", jsonStr(map[string]any{"file_path": f}), map[string]any{"type": "text", "file": map[string]any{"filePath": f, "content": "package imp\n", "numLines": 1, "startLine": 1, "totalLines": 1}})
+			s.fail("Bash", jsonStr(map[string]any{"command": "go test ./imp"}), "exit status 1: FAIL TestBlank")
+		}
+		s.run(&Payload{HookEventName: Stop, LastAssistantMessage: "Blank rows are skipped."})
+		if l, err := other(); hold && !errors.Is(err, state.ErrLockBusy) {
+			_ = l.Unlock()
+			t.Fatalf("another lock while the cache holds it: %v, want %v", err, state.ErrLockBusy)
+		} else if !hold {
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = l.Unlock()
+		}
+		if err := s.env.Cache.Flush(context.Background(), s.env.Store); err != nil {
+			t.Fatal(err)
+		}
+		l, err := other()
+		if err != nil {
+			t.Fatalf("the lock after Flush: %v", err)
+		}
+		_ = l.Unlock()
+		// A hook after Flush takes the lock again; Release gives it up.
+		s.fail("Bash", jsonStr(map[string]any{"command": "go vet ./imp"}), "exit status 1")
+		if l, err := other(); hold && !errors.Is(err, state.ErrLockBusy) {
+			t.Fatalf("another lock after a hook took it again: %v, want %v", err, state.ErrLockBusy)
+		} else if !hold {
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = l.Unlock()
+		}
+		if err := s.env.Cache.Release(); err != nil {
+			t.Fatal(err)
+		}
+		if l, err := other(); err != nil {
+			t.Fatalf("the lock after Release: %v", err)
+		} else {
+			_ = l.Unlock()
+		}
+		if err := s.env.Cache.Flush(context.Background(), s.env.Store); err != nil {
+			t.Fatal(err)
+		}
+		dir, _ := s.env.Store.SessionDir(s.id)
+		out := map[string]string{}
+		err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			rel, _ := filepath.Rel(dir, p)
+			out[rel] = string(b)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	want, got := session("plain", false), session("held", true)
+	if len(want) < 4 {
+		t.Fatalf("only %d session files: %v", len(want), want)
+	}
+	for name, w := range want {
+		if got[name] != w {
+			a, b := clip2(got[name], w)
+			t.Errorf("%s differs with HoldLocks:\n got %s\nwant %s", name, a, b)
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			t.Errorf("%s: written with HoldLocks only", name)
+		}
+	}
+}
+
+// clip2 cuts two texts to where they first differ, with some context.
+func clip2(a, b string) (string, string) {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	from := max(i-80, 0)
+	return a[from:min(len(a), i+120)], b[from:min(len(b), i+120)]
 }

@@ -200,7 +200,11 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 		Saved: func(w *state.Window) { r.lastWindow = w },
 	}
 	if !opt.Plain {
-		r.env.Cache = &hooks.SessionCache{}
+		// A scratch state directory is this replay's alone: the cache
+		// keeps each session's lock from the first hook to the end.
+		cache := &hooks.SessionCache{HoldLocks: !keepState}
+		defer func() { _ = cache.Release() }()
+		r.env.Cache = cache
 		if keepState {
 			// A replay that fails still leaves the state of its last
 			// successful hook, as the per-hook path does.
