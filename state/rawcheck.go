@@ -195,6 +195,11 @@ func (rc *rawChecker) check(raw []byte) []FieldError {
 		}
 		return []FieldError{{"", msg}}
 	}
+	return rc.walk(raw)
+}
+
+// walk is check's schema walk, for raw that is known to be JSON.
+func (rc *rawChecker) walk(raw []byte) []FieldError {
 	v := rawValidator{b: raw}
 	v.value(rc.root)
 	sort.SliceStable(v.errs, func(i, j int) bool { return v.errs[i].Pointer < v.errs[j].Pointer })

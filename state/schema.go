@@ -144,6 +144,16 @@ func quickValidate(k Kind, raw []byte) []FieldError {
 	return rc.check(bytes.TrimSpace(raw))
 }
 
+// validateDecoded is quickValidate for bytes already known to be JSON (a
+// decoder as strict as encoding/json took them): the schema walk alone.
+func validateDecoded(k Kind, raw []byte) []FieldError {
+	rc, err := rawCheckerFor(k)
+	if err != nil {
+		return []FieldError{{"", err.Error()}}
+	}
+	return rc.walk(bytes.TrimSpace(raw))
+}
+
 // ValidateBytes validates raw JSON. A syntax error is reported as a
 // violation of the whole document.
 func ValidateBytes(k Kind, raw []byte) []FieldError {
