@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/djinn-cc/djinn/engines/pagerank"
-	"github.com/djinn-cc/djinn/state"
 )
 
 // Utterance is one ranked tool call.
@@ -45,16 +44,7 @@ func RankSession(env *Env, id string, maxTurns int, maxBytes int64) (*RankReport
 	if err != nil {
 		return nil, err
 	}
-	var turns []state.Turn
-	stats, err := env.Store.ReadLastLines(dir+"/turns.jsonl", state.KindTurn, maxBytes, maxTurns, func(raw []byte) error {
-		// The line was checked by ReadLines; Turn's generated decoder
-		// needs no further scan of it.
-		var t state.Turn
-		if t.UnmarshalJSON(raw) == nil {
-			turns = append(turns, t)
-		}
-		return nil
-	})
+	turns, stats, err := env.Store.ReadLastTurns(dir+"/turns.jsonl", maxBytes, maxTurns)
 	if err != nil {
 		return nil, err
 	}

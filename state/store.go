@@ -621,6 +621,30 @@ func (s *Store) ReadLines(path string, k Kind, maxBytes int64, fn func(raw []byt
 // decoded, which is most of a read's cost. Truncated is set when lines
 // were left out.
 func (s *Store) ReadLastLines(path string, k Kind, maxBytes int64, maxLines int, fn func(raw []byte) error) (LineStats, error) {
+	return s.readLastLines(path, maxBytes, maxLines, func(line []byte) bool { return len(ValidateBytes(k, line)) == 0 }, fn)
+}
+
+// ReadLastTurns is ReadLastLines for turns.jsonl, each line decoded. The
+// decode goes first, as in Load (decodeChecked), so a line the generated
+// decoder took is walked against the schema without a syntax pass of its
+// own. A line that fails either is skipped and counted as invalid (or
+// torn).
+func (s *Store) ReadLastTurns(path string, maxBytes int64, maxLines int) ([]Turn, LineStats, error) {
+	var turns []Turn
+	var t Turn
+	st, err := s.readLastLines(path, maxBytes, maxLines, func(line []byte) bool {
+		t = Turn{}
+		return s.decodeChecked(path, KindTurn, line, &t) == ""
+	}, func([]byte) error {
+		turns = append(turns, t)
+		return nil
+	})
+	return turns, st, err
+}
+
+// readLastLines is ReadLastLines with the line check given: fn gets the
+// lines valid accepts.
+func (s *Store) readLastLines(path string, maxBytes int64, maxLines int, valid func(line []byte) bool, fn func(raw []byte) error) (LineStats, error) {
 	var st LineStats
 	if maxBytes <= 0 {
 		maxBytes = 64 << 20
@@ -689,7 +713,7 @@ func (s *Store) ReadLastLines(path string, k Kind, maxBytes int64, maxLines int,
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		if errs := ValidateBytes(k, line); len(errs) > 0 {
+		if !valid(line) {
 			if last {
 				st.Torn = true
 			} else {
