@@ -36,6 +36,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -231,15 +232,7 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 	// and read back on every hook. TestFastPathMatchesPlain holds the two
 	// to the same results.
 	r.tw = bufio.NewWriterSize(tf, 64<<10)
-	if !opt.Plain {
-		r.inMemory = true
-		r.env.Transcript = func(path string) (io.ReaderAt, int64, bool) {
-			if path != r.transcriptPath {
-				return nil, 0, false
-			}
-			return bytes.NewReader(r.tbuf), int64(len(r.tbuf)), true
-		}
-	}
+	r.inMemory = !opt.Plain
 
 	data, lines, err := readData(f, fi.Size())
 	if err != nil {
@@ -257,6 +250,17 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 	// another CPU is free: decoding is pure, and a third of replay's work.
 	// Plain replay decodes everything first, on this goroutine.
 	d := newDecoder(lines, r.fsRoot, !opt.Plain)
+	if shared {
+		d.peekLines(data)
+	}
+	if r.inMemory {
+		r.env.Transcript = func(path string) (io.ReaderAt, int64, bool) {
+			if path != r.transcriptPath {
+				return nil, 0, false
+			}
+			return &transcriptView{Reader: bytes.NewReader(r.tbuf), size: int64(len(r.tbuf)), d: d}, int64(len(r.tbuf)), true
+		}
+	}
 	done := make(chan struct{})
 	defer close(done)
 	if opt.Plain {
@@ -436,6 +440,61 @@ type decoder struct {
 	// toolNames are the tool_use ids seen so far, by name: which results
 	// are worth preparing for applyEffects.
 	toolNames map[string]string
+
+	// With peekLines: data is the file, offs[i] where line i starts in
+	// it, and types[i] what transcript.PeekType gives for the line with
+	// its newline, set before the line is announced on ready.
+	data  []byte
+	offs  []int64
+	types []lineType
+}
+
+type lineType struct {
+	typ string
+	ok  bool
+}
+
+// peekLines makes the decoder work out each line's transcript.PeekType
+// too, for transcriptView. data must be the file, each line of which is
+// followed by a newline (replay's shared transcript).
+func (d *decoder) peekLines(data []byte) {
+	d.data = data
+	d.offs = make([]int64, len(d.lines))
+	d.types = make([]lineType, len(d.lines))
+	off := int64(0)
+	for i, l := range d.lines {
+		d.offs[i] = off
+		off += int64(len(l)) + 1
+	}
+}
+
+// transcriptView is the transcript as a hook sees it on the fast path,
+// the first size bytes of the file, and it knows its lines' types
+// (transcript.LineTypes): the meter of every hook peeked at each line it
+// walked, about twice per line over a replay, on the hooks' goroutine;
+// the decoder now does it once per line, on its own. TestTranscriptView
+// and TestFastPathMatchesPlain hold it to the meter's own peek.
+type transcriptView struct {
+	*bytes.Reader
+	size int64
+	d    *decoder
+}
+
+// LineType returns the decoder's PeekType of the line at off, when those
+// n bytes are one whole line with its newline, within the view.
+func (v *transcriptView) LineType(off int64, n int) (string, bool, bool) {
+	d := v.d
+	if d.types == nil || off < 0 || off+int64(n) > v.size {
+		return "", false, false
+	}
+	i, found := slices.BinarySearch(d.offs, off)
+	if !found || int64(n) != int64(len(d.lines[i]))+1 {
+		return "", false, false
+	}
+	// Line i is within the view, so the decoder announced it (the main
+	// loop waits for that before writing a line), types[i] included.
+	t := d.types[i]
+	return t.typ, t.ok, true
 }
 
 type decodedLine struct {
@@ -531,6 +590,11 @@ func (d *decoder) run(done <-chan struct{}) {
 			} else {
 				d.prepareLine(dl)
 			}
+		}
+		if d.types != nil {
+			o := d.offs[i]
+			typ, ok := transcript.PeekType(d.data[o : o+int64(len(l))+1])
+			d.types[i] = lineType{typ, ok}
 		}
 		if (i+1)%readyEvery == 0 || i+1 == len(d.lines) {
 			d.ready <- i + 1

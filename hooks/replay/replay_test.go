@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/djinn-cc/djinn/hooks"
+	"github.com/djinn-cc/djinn/hooks/transcript"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -184,4 +186,54 @@ func TestMillis(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTranscriptView holds transcriptView.LineType to transcript.PeekType
+// on every line of the corpus and testdata, as the meter asks about them
+// (the line with its newline, in a view that ends with it or later), and
+// to known=false for anything that is not one whole line in the view.
+func TestTranscriptView(t *testing.T) {
+	n := 0
+	for _, f := range oracleFiles(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, lines, err := readData(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.IndexByte(data, '\r') >= 0 || (len(data) > 0 && data[len(data)-1] != '\n') {
+			continue // not shared: replay gives no view of types then
+		}
+		d := newDecoder(lines, "/tmp/replay-fs", false)
+		d.peekLines(data)
+		done := make(chan struct{})
+		d.run(done)
+		close(done)
+		off := int64(0)
+		for i, l := range lines {
+			end := off + int64(len(l)) + 1
+			for _, size := range []int64{end, min(end+int64(len(l))/2+1, int64(len(data)))} {
+				v := &transcriptView{Reader: bytes.NewReader(data[:size]), size: size, d: d}
+				wantTyp, wantOK := transcript.PeekType(data[off:end])
+				if typ, ok, known := v.LineType(off, len(l)+1); !known || typ != wantTyp || ok != wantOK {
+					t.Fatalf("%s line %d: LineType %q, %v, known %v; PeekType %q, %v", f, i+1, typ, ok, known, wantTyp, wantOK)
+				}
+				for _, q := range [][2]int64{{off + 1, int64(len(l))}, {off, int64(len(l))}, {off, int64(len(l)) + 2}, {off - 1, int64(len(l)) + 2}, {end, 1}} {
+					if q[0] >= 0 && q[0]+q[1] <= size && q[1] > 0 && q[0]+q[1] <= int64(len(data)) {
+						if _, _, known := v.LineType(q[0], int(q[1])); known && !(q[0] == end && size > end && len(lines) > i+1 && len(lines[i+1]) == 0) {
+							t.Fatalf("%s line %d: LineType(%d, %d) known in a view of %d bytes; the line is [%d, %d)", f, i+1, q[0], q[1], size, off, end)
+						}
+					}
+				}
+			}
+			off = end
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no transcript with a shared view")
+	}
+	t.Logf("%d lines", n)
 }

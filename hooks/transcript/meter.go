@@ -197,6 +197,7 @@ func carried(r Reading) Reading {
 func MeasureAt(r io.ReaderAt, size int64, prev *Cursor, opt Options) (Scan, error) {
 	opt = opt.sanitized()
 	m := measurer{r: r, size: size, opt: opt, c: newCollector(opt)}
+	m.c.types, _ = r.(LineTypes)
 	m.spare, _ = windows.Get().(*[]byte)
 	defer m.release()
 	valid := m.validCursor(prev)
@@ -364,14 +365,14 @@ func (m *measurer) tail() (seenFrom, lastNL int64) {
 		for {
 			if i := lastNewline(win[at(pos):at(searched)]); i >= 0 {
 				start := pos + int64(i) + 1
-				m.c.back(win[at(start):at(hi)])
+				m.c.back(win[at(start):at(hi)], start)
 				hi, seenFrom, lastNL = start, start, start
 				searched = start - 1
 				break
 			}
 			searched = pos
 			if pos == 0 {
-				m.c.back(win[at(0):at(hi)])
+				m.c.back(win[at(0):at(hi)], 0)
 				return 0, -1
 			}
 			if m.tooLong(pos, hi) || !more() {
@@ -390,14 +391,14 @@ func (m *measurer) tail() (seenFrom, lastNL int64) {
 		// just after the newline before that.
 		if i := lastNewline(win[at(pos):at(searched)]); i >= 0 {
 			start := pos + int64(i) + 1
-			m.c.back(win[at(start):at(hi)])
+			m.c.back(win[at(start):at(hi)], start)
 			hi, seenFrom = start, start
 			searched = start - 1
 			continue
 		}
 		searched = pos
 		if pos == 0 {
-			m.c.back(win[at(0):at(hi)])
+			m.c.back(win[at(0):at(hi)], 0)
 			return 0, lastNL
 		}
 		if m.tooLong(pos, hi) || !more() {
@@ -458,7 +459,7 @@ func (m *measurer) forward(from, to int64) int64 {
 		if k > 0 {
 			start = ends[k-1]
 		}
-		m.c.back(buf[start:ends[k]])
+		m.c.back(buf[start:ends[k]], from+int64(start))
 	}
 	return from + int64(ends[len(ends)-1])
 }
@@ -480,6 +481,7 @@ func lastNewline(b []byte) int {
 // collector takes lines newest first and keeps what Measure reports.
 type collector struct {
 	opt     Options
+	types   LineTypes // the reader's, if it knows its lines' types
 	source  string
 	decided bool
 	reading Reading
@@ -533,14 +535,21 @@ var (
 	keyEscape    = []byte(`\u`) // a value may be spelt with escapes
 )
 
-// back takes the next line, going backwards. Only lines that may matter are
-// decoded: those that contain a value that matters, or a \u escape that
-// could spell one.
-func (c *collector) back(line []byte) {
+// back takes the next line, going backwards; off is where it starts in
+// the transcript. Only lines that may matter are decoded: those that
+// contain a value that matters, or a \u escape that could spell one.
+func (c *collector) back(line []byte, off int64) {
 	wantText := !c.textDone()
 	wantResults := len(c.results) < c.opt.ToolResults
 	wantAssistant := !c.decided || wantText || len(c.pending) > 0
-	if typ, ok := peekType(line); ok {
+	typ, ok, known := "", false, false
+	if c.types != nil {
+		typ, ok, known = c.types.LineType(off, len(line))
+	}
+	if !known {
+		typ, ok = peekType(line)
+	}
+	if ok {
 		// The line's type is known without decoding it: most lines (tool
 		// results, progress, snapshots) need no decode at all.
 		switch typ {

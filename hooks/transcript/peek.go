@@ -5,6 +5,22 @@ import (
 	"encoding/json"
 )
 
+// LineTypes may be implemented by the io.ReaderAt given to MeasureAt when
+// it knows what PeekType gives for its lines: replay, which decodes each
+// line once ahead of the hooks, while the meter of every hook peeked at
+// each line again (each about twice over a corpus replay, on the hooks'
+// goroutine). LineType returns PeekType of the n bytes at off (a line
+// with its newline, as the meter cuts it), or known=false when it does
+// not hold that line; the meter then peeks itself.
+type LineTypes interface {
+	LineType(off int64, n int) (typ string, ok, known bool)
+}
+
+// PeekType is what the meter takes of a transcript line before deciding
+// whether to decode it: the value Decode would give Entry.Type, ok false
+// when that is not sure without decoding (see peekType). For LineTypes.
+func PeekType(line []byte) (typ string, ok bool) { return peekType(line) }
+
 // peekType returns the value Decode would give Entry.Type for line, without
 // decoding the line: it walks the top-level keys and skips their values
 // (strings with a vectorised search for the closing quote), so a 1 MB tool

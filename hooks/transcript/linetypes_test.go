@@ -1,0 +1,75 @@
+package transcript
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// typedReader is a transcript that knows its lines' types, as replay's
+// does, and checks that the meter asks only about whole lines (from the
+// file's start or just after a newline, to just after a newline or the
+// end). It answers every third line it is asked about with known=false.
+type typedReader struct {
+	*bytes.Reader
+	t        *testing.T
+	data     []byte
+	asked    int
+	answered int
+}
+
+func (r *typedReader) LineType(off int64, n int) (string, bool, bool) {
+	r.t.Helper()
+	end := off + int64(n)
+	if off < 0 || n <= 0 || end > int64(len(r.data)) {
+		r.t.Fatalf("LineType(%d, %d) outside the %d bytes read", off, n, len(r.data))
+	}
+	if off > 0 && r.data[off-1] != '\n' {
+		r.t.Fatalf("LineType(%d, %d): not at a line's start", off, n)
+	}
+	if end < int64(len(r.data)) && r.data[end-1] != '\n' {
+		r.t.Fatalf("LineType(%d, %d): not to a line's end", off, n)
+	}
+	r.asked++
+	if r.asked%3 == 0 {
+		return "", false, false
+	}
+	r.answered++
+	typ, ok := PeekType(r.data[off:end])
+	return typ, ok, true
+}
+
+// TestMeterLineTypes: a reader that gives its lines' types (LineTypes)
+// yields the same Scan as one that does not, along a cursor chain over
+// every cut of the corpus, with the hooks' options, the defaults, and a
+// small budget (the forward window).
+func TestMeterLineTypes(t *testing.T) {
+	for _, opt := range []Options{HookOptions(), DefaultOptions(), {Budget: 16 << 10, Chunk: 2 << 10, TextRunes: 500, ToolResults: 4}} {
+		asked, answered := 0, 0
+		for _, path := range corpusFiles(t) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var plainCur, typedCur *Cursor
+			for i, end := range lineEnds(data) {
+				if i%25 != 0 && len(data)-end > 2048 {
+					continue // every 25th cut, and all near the end
+				}
+				plain, perr := MeasureAt(bytes.NewReader(data[:end]), int64(end), plainCur, opt)
+				tr := &typedReader{Reader: bytes.NewReader(data[:end]), t: t, data: data[:end]}
+				typed, terr := MeasureAt(tr, int64(end), typedCur, opt)
+				if (perr == nil) != (terr == nil) || !reflect.DeepEqual(plain, typed) {
+					t.Fatalf("%s, cut %d: with LineTypes %+v (%v), without %+v (%v)", filepath.Base(path), i+1, typed, terr, plain, perr)
+				}
+				asked, answered = asked+tr.asked, answered+tr.answered
+				plainCur, typedCur = &plain.Cursor, &typed.Cursor
+			}
+		}
+		if answered == 0 || answered == asked {
+			t.Errorf("options %+v: %d of %d lines answered; want some, not all", opt, answered, asked)
+		}
+	}
+}
