@@ -41,8 +41,8 @@ import (
 //
 // With HoldLocks, the cache also keeps each session's lock from the first
 // hook that opens the session until Flush or Release, instead of each hook
-// creating, opening, locking and closing the lock file (a sixth of
-// replay's system calls). Only for a state directory no other process
+// creating, opening, locking and closing the lock file (about 7 ms of a
+// 180 ms corpus replay). Only for a state directory no other process
 // uses, such as replay's scratch one: anyone else would wait on the lock
 // for the whole replay.
 type SessionCache struct {
