@@ -2,369 +2,516 @@
 
 package state
 
-import "regexp"
-
-// generatedChecker returns the builder of kind k's one-pass checker tree,
-// compiled ahead of time from its embedded schema, or nil.
+// generatedChecker returns the root of kind k's one-pass checker tree,
+// compiled ahead of time from its embedded schema, or nil. The trees are
+// package variables the compiler lays out as static data (pointers to one
+// another, patterns compiled at first use), so a hook process runs no code
+// to build them.
 func generatedChecker(k Kind) func() *cnode {
 	switch k {
 	case "advisory":
-		return buildAdvisoryChecker
+		return func() *cnode { return &advisoryN0 }
 	case "anchor":
-		return buildAnchorChecker
+		return func() *cnode { return &anchorN0 }
 	case "config":
-		return buildConfigChecker
+		return func() *cnode { return &configN0 }
 	case "learning":
-		return buildLearningChecker
+		return func() *cnode { return &learningN0 }
 	case "posteriors":
-		return buildPosteriorsChecker
+		return func() *cnode { return &posteriorsN0 }
 	case "reservoir":
-		return buildReservoirChecker
+		return func() *cnode { return &reservoirN0 }
 	case "turn":
-		return buildTurnChecker
+		return func() *cnode { return &turnN0 }
 	case "window":
-		return buildWindowChecker
+		return func() *cnode { return &windowN0 }
 	}
 	return nil
 }
 
-func fp(f float64) *float64 { return &f }
+// The advisory checker.
+var (
+	advisoryN0  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"schema_version", "time", "event", "kind", "severity", "text", "seq"}, props: []cprop{{"agent_id", &advisoryN1}, {"event", &advisoryN2}, {"kind", &advisoryN3}, {"numbers", &advisoryN4}, {"prompt_id", &advisoryN6}, {"schema_version", &advisoryN7}, {"seq", &advisoryN8}, {"severity", &advisoryN9}, {"text", &advisoryN10}, {"time", &advisoryN11}}, addlFalse: true}
+	advisoryN1  = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
+	advisoryN2  = cnode{types: 4, maxLen: 64, maxItems: -1, maxProps: -1}
+	advisoryN3  = cnode{types: 4, enum: []any{"drift", "read-loop", "edit-revert", "fail-loop", "tool-loop", "stall", "pressure", "reanchor", "compacted"}, maxLen: -1, maxItems: -1, maxProps: -1}
+	advisoryN4  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: 32, addl: &advisoryN5}
+	advisoryN5  = cnode{types: 8, maxLen: -1, maxItems: -1, maxProps: -1}
+	advisoryN6  = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
+	advisoryN7  = cnode{hasConst: true, constVal: float64(1), maxLen: -1, maxItems: -1, maxProps: -1}
+	advisoryN8  = cnode{types: 16, min: &advisoryF0, maxLen: -1, maxItems: -1, maxProps: -1}
+	advisoryN9  = cnode{types: 4, enum: []any{"info", "soft", "hard", "block"}, maxLen: -1, maxItems: -1, maxProps: -1}
+	advisoryN10 = cnode{types: 4, maxLen: 10000, maxItems: -1, maxProps: -1}
+	advisoryN11 = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
+	advisoryF0  = float64(0)
+)
 
-var _ = regexp.MustCompile
+// The anchor checker.
+var (
+	anchorN0  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"schema_version", "session_id", "text", "hash", "intent_type", "tokens", "captured_at", "source", "deltas", "delta_count", "pivots", "reorients"}, props: []cprop{{"captured_at", &anchorN1}, {"delta_count", &anchorN2}, {"deltas", &anchorN3}, {"hash", &anchorN10}, {"intent_type", &anchorN11}, {"pivots", &anchorN12}, {"prompt_id", &anchorN13}, {"reorients", &anchorN14}, {"schema_version", &anchorN15}, {"session_id", &anchorN16}, {"source", &anchorN17}, {"text", &anchorN18}, {"tokens", &anchorN19}}, addlFalse: true}
+	anchorN1  = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
+	anchorN2  = cnode{types: 16, min: &anchorF0, maxLen: -1, maxItems: -1, maxProps: -1}
+	anchorN3  = cnode{types: 32, maxLen: -1, maxItems: 20, items: &anchorN4, maxProps: -1}
+	anchorN4  = cnode{ref: &anchorN5, maxLen: -1, maxItems: -1, maxProps: -1}
+	anchorN5  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"text", "ratio", "at"}, props: []cprop{{"at", &anchorN6}, {"prompt_id", &anchorN7}, {"ratio", &anchorN8}, {"text", &anchorN9}}, addlFalse: true}
+	anchorN6  = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
+	anchorN7  = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
+	anchorN8  = cnode{types: 8, min: &anchorF1, max: &anchorF2, maxLen: -1, maxItems: -1, maxProps: -1}
+	anchorN9  = cnode{types: 4, maxLen: 4000, maxItems: -1, maxProps: -1}
+	anchorN10 = cnode{types: 4, maxLen: -1, pattern: &cpattern{src: "^[0-9a-f]{12}$"}, maxItems: -1, maxProps: -1}
+	anchorN11 = cnode{types: 4, enum: []any{"feature", "bugfix", "refactor", "research", "docs", "unknown"}, maxLen: -1, maxItems: -1, maxProps: -1}
+	anchorN12 = cnode{types: 16, min: &anchorF3, maxLen: -1, maxItems: -1, maxProps: -1}
+	anchorN13 = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
+	anchorN14 = cnode{types: 16, min: &anchorF4, maxLen: -1, maxItems: -1, maxProps: -1}
+	anchorN15 = cnode{hasConst: true, constVal: float64(1), maxLen: -1, maxItems: -1, maxProps: -1}
+	anchorN16 = cnode{types: 4, maxLen: 128, pattern: &cpattern{src: "^[A-Za-z0-9_-]+$"}, maxItems: -1, maxProps: -1}
+	anchorN17 = cnode{types: 4, enum: []any{"prompt", "pivot", "reorient"}, maxLen: -1, maxItems: -1, maxProps: -1}
+	anchorN18 = cnode{types: 4, maxLen: 4000, maxItems: -1, maxProps: -1}
+	anchorN19 = cnode{types: 32, maxLen: -1, maxItems: 512, items: &anchorN20, maxProps: -1}
+	anchorN20 = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
+	anchorF0  = float64(0)
+	anchorF1  = float64(0)
+	anchorF2  = float64(1)
+	anchorF3  = float64(0)
+	anchorF4  = float64(0)
+)
 
-func buildAdvisoryChecker() *cnode {
-	n := make([]cnode, 12)
-	n[0] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"schema_version", "time", "event", "kind", "severity", "text", "seq"}, props: map[string]*cnode{"agent_id": &n[1], "event": &n[2], "kind": &n[3], "numbers": &n[4], "prompt_id": &n[6], "schema_version": &n[7], "seq": &n[8], "severity": &n[9], "text": &n[10], "time": &n[11]}, addlFalse: true}
-	n[1] = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
-	n[2] = cnode{types: 4, maxLen: 64, maxItems: -1, maxProps: -1}
-	n[3] = cnode{types: 4, enum: []any{"drift", "read-loop", "edit-revert", "fail-loop", "tool-loop", "stall", "pressure", "reanchor", "compacted"}, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[4] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: 32, addl: &n[5]}
-	n[5] = cnode{types: 8, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[6] = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
-	n[7] = cnode{hasConst: true, constVal: float64(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[8] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[9] = cnode{types: 4, enum: []any{"info", "soft", "hard", "block"}, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[10] = cnode{types: 4, maxLen: 10000, maxItems: -1, maxProps: -1}
-	n[11] = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
-	return &n[0]
-}
+// The config checker.
+var (
+	configN0  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, props: []cprop{{"compress", &configN1}, {"drift", &configN11}, {"enabled", &configN28}, {"lock_wait_ms", &configN29}, {"loops", &configN30}, {"pressure", &configN46}, {"schema_version", &configN53}, {"stall", &configN54}}, addlFalse: true}
+	configN1  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, props: []cprop{{"builtin_tools", &configN2}, {"cap", &configN3}, {"enabled", &configN4}, {"head_max", &configN5}, {"head_min", &configN6}, {"head_share", &configN7}, {"snapshot_desired", &configN8}, {"snapshot_threshold", &configN9}, {"tail_max", &configN10}}, addlFalse: true}
+	configN2  = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN3  = cnode{types: 16, min: &configF0, max: &configF1, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN4  = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN5  = cnode{types: 16, min: &configF2, max: &configF3, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN6  = cnode{types: 16, min: &configF4, max: &configF5, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN7  = cnode{types: 8, min: &configF6, max: &configF7, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN8  = cnode{types: 16, min: &configF8, max: &configF9, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN9  = cnode{types: 16, min: &configF10, max: &configF11, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN10 = cnode{types: 16, min: &configF12, max: &configF13, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN11 = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, props: []cprop{{"alpha", &configN12}, {"bootstrap_resamples", &configN13}, {"cooldown", &configN14}, {"delta_ratio", &configN15}, {"enabled", &configN16}, {"hmm_window", &configN17}, {"learn_calls", &configN18}, {"max_deltas", &configN19}, {"min_anchor_tokens", &configN20}, {"min_samples", &configN21}, {"min_sessions", &configN22}, {"refocus_streak", &configN23}, {"reservoir_k", &configN24}, {"side_threshold", &configN25}, {"signal_window", &configN26}, {"threshold", &configN27}}, addlFalse: true}
+	configN12 = cnode{types: 8, max: &configF14, exclMin: &configF15, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN13 = cnode{types: 16, min: &configF16, max: &configF17, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN14 = cnode{types: 16, min: &configF18, max: &configF19, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN15 = cnode{types: 8, min: &configF20, max: &configF21, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN16 = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN17 = cnode{types: 16, min: &configF22, max: &configF23, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN18 = cnode{types: 16, min: &configF24, max: &configF25, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN19 = cnode{types: 16, min: &configF26, max: &configF27, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN20 = cnode{types: 16, min: &configF28, max: &configF29, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN21 = cnode{types: 16, min: &configF30, max: &configF31, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN22 = cnode{types: 16, min: &configF32, max: &configF33, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN23 = cnode{types: 16, min: &configF34, max: &configF35, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN24 = cnode{types: 16, min: &configF36, max: &configF37, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN25 = cnode{types: 8, min: &configF38, max: &configF39, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN26 = cnode{types: 16, min: &configF40, max: &configF41, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN27 = cnode{types: 8, min: &configF42, max: &configF43, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN28 = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN29 = cnode{types: 16, min: &configF44, max: &configF45, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN30 = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, props: []cprop{{"alpha", &configN31}, {"block", &configN32}, {"cooldown", &configN33}, {"edit_revert", &configN34}, {"enabled", &configN35}, {"fail_loop", &configN36}, {"fail_threshold", &configN37}, {"hard_ema", &configN38}, {"hash_max_bytes", &configN39}, {"max_cycle", &configN40}, {"read_loop", &configN41}, {"read_threshold", &configN42}, {"tool_loop", &configN43}, {"tool_repeats", &configN44}, {"window", &configN45}}, addlFalse: true}
+	configN31 = cnode{types: 8, max: &configF46, exclMin: &configF47, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN32 = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN33 = cnode{types: 16, min: &configF48, max: &configF49, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN34 = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN35 = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN36 = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN37 = cnode{types: 16, min: &configF50, max: &configF51, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN38 = cnode{types: 8, min: &configF52, max: &configF53, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN39 = cnode{types: 16, min: &configF54, max: &configF55, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN40 = cnode{types: 16, min: &configF56, max: &configF57, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN41 = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN42 = cnode{types: 16, min: &configF58, max: &configF59, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN43 = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN44 = cnode{types: 16, min: &configF60, max: &configF61, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN45 = cnode{types: 16, min: &configF62, max: &configF63, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN46 = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, props: []cprop{{"enabled", &configN47}, {"large_limit", &configN48}, {"limit", &configN49}, {"rearm_drop", &configN50}, {"tiers", &configN51}}, addlFalse: true}
+	configN47 = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN48 = cnode{types: 16, min: &configF64, max: &configF65, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN49 = cnode{types: 16, min: &configF66, max: &configF67, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN50 = cnode{types: 8, min: &configF68, max: &configF69, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN51 = cnode{types: 32, maxLen: -1, minItems: 1, maxItems: 8, items: &configN52, maxProps: -1}
+	configN52 = cnode{types: 8, max: &configF70, exclMin: &configF71, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN53 = cnode{hasConst: true, constVal: float64(1), maxLen: -1, maxItems: -1, maxProps: -1}
+	configN54 = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, props: []cprop{{"confirm_max_period", &configN55}, {"confirm_min_runes", &configN56}, {"divergence_prompt", &configN57}, {"drop_threshold", &configN58}, {"enabled", &configN59}, {"k", &configN60}, {"max_bytes", &configN61}, {"max_period", &configN62}, {"max_rollbacks", &configN63}, {"min_entropy", &configN64}, {"min_repeats", &configN65}, {"min_runes", &configN66}, {"rollback", &configN67}, {"warm_up", &configN68}, {"window", &configN69}}, addlFalse: true}
+	configN55 = cnode{types: 16, min: &configF72, max: &configF73, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN56 = cnode{types: 16, min: &configF74, max: &configF75, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN57 = cnode{types: 4, maxLen: 2000, maxItems: -1, maxProps: -1}
+	configN58 = cnode{types: 8, min: &configF76, max: &configF77, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN59 = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN60 = cnode{types: 16, min: &configF78, max: &configF79, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN61 = cnode{types: 16, min: &configF80, max: &configF81, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN62 = cnode{types: 16, min: &configF82, max: &configF83, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN63 = cnode{types: 16, min: &configF84, max: &configF85, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN64 = cnode{types: 8, min: &configF86, max: &configF87, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN65 = cnode{types: 16, min: &configF88, max: &configF89, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN66 = cnode{types: 16, min: &configF90, max: &configF91, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN67 = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN68 = cnode{types: 16, min: &configF92, max: &configF93, maxLen: -1, maxItems: -1, maxProps: -1}
+	configN69 = cnode{types: 16, min: &configF94, max: &configF95, maxLen: -1, maxItems: -1, maxProps: -1}
+	configF0  = float64(1000)
+	configF1  = float64(1e+08)
+	configF2  = float64(0)
+	configF3  = float64(1e+08)
+	configF4  = float64(0)
+	configF5  = float64(1e+08)
+	configF6  = float64(0)
+	configF7  = float64(1)
+	configF8  = float64(1000)
+	configF9  = float64(1e+08)
+	configF10 = float64(1000)
+	configF11 = float64(1e+08)
+	configF12 = float64(0)
+	configF13 = float64(1e+08)
+	configF14 = float64(1)
+	configF15 = float64(0)
+	configF16 = float64(10)
+	configF17 = float64(100000)
+	configF18 = float64(0)
+	configF19 = float64(100000)
+	configF20 = float64(0)
+	configF21 = float64(1)
+	configF22 = float64(5)
+	configF23 = float64(1024)
+	configF24 = float64(0)
+	configF25 = float64(1000)
+	configF26 = float64(0)
+	configF27 = float64(1000)
+	configF28 = float64(1)
+	configF29 = float64(1000)
+	configF30 = float64(1)
+	configF31 = float64(1024)
+	configF32 = float64(1)
+	configF33 = float64(1000)
+	configF34 = float64(1)
+	configF35 = float64(1000)
+	configF36 = float64(1)
+	configF37 = float64(1024)
+	configF38 = float64(0)
+	configF39 = float64(1)
+	configF40 = float64(1)
+	configF41 = float64(256)
+	configF42 = float64(0)
+	configF43 = float64(1)
+	configF44 = float64(0)
+	configF45 = float64(600000)
+	configF46 = float64(1)
+	configF47 = float64(0)
+	configF48 = float64(0)
+	configF49 = float64(100000)
+	configF50 = float64(2)
+	configF51 = float64(1000)
+	configF52 = float64(0)
+	configF53 = float64(1)
+	configF54 = float64(0)
+	configF55 = float64(1.7179869184e+10)
+	configF56 = float64(1)
+	configF57 = float64(20)
+	configF58 = float64(2)
+	configF59 = float64(1000)
+	configF60 = float64(2)
+	configF61 = float64(1000)
+	configF62 = float64(3)
+	configF63 = float64(1000)
+	configF64 = float64(1)
+	configF65 = float64(1e+08)
+	configF66 = float64(0)
+	configF67 = float64(1e+08)
+	configF68 = float64(0)
+	configF69 = float64(1)
+	configF70 = float64(1)
+	configF71 = float64(0)
+	configF72 = float64(1)
+	configF73 = float64(64)
+	configF74 = float64(2)
+	configF75 = float64(4096)
+	configF76 = float64(0)
+	configF77 = float64(16)
+	configF78 = float64(1)
+	configF79 = float64(4096)
+	configF80 = float64(0)
+	configF81 = float64(6.7108864e+07)
+	configF82 = float64(1)
+	configF83 = float64(16384)
+	configF84 = float64(0)
+	configF85 = float64(8)
+	configF86 = float64(0)
+	configF87 = float64(16)
+	configF88 = float64(2)
+	configF89 = float64(1000)
+	configF90 = float64(1)
+	configF91 = float64(100000)
+	configF92 = float64(1)
+	configF93 = float64(4096)
+	configF94 = float64(8)
+	configF95 = float64(4096)
+)
 
-func buildAnchorChecker() *cnode {
-	n := make([]cnode, 21)
-	n[0] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"schema_version", "session_id", "text", "hash", "intent_type", "tokens", "captured_at", "source", "deltas", "delta_count", "pivots", "reorients"}, props: map[string]*cnode{"captured_at": &n[1], "delta_count": &n[2], "deltas": &n[3], "hash": &n[10], "intent_type": &n[11], "pivots": &n[12], "prompt_id": &n[13], "reorients": &n[14], "schema_version": &n[15], "session_id": &n[16], "source": &n[17], "text": &n[18], "tokens": &n[19]}, addlFalse: true}
-	n[1] = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
-	n[2] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[3] = cnode{types: 32, maxLen: -1, maxItems: 20, items: &n[4], maxProps: -1}
-	n[4] = cnode{ref: &n[5], maxLen: -1, maxItems: -1, maxProps: -1}
-	n[5] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"text", "ratio", "at"}, props: map[string]*cnode{"at": &n[6], "prompt_id": &n[7], "ratio": &n[8], "text": &n[9]}, addlFalse: true}
-	n[6] = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
-	n[7] = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
-	n[8] = cnode{types: 8, min: fp(0), max: fp(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[9] = cnode{types: 4, maxLen: 4000, maxItems: -1, maxProps: -1}
-	n[10] = cnode{types: 4, maxLen: -1, pattern: regexp.MustCompile("^[0-9a-f]{12}$"), maxItems: -1, maxProps: -1}
-	n[11] = cnode{types: 4, enum: []any{"feature", "bugfix", "refactor", "research", "docs", "unknown"}, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[12] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[13] = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
-	n[14] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[15] = cnode{hasConst: true, constVal: float64(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[16] = cnode{types: 4, maxLen: 128, pattern: regexp.MustCompile("^[A-Za-z0-9_-]+$"), maxItems: -1, maxProps: -1}
-	n[17] = cnode{types: 4, enum: []any{"prompt", "pivot", "reorient"}, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[18] = cnode{types: 4, maxLen: 4000, maxItems: -1, maxProps: -1}
-	n[19] = cnode{types: 32, maxLen: -1, maxItems: 512, items: &n[20], maxProps: -1}
-	n[20] = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
-	return &n[0]
-}
+// The learning checker.
+var (
+	learningN0  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"schema_version", "time", "session_id", "intent_type", "developer", "mean_score", "samples", "session_len", "excluded"}, props: []cprop{{"developer", &learningN1}, {"excluded", &learningN2}, {"intent_type", &learningN3}, {"mean_score", &learningN4}, {"reason", &learningN5}, {"samples", &learningN6}, {"schema_version", &learningN7}, {"session_id", &learningN8}, {"session_len", &learningN9}, {"time", &learningN10}}, addlFalse: true}
+	learningN1  = cnode{types: 4, maxLen: -1, pattern: &cpattern{src: "^[0-9a-f]{16}$"}, maxItems: -1, maxProps: -1}
+	learningN2  = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	learningN3  = cnode{types: 4, enum: []any{"feature", "bugfix", "refactor", "research", "docs", "unknown"}, maxLen: -1, maxItems: -1, maxProps: -1}
+	learningN4  = cnode{types: 8, min: &learningF0, max: &learningF1, maxLen: -1, maxItems: -1, maxProps: -1}
+	learningN5  = cnode{types: 4, maxLen: 200, maxItems: -1, maxProps: -1}
+	learningN6  = cnode{types: 16, min: &learningF2, maxLen: -1, maxItems: -1, maxProps: -1}
+	learningN7  = cnode{hasConst: true, constVal: float64(1), maxLen: -1, maxItems: -1, maxProps: -1}
+	learningN8  = cnode{types: 4, maxLen: 128, pattern: &cpattern{src: "^[A-Za-z0-9_-]+$"}, maxItems: -1, maxProps: -1}
+	learningN9  = cnode{types: 16, min: &learningF3, maxLen: -1, maxItems: -1, maxProps: -1}
+	learningN10 = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
+	learningF0  = float64(0)
+	learningF1  = float64(1)
+	learningF2  = float64(0)
+	learningF3  = float64(0)
+)
 
-func buildConfigChecker() *cnode {
-	n := make([]cnode, 70)
-	n[0] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, props: map[string]*cnode{"compress": &n[1], "drift": &n[11], "enabled": &n[28], "lock_wait_ms": &n[29], "loops": &n[30], "pressure": &n[46], "schema_version": &n[53], "stall": &n[54]}, addlFalse: true}
-	n[1] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, props: map[string]*cnode{"builtin_tools": &n[2], "cap": &n[3], "enabled": &n[4], "head_max": &n[5], "head_min": &n[6], "head_share": &n[7], "snapshot_desired": &n[8], "snapshot_threshold": &n[9], "tail_max": &n[10]}, addlFalse: true}
-	n[2] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[3] = cnode{types: 16, min: fp(1000), max: fp(1e+08), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[4] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[5] = cnode{types: 16, min: fp(0), max: fp(1e+08), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[6] = cnode{types: 16, min: fp(0), max: fp(1e+08), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[7] = cnode{types: 8, min: fp(0), max: fp(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[8] = cnode{types: 16, min: fp(1000), max: fp(1e+08), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[9] = cnode{types: 16, min: fp(1000), max: fp(1e+08), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[10] = cnode{types: 16, min: fp(0), max: fp(1e+08), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[11] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, props: map[string]*cnode{"alpha": &n[12], "bootstrap_resamples": &n[13], "cooldown": &n[14], "delta_ratio": &n[15], "enabled": &n[16], "hmm_window": &n[17], "learn_calls": &n[18], "max_deltas": &n[19], "min_anchor_tokens": &n[20], "min_samples": &n[21], "min_sessions": &n[22], "refocus_streak": &n[23], "reservoir_k": &n[24], "side_threshold": &n[25], "signal_window": &n[26], "threshold": &n[27]}, addlFalse: true}
-	n[12] = cnode{types: 8, max: fp(1), exclMin: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[13] = cnode{types: 16, min: fp(10), max: fp(100000), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[14] = cnode{types: 16, min: fp(0), max: fp(100000), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[15] = cnode{types: 8, min: fp(0), max: fp(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[16] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[17] = cnode{types: 16, min: fp(5), max: fp(1024), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[18] = cnode{types: 16, min: fp(0), max: fp(1000), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[19] = cnode{types: 16, min: fp(0), max: fp(1000), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[20] = cnode{types: 16, min: fp(1), max: fp(1000), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[21] = cnode{types: 16, min: fp(1), max: fp(1024), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[22] = cnode{types: 16, min: fp(1), max: fp(1000), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[23] = cnode{types: 16, min: fp(1), max: fp(1000), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[24] = cnode{types: 16, min: fp(1), max: fp(1024), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[25] = cnode{types: 8, min: fp(0), max: fp(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[26] = cnode{types: 16, min: fp(1), max: fp(256), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[27] = cnode{types: 8, min: fp(0), max: fp(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[28] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[29] = cnode{types: 16, min: fp(0), max: fp(600000), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[30] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, props: map[string]*cnode{"alpha": &n[31], "block": &n[32], "cooldown": &n[33], "edit_revert": &n[34], "enabled": &n[35], "fail_loop": &n[36], "fail_threshold": &n[37], "hard_ema": &n[38], "hash_max_bytes": &n[39], "max_cycle": &n[40], "read_loop": &n[41], "read_threshold": &n[42], "tool_loop": &n[43], "tool_repeats": &n[44], "window": &n[45]}, addlFalse: true}
-	n[31] = cnode{types: 8, max: fp(1), exclMin: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[32] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[33] = cnode{types: 16, min: fp(0), max: fp(100000), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[34] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[35] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[36] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[37] = cnode{types: 16, min: fp(2), max: fp(1000), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[38] = cnode{types: 8, min: fp(0), max: fp(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[39] = cnode{types: 16, min: fp(0), max: fp(1.7179869184e+10), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[40] = cnode{types: 16, min: fp(1), max: fp(20), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[41] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[42] = cnode{types: 16, min: fp(2), max: fp(1000), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[43] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[44] = cnode{types: 16, min: fp(2), max: fp(1000), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[45] = cnode{types: 16, min: fp(3), max: fp(1000), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[46] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, props: map[string]*cnode{"enabled": &n[47], "large_limit": &n[48], "limit": &n[49], "rearm_drop": &n[50], "tiers": &n[51]}, addlFalse: true}
-	n[47] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[48] = cnode{types: 16, min: fp(1), max: fp(1e+08), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[49] = cnode{types: 16, min: fp(0), max: fp(1e+08), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[50] = cnode{types: 8, min: fp(0), max: fp(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[51] = cnode{types: 32, maxLen: -1, minItems: 1, maxItems: 8, items: &n[52], maxProps: -1}
-	n[52] = cnode{types: 8, max: fp(1), exclMin: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[53] = cnode{hasConst: true, constVal: float64(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[54] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, props: map[string]*cnode{"confirm_max_period": &n[55], "confirm_min_runes": &n[56], "divergence_prompt": &n[57], "drop_threshold": &n[58], "enabled": &n[59], "k": &n[60], "max_bytes": &n[61], "max_period": &n[62], "max_rollbacks": &n[63], "min_entropy": &n[64], "min_repeats": &n[65], "min_runes": &n[66], "rollback": &n[67], "warm_up": &n[68], "window": &n[69]}, addlFalse: true}
-	n[55] = cnode{types: 16, min: fp(1), max: fp(64), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[56] = cnode{types: 16, min: fp(2), max: fp(4096), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[57] = cnode{types: 4, maxLen: 2000, maxItems: -1, maxProps: -1}
-	n[58] = cnode{types: 8, min: fp(0), max: fp(16), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[59] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[60] = cnode{types: 16, min: fp(1), max: fp(4096), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[61] = cnode{types: 16, min: fp(0), max: fp(6.7108864e+07), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[62] = cnode{types: 16, min: fp(1), max: fp(16384), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[63] = cnode{types: 16, min: fp(0), max: fp(8), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[64] = cnode{types: 8, min: fp(0), max: fp(16), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[65] = cnode{types: 16, min: fp(2), max: fp(1000), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[66] = cnode{types: 16, min: fp(1), max: fp(100000), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[67] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[68] = cnode{types: 16, min: fp(1), max: fp(4096), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[69] = cnode{types: 16, min: fp(8), max: fp(4096), maxLen: -1, maxItems: -1, maxProps: -1}
-	return &n[0]
-}
+// The posteriors checker.
+var (
+	posteriorsN0  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"schema_version", "entries"}, props: []cprop{{"entries", &posteriorsN1}, {"schema_version", &posteriorsN11}}, addlFalse: true}
+	posteriorsN1  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: 4096, addl: &posteriorsN2}
+	posteriorsN2  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"intent_type", "developer", "mu", "var", "p10", "n", "mean_len", "updated_at"}, props: []cprop{{"developer", &posteriorsN3}, {"intent_type", &posteriorsN4}, {"mean_len", &posteriorsN5}, {"mu", &posteriorsN6}, {"n", &posteriorsN7}, {"p10", &posteriorsN8}, {"updated_at", &posteriorsN9}, {"var", &posteriorsN10}}, addlFalse: true}
+	posteriorsN3  = cnode{types: 4, maxLen: -1, pattern: &cpattern{src: "^[0-9a-f]{16}$"}, maxItems: -1, maxProps: -1}
+	posteriorsN4  = cnode{types: 4, enum: []any{"feature", "bugfix", "refactor", "research", "docs", "unknown"}, maxLen: -1, maxItems: -1, maxProps: -1}
+	posteriorsN5  = cnode{types: 8, min: &posteriorsF0, maxLen: -1, maxItems: -1, maxProps: -1}
+	posteriorsN6  = cnode{types: 8, maxLen: -1, maxItems: -1, maxProps: -1}
+	posteriorsN7  = cnode{types: 16, min: &posteriorsF1, maxLen: -1, maxItems: -1, maxProps: -1}
+	posteriorsN8  = cnode{types: 8, maxLen: -1, maxItems: -1, maxProps: -1}
+	posteriorsN9  = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
+	posteriorsN10 = cnode{types: 8, min: &posteriorsF2, maxLen: -1, maxItems: -1, maxProps: -1}
+	posteriorsN11 = cnode{hasConst: true, constVal: float64(1), maxLen: -1, maxItems: -1, maxProps: -1}
+	posteriorsF0  = float64(0)
+	posteriorsF1  = float64(0)
+	posteriorsF2  = float64(0)
+)
 
-func buildLearningChecker() *cnode {
-	n := make([]cnode, 11)
-	n[0] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"schema_version", "time", "session_id", "intent_type", "developer", "mean_score", "samples", "session_len", "excluded"}, props: map[string]*cnode{"developer": &n[1], "excluded": &n[2], "intent_type": &n[3], "mean_score": &n[4], "reason": &n[5], "samples": &n[6], "schema_version": &n[7], "session_id": &n[8], "session_len": &n[9], "time": &n[10]}, addlFalse: true}
-	n[1] = cnode{types: 4, maxLen: -1, pattern: regexp.MustCompile("^[0-9a-f]{16}$"), maxItems: -1, maxProps: -1}
-	n[2] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[3] = cnode{types: 4, enum: []any{"feature", "bugfix", "refactor", "research", "docs", "unknown"}, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[4] = cnode{types: 8, min: fp(0), max: fp(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[5] = cnode{types: 4, maxLen: 200, maxItems: -1, maxProps: -1}
-	n[6] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[7] = cnode{hasConst: true, constVal: float64(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[8] = cnode{types: 4, maxLen: 128, pattern: regexp.MustCompile("^[A-Za-z0-9_-]+$"), maxItems: -1, maxProps: -1}
-	n[9] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[10] = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
-	return &n[0]
-}
+// The reservoir checker.
+var (
+	reservoirN0  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"schema_version", "session_id", "anchor_hash", "k", "n_seen", "items"}, props: []cprop{{"anchor_hash", &reservoirN1}, {"items", &reservoirN2}, {"k", &reservoirN7}, {"n_seen", &reservoirN8}, {"schema_version", &reservoirN9}, {"session_id", &reservoirN10}}, addlFalse: true}
+	reservoirN1  = cnode{types: 4, maxLen: 12, maxItems: -1, maxProps: -1}
+	reservoirN2  = cnode{types: 32, maxLen: -1, maxItems: 1024, items: &reservoirN3, maxProps: -1}
+	reservoirN3  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"seq", "score", "tool"}, props: []cprop{{"score", &reservoirN4}, {"seq", &reservoirN5}, {"tool", &reservoirN6}}, addlFalse: true}
+	reservoirN4  = cnode{types: 8, min: &reservoirF0, max: &reservoirF1, maxLen: -1, maxItems: -1, maxProps: -1}
+	reservoirN5  = cnode{types: 16, min: &reservoirF2, maxLen: -1, maxItems: -1, maxProps: -1}
+	reservoirN6  = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
+	reservoirN7  = cnode{types: 16, min: &reservoirF3, max: &reservoirF4, maxLen: -1, maxItems: -1, maxProps: -1}
+	reservoirN8  = cnode{types: 16, min: &reservoirF5, maxLen: -1, maxItems: -1, maxProps: -1}
+	reservoirN9  = cnode{hasConst: true, constVal: float64(1), maxLen: -1, maxItems: -1, maxProps: -1}
+	reservoirN10 = cnode{types: 4, maxLen: 128, pattern: &cpattern{src: "^[A-Za-z0-9_-]+$"}, maxItems: -1, maxProps: -1}
+	reservoirF0  = float64(0)
+	reservoirF1  = float64(1)
+	reservoirF2  = float64(0)
+	reservoirF3  = float64(1)
+	reservoirF4  = float64(1024)
+	reservoirF5  = float64(0)
+)
 
-func buildPosteriorsChecker() *cnode {
-	n := make([]cnode, 12)
-	n[0] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"schema_version", "entries"}, props: map[string]*cnode{"entries": &n[1], "schema_version": &n[11]}, addlFalse: true}
-	n[1] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: 4096, addl: &n[2]}
-	n[2] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"intent_type", "developer", "mu", "var", "p10", "n", "mean_len", "updated_at"}, props: map[string]*cnode{"developer": &n[3], "intent_type": &n[4], "mean_len": &n[5], "mu": &n[6], "n": &n[7], "p10": &n[8], "updated_at": &n[9], "var": &n[10]}, addlFalse: true}
-	n[3] = cnode{types: 4, maxLen: -1, pattern: regexp.MustCompile("^[0-9a-f]{16}$"), maxItems: -1, maxProps: -1}
-	n[4] = cnode{types: 4, enum: []any{"feature", "bugfix", "refactor", "research", "docs", "unknown"}, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[5] = cnode{types: 8, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[6] = cnode{types: 8, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[7] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[8] = cnode{types: 8, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[9] = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
-	n[10] = cnode{types: 8, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[11] = cnode{hasConst: true, constVal: float64(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	return &n[0]
-}
+// The turn checker.
+var (
+	turnN0  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"schema_version", "seq", "time", "tool"}, props: []cprop{{"agent_id", &turnN1}, {"failed", &turnN2}, {"files", &turnN3}, {"output_chars", &turnN5}, {"prompt_id", &turnN6}, {"schema_version", &turnN7}, {"score", &turnN8}, {"seq", &turnN9}, {"summary", &turnN10}, {"time", &turnN11}, {"tool", &turnN12}, {"topic", &turnN13}}, addlFalse: true}
+	turnN1  = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
+	turnN2  = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	turnN3  = cnode{types: 32, maxLen: -1, maxItems: 64, items: &turnN4, maxProps: -1}
+	turnN4  = cnode{types: 4, maxLen: 4096, maxItems: -1, maxProps: -1}
+	turnN5  = cnode{types: 16, min: &turnF0, maxLen: -1, maxItems: -1, maxProps: -1}
+	turnN6  = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
+	turnN7  = cnode{hasConst: true, constVal: float64(1), maxLen: -1, maxItems: -1, maxProps: -1}
+	turnN8  = cnode{types: 8, min: &turnF1, max: &turnF2, maxLen: -1, maxItems: -1, maxProps: -1}
+	turnN9  = cnode{types: 16, min: &turnF3, maxLen: -1, maxItems: -1, maxProps: -1}
+	turnN10 = cnode{types: 4, maxLen: 400, maxItems: -1, maxProps: -1}
+	turnN11 = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
+	turnN12 = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
+	turnN13 = cnode{types: 4, enum: []any{"anchored", "unanchored", "conflict", "neutral"}, maxLen: -1, maxItems: -1, maxProps: -1}
+	turnF0  = float64(0)
+	turnF1  = float64(0)
+	turnF2  = float64(1)
+	turnF3  = float64(0)
+)
 
-func buildReservoirChecker() *cnode {
-	n := make([]cnode, 11)
-	n[0] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"schema_version", "session_id", "anchor_hash", "k", "n_seen", "items"}, props: map[string]*cnode{"anchor_hash": &n[1], "items": &n[2], "k": &n[7], "n_seen": &n[8], "schema_version": &n[9], "session_id": &n[10]}, addlFalse: true}
-	n[1] = cnode{types: 4, maxLen: 12, maxItems: -1, maxProps: -1}
-	n[2] = cnode{types: 32, maxLen: -1, maxItems: 1024, items: &n[3], maxProps: -1}
-	n[3] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"seq", "score", "tool"}, props: map[string]*cnode{"score": &n[4], "seq": &n[5], "tool": &n[6]}, addlFalse: true}
-	n[4] = cnode{types: 8, min: fp(0), max: fp(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[5] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[6] = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
-	n[7] = cnode{types: 16, min: fp(1), max: fp(1024), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[8] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[9] = cnode{hasConst: true, constVal: float64(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[10] = cnode{types: 4, maxLen: 128, pattern: regexp.MustCompile("^[A-Za-z0-9_-]+$"), maxItems: -1, maxProps: -1}
-	return &n[0]
-}
-
-func buildTurnChecker() *cnode {
-	n := make([]cnode, 14)
-	n[0] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"schema_version", "seq", "time", "tool"}, props: map[string]*cnode{"agent_id": &n[1], "failed": &n[2], "files": &n[3], "output_chars": &n[5], "prompt_id": &n[6], "schema_version": &n[7], "score": &n[8], "seq": &n[9], "summary": &n[10], "time": &n[11], "tool": &n[12], "topic": &n[13]}, addlFalse: true}
-	n[1] = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
-	n[2] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[3] = cnode{types: 32, maxLen: -1, maxItems: 64, items: &n[4], maxProps: -1}
-	n[4] = cnode{types: 4, maxLen: 4096, maxItems: -1, maxProps: -1}
-	n[5] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[6] = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
-	n[7] = cnode{hasConst: true, constVal: float64(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[8] = cnode{types: 8, min: fp(0), max: fp(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[9] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[10] = cnode{types: 4, maxLen: 400, maxItems: -1, maxProps: -1}
-	n[11] = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
-	n[12] = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
-	n[13] = cnode{types: 4, enum: []any{"anchored", "unanchored", "conflict", "neutral"}, maxLen: -1, maxItems: -1, maxProps: -1}
-	return &n[0]
-}
-
-func buildWindowChecker() *cnode {
-	n := make([]cnode, 146)
-	n[0] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"schema_version", "session_id", "created_at", "updated_at", "events", "tool_calls"}, props: map[string]*cnode{"created_at": &n[1], "disabled": &n[2], "drift": &n[4], "events": &n[62], "failures": &n[64], "logged": &n[72], "loop_agents": &n[77], "loops": &n[79], "pressure": &n[103], "project_dir": &n[113], "prompt_id": &n[114], "recent": &n[115], "reorient": &n[122], "schema_version": &n[132], "session_id": &n[133], "stall": &n[134], "tool_calls": &n[143], "transcript_path": &n[144], "updated_at": &n[145]}, addlFalse: true}
-	n[1] = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
-	n[2] = cnode{types: 32, maxLen: -1, maxItems: 16, items: &n[3], maxProps: -1}
-	n[3] = cnode{types: 4, enum: []any{"all", "drift", "loops", "stall", "pressure", "compress"}, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[4] = cnode{ref: &n[5], maxLen: -1, maxItems: -1, maxProps: -1}
-	n[5] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"anchor_hash", "anchor_tokens", "intent", "insufficient", "threshold", "threshold_source", "calls", "vocab", "files", "recent", "obs", "last_advised", "refocus_streak"}, props: map[string]*cnode{"advised": &n[6], "anchor_hash": &n[7], "anchor_tokens": &n[8], "calls": &n[10], "files": &n[11], "idents": &n[13], "insufficient": &n[15], "intent": &n[16], "last_advised": &n[17], "learned": &n[18], "obs": &n[19], "posterior_n": &n[21], "recent": &n[22], "refocus_streak": &n[32], "reservoir": &n[33], "switched": &n[42], "text_mark": &n[43], "threshold": &n[44], "threshold_source": &n[45], "verdict": &n[46], "vocab": &n[60]}, addlFalse: true}
-	n[6] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[7] = cnode{types: 4, maxLen: 12, maxItems: -1, maxProps: -1}
-	n[8] = cnode{types: 32, maxLen: -1, maxItems: 512, items: &n[9], maxProps: -1}
-	n[9] = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
-	n[10] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[11] = cnode{types: 32, maxLen: -1, maxItems: 256, items: &n[12], maxProps: -1}
-	n[12] = cnode{types: 4, maxLen: 4096, maxItems: -1, maxProps: -1}
-	n[13] = cnode{types: 32, maxLen: -1, maxItems: 32, items: &n[14], maxProps: -1}
-	n[14] = cnode{types: 4, maxLen: 64, maxItems: -1, maxProps: -1}
-	n[15] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[16] = cnode{types: 4, enum: []any{"feature", "bugfix", "refactor", "research", "docs", "unknown"}, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[17] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[18] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[19] = cnode{types: 32, maxLen: -1, maxItems: 1024, items: &n[20], maxProps: -1}
-	n[20] = cnode{types: 4, maxLen: 64, maxItems: -1, maxProps: -1}
-	n[21] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[22] = cnode{types: 32, maxLen: -1, maxItems: 64, items: &n[23], maxProps: -1}
-	n[23] = cnode{ref: &n[24], maxLen: -1, maxItems: -1, maxProps: -1}
-	n[24] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"seq", "tokens", "topic"}, props: map[string]*cnode{"files": &n[25], "learned": &n[27], "seq": &n[28], "tokens": &n[29], "topic": &n[31]}, addlFalse: true}
-	n[25] = cnode{types: 32, maxLen: -1, maxItems: 16, items: &n[26], maxProps: -1}
-	n[26] = cnode{types: 4, maxLen: 4096, maxItems: -1, maxProps: -1}
-	n[27] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[28] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[29] = cnode{types: 32, maxLen: -1, maxItems: 64, items: &n[30], maxProps: -1}
-	n[30] = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
-	n[31] = cnode{types: 4, enum: []any{"anchored", "unanchored", "conflict", "neutral"}, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[32] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[33] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"k", "n_seen", "items"}, props: map[string]*cnode{"items": &n[34], "k": &n[40], "n_seen": &n[41]}, addlFalse: true}
-	n[34] = cnode{types: 32, maxLen: -1, maxItems: 1024, items: &n[35], maxProps: -1}
-	n[35] = cnode{ref: &n[36], maxLen: -1, maxItems: -1, maxProps: -1}
-	n[36] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"seq", "score", "tool"}, props: map[string]*cnode{"score": &n[37], "seq": &n[38], "tool": &n[39]}, addlFalse: true}
-	n[37] = cnode{types: 8, min: fp(0), max: fp(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[38] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[39] = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
-	n[40] = cnode{types: 16, min: fp(1), max: fp(1024), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[41] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[42] = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
-	n[43] = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
-	n[44] = cnode{types: 8, min: fp(0), max: fp(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[45] = cnode{types: 4, maxLen: 64, maxItems: -1, maxProps: -1}
-	n[46] = cnode{ref: &n[47], maxLen: -1, maxItems: -1, maxProps: -1}
-	n[47] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"kind", "score", "n", "threshold", "call"}, props: map[string]*cnode{"call": &n[48], "ci_hi": &n[49], "ci_lo": &n[50], "kind": &n[51], "lost": &n[52], "mean": &n[53], "n": &n[54], "score": &n[55], "side": &n[56], "tail": &n[57], "threshold": &n[58], "threshold_source": &n[59]}, addlFalse: true}
-	n[48] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[49] = cnode{types: 8, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[50] = cnode{types: 8, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[51] = cnode{types: 4, enum: []any{"no_anchor", "insufficient_data", "on_task", "tolerable_side_quest", "refocus_moment", "real_drift"}, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[52] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[53] = cnode{types: 8, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[54] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[55] = cnode{types: 8, min: fp(0), max: fp(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[56] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[57] = cnode{types: 4, maxLen: 32, maxItems: -1, maxProps: -1}
-	n[58] = cnode{types: 8, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[59] = cnode{types: 4, maxLen: 64, maxItems: -1, maxProps: -1}
-	n[60] = cnode{types: 32, maxLen: -1, maxItems: 1024, items: &n[61], maxProps: -1}
-	n[61] = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
-	n[62] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: 16, addl: &n[63]}
-	n[63] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[64] = cnode{types: 32, maxLen: -1, maxItems: 16, items: &n[65], maxProps: -1}
-	n[65] = cnode{ref: &n[66], maxLen: -1, maxItems: -1, maxProps: -1}
-	n[66] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"seq", "tool", "target", "error", "count"}, props: map[string]*cnode{"count": &n[67], "error": &n[68], "seq": &n[69], "target": &n[70], "tool": &n[71]}, addlFalse: true}
-	n[67] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[68] = cnode{types: 4, maxLen: 1024, maxItems: -1, maxProps: -1}
-	n[69] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[70] = cnode{types: 4, maxLen: 1024, maxItems: -1, maxProps: -1}
-	n[71] = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
-	n[72] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, props: map[string]*cnode{"advisories": &n[73], "turns": &n[75]}, addlFalse: true}
-	n[73] = cnode{types: 32, maxLen: -1, maxItems: 64, items: &n[74], maxProps: -1}
-	n[74] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[75] = cnode{types: 32, maxLen: -1, maxItems: 64, items: &n[76], maxProps: -1}
-	n[76] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[77] = cnode{types: 32, maxLen: -1, maxItems: 16, items: &n[78], maxProps: -1}
-	n[78] = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
-	n[79] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: 16, addl: &n[80]}
-	n[80] = cnode{ref: &n[81], maxLen: -1, maxItems: -1, maxProps: -1}
-	n[81] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"n", "events"}, props: map[string]*cnode{"events": &n[82], "n": &n[96], "patterns": &n[97]}, addlFalse: true}
-	n[82] = cnode{types: 32, maxLen: -1, maxItems: 256, items: &n[83], maxProps: -1}
-	n[83] = cnode{ref: &n[84], maxLen: -1, maxItems: -1, maxProps: -1}
-	n[84] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"n", "tool"}, props: map[string]*cnode{"after": &n[85], "before": &n[86], "error": &n[87], "failed": &n[88], "input": &n[89], "interrupted": &n[90], "n": &n[91], "range": &n[92], "result": &n[93], "target": &n[94], "tool": &n[95]}, addlFalse: true}
-	n[85] = cnode{types: 4, maxLen: 64, maxItems: -1, maxProps: -1}
-	n[86] = cnode{types: 4, maxLen: 64, maxItems: -1, maxProps: -1}
-	n[87] = cnode{types: 4, maxLen: 1024, maxItems: -1, maxProps: -1}
-	n[88] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[89] = cnode{types: 4, maxLen: 64, maxItems: -1, maxProps: -1}
-	n[90] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[91] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[92] = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
-	n[93] = cnode{types: 4, maxLen: 64, maxItems: -1, maxProps: -1}
-	n[94] = cnode{types: 4, maxLen: 1024, maxItems: -1, maxProps: -1}
-	n[95] = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
-	n[96] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[97] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: 32, addl: &n[98]}
-	n[98] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, props: map[string]*cnode{"alerts": &n[99], "ema": &n[100], "last": &n[101], "last_hard": &n[102]}, addlFalse: true}
-	n[99] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[100] = cnode{types: 8, min: fp(0), max: fp(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[101] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[102] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[103] = cnode{ref: &n[104], maxLen: -1, maxItems: -1, maxProps: -1}
-	n[104] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"tokens", "limit", "announced"}, props: map[string]*cnode{"announced": &n[105], "cursor": &n[107], "limit": &n[108], "peak": &n[109], "pending": &n[110], "stale": &n[111], "tokens": &n[112]}, addlFalse: true}
-	n[105] = cnode{types: 32, maxLen: -1, maxItems: 8, items: &n[106], maxProps: -1}
-	n[106] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[107] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[108] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[109] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[110] = cnode{types: 16, min: fp(0), max: fp(8), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[111] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[112] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[113] = cnode{types: 4, maxLen: 4096, maxItems: -1, maxProps: -1}
-	n[114] = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
-	n[115] = cnode{types: 32, maxLen: -1, maxItems: 16, items: &n[116], maxProps: -1}
-	n[116] = cnode{ref: &n[117], maxLen: -1, maxItems: -1, maxProps: -1}
-	n[117] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"seq", "time", "kind", "text"}, props: map[string]*cnode{"kind": &n[118], "seq": &n[119], "text": &n[120], "time": &n[121]}, addlFalse: true}
-	n[118] = cnode{types: 4, maxLen: 32, maxItems: -1, maxProps: -1}
-	n[119] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[120] = cnode{types: 4, maxLen: 2000, maxItems: -1, maxProps: -1}
-	n[121] = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
-	n[122] = cnode{ref: &n[123], maxLen: -1, maxItems: -1, maxProps: -1}
-	n[123] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"time", "outcome", "text"}, props: map[string]*cnode{"alignment": &n[124], "coverage": &n[125], "new_hash": &n[126], "old_hash": &n[127], "outcome": &n[128], "prompt_id": &n[129], "text": &n[130], "time": &n[131]}, addlFalse: true}
-	n[124] = cnode{types: 8, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[125] = cnode{types: 8, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[126] = cnode{types: 4, maxLen: 12, maxItems: -1, maxProps: -1}
-	n[127] = cnode{types: 4, maxLen: 12, maxItems: -1, maxProps: -1}
-	n[128] = cnode{types: 4, enum: []any{"replaced", "constraint", "refused", "empty"}, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[129] = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
-	n[130] = cnode{types: 4, maxLen: 4000, maxItems: -1, maxProps: -1}
-	n[131] = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
-	n[132] = cnode{hasConst: true, constVal: float64(1), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[133] = cnode{types: 4, maxLen: 128, pattern: regexp.MustCompile("^[A-Za-z0-9_-]+$"), maxItems: -1, maxProps: -1}
-	n[134] = cnode{ref: &n[135], maxLen: -1, maxItems: -1, maxProps: -1}
-	n[135] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"prompt_id", "rollbacks", "total"}, props: map[string]*cnode{"agents": &n[136], "gave_up": &n[138], "pending": &n[139], "prompt_id": &n[140], "rollbacks": &n[141], "total": &n[142]}, addlFalse: true}
-	n[136] = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: 8, addl: &n[137]}
-	n[137] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[138] = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
-	n[139] = cnode{types: 4, maxLen: 4000, maxItems: -1, maxProps: -1}
-	n[140] = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
-	n[141] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[142] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[143] = cnode{types: 16, min: fp(0), maxLen: -1, maxItems: -1, maxProps: -1}
-	n[144] = cnode{types: 4, maxLen: 4096, maxItems: -1, maxProps: -1}
-	n[145] = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
-	return &n[0]
-}
+// The window checker.
+var (
+	windowN0   = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"schema_version", "session_id", "created_at", "updated_at", "events", "tool_calls"}, props: []cprop{{"created_at", &windowN1}, {"disabled", &windowN2}, {"drift", &windowN4}, {"events", &windowN62}, {"failures", &windowN64}, {"logged", &windowN72}, {"loop_agents", &windowN77}, {"loops", &windowN79}, {"pressure", &windowN103}, {"project_dir", &windowN113}, {"prompt_id", &windowN114}, {"recent", &windowN115}, {"reorient", &windowN122}, {"schema_version", &windowN132}, {"session_id", &windowN133}, {"stall", &windowN134}, {"tool_calls", &windowN143}, {"transcript_path", &windowN144}, {"updated_at", &windowN145}}, addlFalse: true}
+	windowN1   = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
+	windowN2   = cnode{types: 32, maxLen: -1, maxItems: 16, items: &windowN3, maxProps: -1}
+	windowN3   = cnode{types: 4, enum: []any{"all", "drift", "loops", "stall", "pressure", "compress"}, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN4   = cnode{ref: &windowN5, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN5   = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"anchor_hash", "anchor_tokens", "intent", "insufficient", "threshold", "threshold_source", "calls", "vocab", "files", "recent", "obs", "last_advised", "refocus_streak"}, props: []cprop{{"advised", &windowN6}, {"anchor_hash", &windowN7}, {"anchor_tokens", &windowN8}, {"calls", &windowN10}, {"files", &windowN11}, {"idents", &windowN13}, {"insufficient", &windowN15}, {"intent", &windowN16}, {"last_advised", &windowN17}, {"learned", &windowN18}, {"obs", &windowN19}, {"posterior_n", &windowN21}, {"recent", &windowN22}, {"refocus_streak", &windowN32}, {"reservoir", &windowN33}, {"switched", &windowN42}, {"text_mark", &windowN43}, {"threshold", &windowN44}, {"threshold_source", &windowN45}, {"verdict", &windowN46}, {"vocab", &windowN60}}, addlFalse: true}
+	windowN6   = cnode{types: 16, min: &windowF0, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN7   = cnode{types: 4, maxLen: 12, maxItems: -1, maxProps: -1}
+	windowN8   = cnode{types: 32, maxLen: -1, maxItems: 512, items: &windowN9, maxProps: -1}
+	windowN9   = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
+	windowN10  = cnode{types: 16, min: &windowF1, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN11  = cnode{types: 32, maxLen: -1, maxItems: 256, items: &windowN12, maxProps: -1}
+	windowN12  = cnode{types: 4, maxLen: 4096, maxItems: -1, maxProps: -1}
+	windowN13  = cnode{types: 32, maxLen: -1, maxItems: 32, items: &windowN14, maxProps: -1}
+	windowN14  = cnode{types: 4, maxLen: 64, maxItems: -1, maxProps: -1}
+	windowN15  = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN16  = cnode{types: 4, enum: []any{"feature", "bugfix", "refactor", "research", "docs", "unknown"}, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN17  = cnode{types: 16, min: &windowF2, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN18  = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN19  = cnode{types: 32, maxLen: -1, maxItems: 1024, items: &windowN20, maxProps: -1}
+	windowN20  = cnode{types: 4, maxLen: 64, maxItems: -1, maxProps: -1}
+	windowN21  = cnode{types: 16, min: &windowF3, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN22  = cnode{types: 32, maxLen: -1, maxItems: 64, items: &windowN23, maxProps: -1}
+	windowN23  = cnode{ref: &windowN24, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN24  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"seq", "tokens", "topic"}, props: []cprop{{"files", &windowN25}, {"learned", &windowN27}, {"seq", &windowN28}, {"tokens", &windowN29}, {"topic", &windowN31}}, addlFalse: true}
+	windowN25  = cnode{types: 32, maxLen: -1, maxItems: 16, items: &windowN26, maxProps: -1}
+	windowN26  = cnode{types: 4, maxLen: 4096, maxItems: -1, maxProps: -1}
+	windowN27  = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN28  = cnode{types: 16, min: &windowF4, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN29  = cnode{types: 32, maxLen: -1, maxItems: 64, items: &windowN30, maxProps: -1}
+	windowN30  = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
+	windowN31  = cnode{types: 4, enum: []any{"anchored", "unanchored", "conflict", "neutral"}, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN32  = cnode{types: 16, min: &windowF5, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN33  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"k", "n_seen", "items"}, props: []cprop{{"items", &windowN34}, {"k", &windowN40}, {"n_seen", &windowN41}}, addlFalse: true}
+	windowN34  = cnode{types: 32, maxLen: -1, maxItems: 1024, items: &windowN35, maxProps: -1}
+	windowN35  = cnode{ref: &windowN36, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN36  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"seq", "score", "tool"}, props: []cprop{{"score", &windowN37}, {"seq", &windowN38}, {"tool", &windowN39}}, addlFalse: true}
+	windowN37  = cnode{types: 8, min: &windowF6, max: &windowF7, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN38  = cnode{types: 16, min: &windowF8, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN39  = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
+	windowN40  = cnode{types: 16, min: &windowF9, max: &windowF10, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN41  = cnode{types: 16, min: &windowF11, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN42  = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
+	windowN43  = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
+	windowN44  = cnode{types: 8, min: &windowF12, max: &windowF13, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN45  = cnode{types: 4, maxLen: 64, maxItems: -1, maxProps: -1}
+	windowN46  = cnode{ref: &windowN47, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN47  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"kind", "score", "n", "threshold", "call"}, props: []cprop{{"call", &windowN48}, {"ci_hi", &windowN49}, {"ci_lo", &windowN50}, {"kind", &windowN51}, {"lost", &windowN52}, {"mean", &windowN53}, {"n", &windowN54}, {"score", &windowN55}, {"side", &windowN56}, {"tail", &windowN57}, {"threshold", &windowN58}, {"threshold_source", &windowN59}}, addlFalse: true}
+	windowN48  = cnode{types: 16, min: &windowF14, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN49  = cnode{types: 8, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN50  = cnode{types: 8, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN51  = cnode{types: 4, enum: []any{"no_anchor", "insufficient_data", "on_task", "tolerable_side_quest", "refocus_moment", "real_drift"}, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN52  = cnode{types: 16, min: &windowF15, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN53  = cnode{types: 8, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN54  = cnode{types: 16, min: &windowF16, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN55  = cnode{types: 8, min: &windowF17, max: &windowF18, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN56  = cnode{types: 16, min: &windowF19, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN57  = cnode{types: 4, maxLen: 32, maxItems: -1, maxProps: -1}
+	windowN58  = cnode{types: 8, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN59  = cnode{types: 4, maxLen: 64, maxItems: -1, maxProps: -1}
+	windowN60  = cnode{types: 32, maxLen: -1, maxItems: 1024, items: &windowN61, maxProps: -1}
+	windowN61  = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
+	windowN62  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: 16, addl: &windowN63}
+	windowN63  = cnode{types: 16, min: &windowF20, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN64  = cnode{types: 32, maxLen: -1, maxItems: 16, items: &windowN65, maxProps: -1}
+	windowN65  = cnode{ref: &windowN66, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN66  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"seq", "tool", "target", "error", "count"}, props: []cprop{{"count", &windowN67}, {"error", &windowN68}, {"seq", &windowN69}, {"target", &windowN70}, {"tool", &windowN71}}, addlFalse: true}
+	windowN67  = cnode{types: 16, min: &windowF21, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN68  = cnode{types: 4, maxLen: 1024, maxItems: -1, maxProps: -1}
+	windowN69  = cnode{types: 16, min: &windowF22, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN70  = cnode{types: 4, maxLen: 1024, maxItems: -1, maxProps: -1}
+	windowN71  = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
+	windowN72  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, props: []cprop{{"advisories", &windowN73}, {"turns", &windowN75}}, addlFalse: true}
+	windowN73  = cnode{types: 32, maxLen: -1, maxItems: 64, items: &windowN74, maxProps: -1}
+	windowN74  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN75  = cnode{types: 32, maxLen: -1, maxItems: 64, items: &windowN76, maxProps: -1}
+	windowN76  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN77  = cnode{types: 32, maxLen: -1, maxItems: 16, items: &windowN78, maxProps: -1}
+	windowN78  = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
+	windowN79  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: 16, addl: &windowN80}
+	windowN80  = cnode{ref: &windowN81, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN81  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"n", "events"}, props: []cprop{{"events", &windowN82}, {"n", &windowN96}, {"patterns", &windowN97}}, addlFalse: true}
+	windowN82  = cnode{types: 32, maxLen: -1, maxItems: 256, items: &windowN83, maxProps: -1}
+	windowN83  = cnode{ref: &windowN84, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN84  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"n", "tool"}, props: []cprop{{"after", &windowN85}, {"before", &windowN86}, {"error", &windowN87}, {"failed", &windowN88}, {"input", &windowN89}, {"interrupted", &windowN90}, {"n", &windowN91}, {"range", &windowN92}, {"result", &windowN93}, {"target", &windowN94}, {"tool", &windowN95}}, addlFalse: true}
+	windowN85  = cnode{types: 4, maxLen: 64, maxItems: -1, maxProps: -1}
+	windowN86  = cnode{types: 4, maxLen: 64, maxItems: -1, maxProps: -1}
+	windowN87  = cnode{types: 4, maxLen: 1024, maxItems: -1, maxProps: -1}
+	windowN88  = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN89  = cnode{types: 4, maxLen: 64, maxItems: -1, maxProps: -1}
+	windowN90  = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN91  = cnode{types: 16, min: &windowF23, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN92  = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
+	windowN93  = cnode{types: 4, maxLen: 64, maxItems: -1, maxProps: -1}
+	windowN94  = cnode{types: 4, maxLen: 1024, maxItems: -1, maxProps: -1}
+	windowN95  = cnode{types: 4, maxLen: 256, maxItems: -1, maxProps: -1}
+	windowN96  = cnode{types: 16, min: &windowF24, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN97  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: 32, addl: &windowN98}
+	windowN98  = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, props: []cprop{{"alerts", &windowN99}, {"ema", &windowN100}, {"last", &windowN101}, {"last_hard", &windowN102}}, addlFalse: true}
+	windowN99  = cnode{types: 16, min: &windowF25, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN100 = cnode{types: 8, min: &windowF26, max: &windowF27, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN101 = cnode{types: 16, min: &windowF28, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN102 = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN103 = cnode{ref: &windowN104, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN104 = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"tokens", "limit", "announced"}, props: []cprop{{"announced", &windowN105}, {"cursor", &windowN107}, {"limit", &windowN108}, {"peak", &windowN109}, {"pending", &windowN110}, {"stale", &windowN111}, {"tokens", &windowN112}}, addlFalse: true}
+	windowN105 = cnode{types: 32, maxLen: -1, maxItems: 8, items: &windowN106, maxProps: -1}
+	windowN106 = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN107 = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN108 = cnode{types: 16, min: &windowF29, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN109 = cnode{types: 16, min: &windowF30, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN110 = cnode{types: 16, min: &windowF31, max: &windowF32, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN111 = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN112 = cnode{types: 16, min: &windowF33, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN113 = cnode{types: 4, maxLen: 4096, maxItems: -1, maxProps: -1}
+	windowN114 = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
+	windowN115 = cnode{types: 32, maxLen: -1, maxItems: 16, items: &windowN116, maxProps: -1}
+	windowN116 = cnode{ref: &windowN117, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN117 = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"seq", "time", "kind", "text"}, props: []cprop{{"kind", &windowN118}, {"seq", &windowN119}, {"text", &windowN120}, {"time", &windowN121}}, addlFalse: true}
+	windowN118 = cnode{types: 4, maxLen: 32, maxItems: -1, maxProps: -1}
+	windowN119 = cnode{types: 16, min: &windowF34, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN120 = cnode{types: 4, maxLen: 2000, maxItems: -1, maxProps: -1}
+	windowN121 = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
+	windowN122 = cnode{ref: &windowN123, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN123 = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"time", "outcome", "text"}, props: []cprop{{"alignment", &windowN124}, {"coverage", &windowN125}, {"new_hash", &windowN126}, {"old_hash", &windowN127}, {"outcome", &windowN128}, {"prompt_id", &windowN129}, {"text", &windowN130}, {"time", &windowN131}}, addlFalse: true}
+	windowN124 = cnode{types: 8, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN125 = cnode{types: 8, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN126 = cnode{types: 4, maxLen: 12, maxItems: -1, maxProps: -1}
+	windowN127 = cnode{types: 4, maxLen: 12, maxItems: -1, maxProps: -1}
+	windowN128 = cnode{types: 4, enum: []any{"replaced", "constraint", "refused", "empty"}, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN129 = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
+	windowN130 = cnode{types: 4, maxLen: 4000, maxItems: -1, maxProps: -1}
+	windowN131 = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
+	windowN132 = cnode{hasConst: true, constVal: float64(1), maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN133 = cnode{types: 4, maxLen: 128, pattern: &cpattern{src: "^[A-Za-z0-9_-]+$"}, maxItems: -1, maxProps: -1}
+	windowN134 = cnode{ref: &windowN135, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN135 = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"prompt_id", "rollbacks", "total"}, props: []cprop{{"agents", &windowN136}, {"gave_up", &windowN138}, {"pending", &windowN139}, {"prompt_id", &windowN140}, {"rollbacks", &windowN141}, {"total", &windowN142}}, addlFalse: true}
+	windowN136 = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: 8, addl: &windowN137}
+	windowN137 = cnode{types: 16, min: &windowF35, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN138 = cnode{types: 2, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN139 = cnode{types: 4, maxLen: 4000, maxItems: -1, maxProps: -1}
+	windowN140 = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
+	windowN141 = cnode{types: 16, min: &windowF36, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN142 = cnode{types: 16, min: &windowF37, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN143 = cnode{types: 16, min: &windowF38, maxLen: -1, maxItems: -1, maxProps: -1}
+	windowN144 = cnode{types: 4, maxLen: 4096, maxItems: -1, maxProps: -1}
+	windowN145 = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
+	windowF0   = float64(0)
+	windowF1   = float64(0)
+	windowF2   = float64(0)
+	windowF3   = float64(0)
+	windowF4   = float64(0)
+	windowF5   = float64(0)
+	windowF6   = float64(0)
+	windowF7   = float64(1)
+	windowF8   = float64(0)
+	windowF9   = float64(1)
+	windowF10  = float64(1024)
+	windowF11  = float64(0)
+	windowF12  = float64(0)
+	windowF13  = float64(1)
+	windowF14  = float64(0)
+	windowF15  = float64(0)
+	windowF16  = float64(0)
+	windowF17  = float64(0)
+	windowF18  = float64(1)
+	windowF19  = float64(0)
+	windowF20  = float64(0)
+	windowF21  = float64(0)
+	windowF22  = float64(0)
+	windowF23  = float64(0)
+	windowF24  = float64(0)
+	windowF25  = float64(0)
+	windowF26  = float64(0)
+	windowF27  = float64(1)
+	windowF28  = float64(0)
+	windowF29  = float64(0)
+	windowF30  = float64(0)
+	windowF31  = float64(0)
+	windowF32  = float64(8)
+	windowF33  = float64(0)
+	windowF34  = float64(0)
+	windowF35  = float64(0)
+	windowF36  = float64(0)
+	windowF37  = float64(0)
+	windowF38  = float64(0)
+)

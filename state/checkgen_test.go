@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"go/format"
 	"math"
+	"math/rand/v2"
 	"os"
+	"regexp"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -82,19 +85,20 @@ func renderCheckers() ([]byte, error) {
 
 package state
 
-import "regexp"
-
-// generatedChecker returns the builder of kind k's one-pass checker tree,
-// compiled ahead of time from its embedded schema, or nil.
+// generatedChecker returns the root of kind k's one-pass checker tree,
+// compiled ahead of time from its embedded schema, or nil. The trees are
+// package variables the compiler lays out as static data (pointers to one
+// another, patterns compiled at first use), so a hook process runs no code
+// to build them.
 func generatedChecker(k Kind) func() *cnode {
 	switch k {
 `)
 	kinds := append([]Kind(nil), Kinds...)
 	sort.Slice(kinds, func(i, j int) bool { return kinds[i] < kinds[j] })
 	for _, k := range kinds {
-		fmt.Fprintf(&out, "\tcase %q:\n\t\treturn build%sChecker\n", string(k), goName(k))
+		fmt.Fprintf(&out, "\tcase %q:\n\t\treturn func() *cnode { return &%sN0 }\n", string(k), lowerName(k))
 	}
-	out.WriteString("\t}\n\treturn nil\n}\n\nfunc fp(f float64) *float64 { return &f }\n\nvar _ = regexp.MustCompile\n")
+	out.WriteString("\t}\n\treturn nil\n}\n")
 	for _, k := range kinds {
 		rc, err := compiledRawChecker(k)
 		if err != nil {
@@ -104,18 +108,16 @@ func generatedChecker(k Kind) func() *cnode {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", k, err)
 		}
-		fmt.Fprintf(&out, "\nfunc build%sChecker() *cnode {\n%s}\n", goName(k), body)
+		fmt.Fprintf(&out, "\n// The %s checker.\nvar (\n%s)\n", k, body)
 	}
 	return format.Source(out.Bytes())
 }
 
-func goName(k Kind) string {
-	s := string(k)
-	return string(s[0]-'a'+'A') + s[1:]
-}
+func lowerName(k Kind) string { return string(k) }
 
-// renderTree renders the Go statements that rebuild the tree rooted at
-// root: one slice of nodes, each node's fields in order.
+// renderTree renders the package variables of the tree rooted at root:
+// one per node (<kind>N<i>, the root first), each node's fields in order,
+// and one per bound (<kind>F<i>).
 func renderTree(k Kind, root *cnode) (string, error) {
 	index := map[*cnode]int{}
 	var order []*cnode
@@ -131,20 +133,16 @@ func renderTree(k Kind, root *cnode) (string, error) {
 		order = append(order, n)
 		visit(n.ref)
 		visit(n.items)
-		keys := make([]string, 0, len(n.props))
-		for key := range n.props {
-			keys = append(keys, key)
-		}
-		sort.Strings(keys)
-		for _, key := range keys {
-			visit(n.props[key])
+		for _, p := range n.props {
+			visit(p.node)
 		}
 		visit(n.addl)
 	}
 	visit(root)
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "\tn := make([]cnode, %d)\n", len(order))
-	ref := func(n *cnode) string { return fmt.Sprintf("&n[%d]", index[n]) }
+	name := lowerName(k)
+	var b, floats bytes.Buffer
+	nf := 0
+	ref := func(n *cnode) string { return fmt.Sprintf("&%sN%d", name, index[n]) }
 	for i, n := range order {
 		var f []string
 		add := func(format string, args ...any) { f = append(f, fmt.Sprintf(format, args...)) }
@@ -176,7 +174,9 @@ func renderTree(k Kind, root *cnode) (string, error) {
 			v    *float64
 		}{{"min", n.min}, {"max", n.max}, {"exclMin", n.exclMin}} {
 			if p.v != nil {
-				add("%s: fp(%s)", p.name, floatLit(*p.v))
+				fmt.Fprintf(&floats, "\t%sF%d = float64(%s)\n", name, nf, floatLit(*p.v))
+				add("%s: &%sF%d", p.name, name, nf)
+				nf++
 			}
 		}
 		if n.minLen != 0 {
@@ -184,7 +184,7 @@ func renderTree(k Kind, root *cnode) (string, error) {
 		}
 		add("maxLen: %d", n.maxLen)
 		if n.pattern != nil {
-			add("pattern: regexp.MustCompile(%q)", n.pattern.String())
+			add("pattern: &cpattern{src: %q}", n.pattern.String())
 		}
 		if n.dateTime {
 			add("dateTime: true")
@@ -201,16 +201,11 @@ func renderTree(k Kind, root *cnode) (string, error) {
 			add("required: %#v", n.required)
 		}
 		if n.props != nil {
-			keys := make([]string, 0, len(n.props))
-			for key := range n.props {
-				keys = append(keys, key)
-			}
-			sort.Strings(keys)
 			var ps []string
-			for _, key := range keys {
-				ps = append(ps, fmt.Sprintf("%q: %s", key, ref(n.props[key])))
+			for _, p := range n.props {
+				ps = append(ps, fmt.Sprintf("{%q, %s}", p.name, ref(p.node)))
 			}
-			add("props: map[string]*cnode{%s}", join(ps))
+			add("props: []cprop{%s}", join(ps))
 		}
 		if n.addl != nil {
 			add("addl: %s", ref(n.addl))
@@ -218,9 +213,9 @@ func renderTree(k Kind, root *cnode) (string, error) {
 		if n.addlFalse {
 			add("addlFalse: true")
 		}
-		fmt.Fprintf(&b, "\tn[%d] = cnode{%s}\n", i, join(f))
+		fmt.Fprintf(&b, "\t%sN%d = cnode{%s}\n", name, i, join(f))
 	}
-	b.WriteString("\treturn &n[0]\n")
+	b.Write(floats.Bytes())
 	return b.String(), nil
 }
 
@@ -268,4 +263,34 @@ func floatLit(f float64) string {
 		panic("non-finite schema number")
 	}
 	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// TestPatternMatchers holds the hand-written matchers of patternMatcher to
+// the regular expressions they stand for, on random strings over an
+// alphabet with every class boundary (digits, both cases, '_', '-', 'g',
+// '/', newline, multi-byte runes), of lengths around the counted ones; and
+// checks that other patterns (and near-misses of the two forms) fall back
+// to their expressions.
+func TestPatternMatchers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 8))
+	alphabet := []string{"0", "9", "a", "f", "g", "z", "A", "F", "Z", "_", "-", "/", " ", "\n", "é", "Ω", "\x00", "."}
+	for _, src := range []string{"^[A-Za-z0-9_-]+$", "^[0-9a-f]{12}$", "^[0-9a-f]{16}$", "^[0-9a-f]{1}$", "^[0-9a-f]{012}$", "^[0-9a-f]{0}$", "^a+$", "^[0-9a-f]{3,4}$"} {
+		re := regexp.MustCompile(src)
+		match := patternMatcher(src)
+		for range 20000 {
+			var b strings.Builder
+			n := rng.IntN(20)
+			for range n {
+				c := alphabet[rng.IntN(len(alphabet))]
+				if rng.IntN(3) > 0 {
+					c = alphabet[rng.IntN(6)] // mostly in-class, so matches happen
+				}
+				b.WriteString(c)
+			}
+			s := b.String()
+			if got, want := match(s), re.MatchString(s); got != want {
+				t.Fatalf("%s on %q: %v, the expression says %v", src, s, got, want)
+			}
+		}
+	}
 }

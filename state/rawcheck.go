@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -34,16 +35,92 @@ type cnode struct {
 	exclMin   *float64
 	minLen    int
 	maxLen    int // -1: none
-	pattern   *regexp.Regexp
+	pattern   *cpattern
 	dateTime  bool
 	minItems  int
 	maxItems  int // -1: none
 	items     *cnode
 	maxProps  int // -1: none
 	required  []string
-	props     map[string]*cnode
-	addl      *cnode // nil with addlSet: anything goes
+	props     []cprop // sorted by name
+	addl      *cnode  // nil with addlSet: anything goes
 	addlFalse bool
+}
+
+// cprop is one property of an object node.
+type cprop struct {
+	name string
+	node *cnode
+}
+
+// prop finds the node of the property named key.
+func (n *cnode) prop(key []byte) (*cnode, bool) {
+	ps := n.props
+	lo, hi := 0, len(ps)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ps[m].name < string(key) {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(ps) && ps[lo].name == string(key) {
+		return ps[lo].node, true
+	}
+	return nil, false
+}
+
+// cpattern is a schema's pattern, compiled at its first use: the
+// generated checker trees (checkers_gen.go) are static data, built by no
+// code in a hook process, and most hooks meet only one or two patterns.
+// The two forms Djinn's schemas use for identifiers and hashes are matched
+// by hand; TestPatternMatchers holds them to the regular expressions.
+type cpattern struct {
+	src   string
+	once  sync.Once
+	match func(string) bool
+}
+
+func (p *cpattern) MatchString(s string) bool {
+	p.once.Do(func() { p.match = patternMatcher(p.src) })
+	return p.match(s)
+}
+
+func (p *cpattern) String() string { return p.src }
+
+// patternMatcher returns the matcher of the pattern src: by hand for
+// ^[A-Za-z0-9_-]+$ and ^[0-9a-f]{N}$, else src's regular expression.
+func patternMatcher(src string) func(string) bool {
+	if src == "^[A-Za-z0-9_-]+$" {
+		return func(s string) bool {
+			for i := 0; i < len(s); i++ {
+				c := s[i]
+				if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+					return false
+				}
+			}
+			return s != ""
+		}
+	}
+	if rest, ok := strings.CutPrefix(src, "^[0-9a-f]{"); ok {
+		if digits, ok := strings.CutSuffix(rest, "}$"); ok {
+			if n, err := strconv.Atoi(digits); err == nil && n > 0 && strconv.Itoa(n) == digits {
+				return func(s string) bool {
+					if len(s) != n {
+						return false
+					}
+					for i := 0; i < len(s); i++ {
+						if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+							return false
+						}
+					}
+					return true
+				}
+			}
+		}
+	}
+	return regexp.MustCompile(src).MatchString
 }
 
 const (
@@ -126,7 +203,7 @@ func newRawChecker(c *checker) (*rawChecker, error) {
 			n.maxLen = int(f)
 		}
 		if p, ok := m["pattern"].(string); ok {
-			n.pattern = c.re[p]
+			n.pattern = &cpattern{src: c.re[p].String()}
 		}
 		if f, _ := m["format"].(string); f == "date-time" {
 			n.dateTime = true
@@ -154,13 +231,18 @@ func newRawChecker(c *checker) (*rawChecker, error) {
 			}
 		}
 		if props, ok := m["properties"].(map[string]any); ok {
-			n.props = make(map[string]*cnode, len(props))
-			for k, v := range props {
-				sub, err := compile(v)
+			names := make([]string, 0, len(props))
+			for k := range props {
+				names = append(names, k)
+			}
+			sort.Strings(names)
+			n.props = make([]cprop, 0, len(props))
+			for _, k := range names {
+				sub, err := compile(props[k])
 				if err != nil {
 					return nil, err
 				}
-				n.props[k] = sub
+				n.props = append(n.props, cprop{k, sub})
 			}
 		}
 		if a, ok := m["additionalProperties"]; ok {
@@ -429,7 +511,7 @@ func (v *rawValidator) object(n *cnode) {
 			}
 		}
 		v.path = append(v.path, pathSeg{key: key})
-		switch sub, ok := n.props[string(key)]; {
+		switch sub, ok := n.prop(key); {
 		case ok:
 			v.value(sub)
 		case n.addlFalse:
