@@ -81,6 +81,14 @@ type session struct {
 	cachedAnchorOK bool
 	anchorFile     fileStamp
 	anchorFileOK   bool
+	// held: the cache has held the session's lock since it cached the
+	// window (SessionCache.HoldLocks), so nobody else wrote the files.
+	held bool
+	// cursorOK: cursor is what json.Unmarshal gives for cursorRaw, the
+	// meter's cursor as this process last encoded it (with Env.Cache).
+	cursorOK  bool
+	cursorRaw []byte
+	cursor    transcript.Cursor
 
 	turns []state.Turn
 	advs  []state.Advisory
@@ -218,6 +226,28 @@ func (s *session) save() error {
 	}
 	if s.env.Saved != nil {
 		s.env.Saved(&s.w)
+	}
+	if s.cached && s.env.Cache.buffersLogs() {
+		// The cache appends them later (SessionCache): encoded and
+		// checked now, as Append does, so a bad line fails this hook.
+		var lines []logLine
+		for _, t := range s.turns {
+			raw, err := st.EncodeLine(state.KindTurn, t)
+			if err != nil {
+				return fmt.Errorf("turns.jsonl: %w", err)
+			}
+			lines = append(lines, logLine{s.path("turns.jsonl"), raw})
+		}
+		for _, a := range s.advs {
+			raw, err := st.EncodeLine(state.KindAdvisory, a)
+			if err != nil {
+				return fmt.Errorf("advisories.jsonl: %w", err)
+			}
+			lines = append(lines, logLine{s.path("advisories.jsonl"), raw})
+		}
+		s.env.Cache.put(s)
+		s.env.Cache.addLogs(s.id, lines)
+		return nil
 	}
 	for _, t := range s.turns {
 		if err := st.Append(s.path("turns.jsonl"), state.KindTurn, t); err != nil {

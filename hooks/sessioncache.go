@@ -9,6 +9,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/djinn-cc/djinn/hooks/transcript"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -45,6 +46,24 @@ import (
 // 180 ms corpus replay). Only for a state directory no other process
 // uses, such as replay's scratch one: anyone else would wait on the lock
 // for the whole replay.
+//
+// Holding the lock also lets the cache skip what only another process
+// could change. A window taken from an entry put while the lock was held
+// without a break is not checked against window.json's stamp, nor the
+// anchor against anchor.json's (two stats a hook, about 2 ms of a 160 ms
+// corpus replay): nobody else can have written them. And the hooks' log
+// lines (turns.jsonl, advisories.jsonl) are kept in memory, encoded and
+// checked as Append would, and appended together by Flush after the
+// windows, or earlier when something is about to read a session's logs
+// (RankSession, the pressure advisory's contextFill): one open, write and
+// close per file instead of one per line (about 6 ms). Until then the
+// logs on disk lag behind; after Flush they hold the very bytes the
+// per-hook path appends. Between hooks the logs may thus be ahead of
+// window.json, which only matters to a crash or to another process
+// (whose Reconcile would append its window's lines again), and HoldLocks
+// is only for a state directory nobody else uses and a crash throws
+// away. Lines held back for a window the cache drops are dropped with it.
+// A failed write is reported by Flush.
 type SessionCache struct {
 	// HoldLocks: keep each session's lock between hooks (see above).
 	HoldLocks bool
@@ -52,6 +71,103 @@ type SessionCache struct {
 	mu      sync.Mutex
 	entries map[string]*cacheEntry
 	locks   map[string]*state.Lock // held, with HoldLocks
+	// epoch counts the times Release gave the locks up: an entry put in
+	// the current epoch under a held lock is still under it.
+	epoch int
+	// logs are the log lines not written yet (HoldLocks), by session.
+	logs map[string]*pendingLogs
+	// logErr is the first failure to write them, for Flush to return.
+	logErr error
+}
+
+// pendingLogs are a session's log lines held back by the cache: each
+// file's lines, newline-terminated, in the order they were appended.
+type pendingLogs struct {
+	paths []string
+	lines map[string][]byte
+}
+
+// buffersLogs reports whether hooks hand their log lines to the cache
+// instead of appending them (see SessionCache).
+func (c *SessionCache) buffersLogs() bool { return c != nil && c.HoldLocks }
+
+// addLogs takes one successful hook's log lines (path, line) for session
+// id, to be written later (writeLogs).
+func (c *SessionCache) addLogs(id string, lines []logLine) {
+	if len(lines) == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.logs == nil {
+		c.logs = map[string]*pendingLogs{}
+	}
+	p := c.logs[id]
+	if p == nil {
+		p = &pendingLogs{lines: map[string][]byte{}}
+		c.logs[id] = p
+	}
+	for _, l := range lines {
+		b, seen := p.lines[l.path]
+		if !seen {
+			p.paths = append(p.paths, l.path)
+		}
+		p.lines[l.path] = append(append(b, l.raw...), '\n')
+	}
+}
+
+// logLine is one encoded log line and the file it goes to.
+type logLine struct {
+	path string
+	raw  []byte
+}
+
+// writeLogs appends the log lines the cache holds for session id to their
+// files, each file's in one AppendLine (which, like Append, first ends a
+// torn last line). The caller holds the session's lock. A failure is kept
+// for Flush to report; the lines are dropped either way, as a failed
+// append's are.
+func (c *SessionCache) writeLogs(st *state.Store, id string) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	p := c.logs[id]
+	delete(c.logs, id)
+	c.mu.Unlock()
+	if p == nil {
+		return
+	}
+	for _, path := range p.paths {
+		b := p.lines[path]
+		if err := st.AppendLine(path, b[:len(b)-1]); err != nil {
+			c.mu.Lock()
+			if c.logErr == nil {
+				c.logErr = err
+			}
+			c.mu.Unlock()
+		}
+	}
+}
+
+// heldSince reports whether session id's lock has been held by the cache
+// without a break since epoch (HoldLocks).
+func (c *SessionCache) heldSince(id string, epoch int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, held := c.locks[id]
+	return c.HoldLocks && held && epoch == c.epoch
+}
+
+// holdEpoch is the epoch to stamp an entry of session id with, or -1 when
+// the cache does not hold its lock.
+func (c *SessionCache) holdEpoch(id string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, held := c.locks[id]; !c.HoldLocks || !held {
+		return -1
+	}
+	return c.epoch
 }
 
 // lockSession takes the session's lock for one hook. With HoldLocks the
@@ -98,6 +214,7 @@ func (c *SessionCache) Release() error {
 	c.mu.Lock()
 	locks := c.locks
 	c.locks = nil
+	c.epoch++
 	c.mu.Unlock()
 	var first error
 	for _, l := range locks {
@@ -120,6 +237,16 @@ type cacheEntry struct {
 	anchorKnown bool
 	anchor      *state.Anchor
 	anchorFile  fileStamp
+
+	// epoch is the cache's epoch when the entry was put under a lock the
+	// cache held (-1: not held); see heldSince.
+	epoch int
+
+	// cursor is the meter's cursor as decoded from cursorRaw (what
+	// json.Unmarshal gives), when cursorOK.
+	cursorOK  bool
+	cursorRaw []byte
+	cursor    transcript.Cursor
 }
 
 // fileStamp identifies one version of a file; a nil info means the file
@@ -164,13 +291,19 @@ func (c *SessionCache) take(s *session) bool {
 	if e == nil {
 		return false
 	}
-	if now, ok := stampOf(s.path("window.json")); !ok || !now.same(e.winFile) {
-		// Another process wrote the session: what it wrote wins.
-		c.drop(s.id)
-		return false
+	// Under a lock held since the entry was put, nobody else can have
+	// written the session's files.
+	s.held = e.epoch >= 0 && c.heldSince(s.id, e.epoch)
+	if !s.held {
+		if now, ok := stampOf(s.path("window.json")); !ok || !now.same(e.winFile) {
+			// Another process wrote the session: what it wrote wins.
+			c.drop(s.id)
+			return false
+		}
 	}
 	s.w = e.w.Clone()
 	s.winFile = e.winFile
+	s.cursorOK, s.cursorRaw, s.cursor = e.cursorOK, e.cursorRaw, e.cursor
 	if e.anchorKnown {
 		s.cachedAnchor, s.cachedAnchorOK, s.anchorFile = e.anchor, true, e.anchorFile
 		// Taken: if this hook fails after changing the anchor in
@@ -190,6 +323,9 @@ func (s *session) takeAnchor() (*state.Anchor, bool) {
 	}
 	a := s.cachedAnchor
 	s.cachedAnchor, s.cachedAnchorOK = nil, false
+	if s.held {
+		return a, true
+	}
 	if now, ok := stampOf(s.path("anchor.json")); !ok || !now.same(s.anchorFile) {
 		return nil, false
 	}
@@ -203,7 +339,8 @@ func (c *SessionCache) put(s *session) {
 	if c == nil {
 		return
 	}
-	e := &cacheEntry{w: s.w, dirty: true, winFile: s.winFile}
+	e := &cacheEntry{w: s.w, dirty: true, winFile: s.winFile, epoch: c.holdEpoch(s.id)}
+	e.cursorOK, e.cursorRaw, e.cursor = s.cursorOK, s.cursorRaw, s.cursor
 	// An anchor set to nil was not written (save writes only a non-nil
 	// one): memory and disk would differ, so it is left to the disk.
 	if s.anchorLoaded && !(s.anchorDirty && s.anchor == nil) {
@@ -226,10 +363,15 @@ func (c *SessionCache) put(s *session) {
 	c.entries[s.id] = e
 }
 
+// drop forgets a session's window, superseded by one another process
+// wrote, and the log lines held back with it: they belong to windows that
+// are lost, and the disk's window is what its logs must match (its
+// Reconcile would append its own lines again after ours).
 func (c *SessionCache) drop(id string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.entries, id)
+	delete(c.logs, id)
 }
 
 // Flush writes every window newer than its window.json, each under its
@@ -257,6 +399,31 @@ func (c *SessionCache) Flush(ctx context.Context, st *state.Store) error {
 			first = err
 		}
 	}
+	// The log lines after the windows, as each hook writes them.
+	c.mu.Lock()
+	ids = ids[:0]
+	for id := range c.logs {
+		ids = append(ids, id)
+	}
+	c.mu.Unlock()
+	sort.Strings(ids)
+	for _, id := range ids {
+		// Under the session's lock, which the cache still holds (the
+		// lines are there only with HoldLocks).
+		if _, err := c.lockSession(ctx, st, id); err != nil {
+			if first == nil {
+				first = err
+			}
+			continue
+		}
+		c.writeLogs(st, id)
+	}
+	c.mu.Lock()
+	if c.logErr != nil && first == nil {
+		first = fmt.Errorf("append log lines: %w", c.logErr)
+	}
+	c.logErr = nil
+	c.mu.Unlock()
 	return first
 }
 

@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/djinn-cc/djinn/hooks/transcript"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -843,4 +844,249 @@ func clip2(a, b string) (string, string) {
 	}
 	from := max(i-80, 0)
 	return a[from:min(len(a), i+120)], b[from:min(len(b), i+120)]
+}
+
+// TestSessionCacheBufferedLogs: with HoldLocks the hooks' log lines wait
+// in the cache, and whatever reads a session's logs in between sees them
+// all: the pressure advisory's contextFill (tiers crossed as the context
+// grows), the compaction snapshot's RankSession (PreCompact and
+// SessionStart(compact)), and RankSession called between hooks. Every
+// response and every rank equals the per-hook path's, and after Flush the
+// session's files are byte-identical to it; before Flush the logs on disk
+// lag behind (the lines really were held back).
+func TestSessionCacheBufferedLogs(t *testing.T) {
+	s := newSim(t)
+	start, root := s.now, s.env.Store.Root
+	type run struct {
+		said  []string
+		ranks []string
+		files map[string]string
+		lag   int // turns.jsonl lines on disk short of the hooks', before Flush
+	}
+	session := func(name string, hold bool) run {
+		s.env.Store = &state.Store{Root: filepath.Join(root, name), LockWait: time.Second, Now: s.env.Now}
+		s.env.Cache = nil
+		s.now, s.calls, s.prompt, s.said = start, 0, 0, nil
+		if err := os.WriteFile(s.tpath, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s.run(&Payload{HookEventName: SessionStart, Source: "startup"})
+		s.env.Cache = &SessionCache{HoldLocks: hold}
+		var out run
+		rank := func() {
+			t.Helper()
+			r, err := RankSession(s.env, s.id, 100, 32<<10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(r)
+			out.ranks = append(out.ranks, string(b))
+		}
+		s.userPrompt("Make the exporter write dates in ISO 8601")
+		var files []string
+		for i := range 4 {
+			files = append(files, s.file(fmt.Sprintf("exp/f%d.go", i), "package exp\n"))
+		}
+		for i := range 24 {
+			// 40%, 55% and 70% of 200,000 tokens are crossed on the way.
+			s.assistant("Working through the exporter's date handling", int64(60000+i*5000))
+			f := files[(i*3)%len(files)]
+			switch i % 3 {
+			case 0:
+				s.tool("Read", jsonStr(map[string]any{"file_path": f}), map[string]any{"type": "text", "file": map[string]any{"filePath": f, "content": "package exp\n", "numLines": 1, "startLine": 1, "totalLines": 1}})
+			case 1:
+				s.tool("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "package exp", "new_string": fmt.Sprintf("package exp // %d", i)}), map[string]any{"filePath": f, "originalFile": "package exp\n"})
+			default:
+				s.fail("Bash", jsonStr(map[string]any{"command": "go test ./exp"}), "exit status 1: FAIL TestISODates")
+			}
+			if i%8 == 7 {
+				rank()
+			}
+		}
+		s.run(&Payload{HookEventName: PreCompact, Trigger: "auto"})
+		s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
+		rank()
+		for range 3 {
+			s.fail("Bash", jsonStr(map[string]any{"command": "go vet ./exp"}), "exit status 1")
+		}
+		dir, _ := s.env.Store.SessionDir(s.id)
+		disk := func() int {
+			b, _ := os.ReadFile(filepath.Join(dir, "turns.jsonl"))
+			return bytes.Count(b, []byte("\n"))
+		}
+		before := disk()
+		if err := s.env.Cache.Flush(context.Background(), s.env.Store); err != nil {
+			t.Fatal(err)
+		}
+		out.lag = disk() - before
+		out.said = s.said
+		out.files = map[string]string{}
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			rel, _ := filepath.Rel(dir, p)
+			out.files[rel] = string(b)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	want, got := session("plain", false), session("held", true)
+	if want.lag != 0 || got.lag == 0 {
+		t.Errorf("turns.jsonl lines written by Flush: per-hook %d (want 0), held %d (want some)", want.lag, got.lag)
+	}
+	kinds := strings.Join(want.said, "\n")
+	for _, k := range []string{"[djinn:pressure]", "[djinn:reanchor]", "<load_bearing_files>"} {
+		if !strings.Contains(kinds, k) {
+			t.Errorf("the session never said %s: the readers were not exercised", k)
+		}
+	}
+	if !reflect.DeepEqual(got.said, want.said) {
+		for i := range min(len(got.said), len(want.said)) {
+			if got.said[i] != want.said[i] {
+				a, b := clip2(got.said[i], want.said[i])
+				t.Fatalf("advisory %d differs with held log lines:\n got %s\nwant %s", i, a, b)
+			}
+		}
+		t.Fatalf("%d advisories with held log lines, %d without", len(got.said), len(want.said))
+	}
+	if !reflect.DeepEqual(got.ranks, want.ranks) {
+		t.Errorf("RankSession between hooks differs with held log lines:\n got %v\nwant %v", got.ranks, want.ranks)
+	}
+	if len(want.files) < 4 {
+		t.Fatalf("only %d session files", len(want.files))
+	}
+	for name, w := range want.files {
+		if got.files[name] != w {
+			a, b := clip2(got.files[name], w)
+			t.Errorf("%s differs with held log lines:\n got %s\nwant %s", name, a, b)
+		}
+	}
+	for name := range got.files {
+		if _, ok := want.files[name]; !ok {
+			t.Errorf("%s: written with held log lines only", name)
+		}
+	}
+}
+
+// TestSessionCacheHeldReload: log lines held back for a window the cache
+// drops (as when another process wrote window.json) are dropped with it,
+// so the logs stay those of the window on disk, and the next hook's
+// Reconcile finds its lines there instead of appending them again.
+func TestSessionCacheHeldReload(t *testing.T) {
+	s := newSim(t)
+	s.env.Cache = &SessionCache{HoldLocks: true}
+	for range 3 {
+		s.fail("Bash", jsonStr(map[string]any{"command": "make"}), "exit status 2")
+	}
+	if err := s.env.Cache.Flush(context.Background(), s.env.Store); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		s.fail("Bash", jsonStr(map[string]any{"command": "make lint"}), "exit status 2")
+	}
+	dir, _ := s.env.Store.SessionDir(s.id)
+	read := func() string {
+		b, _ := os.ReadFile(filepath.Join(dir, "turns.jsonl"))
+		return string(b)
+	}
+	held := read()
+	s.env.Cache.drop(s.id)
+	s.fail("Bash", jsonStr(map[string]any{"command": "make vet"}), "exit status 2")
+	if err := s.env.Cache.Flush(context.Background(), s.env.Store); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(read(), "\n"), "\n")
+	if n := strings.Count(held, "\n"); n != 3 {
+		t.Fatalf("turns.jsonl had %d lines before the reload, want the 3 flushed", n)
+	}
+	var cmds []string
+	for _, l := range lines {
+		var tr state.Turn
+		if err := json.Unmarshal([]byte(l), &tr); err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, tr.Summary)
+	}
+	if len(cmds) != 4 || !strings.Contains(cmds[2], "make") || !strings.Contains(cmds[3], "make vet") {
+		t.Errorf("turns after the reload: %q, want 3 x make, make vet", cmds)
+	}
+}
+
+// TestSessionCacheHeldOtherWriter: under HoldLocks the cache trusts its
+// window without a stat only while it has held the lock since; once
+// Release gave the lock up, a window.json another process wrote wins,
+// as without HoldLocks.
+func TestSessionCacheHeldOtherWriter(t *testing.T) {
+	s := newSim(t)
+	s.env.Cache = &SessionCache{HoldLocks: true}
+	other := &Env{Store: &state.Store{Root: s.env.Store.Root, LockWait: time.Second, Now: s.env.Now}, Settings: s.env.Settings, Now: s.env.Now, Getenv: s.env.Getenv}
+	call := func(env *Env) {
+		t.Helper()
+		s.calls++
+		p := &Payload{HookEventName: PostToolUseFailure, SessionID: s.id, TranscriptPath: s.tpath, Cwd: s.project, ToolName: "Bash", ToolInput: json.RawMessage(`{"command":"make"}`), Error: "exit 2"}
+		if _, err := Run(context.Background(), env, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	call(s.env)
+	call(s.env)
+	if err := s.env.Cache.Flush(context.Background(), s.env.Store); err != nil {
+		t.Fatal(err)
+	}
+	call(s.env) // takes the lock again; the entry predates it: checked
+	if err := s.env.Cache.Release(); err != nil {
+		t.Fatal(err)
+	}
+	call(other) // reads the flushed window (2 calls) and writes 3
+	call(s.env) // must start from the other process's window
+	if err := s.env.Cache.Flush(context.Background(), s.env.Store); err == nil {
+		// The cache's own third call was never written, so the disk is
+		// the other process's: Flush must not have found it stale.
+		if w := s.window(); w.ToolCalls != 4 {
+			t.Errorf("after cached x3, other, cached: %d tool calls, want 4", w.ToolCalls)
+		}
+	} else {
+		t.Fatal(err)
+	}
+}
+
+// TestCursorRoundTrip: the meter's cursor a cached session keeps decoded
+// (cursorRoundTrips) is exactly what json.Unmarshal gives for its
+// encoding, over random cursors whose strings are sometimes not UTF-8; a
+// cursor that would not come back the same is never kept.
+func TestCursorRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	kept, refused := 0, 0
+	for i := range 5000 {
+		var c transcript.Cursor
+		fill(r, reflect.ValueOf(&c).Elem(), 0)
+		raw, err := json.Marshal(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back transcript.Cursor
+		if err := json.Unmarshal(raw, &back); err != nil {
+			t.Fatal(err)
+		}
+		same := back == c
+		if cursorRoundTrips(c) {
+			kept++
+			if !same {
+				t.Fatalf("case %d: kept %+v, but its encoding %s decodes to %+v", i, c, raw, back)
+			}
+		} else {
+			refused++
+			if same {
+				t.Errorf("case %d: refused %+v, which round-trips", i, c)
+			}
+		}
+	}
+	if kept < 500 || refused < 500 {
+		t.Errorf("kept %d, refused %d of 5000: the cases do not cover both", kept, refused)
+	}
 }
