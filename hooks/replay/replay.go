@@ -71,6 +71,10 @@ type Options struct {
 	// Both give the same reports and leave the same files; the tests hold
 	// them to it (TestFastPathMatchesPlain).
 	Plain bool
+
+	// fileSeen, if set, is called with every answer the fast path's
+	// hooks.Env.File gives (tests hold it to the disk).
+	fileSeen func(path string, content []byte)
 }
 
 // Event is one synthesised hook and what Djinn answered.
@@ -201,6 +205,14 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 		Saved: func(w *state.Window) { r.lastWindow = w },
 	}
 	if !opt.Plain {
+		r.files, r.dirs = map[string][]byte{}, map[string]bool{}
+		r.env.File = func(path string) ([]byte, bool) {
+			b, ok := r.files[path]
+			if ok && opt.fileSeen != nil {
+				opt.fileSeen(path, b)
+			}
+			return b, ok
+		}
 		// A scratch state directory is this replay's alone: the cache
 		// keeps each session's lock from the first hook to the end.
 		cache := &hooks.SessionCache{HoldLocks: !keepState}
@@ -258,7 +270,7 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 			if path != r.transcriptPath {
 				return nil, 0, false
 			}
-			return &transcriptView{Reader: bytes.NewReader(r.tbuf), size: int64(len(r.tbuf)), d: d}, int64(len(r.tbuf)), true
+			return &transcriptView{Reader: bytes.NewReader(r.tbuf), buf: r.tbuf, size: int64(len(r.tbuf)), d: d}, int64(len(r.tbuf)), true
 		}
 	}
 	done := make(chan struct{})
@@ -474,10 +486,28 @@ func (d *decoder) peekLines(data []byte) {
 // walked, about twice per line over a replay, on the hooks' goroutine;
 // the decoder now does it once per line, on its own. TestTranscriptView
 // and TestFastPathMatchesPlain hold it to the meter's own peek.
+//
+// It also hands out its bytes without a copy (transcript.ByteViewer): the
+// first size bytes of the transcript never change once written (the
+// shared file's bytes, or tbuf, which only grows), so the meter's window
+// may be that memory; TestMeterByteViewer and TestFastPathMatchesPlain
+// hold the meter to the same Scan.
 type transcriptView struct {
 	*bytes.Reader
+	buf  []byte // the bytes Reader reads
 	size int64
 	d    *decoder
+}
+
+// ViewAt returns the n bytes at off, within the view, without a copy; the
+// slice's capacity ends with it, so nothing can append into the bytes
+// after.
+func (v *transcriptView) ViewAt(off int64, n int) ([]byte, bool) {
+	if off < 0 || n < 0 || off+int64(n) > v.size {
+		return nil, false
+	}
+	end := off + int64(n)
+	return v.buf[off:end:end], true
 }
 
 // LineType returns the decoder's PeekType of the line at off, when those
@@ -672,6 +702,13 @@ type runner struct {
 	// expected is the last main-chain assistant usage written so far (-1
 	// none, or stale after a compact boundary).
 	expected int64
+
+	// With !Plain, files are the scratch project's files replay wrote,
+	// as it wrote them (hooks.Env.File), and dirs the directories it
+	// made: nothing else writes or removes either, so the disk holds
+	// just that. A path not in files is read from disk.
+	files map[string][]byte
+	dirs  map[string]bool
 
 	pending     map[string]pendingTool
 	turnActive  bool   // main-chain assistant activity since the last prompt
@@ -1116,14 +1153,28 @@ func (r *runner) applyEffects(tool string, in *effectInput, resp effectResp) {
 		if resp.OriginalFile != nil {
 			return *resp.OriginalFile, true
 		}
+		if b, ok := r.files[p]; ok {
+			return string(b), true
+		}
 		if b, err := os.ReadFile(p); err == nil {
 			return string(b), true
 		}
 		return "", false
 	}
 	write := func(s string) {
-		_ = os.MkdirAll(filepath.Dir(p), 0o700)
-		_ = os.WriteFile(p, []byte(s), 0o600)
+		dir := filepath.Dir(p)
+		if !r.dirs[dir] && os.MkdirAll(dir, 0o700) == nil && r.dirs != nil {
+			r.dirs[dir] = true
+		}
+		b := []byte(s)
+		err := os.WriteFile(p, b, 0o600)
+		switch {
+		case r.files == nil:
+		case err == nil:
+			r.files[p] = b
+		default:
+			delete(r.files, p) // whatever the disk holds now
+		}
 	}
 	switch tool {
 	case "Write":
@@ -1141,7 +1192,10 @@ func (r *runner) applyEffects(tool string, in *effectInput, resp effectResp) {
 		}
 	case "Read":
 		full := resp.File.StartLine <= 1 && resp.File.TotalLines > 0 && resp.File.NumLines >= resp.File.TotalLines
-		if _, err := os.Stat(p); err != nil && full {
+		if _, known := r.files[p]; known || !full {
+			break
+		}
+		if _, err := os.Stat(p); err != nil {
 			write(resp.File.Content)
 		}
 	}

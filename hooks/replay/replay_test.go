@@ -191,7 +191,8 @@ func TestMillis(t *testing.T) {
 // TestTranscriptView holds transcriptView.LineType to transcript.PeekType
 // on every line of the corpus and testdata, as the meter asks about them
 // (the line with its newline, in a view that ends with it or later), and
-// to known=false for anything that is not one whole line in the view.
+// to known=false for anything that is not one whole line in the view;
+// and ViewAt to ReadAt within the view, refusing anything past it.
 func TestTranscriptView(t *testing.T) {
 	n := 0
 	for _, f := range oracleFiles(t) {
@@ -215,7 +216,23 @@ func TestTranscriptView(t *testing.T) {
 		for i, l := range lines {
 			end := off + int64(len(l)) + 1
 			for _, size := range []int64{end, min(end+int64(len(l))/2+1, int64(len(data)))} {
-				v := &transcriptView{Reader: bytes.NewReader(data[:size]), size: size, d: d}
+				v := &transcriptView{Reader: bytes.NewReader(data[:size]), buf: data[:size], size: size, d: d}
+				// ViewAt gives what ReadAt reads, within the view only,
+				// with no room to append into what follows.
+				for _, q := range [][2]int64{{off, int64(len(l)) + 1}, {0, size}, {off, size - off}, {size, 0}, {off, size - off + 1}, {-1, 2}} {
+					b, ok := v.ViewAt(q[0], int(q[1]))
+					want := q[0] >= 0 && q[0]+q[1] <= size
+					if ok != want {
+						t.Fatalf("%s line %d: ViewAt(%d, %d) ok %v in a view of %d bytes", f, i+1, q[0], q[1], ok, size)
+					}
+					if !ok {
+						continue
+					}
+					r := make([]byte, q[1])
+					if n, _ := v.ReadAt(r, q[0]); n != len(r) || !bytes.Equal(b, r) || cap(b) != len(b) {
+						t.Fatalf("%s line %d: ViewAt(%d, %d) = %d bytes (cap %d), ReadAt %d", f, i+1, q[0], q[1], len(b), cap(b), n)
+					}
+				}
 				wantTyp, wantOK := transcript.PeekType(data[off:end])
 				if typ, ok, known := v.LineType(off, len(l)+1); !known || typ != wantTyp || ok != wantOK {
 					t.Fatalf("%s line %d: LineType %q, %v, known %v; PeekType %q, %v", f, i+1, typ, ok, known, wantTyp, wantOK)
@@ -236,4 +253,34 @@ func TestTranscriptView(t *testing.T) {
 		t.Fatal("no transcript with a shared view")
 	}
 	t.Logf("%d lines", n)
+}
+
+// TestFileMatchesDisk: every file content the fast path hands the hooks
+// from memory (hooks.Env.File, for the loop detector's content hash) is
+// the regular file on disk at that moment, byte for byte, over the corpus
+// and testdata; TestFastPathMatchesPlain holds the hashes' effect on the
+// reports to the path that reads every file.
+func TestFileMatchesDisk(t *testing.T) {
+	seen := 0
+	for _, f := range oracleFiles(t) {
+		opt := Options{Settings: state.DefaultSettings(), WorkDir: t.TempDir()}
+		opt.fileSeen = func(path string, content []byte) {
+			seen++
+			fi, err := os.Lstat(path)
+			if err != nil || !fi.Mode().IsRegular() {
+				t.Fatalf("%s: Env.File has %s, which is not a regular file on disk (%v)", filepath.Base(f), path, err)
+			}
+			disk, err := os.ReadFile(path)
+			if err != nil || !bytes.Equal(disk, content) {
+				t.Fatalf("%s: Env.File gives %d bytes for %s, the disk holds %d (%v)", filepath.Base(f), len(content), path, len(disk), err)
+			}
+		}
+		if _, err := Run(context.Background(), f, opt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no hook took a file from memory")
+	}
+	t.Logf("%d file contents from memory", seen)
 }

@@ -73,3 +73,66 @@ func TestMeterLineTypes(t *testing.T) {
 		}
 	}
 }
+
+// viewReader is a transcript in memory that hands out its bytes
+// (ByteViewer), refusing every fourth request (the meter must then read
+// and copy as usual), and checks each request lies within the bytes.
+type viewReader struct {
+	*bytes.Reader
+	t      *testing.T
+	data   []byte
+	asked  int
+	viewed int
+}
+
+func (r *viewReader) ViewAt(off int64, n int) ([]byte, bool) {
+	r.t.Helper()
+	if off < 0 || n < 0 || off+int64(n) > int64(len(r.data)) {
+		r.t.Fatalf("ViewAt(%d, %d) outside the %d bytes", off, n, len(r.data))
+	}
+	r.asked++
+	if r.asked%4 == 0 {
+		return nil, false
+	}
+	r.viewed++
+	end := off + int64(n)
+	return r.data[off:end:end], true
+}
+
+// TestMeterByteViewer: a reader that hands out its bytes (ByteViewer)
+// yields the same Scan, BytesRead included, as one that copies them,
+// along a cursor chain over every cut of the corpus, with the hooks'
+// options, the defaults and a small budget; and the meter leaves the
+// bytes it was handed as they were.
+func TestMeterByteViewer(t *testing.T) {
+	for _, opt := range []Options{HookOptions(), DefaultOptions(), {Budget: 16 << 10, Chunk: 2 << 10, TextRunes: 500, ToolResults: 4}} {
+		asked, viewed := 0, 0
+		for _, path := range corpusFiles(t) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			orig := bytes.Clone(data)
+			var plainCur, viewCur *Cursor
+			for i, end := range lineEnds(data) {
+				if i%25 != 0 && len(data)-end > 2048 {
+					continue // every 25th cut, and all near the end
+				}
+				plain, perr := MeasureAt(bytes.NewReader(orig[:end]), int64(end), plainCur, opt)
+				vr := &viewReader{Reader: bytes.NewReader(data[:end]), t: t, data: data[:end]}
+				viewedScan, verr := MeasureAt(vr, int64(end), viewCur, opt)
+				if (perr == nil) != (verr == nil) || !reflect.DeepEqual(plain, viewedScan) {
+					t.Fatalf("%s, cut %d: with ByteViewer %+v (%v), without %+v (%v)", filepath.Base(path), i+1, viewedScan, verr, plain, perr)
+				}
+				asked, viewed = asked+vr.asked, viewed+vr.viewed
+				plainCur, viewCur = &plain.Cursor, &viewedScan.Cursor
+			}
+			if !bytes.Equal(data, orig) {
+				t.Fatalf("%s: the meter changed the bytes it was handed", filepath.Base(path))
+			}
+		}
+		if viewed == 0 || viewed == asked {
+			t.Errorf("options %+v: %d of %d views given; want some, not all", opt, viewed, asked)
+		}
+	}
+}

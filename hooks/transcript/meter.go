@@ -198,6 +198,7 @@ func MeasureAt(r io.ReaderAt, size int64, prev *Cursor, opt Options) (Scan, erro
 	opt = opt.sanitized()
 	m := measurer{r: r, size: size, opt: opt, c: newCollector(opt)}
 	m.c.types, _ = r.(LineTypes)
+	m.view, _ = r.(ByteViewer)
 	m.spare, _ = windows.Get().(*[]byte)
 	defer m.release()
 	valid := m.validCursor(prev)
@@ -249,10 +250,24 @@ type measurer struct {
 	err   error
 	buf   []byte  // the tail window, reused by the forward one
 	spare *[]byte // a pooled buffer not in use yet (alloc)
+	// view is r, when it can hand out its bytes without a copy.
+	view ByteViewer
 	// prev is the caller's cursor if valid, else nil. With one, lines of
 	// LongLine bytes and over are given up on (the forward window covers
 	// what they hide).
 	prev *Cursor
+}
+
+// ByteViewer may be implemented by the io.ReaderAt given to MeasureAt
+// when its bytes are in memory and stay as they are while MeasureAt runs
+// (replay's transcript): ViewAt returns the n bytes at off, what ReadAt
+// would copy, as a slice of that memory, or ok=false to be read as usual.
+// The meter's tail window is then the reader's memory: the copy into a
+// window buffer was most of what replay's meters allocated (7 MB of 55
+// per corpus pass). The meter only reads the slice, and keeps copies of
+// what it takes from it.
+type ByteViewer interface {
+	ViewAt(off int64, n int) (b []byte, ok bool)
 }
 
 // windows keeps the window buffers of finished Measures: a long-lived
@@ -342,6 +357,18 @@ func (m *measurer) tail() (seenFrom, lastNL int64) {
 			return false
 		}
 		k := min(m.opt.Chunk, pos-limit)
+		if m.view != nil {
+			// The window is the reader's own memory, [pos-k, size):
+			// the same bytes, chunk and count as a read, without the
+			// copy (or the buffer). m.buf never holds it: it goes
+			// back to the pool.
+			if b, ok := m.view.ViewAt(pos-k, int(m.size-(pos-k))); ok && int64(len(b)) == m.size-(pos-k) {
+				win = b
+				m.read += k
+				pos -= k
+				return true
+			}
+		}
 		if free := at(pos); free < k {
 			grown := m.alloc(min(max(2*int64(len(win)), int64(len(win))+k), m.size-limit), m.size-limit)
 			copy(grown[int64(len(grown))-(m.size-pos):], win[at(pos):])
