@@ -40,6 +40,12 @@ type Env struct {
 	// context meter a stat, an open and its reads; ok=false reads the file.
 	// Hook processes leave it nil.
 	Transcript func(path string) (r io.ReaderAt, size int64, ok bool)
+	// File, if set, gives the content of the regular file at path as this
+	// process last wrote it (replay's scratch project), which the caller
+	// must not change; ok=false reads the disk. It spares the loop
+	// detector's content hash a stat, an open and a read. Hook processes
+	// leave it nil.
+	File func(path string) (content []byte, ok bool)
 }
 
 func (e *Env) now() time.Time {
