@@ -459,6 +459,10 @@ type decoder struct {
 	data  []byte
 	offs  []int64
 	types []lineType
+	// entries[i] is line i as Decode gave it (nil: it did not decode),
+	// set with types[i], for transcriptView.LineEntry; the main loop drops
+	// its own reference once done with a line, the meter may still read it.
+	entries []*transcript.Entry
 }
 
 type lineType struct {
@@ -473,6 +477,7 @@ func (d *decoder) peekLines(data []byte) {
 	d.data = data
 	d.offs = make([]int64, len(d.lines))
 	d.types = make([]lineType, len(d.lines))
+	d.entries = make([]*transcript.Entry, len(d.lines))
 	off := int64(0)
 	for i, l := range d.lines {
 		d.offs[i] = off
@@ -497,6 +502,22 @@ type transcriptView struct {
 	buf  []byte // the bytes Reader reads
 	size int64
 	d    *decoder
+}
+
+// LineEntry returns the decoder's Decode of the line at off, when those n
+// bytes are one whole line with its newline, within the view, and it
+// decoded (transcript.LineEntries): the meter need not decode it again.
+// Nothing changes an entry once decoded; the meter only reads it.
+func (v *transcriptView) LineEntry(off int64, n int) (*transcript.Entry, bool) {
+	d := v.d
+	if d.entries == nil || off < 0 || off+int64(n) > v.size {
+		return nil, false
+	}
+	i, found := slices.BinarySearch(d.offs, off)
+	if !found || int64(n) != int64(len(d.lines[i]))+1 || d.entries[i] == nil {
+		return nil, false
+	}
+	return d.entries[i], true
 }
 
 // ViewAt returns the n bytes at off, within the view, without a copy; the
@@ -625,6 +646,7 @@ func (d *decoder) run(done <-chan struct{}) {
 			o := d.offs[i]
 			typ, ok := transcript.PeekType(d.data[o : o+int64(len(l))+1])
 			d.types[i] = lineType{typ, ok}
+			d.entries[i] = d.out[i].e
 		}
 		if (i+1)%readyEvery == 0 || i+1 == len(d.lines) {
 			d.ready <- i + 1

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"testing"
 	"time"
@@ -192,9 +193,10 @@ func TestMillis(t *testing.T) {
 // on every line of the corpus and testdata, as the meter asks about them
 // (the line with its newline, in a view that ends with it or later), and
 // to known=false for anything that is not one whole line in the view;
-// and ViewAt to ReadAt within the view, refusing anything past it.
+// LineEntry to Decode likewise; and ViewAt to ReadAt within the view,
+// refusing anything past it.
 func TestTranscriptView(t *testing.T) {
-	n := 0
+	n, entries := 0, 0
 	for _, f := range oracleFiles(t) {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -215,11 +217,15 @@ func TestTranscriptView(t *testing.T) {
 		off := int64(0)
 		for i, l := range lines {
 			end := off + int64(len(l)) + 1
+			want, werr := transcript.Decode(data[off:end])
+			if werr == nil {
+				entries++
+			}
 			for _, size := range []int64{end, min(end+int64(len(l))/2+1, int64(len(data)))} {
 				v := &transcriptView{Reader: bytes.NewReader(data[:size]), buf: data[:size], size: size, d: d}
 				// ViewAt gives what ReadAt reads, within the view only,
 				// with no room to append into what follows.
-				for _, q := range [][2]int64{{off, int64(len(l)) + 1}, {0, size}, {off, size - off}, {size, 0}, {off, size - off + 1}, {-1, 2}} {
+				for _, q := range [][2]int64{{off, int64(len(l)) + 1}, {max(0, off-8), min(size-max(0, off-8), int64(len(l))+17)}, {size, 0}, {off, size - off + 1}, {-1, 2}} {
 					b, ok := v.ViewAt(q[0], int(q[1]))
 					want := q[0] >= 0 && q[0]+q[1] <= size
 					if ok != want {
@@ -233,6 +239,11 @@ func TestTranscriptView(t *testing.T) {
 						t.Fatalf("%s line %d: ViewAt(%d, %d) = %d bytes (cap %d), ReadAt %d", f, i+1, q[0], q[1], len(b), cap(b), n)
 					}
 				}
+				// LineEntry gives Decode of the line, or nothing for a
+				// line that does not decode.
+				if e, known := v.LineEntry(off, len(l)+1); known != (werr == nil) || (known && !reflect.DeepEqual(*e, want)) {
+					t.Fatalf("%s line %d: LineEntry known %v, differs from Decode (error %v)", f, i+1, known, werr)
+				}
 				wantTyp, wantOK := transcript.PeekType(data[off:end])
 				if typ, ok, known := v.LineType(off, len(l)+1); !known || typ != wantTyp || ok != wantOK {
 					t.Fatalf("%s line %d: LineType %q, %v, known %v; PeekType %q, %v", f, i+1, typ, ok, known, wantTyp, wantOK)
@@ -241,6 +252,9 @@ func TestTranscriptView(t *testing.T) {
 					if q[0] >= 0 && q[0]+q[1] <= size && q[1] > 0 && q[0]+q[1] <= int64(len(data)) {
 						if _, _, known := v.LineType(q[0], int(q[1])); known && !(q[0] == end && size > end && len(lines) > i+1 && len(lines[i+1]) == 0) {
 							t.Fatalf("%s line %d: LineType(%d, %d) known in a view of %d bytes; the line is [%d, %d)", f, i+1, q[0], q[1], size, off, end)
+						}
+						if _, known := v.LineEntry(q[0], int(q[1])); known && !(q[0] == end && size > end && len(lines) > i+1 && len(lines[i+1]) == 0) {
+							t.Fatalf("%s line %d: LineEntry(%d, %d) known in a view of %d bytes; the line is [%d, %d)", f, i+1, q[0], q[1], size, off, end)
 						}
 					}
 				}
@@ -252,7 +266,10 @@ func TestTranscriptView(t *testing.T) {
 	if n == 0 {
 		t.Fatal("no transcript with a shared view")
 	}
-	t.Logf("%d lines", n)
+	if entries == 0 {
+		t.Fatal("no line decoded")
+	}
+	t.Logf("%d lines, %d decoded", n, entries)
 }
 
 // TestFileMatchesDisk: every file content the fast path hands the hooks

@@ -136,3 +136,69 @@ func TestMeterByteViewer(t *testing.T) {
 		}
 	}
 }
+
+// decodedReader is a transcript that holds its lines decoded, as replay's
+// does (LineEntries): it answers with Decode of the line asked about,
+// every third line with known=false, and checks the meter asks only about
+// whole lines with their newline.
+type decodedReader struct {
+	*bytes.Reader
+	t        *testing.T
+	data     []byte
+	asked    int
+	answered int
+}
+
+func (r *decodedReader) LineEntry(off int64, n int) (*Entry, bool) {
+	r.t.Helper()
+	end := off + int64(n)
+	if off < 0 || n <= 0 || end > int64(len(r.data)) {
+		r.t.Fatalf("LineEntry(%d, %d) outside the %d bytes read", off, n, len(r.data))
+	}
+	if (off > 0 && r.data[off-1] != '\n') || (end < int64(len(r.data)) && r.data[end-1] != '\n') {
+		r.t.Fatalf("LineEntry(%d, %d): not one whole line", off, n)
+	}
+	r.asked++
+	if r.asked%3 == 0 {
+		return nil, false
+	}
+	e, err := Decode(r.data[off:end])
+	if err != nil {
+		return nil, false
+	}
+	r.answered++
+	return &e, true
+}
+
+// TestMeterLineEntries: a reader that holds its lines decoded (Decode,
+// LineEntries) yields the same Scan as one that does not, along a cursor
+// chain over every cut of the corpus, with the hooks' options, the
+// defaults, and a small budget (the forward window).
+func TestMeterLineEntries(t *testing.T) {
+	for _, opt := range []Options{HookOptions(), DefaultOptions(), {Budget: 16 << 10, Chunk: 2 << 10, TextRunes: 500, ToolResults: 4}} {
+		asked, answered := 0, 0
+		for _, path := range corpusFiles(t) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var plainCur, decCur *Cursor
+			for i, end := range lineEnds(data) {
+				if i%25 != 0 && len(data)-end > 2048 {
+					continue // every 25th cut, and all near the end
+				}
+				plain, perr := MeasureAt(bytes.NewReader(data[:end]), int64(end), plainCur, opt)
+				dr := &decodedReader{Reader: bytes.NewReader(data[:end]), t: t, data: data[:end]}
+				dec, derr := MeasureAt(dr, int64(end), decCur, opt)
+				if (perr == nil) != (derr == nil) || !reflect.DeepEqual(plain, dec) {
+					t.Fatalf("%s, cut %d: with LineEntries %+v (%v), without %+v (%v)", filepath.Base(path), i+1, dec, derr, plain, perr)
+				}
+				asked, answered = asked+dr.asked, answered+dr.answered
+				plainCur, decCur = &plain.Cursor, &dec.Cursor
+			}
+		}
+		if answered == 0 || answered == asked {
+			t.Errorf("options %+v: %d of %d lines answered; want some, not all", opt, answered, asked)
+		}
+	}
+}

@@ -198,6 +198,7 @@ func MeasureAt(r io.ReaderAt, size int64, prev *Cursor, opt Options) (Scan, erro
 	opt = opt.sanitized()
 	m := measurer{r: r, size: size, opt: opt, c: newCollector(opt)}
 	m.c.types, _ = r.(LineTypes)
+	m.c.entries, _ = r.(LineEntries)
 	m.view, _ = r.(ByteViewer)
 	m.spare, _ = windows.Get().(*[]byte)
 	defer m.release()
@@ -508,7 +509,8 @@ func lastNewline(b []byte) int {
 // collector takes lines newest first and keeps what Measure reports.
 type collector struct {
 	opt     Options
-	types   LineTypes // the reader's, if it knows its lines' types
+	types   LineTypes   // the reader's, if it knows its lines' types
+	entries LineEntries // the reader's, if it holds its lines decoded
 	source  string
 	decided bool
 	reading Reading
@@ -603,8 +605,16 @@ func (c *collector) back(line []byte, off int64) {
 			return
 		}
 	}
-	e, err := decodeNarrow(line)
-	if err != nil || e.IsSidechain {
+	var e Entry
+	if pe, known := c.lineEntry(line, off); known {
+		e = *pe
+	} else {
+		var err error
+		if e, err = decodeNarrow(line); err != nil {
+			return
+		}
+	}
+	if e.IsSidechain {
 		return
 	}
 	switch {
@@ -666,6 +676,15 @@ func textParts(c Content) []string {
 		}
 	}
 	return ps
+}
+
+// lineEntry is the reader's decoded entry of line, at off, if it has it.
+func (c *collector) lineEntry(line []byte, off int64) (*Entry, bool) {
+	if c.entries == nil {
+		return nil, false
+	}
+	e, known := c.entries.LineEntry(off, len(line))
+	return e, known && e != nil
 }
 
 func (c *collector) takeText(msg *Message) {

@@ -16,6 +16,19 @@ type LineTypes interface {
 	LineType(off int64, n int) (typ string, ok, known bool)
 }
 
+// LineEntries may be implemented by the io.ReaderAt given to MeasureAt
+// when it holds its lines decoded: replay, whose decoder decodes every
+// line once (Decode) ahead of the hooks, while the meter of every hook
+// decoded the lines it needed again. LineEntry returns what Decode gives
+// for the n bytes at off (a line with its newline, as the meter cuts it),
+// or known=false when it does not hold that line decoded; the meter then
+// decodes it itself. The meter only reads the entry, and reads nothing
+// Decode has that decodeNarrow leaves out (Block.Input,
+// Entry.ToolUseResult).
+type LineEntries interface {
+	LineEntry(off int64, n int) (e *Entry, known bool)
+}
+
 // PeekType is what the meter takes of a transcript line before deciding
 // whether to decode it: the value Decode would give Entry.Type, ok false
 // when that is not sure without decoding (see peekType). For LineTypes.
