@@ -616,7 +616,7 @@ func (d *decoder) run(done <-chan struct{}) {
 			default:
 			}
 		}
-		e, err := transcript.Decode(l)
+		e, err := d.decode(l)
 		dl := &d.out[i]
 		if err != nil {
 			d.bad++
@@ -652,6 +652,17 @@ func (d *decoder) run(done <-chan struct{}) {
 			d.ready <- i + 1
 		}
 	}
+}
+
+// decode decodes one line. The fast path's lines are slices of the file
+// replay read, which nothing changes: their raw values need no copy
+// (transcript.DecodeShared); plain replay copies them, as Decode does
+// (TestFastPathMatchesPlain compares the two).
+func (d *decoder) decode(l []byte) (transcript.Entry, error) {
+	if d.prepare {
+		return transcript.DecodeShared(l)
+	}
+	return transcript.Decode(l)
 }
 
 // prepareLine does the pure per-tool-call work of a decoded line, with the

@@ -37,13 +37,18 @@ type fastParser struct {
 	i      int
 	depth  int
 	narrow bool // raw values (tool inputs, toolUseResult) are checked, not kept
+	shared bool // raw values are slices of b, not copies (DecodeShared)
 }
 
 // decodeFast decodes a line already trimmed of space. ok is false when the
 // line must go to decodeReflect. With narrow, Block.Input and
 // Entry.ToolUseResult are left nil (the meter reads neither).
 func decodeFast(line []byte, narrow bool) (e Entry, ok bool) {
-	p := fastParser{b: line, narrow: narrow}
+	return parseFast(fastParser{b: line, narrow: narrow})
+}
+
+// parseFast is decodeFast with the parser given (its line in p.b).
+func parseFast(p fastParser) (e Entry, ok bool) {
 	if !p.entry(&e) {
 		return Entry{}, false
 	}
@@ -486,7 +491,11 @@ func (p *fastParser) raw(v *json.RawMessage) bool {
 	if !p.skip() {
 		return false
 	}
-	if !p.narrow {
+	switch {
+	case p.narrow:
+	case p.shared:
+		*v = json.RawMessage(p.b[start:p.i:p.i])
+	default:
 		*v = append(json.RawMessage(nil), p.b[start:p.i]...)
 	}
 	return true

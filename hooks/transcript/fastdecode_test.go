@@ -31,6 +31,25 @@ func checkFast(t *testing.T, line []byte) (fast bool) {
 	if (err != nil) != (wantErr != nil) || (err == nil && !reflect.DeepEqual(got, want)) {
 		t.Fatalf("Decode: %+v, %v; encoding/json: %+v, %v\nline %.300q", got, err, want, wantErr, line)
 	}
+	// DecodeShared gives what Decode gives, and appending to its raw
+	// values (slices of the line) leaves the line as it was.
+	orig := bytes.Clone(line)
+	shared, err := DecodeShared(line)
+	if (err != nil) != (wantErr != nil) || (err == nil && !reflect.DeepEqual(shared, want)) {
+		t.Fatalf("DecodeShared: %+v, %v; encoding/json: %+v, %v\nline %.300q", shared, err, want, wantErr, line)
+	}
+	raws := []json.RawMessage{shared.ToolUseResult}
+	if shared.Message != nil {
+		for _, b := range shared.Message.Content.Blocks {
+			raws = append(raws, b.Input)
+		}
+	}
+	for _, r := range raws {
+		_ = append(r, 'x')
+	}
+	if !bytes.Equal(line, orig) {
+		t.Fatalf("appending to DecodeShared's raw values changed the line %.300q", orig)
+	}
 	narrow, err := decodeNarrow(line)
 	want.ToolUseResult = nil
 	if want.Message != nil {
