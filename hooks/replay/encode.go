@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -163,6 +164,10 @@ func appendString(dst []byte, s string) []byte {
 // cannot hold (which json.Unmarshal refuses) or nesting deeper than
 // maxMapDepth, and mapInput then takes the long way, which decides. An ok
 // value is thus always valid JSON.
+// reorderBufs hold the members of an object rawMapper puts in key order
+// while it does (the decoder goroutine and the hooks' map inputs alike).
+var reorderBufs = sync.Pool{New: func() any { return new([]byte) }}
+
 type rawMapper struct {
 	b     []byte
 	i     int
@@ -626,7 +631,14 @@ func (m *rawMapper) object(dst []byte) ([]byte, bool) {
 	if sorted {
 		return append(dst, '}'), true
 	}
-	written := bytes.Clone(dst[open:])
+	// The members as written, in a pooled buffer: a file tool's
+	// response, whose keys are out of order, carries a whole file.
+	bp := reorderBufs.Get().(*[]byte)
+	written := append((*bp)[:0], dst[open:]...)
+	defer func() {
+		*bp = written[:0]
+		reorderBufs.Put(bp)
+	}()
 	for k := range members {
 		members[k].start -= open
 		members[k].end -= open

@@ -243,8 +243,10 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 	// context meter (hooks.Env.Transcript): no file to flush, stat, open
 	// and read back on every hook. TestFastPathMatchesPlain holds the two
 	// to the same results.
-	r.tw = bufio.NewWriterSize(tf, 64<<10)
 	r.inMemory = !opt.Plain
+	if !r.inMemory {
+		r.tw = bufio.NewWriterSize(tf, 64<<10)
+	}
 
 	data, lines, err := readData(f, fi.Size())
 	if err != nil {
