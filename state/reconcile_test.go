@@ -57,8 +57,17 @@ func TestReconcile(t *testing.T) {
 				t.Fatalf("Reconcile = %d, %v; want %d", n, err, c.restored)
 			}
 			got, _ := os.ReadFile(path)
-			// Whole lines, in order: the torn fragment stays a line of its
-			// own (readers skip it) and nothing is there twice.
+			// Whole lines, in order, nothing there twice; and no torn
+			// fragment left for every later reader to skip and report: a
+			// restore cuts it off.
+			if n > 0 && !strings.HasSuffix(string(got), "\n") {
+				t.Errorf("log after a restore does not end its last line: %q", got)
+			}
+			for _, l := range strings.SplitAfter(string(got), "\n") {
+				if l != "" && !json.Valid([]byte(l)) {
+					t.Errorf("log after Reconcile keeps an invalid line %q", l)
+				}
+			}
 			var whole []string
 			for _, l := range strings.SplitAfter(string(got), "\n") {
 				if json.Valid(bytes.TrimSpace([]byte(l))) && l != "" {
@@ -74,6 +83,9 @@ func TestReconcile(t *testing.T) {
 			}
 			if (n > 0) != (len(notices) == 1) {
 				t.Errorf("notices %q for %d restored lines", notices, n)
+			}
+			if torn := strings.HasPrefix(c.name, "torn"); len(notices) == 1 && torn != strings.HasSuffix(notices[0], "its torn last line was cut off") {
+				t.Errorf("notice %q for %s", notices[0], c.name)
 			}
 			// Reconciling again finds everything there.
 			if n, err := st.Reconcile(path, KindTurn, []any{turn(3), turn(4)}); n != 0 || err != nil {

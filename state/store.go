@@ -535,10 +535,12 @@ func (s *Store) Reconcile(path string, k Kind, values []any) (int, error) {
 	// The log's last whole lines: a torn last line (cut mid-append) is no
 	// line, nor is a torn fragment a later append terminated, nor the
 	// first line of the tail, cut at its start.
+	var torn []byte
 	if i := bytes.LastIndexByte(tail, '\n'); i >= 0 {
+		torn = tail[i+1:]
 		tail = tail[:i]
 	} else {
-		tail = nil
+		torn, tail = tail, nil
 	}
 	var whole [][]byte
 	for _, l := range bytes.Split(tail, []byte("\n")) {
@@ -553,15 +555,34 @@ func (s *Store) Reconcile(path string, k Kind, values []any) (int, error) {
 			break
 		}
 	}
+	if have == len(lines) {
+		return 0, nil
+	}
+	// A torn last line is what is left of the interrupted hook's append
+	// (a kill inside its write, which the kernel may cut at a page
+	// boundary): its whole line is among those restored, so the fragment
+	// is cut off rather than left in the log as an invalid line every
+	// later reader would skip and report. A last line that parses (a log
+	// edited by hand without its final newline) is left alone.
+	cut := ""
+	if len(torn) > 0 && !json.Valid(torn) {
+		fi, err := os.Stat(path)
+		if err != nil {
+			return 0, fmt.Errorf("reconcile %s: %w", filepath.Base(path), err)
+		}
+		if err := os.Truncate(path, fi.Size()-int64(len(torn))); err != nil {
+			return 0, fmt.Errorf("reconcile %s: %w", filepath.Base(path), err)
+		}
+		cut = "; its torn last line was cut off"
+	}
 	for i, l := range lines[have:] {
 		if err := s.AppendLine(path, l); err != nil {
 			return i, err
 		}
 	}
-	if n := len(lines) - have; n > 0 {
-		s.notice("%s: restored %d line(s) that the last hook logged in window.json but had not appended (it was interrupted)", path, n)
-	}
-	return len(lines) - have, nil
+	n := len(lines) - have
+	s.notice("%s: restored %d line(s) that the last hook logged in window.json but had not appended (it was interrupted)%s", path, n, cut)
+	return n, nil
 }
 
 // equalLines reports whether a and b hold the same lines.

@@ -190,7 +190,7 @@ func loadWindow(t *testing.T, root, id string) state.Window {
 
 // restoredRE is the notice of a hook that restored the lines an
 // interrupted hook had logged in window.json but not appended.
-var restoredRE = regexp.MustCompile(`^djinn: .*(turns|advisories)\.jsonl: restored [0-9]+ line\(s\) that the last hook logged in window\.json but had not appended \(it was interrupted\)$`)
+var restoredRE = regexp.MustCompile(`^djinn: .*(turns|advisories)\.jsonl: restored [0-9]+ line\(s\) that the last hook logged in window\.json but had not appended \(it was interrupted\)(; its torn last line was cut off)?$`)
 
 // wholeLines counts the lines of path that are whole JSON objects.
 func wholeLines(t *testing.T, path string) int {
@@ -384,4 +384,56 @@ func tempFiles(t *testing.T, dir string) int {
 		}
 	}
 	return n
+}
+
+// TestTornAppendRestored: a hook killed inside its turns.jsonl write (the
+// kernel may cut a write at a page boundary) leaves the first part of its
+// line and no newline. The next hook restores the whole line from
+// window.json, cuts the fragment off and says so on one line; the log is
+// left with whole lines only, one per counted call, so no later reader
+// skips and reports a broken line. A random kill lands there too rarely
+// for TestCrashTrials to be sure of meeting it; here the write is cut by
+// hand.
+func TestTornAppendRestored(t *testing.T) {
+	dir := t.TempDir()
+	root := filepath.Join(dir, "state")
+	project := filepath.Join(dir, "project")
+	id := "crash-session"
+	for i := range 3 {
+		checkHookContract(t, "call", runHook(t, dir, root, "PostToolUse", toolPayload(id, i, project)))
+	}
+	turns := filepath.Join(root, "sessions", id, "turns.jsonl")
+	raw, err := os.ReadFile(turns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := bytes.LastIndexByte(raw[:len(raw)-1], '\n') + 1
+	cut := last + (len(raw)-last)/2
+	if err := os.Truncate(turns, int64(cut)); err != nil {
+		t.Fatal(err)
+	}
+	r := runHook(t, dir, root, "PostToolUse", toolPayload(id, 3, project))
+	checkHookContract(t, "hook after the torn write", r)
+	msg := strings.TrimSpace(string(r.stderr))
+	if !restoredRE.MatchString(msg) || !strings.HasSuffix(msg, "its torn last line was cut off") {
+		t.Errorf("the next hook said %q; want one notice of the restore and the cut", msg)
+	}
+	got, err := os.ReadFile(turns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.SplitAfter(string(got), "\n") {
+		if l != "" && !json.Valid([]byte(l)) {
+			t.Errorf("turns.jsonl keeps an invalid line %q", l)
+		}
+	}
+	if n, calls := wholeLines(t, turns), loadWindow(t, root, id).ToolCalls; n != calls {
+		t.Errorf("turns.jsonl has %d whole lines for %d tool calls", n, calls)
+	}
+	// And the hook after that has nothing to say.
+	r = runHook(t, dir, root, "PostToolUse", toolPayload(id, 4, project))
+	checkHookContract(t, "the hook after", r)
+	if len(r.stderr) > 0 {
+		t.Errorf("the hook after the restore said %q", r.stderr)
+	}
 }
