@@ -392,6 +392,20 @@ func TestInstalledPluginFiresEveryEvent(t *testing.T) {
 	if len(stub.Messages(KindCompact)) != 1 || len(run2.Find("system", "compact_boundary")) != 1 {
 		t.Fatalf("/compact made %d compaction requests; want 1 and a compact_boundary\n%v", len(stub.Messages(KindCompact)), run2)
 	}
+	// SessionStart(resume) ran both of its hooks, the link's and
+	// `hooks/djinn ensure` beside it, and both succeeded.
+	resumed := 0
+	for _, hr := range run2.HookResponses("SessionStart") {
+		if hr.HookName == "SessionStart:resume" {
+			resumed++
+			if hr.Outcome != "success" {
+				t.Errorf("SessionStart(resume) hook response %+v; want success", hr)
+			}
+		}
+	}
+	if resumed != 2 {
+		t.Errorf("SessionStart(resume) gave %d hook responses; want 2 (the link's hook and ensure)", resumed)
+	}
 
 	// /djinn:status on the installed plugin, with no DJINN_STATE_DIR: the
 	// skill's CLAUDE_PLUGIN_DATA leads the binary to the hooks' state, and

@@ -213,3 +213,70 @@ func goEnv(t *testing.T, key string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// TestLauncherEnsure: SessionStart(resume) runs the link and, beside it,
+// `hooks/djinn ensure`. When a resumed session is the first since the
+// install (no binary, no link), ensure builds and links, says nothing and
+// records no event (the link's own hook, which failed to start, had no
+// state to speak of); with the link in place it exits at once, leaving a
+// stale binary to the link's hook, which checks its sources itself. Without
+// Go it tells the user once, as SessionStart does, and points the link at
+// the launcher so the other hooks exit 0 quietly.
+func TestLauncherEnsure(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	data := t.TempDir()
+	stateDir := t.TempDir()
+	env := []string{"CLAUDE_PLUGIN_DATA=" + data, "DJINN_STATE_DIR=" + stateDir, "GOCACHE=" + goEnv(t, "GOCACHE"), "GOPATH=" + goEnv(t, "GOPATH"), "GOFLAGS=-mod=mod"}
+	payload := `{"session_id":"resumed-1","hook_event_name":"SessionStart","source":"resume","cwd":"/tmp"}`
+	out, errOut, code := runLauncher(t, env, payload, "ensure")
+	if code != 0 || out != "" || errOut != "" {
+		t.Fatalf("ensure on a fresh install: code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	hookBin := filepath.Join(data, "bin", "djinn-hook-"+Version)
+	link := filepath.Join(data, "bin", "djinn-hook")
+	hfi, err := os.Stat(hookBin)
+	if err != nil {
+		t.Fatalf("ensure built no hook binary: %v", err)
+	}
+	if lfi, err := os.Stat(link); err != nil || !os.SameFile(hfi, lfi) {
+		t.Fatalf("ensure left %s not pointing at %s: %v", link, hookBin, err)
+	}
+	if _, err := os.Stat(filepath.Join(stateDir, "sessions", "resumed-1")); err == nil {
+		t.Error("ensure ran the hook: the session has state")
+	}
+	// The link's hook, next time, runs and records the resume.
+	if out, errOut, code := runAs(t, link, env, payload, "hook", "SessionStart"); code != 0 || errOut != "" {
+		t.Fatalf("the link's SessionStart(resume): code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(stateDir, "sessions", "resumed-1", "window.json")); err != nil {
+		t.Errorf("the link's hook recorded nothing: %v", err)
+	}
+	// With the link in place ensure does nothing, even for a stale binary.
+	old := hfi.ModTime().Add(-1e12)
+	if err := os.Chtimes(hookBin, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := runLauncher(t, env, payload, "ensure"); code != 0 || out != "" || errOut != "" {
+		t.Fatalf("ensure with the link in place: code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if fi, err := os.Stat(hookBin); err != nil || !fi.ModTime().Equal(old) {
+		t.Errorf("ensure with the link in place rebuilt the binary (%v)", err)
+	}
+
+	// Without Go: the user is told once, the link points at the launcher.
+	noGo := t.TempDir()
+	env = []string{"CLAUDE_PLUGIN_DATA=" + noGo, "DJINN_GO=/nonexistent/go", "DJINN_STATE_DIR=" + t.TempDir()}
+	out, errOut, code = runLauncher(t, env, payload, "ensure")
+	if code != 0 || !strings.HasPrefix(out, `{"systemMessage":"djinn: the Go toolchain was not found`) || !strings.HasPrefix(errOut, "djinn: ") {
+		t.Fatalf("ensure without Go: code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if out, _, code = runLauncher(t, env, payload, "ensure"); code != 0 || out != "" {
+		t.Fatalf("ensure without Go told the user again: code %d, stdout %q", code, out)
+	}
+	nl := filepath.Join(noGo, "bin", "djinn-hook")
+	if target, err := os.Readlink(nl); err != nil || filepath.Base(target) != "djinn" {
+		t.Fatalf("without Go the link is %q (%v); want the launcher", target, err)
+	}
+}

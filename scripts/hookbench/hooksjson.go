@@ -9,18 +9,20 @@ import (
 	"strings"
 )
 
-// hookCommand is the command line hooks.json gives Claude Code for one
-// event: the first hook of the first group whose matcher matches what the
-// event is matched on (the tool's name, SessionStart's source), with
+// hookCommands are the command lines hooks.json gives Claude Code for one
+// event: every command hook of every group whose matcher matches what the
+// event is matched on (the tool's name, SessionStart's source), which
+// Claude Code starts in parallel and waits for, with
 // ${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} substituted as Claude
 // Code does. The shell form (no args) runs under sh -c, as Claude Code runs
 // it.
-func hookCommand(root, pluginData, event, matchOn string) ([]string, error) {
+func hookCommands(root, pluginData, event, matchOn string) ([][]string, error) {
 	cfg, err := loadHooksJSON(root)
 	if err != nil {
 		return nil, err
 	}
 	sub := strings.NewReplacer("${CLAUDE_PLUGIN_ROOT}", root, "${CLAUDE_PLUGIN_DATA}", pluginData)
+	var cmds [][]string
 	for _, g := range cfg.Hooks[event] {
 		if !matches(g.Matcher, matchOn) {
 			continue
@@ -30,16 +32,20 @@ func hookCommand(root, pluginData, event, matchOn string) ([]string, error) {
 				continue
 			}
 			if h.Args == nil {
-				return []string{"/bin/sh", "-c", sub.Replace(h.Command)}, nil
+				cmds = append(cmds, []string{"/bin/sh", "-c", sub.Replace(h.Command)})
+				continue
 			}
 			argv := []string{sub.Replace(h.Command)}
 			for _, a := range *h.Args {
 				argv = append(argv, sub.Replace(a))
 			}
-			return argv, nil
+			cmds = append(cmds, argv)
 		}
 	}
-	return nil, fmt.Errorf("hooks.json runs no command for %s (%q)", event, matchOn)
+	if len(cmds) == 0 {
+		return nil, fmt.Errorf("hooks.json runs no command for %s (%q)", event, matchOn)
+	}
+	return cmds, nil
 }
 
 // matches is Claude Code's matcher rule: empty or "*" matches everything,

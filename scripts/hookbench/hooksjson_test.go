@@ -6,28 +6,34 @@ import (
 	"testing"
 )
 
-// TestHookCommand: the bench runs what hooks.json gives Claude Code for
-// each event, placeholders substituted.
-func TestHookCommand(t *testing.T) {
+// TestHookCommands: the bench runs what hooks.json gives Claude Code for
+// each event, placeholders substituted, all of an event's commands
+// together.
+func TestHookCommands(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct{ event, on, want string }{
 		{"SessionStart", "startup", root + "/hooks/djinn hook SessionStart"},
-		{"SessionStart", "resume", root + "/hooks/djinn hook SessionStart"},
+		{"SessionStart", "clear", root + "/hooks/djinn hook SessionStart"},
+		{"SessionStart", "resume", "/data/bin/djinn-hook hook SessionStart; " + root + "/hooks/djinn ensure"},
 		{"SessionStart", "compact", "/data/bin/djinn-hook hook SessionStart"},
 		{"PostToolUse", "Read", "/data/bin/djinn-hook hook PostToolUse"},
 		{"PreCompact", "auto", "/data/bin/djinn-hook hook PreCompact"},
 		{"SessionEnd", "other", "/data/bin/djinn-hook hook SessionEnd"},
 	}
 	for _, c := range cases {
-		argv, err := hookCommand(root, "/data", c.event, c.on)
-		if err != nil || strings.Join(argv, " ") != c.want {
-			t.Errorf("%s(%s) = %q, %v; want %q", c.event, c.on, argv, err, c.want)
+		cmds, err := hookCommands(root, "/data", c.event, c.on)
+		var got []string
+		for _, argv := range cmds {
+			got = append(got, strings.Join(argv, " "))
+		}
+		if err != nil || strings.Join(got, "; ") != c.want {
+			t.Errorf("%s(%s) = %q, %v; want %q", c.event, c.on, got, err, c.want)
 		}
 	}
-	if _, err := hookCommand(root, "/data", "SessionStart", "nonsense"); err == nil {
+	if _, err := hookCommands(root, "/data", "SessionStart", "nonsense"); err == nil {
 		t.Error("a SessionStart source no matcher matches found a command")
 	}
 }
@@ -49,9 +55,11 @@ func TestMatches(t *testing.T) {
 }
 
 // TestHooksJSONWiring: every event Djinn handles is wired; SessionStart's
-// startup, resume and clear run the launcher (which builds the binary and
-// makes the link before any other hook of the session), and everything
-// else runs the link, in exec form, without a shell.
+// startup and clear run the launcher (which builds the binary and makes the
+// link before any other hook of the session); resume runs the link and,
+// beside it, the launcher's ensure (which builds and links only when a
+// resumed session is the first since the install); everything else runs
+// the link, in exec form, without a shell.
 func TestHooksJSONWiring(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -68,16 +76,23 @@ func TestHooksJSONWiring(t *testing.T) {
 			t.Errorf("%s is not wired", ev)
 		}
 		for _, g := range groups {
-			if len(g.Hooks) != 1 {
-				t.Fatalf("%s %q: %d hooks, want 1", ev, g.Matcher, len(g.Hooks))
+			want := []string{link + " hook " + ev}
+			switch {
+			case ev == "SessionStart" && g.Matcher == "resume":
+				want = append(want, launcher+" ensure")
+			case ev == "SessionStart" && g.Matcher != "compact":
+				want = []string{launcher + " hook " + ev}
 			}
-			h := g.Hooks[0]
-			want := link
-			if ev == "SessionStart" && g.Matcher != "compact" {
-				want = launcher
+			var got []string
+			for _, h := range g.Hooks {
+				if h.Type != "command" || h.Args == nil {
+					t.Errorf("%s %q: a %s hook without args (a shell would start it)", ev, g.Matcher, h.Type)
+					continue
+				}
+				got = append(got, h.Command+" "+strings.Join(*h.Args, " "))
 			}
-			if h.Type != "command" || h.Command != want || h.Args == nil || strings.Join(*h.Args, " ") != "hook "+ev {
-				t.Errorf("%s %q runs %s %q %v; want %s hook %s", ev, g.Matcher, h.Type, h.Command, h.Args, want, ev)
+			if strings.Join(got, "; ") != strings.Join(want, "; ") {
+				t.Errorf("%s %q runs %q; want %q", ev, g.Matcher, got, want)
 			}
 		}
 	}
@@ -85,7 +100,7 @@ func TestHooksJSONWiring(t *testing.T) {
 	for _, g := range cfg.Hooks["SessionStart"] {
 		ss = append(ss, g.Matcher)
 	}
-	if strings.Join(ss, ",") != "startup|resume|clear,compact" {
-		t.Errorf("SessionStart matchers %q; want startup|resume|clear (the launcher) then compact", ss)
+	if strings.Join(ss, ",") != "startup|clear,resume,compact" {
+		t.Errorf("SessionStart matchers %q; want startup|clear (the launcher), resume (the link and ensure), compact (the link)", ss)
 	}
 }

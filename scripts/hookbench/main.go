@@ -1,9 +1,11 @@
 // Command hookbench is the load generator of scripts/bench-hooks. It
 // measures Djinn's hook latency as Claude Code pays it: each sample starts
-// the command hooks.json names for the event (SessionStart's startup, resume
-// and clear: the POSIX launcher hooks/djinn, which execs the cached binary;
-// every other event: the link to that binary in the plugin data directory)
-// as a new process with the payload on stdin, the
+// the commands hooks.json names for the event (SessionStart's startup and
+// clear: the POSIX launcher hooks/djinn, which execs the cached binary;
+// SessionStart(resume): the link to that binary in the plugin data
+// directory and, beside it, `hooks/djinn ensure`, timed until both have
+// exited; every other event: the link) as new processes with the payload
+// on stdin, the
 // plugin's environment set, and the state on the given directory (the
 // machine's real disk, fsync on). Every sample is paired with a run of the
 // floor (scripts/floor: a bare Go process that decodes the same stdin and
@@ -116,10 +118,14 @@ func run() error {
 	// The first hook builds the binary, as on a user's first SessionStart.
 	env := append(os.Environ(), "CLAUDE_PLUGIN_ROOT="+root, "CLAUDE_PLUGIN_DATA="+pluginData)
 	start := time.Now()
-	argv, err := hookCommand(root, pluginData, "SessionStart", "startup")
+	cmds, err := hookCommands(root, pluginData, "SessionStart", "startup")
 	if err != nil {
 		return err
 	}
+	if len(cmds) != 1 {
+		return fmt.Errorf("SessionStart(startup) runs %d commands; the first build expects one", len(cmds))
+	}
+	argv := cmds[0]
 	warm := exec.Command(argv[0], argv[1:]...)
 	warm.Env = append(env, "CLAUDE_PROJECT_DIR="+*data)
 	warm.Stdin = strings.NewReader(`{"session_id":"warm-up","hook_event_name":"SessionStart","source":"startup","cwd":"/"}`)
@@ -178,11 +184,11 @@ func run() error {
 			case "SessionEnd":
 				matchOn = ev.p.Reason
 			}
-			argv, err := hookCommand(root, pluginData, ev.p.HookEventName, matchOn)
+			cmds, err := hookCommands(root, pluginData, ev.p.HookEventName, matchOn)
 			if err != nil {
 				return err
 			}
-			r, err := measure(argv, *floor, henv, ev.p.HookEventName, payload, samples, snap)
+			r, err := measure(cmds, *floor, henv, ev.p.HookEventName, payload, samples, snap)
 			if err != nil {
 				return fmt.Errorf("%d calls, %s: %w", n, ev.name, err)
 			}
@@ -232,7 +238,7 @@ func wirePayload(p any) ([]byte, error) {
 }
 
 // measure runs samples pairs of (hook, floor) and summarises them.
-func measure(argv []string, floor string, env []string, event string, payload []byte, samples int, snap *snapshot) (result, error) {
+func measure(cmds [][]string, floor string, env []string, event string, payload []byte, samples int, snap *snapshot) (result, error) {
 	var hook, base []float64
 	errs := 0
 	for i := 0; i < samples; i++ {
@@ -240,7 +246,7 @@ func measure(argv []string, floor string, env []string, event string, payload []
 			return result{}, err
 		}
 		runHook := func() error {
-			d, stdout, stderr, err := timed(env, payload, argv[0], argv[1:]...)
+			d, stdout, stderr, err := timedAll(env, payload, cmds)
 			if err != nil {
 				return fmt.Errorf("hook: %w (stderr %q)", err, stderr)
 			}
@@ -278,6 +284,51 @@ func measure(argv []string, floor string, env []string, event string, payload []
 	lo, hi := ratioCI(hook, base, 0.99, 2000, rand.New(rand.NewPCG(uint64(samples), 99)))
 	r.P99CI = [2]float64{round2(lo), round2(hi)}
 	return r, nil
+}
+
+// timedAll starts the commands at once, each with payload on stdin, as
+// Claude Code starts the hooks of an event, and returns the time until the
+// last has exited, in milliseconds, with their outputs joined in order.
+func timedAll(env []string, payload []byte, cmds [][]string) (float64, []byte, []byte, error) {
+	if len(cmds) == 1 {
+		return timed(env, payload, cmds[0][0], cmds[0][1:]...)
+	}
+	type out struct {
+		stdout, stderr []byte
+		err            error
+	}
+	outs := make([]out, len(cmds))
+	procs := make([]*exec.Cmd, len(cmds))
+	bufs := make([][2]bytes.Buffer, len(cmds))
+	for i, argv := range cmds {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Env = env
+		cmd.Stdin = bytes.NewReader(payload)
+		cmd.Stdout, cmd.Stderr = &bufs[i][0], &bufs[i][1]
+		procs[i] = cmd
+	}
+	t := time.Now()
+	for i, cmd := range procs {
+		if err := cmd.Start(); err != nil {
+			outs[i].err = err
+		}
+	}
+	for i, cmd := range procs {
+		if outs[i].err == nil {
+			outs[i].err = cmd.Wait()
+		}
+	}
+	d := time.Since(t)
+	var stdout, stderr []byte
+	var first error
+	for i := range procs {
+		stdout = append(stdout, bufs[i][0].Bytes()...)
+		stderr = append(stderr, bufs[i][1].Bytes()...)
+		if outs[i].err != nil && first == nil {
+			first = fmt.Errorf("%s: %w", cmds[i][0], outs[i].err)
+		}
+	}
+	return float64(d.Nanoseconds()) / 1e6, stdout, stderr, first
 }
 
 // timed starts one process with payload on stdin and returns its wall time
