@@ -293,11 +293,7 @@ func timedAll(env []string, payload []byte, cmds [][]string) (float64, []byte, [
 	if len(cmds) == 1 {
 		return timed(env, payload, cmds[0][0], cmds[0][1:]...)
 	}
-	type out struct {
-		stdout, stderr []byte
-		err            error
-	}
-	outs := make([]out, len(cmds))
+	errs := make([]error, len(cmds))
 	procs := make([]*exec.Cmd, len(cmds))
 	bufs := make([][2]bytes.Buffer, len(cmds))
 	for i, argv := range cmds {
@@ -309,13 +305,11 @@ func timedAll(env []string, payload []byte, cmds [][]string) (float64, []byte, [
 	}
 	t := time.Now()
 	for i, cmd := range procs {
-		if err := cmd.Start(); err != nil {
-			outs[i].err = err
-		}
+		errs[i] = cmd.Start()
 	}
 	for i, cmd := range procs {
-		if outs[i].err == nil {
-			outs[i].err = cmd.Wait()
+		if errs[i] == nil {
+			errs[i] = cmd.Wait()
 		}
 	}
 	d := time.Since(t)
@@ -324,8 +318,8 @@ func timedAll(env []string, payload []byte, cmds [][]string) (float64, []byte, [
 	for i := range procs {
 		stdout = append(stdout, bufs[i][0].Bytes()...)
 		stderr = append(stderr, bufs[i][1].Bytes()...)
-		if outs[i].err != nil && first == nil {
-			first = fmt.Errorf("%s: %w", cmds[i][0], outs[i].err)
+		if errs[i] != nil && first == nil {
+			first = fmt.Errorf("%s: %w", cmds[i][0], errs[i])
 		}
 	}
 	return float64(d.Nanoseconds()) / 1e6, stdout, stderr, first
