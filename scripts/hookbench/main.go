@@ -9,7 +9,9 @@
 // plugin's environment set, and the state on the given directory (the
 // machine's real disk, fsync on). Every sample is paired with a run of the
 // floor (scripts/floor: a bare Go process that decodes the same stdin and
-// prints {}), alternating which goes first, so both see the same machine.
+// prints {}), alternating which goes first, so both see the same machine;
+// and the events' samples are taken in rounds, one pair of each event per
+// round, so a burst of load lasting seconds falls on every event alike.
 //
 // Sessions of each requested length are grown in process first through the
 // same handlers (hooks.Run) with a synthetic transcript; before every
@@ -165,7 +167,8 @@ func run() error {
 			return err
 		}
 		henv := append(env, "CLAUDE_PROJECT_DIR="+s.project)
-		for _, ev := range events {
+		ms := make([]*measurement, len(events))
+		for i, ev := range events {
 			payload, err := wirePayload(ev.p)
 			if err != nil {
 				return err
@@ -188,10 +191,13 @@ func run() error {
 			if err != nil {
 				return err
 			}
-			r, err := measure(cmds, *floor, henv, ev.p.HookEventName, payload, samples, snap)
-			if err != nil {
-				return fmt.Errorf("%d calls, %s: %w", n, ev.name, err)
-			}
+			ms[i] = &measurement{cmds: cmds, floor: *floor, env: henv, event: ev.p.HookEventName, payload: payload, samples: samples}
+		}
+		if err := measureInterleaved(ms, snap); err != nil {
+			return fmt.Errorf("%d calls: %w", n, err)
+		}
+		for i, ev := range events {
+			r := ms[i].result()
 			r.Calls, r.Event, r.Hot = n, ev.name, ev.hot
 			rep.Results = append(rep.Results, r)
 			fmt.Fprintf(os.Stderr, "%6d calls  %-22s hook p50 %6.2f p99 %6.2f ms  floor p50 %5.2f p99 %5.2f ms  ratio p50 %.2f p99 %.2f (%.2f-%.2f)  errors %d\n",
@@ -237,53 +243,87 @@ func wirePayload(p any) ([]byte, error) {
 	return json.Marshal(m)
 }
 
-// measure runs samples pairs of (hook, floor) and summarises them.
-func measure(cmds [][]string, floor string, env []string, event string, payload []byte, samples int, snap *snapshot) (result, error) {
-	var hook, base []float64
-	errs := 0
-	for i := 0; i < samples; i++ {
-		if err := snap.restore(); err != nil {
-			return result{}, err
-		}
-		runHook := func() error {
-			d, stdout, stderr, err := timedAll(env, payload, cmds)
-			if err != nil {
-				return fmt.Errorf("hook: %w (stderr %q)", err, stderr)
+// measurement is one event's samples: pairs of (hook, floor) runs.
+type measurement struct {
+	cmds    [][]string
+	floor   string
+	env     []string
+	event   string
+	payload []byte
+	samples int
+
+	hook, base []float64
+	errs       int
+}
+
+// measureInterleaved takes the events' samples in rounds, one pair of each
+// event per round (the session restored before each), so that a burst of
+// load on the machine, which lasts seconds here, falls on all the events
+// alike instead of on the tail of whichever was being measured.
+func measureInterleaved(ms []*measurement, snap *snapshot) error {
+	most := 0
+	for _, m := range ms {
+		most = max(most, m.samples)
+	}
+	for i := range most {
+		for _, m := range ms {
+			if i >= m.samples {
+				continue
 			}
-			if len(stderr) > 0 || (len(stdout) > 0 && stdout[0] == '{' && !json.Valid(stdout)) {
-				errs++
-				if errs == 1 {
-					fmt.Fprintf(os.Stderr, "  hook %s said on stderr: %s\n", event, bytes.TrimSpace(stderr))
-				}
+			if err := snap.restore(); err != nil {
+				return err
 			}
-			hook = append(hook, d)
-			return nil
-		}
-		runFloor := func() error {
-			d, _, _, err := timed(env, payload, floor)
-			if err != nil {
-				return fmt.Errorf("floor: %w", err)
+			if err := m.pair(i); err != nil {
+				return fmt.Errorf("%s: %w", m.event, err)
 			}
-			base = append(base, d)
-			return nil
-		}
-		first, second := runHook, runFloor
-		if i%2 == 1 {
-			first, second = runFloor, runHook
-		}
-		if err := first(); err != nil {
-			return result{}, err
-		}
-		if err := second(); err != nil {
-			return result{}, err
 		}
 	}
-	r := result{Samples: samples, Hook: quantilesOf(hook), Floor: quantilesOf(base), Errors: errs}
+	return nil
+}
+
+// pair runs the hook and the floor once each, the hook first on even
+// samples.
+func (m *measurement) pair(i int) error {
+	runHook := func() error {
+		d, stdout, stderr, err := timedAll(m.env, m.payload, m.cmds)
+		if err != nil {
+			return fmt.Errorf("hook: %w (stderr %q)", err, stderr)
+		}
+		if len(stderr) > 0 || (len(stdout) > 0 && stdout[0] == '{' && !json.Valid(stdout)) {
+			m.errs++
+			if m.errs == 1 {
+				fmt.Fprintf(os.Stderr, "  hook %s said on stderr: %s\n", m.event, bytes.TrimSpace(stderr))
+			}
+		}
+		m.hook = append(m.hook, d)
+		return nil
+	}
+	runFloor := func() error {
+		d, _, _, err := timed(m.env, m.payload, m.floor)
+		if err != nil {
+			return fmt.Errorf("floor: %w", err)
+		}
+		m.base = append(m.base, d)
+		return nil
+	}
+	first, second := runHook, runFloor
+	if i%2 == 1 {
+		first, second = runFloor, runHook
+	}
+	if err := first(); err != nil {
+		return err
+	}
+	return second()
+}
+
+// result summarises the samples.
+func (m *measurement) result() result {
+	r := result{Samples: len(m.hook), Hook: quantilesOf(m.hook), Floor: quantilesOf(m.base), Errors: m.errs}
 	r.RatioP50 = round2(r.Hook.P50 / r.Floor.P50)
 	r.RatioP99 = round2(r.Hook.P99 / r.Floor.P99)
-	lo, hi := ratioCI(hook, base, 0.99, 2000, rand.New(rand.NewPCG(uint64(samples), 99)))
+	lo, hi := ratioCI(m.hook, m.base, 0.99, 2000, rand.New(rand.NewPCG(uint64(len(m.hook)), 99)))
 	r.P99CI = [2]float64{round2(lo), round2(hi)}
-	return r, nil
+	return r
 }
 
 // timedAll starts the commands at once, each with payload on stdin, as
