@@ -107,7 +107,7 @@ func DecodePayload(r io.Reader, event string) (*Payload, error) {
 		return nil, errors.New("stdin is not a JSON object")
 	}
 	var p Payload
-	if !json.Valid(raw) || !decodePayloadFast(raw, &p) {
+	if !decodePayloadFast(raw, &p) {
 		p = Payload{}
 		if err := json.Unmarshal(raw, &p); err != nil {
 			return nil, fmt.Errorf("decode payload: %w", err)
