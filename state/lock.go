@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -14,10 +16,6 @@ import (
 // ErrLockBusy is returned when a lock could not be taken within the wait
 // budget. A hook that gets it gives up quietly rather than stall the agent.
 var ErrLockBusy = errors.New("state is locked by another djinn process")
-
-// lockRetry is how often a waiting process retries the lock. Hooks hold the
-// lock for about a millisecond, so a short poll keeps queues moving.
-const lockRetry = time.Millisecond
 
 // Lock is an exclusive advisory lock on a lock file that is never the data
 // file (renameio replaces data files' inodes) and is never deleted (deleting
@@ -35,11 +33,14 @@ func acquire(ctx context.Context, path string, wait time.Duration) (*Lock, error
 	fl := flock.New(path, flock.SetPermissions(0o600))
 	ok, err := fl.TryLock()
 	if err == nil && !ok && wait > 0 {
-		cctx, cancel := context.WithTimeout(ctx, wait)
-		ok, err = fl.TryLockContext(cctx, lockRetry)
-		cancel()
-		if errors.Is(err, context.DeadlineExceeded) {
-			err = nil
+		var abandoned bool
+		ok, abandoned, err = lockWithin(ctx, fl, wait)
+		if abandoned {
+			// fl is the waiting goroutine's now.
+			if err != nil {
+				return nil, fmt.Errorf("lock %s: %w", path, err)
+			}
+			return nil, fmt.Errorf("%w (waited %v for %s)", ErrLockBusy, wait, path)
 		}
 	}
 	if err != nil {
@@ -51,6 +52,56 @@ func acquire(ctx context.Context, path string, wait time.Duration) (*Lock, error
 		return nil, fmt.Errorf("%w (waited %v for %s)", ErrLockBusy, wait, path)
 	}
 	return &Lock{fl: fl}, nil
+}
+
+// abandonedLockClosed, when set (by a test), is called with the lock's
+// path after a waiter that gave up got its lock late and let it go.
+var abandonedLockClosed atomic.Pointer[func(path string)]
+
+// lockWithin waits at most wait (or until ctx is done) for fl's exclusive
+// lock, in a blocking flock(2) the kernel answers as soon as the holder
+// lets go. It replaces polling (gofrs/flock's TryLockContext, every
+// millisecond): 64 overlapping hooks each woke a thousand times a second
+// and slowed the one holding the lock they waited for. A blocked flock
+// cannot be interrupted, so on giving up (abandoned) fl stays with the
+// waiting goroutine, which closes it, releasing the lock, if the lock
+// comes later; a hook process exits first anyway, which releases it too.
+func lockWithin(ctx context.Context, fl *flock.Flock, wait time.Duration) (ok, abandoned bool, err error) {
+	got := make(chan error, 1)
+	var mu sync.Mutex
+	gaveUp := false
+	go func() {
+		err := fl.Lock()
+		mu.Lock()
+		defer mu.Unlock()
+		if gaveUp {
+			_ = fl.Close()
+			if f := abandonedLockClosed.Load(); f != nil {
+				(*f)(fl.Path())
+			}
+			return
+		}
+		got <- err
+	}()
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	var cause error
+	select {
+	case err := <-got:
+		return err == nil, false, err
+	case <-t.C:
+	case <-ctx.Done():
+		cause = ctx.Err()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	select {
+	case err := <-got: // it came as the wait ran out
+		return err == nil, false, err
+	default:
+		gaveUp = true
+		return false, true, cause
+	}
 }
 
 // Unlock releases the lock and closes the lock file; the file stays.

@@ -299,6 +299,84 @@ func TestLockBusy(t *testing.T) {
 	l2.Unlock()
 }
 
+// TestLockWait: a waiting process gets the lock when the holder lets go
+// (a blocked flock, not a poll); one that gave up leaves nothing held once
+// its late lock comes (its goroutine releases it), so the next comer gets
+// the lock; and a cancelled context ends the wait with its error.
+func TestLockWait(t *testing.T) {
+	st, _ := testStore(t)
+	st.LockWait = 5 * time.Second
+	l1, err := st.LockSession(context.Background(), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlocking := make(chan struct{})
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		close(unlocking)
+		_ = l1.Unlock()
+	}()
+	l2, err := st.LockSession(context.Background(), "s1")
+	if err != nil {
+		t.Fatalf("waiting for a released lock: %v", err)
+	}
+	select {
+	case <-unlocking:
+	default:
+		t.Fatal("got the lock while it was held")
+	}
+
+	// A waiter that gives up while l2 holds it: its goroutine gets the
+	// lock once l2 lets go, and lets it go again at once.
+	closed := make(chan struct{}, 2)
+	lockPath := filepath.Join(st.Root, "sessions", "s1", "lock")
+	onClosed := func(path string) {
+		if path == lockPath {
+			closed <- struct{}{}
+		}
+	}
+	abandonedLockClosed.Store(&onClosed)
+	defer abandonedLockClosed.Store(nil)
+	st.LockWait = 20 * time.Millisecond
+	if _, err := st.LockSession(context.Background(), "s1"); !errors.Is(err, ErrLockBusy) {
+		t.Fatalf("err = %v, want ErrLockBusy", err)
+	}
+	_ = l2.Unlock()
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the abandoned waiter never got the lock")
+	}
+	st.LockWait = 0 // no wait: the lock must be free now
+	l3, err := st.LockSession(context.Background(), "s1")
+	if err != nil {
+		t.Fatalf("after an abandoned wait: %v", err)
+	}
+	st.LockWait = 5 * time.Second
+
+	// A cancelled context, not the budget, ends this wait.
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		cancel()
+	}()
+	if _, err := st.LockSession(ctx, "s1"); !errors.Is(err, context.Canceled) || errors.Is(err, ErrLockBusy) {
+		t.Fatalf("cancelled wait: err = %v, want context.Canceled", err)
+	}
+	_ = l3.Unlock()
+	select {
+	case <-closed:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the cancelled waiter never got the lock")
+	}
+	st.LockWait = 0
+	l4, err := st.LockSession(context.Background(), "s1")
+	if err != nil {
+		t.Fatalf("after a cancelled wait: %v", err)
+	}
+	_ = l4.Unlock()
+}
+
 func TestValidateSessionID(t *testing.T) {
 	for _, tc := range []struct {
 		id string
