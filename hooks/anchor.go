@@ -159,16 +159,17 @@ func classifyPrompt(prompt, source string) promptKind {
 	return promptGoal
 }
 
-// ackWords make up replies that only let the agent go on.
-var ackWords = setOf(`ok okay yes yeah yep sure go ahead continue proceed thanks thank you please sounds
+// ackWordsText lists the words that make up replies that only let the
+// agent go on; isAckWord tests membership (words_gen.go).
+const ackWordsText = `ok okay yes yeah yep sure go ahead continue proceed thanks thank you please sounds
 good great perfect nice cool lgtm do it that's that right correct alright fine done next keep going on
-carry looks`)
+carry looks`
 
 func onlyAcknowledgement(t string) bool {
 	for _, w := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r == '\'')
 	}) {
-		if !ackWords[w] {
+		if !isAckWord(w) {
 			return false
 		}
 	}

@@ -63,7 +63,7 @@ func idents(text string) []Ident {
 	var out []Ident
 	for _, m := range identRe().FindAllStringSubmatch(text, 32) {
 		fam, code := strings.ToLower(m[1]), strings.ToLower(m[2])
-		if !codeLike(code) || genericWords[fam] {
+		if !codeLike(code) || isGenericWord(fam) {
 			continue
 		}
 		id := Ident{fam, code}

@@ -58,7 +58,7 @@ func words(text string) []string {
 }
 
 func isSignalWord(w string) bool {
-	if len(w) < 3 || genericWords[w] {
+	if len(w) < 3 || isGenericWord(w) {
 		return false
 	}
 	digits, hex := 0, 0
@@ -77,9 +77,13 @@ func isSignalWord(w string) bool {
 	return true
 }
 
-// genericWords carry no topic: function words, narration verbs, and the
-// names every project shares.
-var genericWords = setOf(`
+// genericWordsText lists the words that carry no topic: function words,
+// narration verbs, and the names every project shares. isGenericWord
+// (words_gen.go, generated from this list by TestGeneratedWords) tests
+// membership with a switch the compiler lays out as static code: a map
+// built from the list in every hook process's initialisation cost more than
+// 1% of a hook.
+const genericWordsText = `
 about above after again against all also already always and another any anything are around
 because been before being below between both but can cannot could did does doing done down
 during each either else enough even ever every few first for from further get gets getting
@@ -106,16 +110,7 @@ true false null nil none yes
 push pull fetch commit commits stage staged merge rebase stash branch branches remote origin upstream
 sync status stat diff oneline verify verbose build compile compiling lint format install clean
 ready list show open closed close reason progress
-`)
-
-func setOf(s string) map[string]bool {
-	words := strings.Fields(s)
-	m := make(map[string]bool, len(words)) // sized: no rehashing in every process's init
-	for _, w := range words {
-		m[w] = true
-	}
-	return m
-}
+`
 
 // callSig is what one tool call says about its topic. Object words name
 // what the call acts on (paths, command arguments, patterns, queries, todo
@@ -234,7 +229,7 @@ func commandWords(cmd, project string) string {
 		}
 		prog := filepath.Base(fields[0])
 		fields = fields[1:]
-		if subcommandTools[prog] && len(fields) > 0 && !strings.HasPrefix(fields[0], "-") {
+		if isSubcommandTool(prog) && len(fields) > 0 && !strings.HasPrefix(fields[0], "-") {
 			fields = fields[1:]
 		}
 		for _, f := range fields {
@@ -259,9 +254,10 @@ func shellSegments(cmd string) []string {
 	})
 }
 
-// subcommandTools take a subcommand first (git push, npm test).
-var subcommandTools = setOf(`git gh bd npm npx yarn pnpm mix cargo go make docker kubectl pip pip3 poetry
-uv bundle rake rails dotnet mvn gradle terraform helm brew apt apt-get systemctl tmux bun deno swift`)
+// subcommandToolsText lists the programs that take a subcommand first (git
+// push, npm test); isSubcommandTool tests membership (words_gen.go).
+const subcommandToolsText = `git gh bd npm npx yarn pnpm mix cargo go make docker kubectl pip pip3 poetry
+uv bundle rake rails dotnet mvn gradle terraform helm brew apt apt-get systemctl tmux bun deno swift`
 
 // relPath makes p relative to the project when it is inside it.
 func relPath(p, project string) string {
