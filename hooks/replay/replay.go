@@ -1150,8 +1150,9 @@ type effectInput struct {
 	} `json:"edits"`
 }
 
-// effectResp is what applyEffects needs of a file tool's response.
-type effectResp = transcript.FileResponse
+// effectResp is what applyEffects needs of a file tool's response (its
+// originalFile and file), as the hooks decode it too.
+type effectResp = transcript.ToolResponse
 
 // parseEffectInput decodes a tool's input for applyEffects; nil means the
 // call leaves nothing replay reproduces.
@@ -1173,9 +1174,11 @@ func needsEffectResp(tool string) bool {
 }
 
 // parseEffectResp decodes a file tool's response as json.Unmarshal
-// would, its error ignored (transcript.DecodeFileResponse).
+// would, its error ignored (what a value of the wrong type leaves in the
+// other fields counts, as before).
 func parseEffectResp(rawResp json.RawMessage) effectResp {
-	return transcript.DecodeFileResponse(rawResp)
+	r, _ := transcript.DecodeToolResponse(rawResp)
+	return r
 }
 
 // applyEffects writes into the scratch project what a tool left on disk.

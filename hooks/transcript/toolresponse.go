@@ -1,7 +1,6 @@
 package transcript
 
 import (
-	"bytes"
 	"encoding/json"
 )
 
@@ -12,7 +11,10 @@ type ToolResponse struct {
 	OriginalFile *string `json:"originalFile"` // nil for null or absent
 	Type         string  `json:"type"`
 	File         struct {
-		Content string `json:"content"`
+		Content    string `json:"content"`
+		StartLine  int    `json:"startLine"`
+		NumLines   int    `json:"numLines"`
+		TotalLines int    `json:"totalLines"`
 	} `json:"file"`
 	Stdout    string          `json:"stdout"`
 	Stderr    string          `json:"stderr"`
@@ -22,7 +24,10 @@ type ToolResponse struct {
 	Filenames []string        `json:"filenames"`
 }
 
-var toolResponseKeys = []string{"originalFile", "type", "file", "stdout", "stderr", "newString", "content", "result", "filenames"}
+var (
+	toolResponseKeys = []string{"originalFile", "type", "file", "stdout", "stderr", "newString", "content", "result", "filenames"}
+	fileKeys         = []string{"content", "startLine", "numLines", "totalLines"}
+)
 
 // DecodeToolResponse decodes raw as json.Unmarshal(raw, &r) would; ok is
 // whether that returns no error (valid JSON, every field of its type). A
@@ -37,8 +42,11 @@ func DecodeToolResponse(raw []byte) (r ToolResponse, ok bool) {
 			return r, true
 		}
 	}
+	// What encoding/json leaves in r counts even with its error (a value of
+	// the wrong type still fills the other fields): replay reads it so.
 	r = ToolResponse{}
-	return r, json.Unmarshal(raw, &r) == nil
+	err := json.Unmarshal(raw, &r)
+	return r, err == nil
 }
 
 func (p *fastParser) toolResponse(r *ToolResponse) bool {
@@ -69,10 +77,17 @@ func (p *fastParser) toolResponse(r *ToolResponse) bool {
 			}
 			var fseen uint32
 			return p.object(func(key []byte) bool {
-				if string(key) == "content" {
+				switch string(key) {
+				case "content":
 					return once(&fseen, 1) && p.str(&r.File.Content)
+				case "startLine":
+					return once(&fseen, 2) && p.count(&r.File.StartLine)
+				case "numLines":
+					return once(&fseen, 4) && p.count(&r.File.NumLines)
+				case "totalLines":
+					return once(&fseen, 8) && p.count(&r.File.TotalLines)
 				}
-				return !bytes.EqualFold(key, []byte("content")) && p.skip()
+				return !foldsTo(key, fileKeys) && p.skip()
 			})
 		case "stdout":
 			return once(&seen, 8) && p.str(&r.Stdout)
@@ -103,4 +118,18 @@ func (p *fastParser) toolResponse(r *ToolResponse) bool {
 		}
 		return !foldsTo(key, toolResponseKeys) && p.skip()
 	})
+}
+
+// count reads a plain integer into an int (null leaves it, as
+// encoding/json does); anything else gives up.
+func (p *fastParser) count(n *int) bool {
+	if p.peek() == 'n' {
+		return p.literal("null")
+	}
+	var v int64
+	if !p.integer(&v) || int64(int(v)) != v {
+		return false
+	}
+	*n = int(v)
+	return true
 }

@@ -10,14 +10,15 @@ import (
 )
 
 // checkToolResponse holds DecodeToolResponse to json.Unmarshal: the same
-// ok, and the same fields when ok. It reports whether the one-pass path
-// took raw.
+// ok, and the same fields, with or without an error (replay reads what a
+// value of the wrong type leaves in the others). It reports whether the
+// one-pass path took raw.
 func checkToolResponse(t *testing.T, raw []byte) (fast bool) {
 	t.Helper()
 	var want ToolResponse
 	wantOK := json.Unmarshal(raw, &want) == nil
 	got, ok := DecodeToolResponse(raw)
-	if ok != wantOK || (ok && !reflect.DeepEqual(got, want)) {
+	if ok != wantOK || !reflect.DeepEqual(got, want) {
 		t.Fatalf("DecodeToolResponse: %+v, %v; encoding/json: %+v, %v\nraw %.300q", got, ok, want, wantOK, raw)
 	}
 	p := fastParser{b: raw}
@@ -70,6 +71,9 @@ func TestDecodeToolResponse(t *testing.T) {
 				{`"stdout":`, `"Stdout":`}, {`"originalFile":`, `"originalFile":7,"x":`}, {`"type":`, `"type":"a","type":`},
 				{`"file":{`, `"file":{"Content":1,`}, {`"filenames":[`, `"filenames":[null,`}, {`"content":`, `"content":null,"y":`},
 				{`"newString":"`, `"newString":"\u00e9\ud800`}, {`":`, `" : `}, {`"stderr":"`, "\"stderr\":\"\x01"},
+				{`"startLine":`, `"startLine":1.5,"x":`}, {`"numLines":`, `"numLines":"2","x":`}, {`"totalLines":`, `"totalLines":null,"x":`},
+				{`"numLines":`, `"numLines":99999999999999999999,"x":`}, {`"file":{`, `"file":{"startLine":-0,`}, {`"file":{`, `"file":{"startline":3,`},
+				{`"file":`, `"file":null,"y":`}, {`"originalFile":`, `"OriginalFile":`},
 			} {
 				checkToolResponse(t, bytes.Replace(raw, []byte(rep[0]), []byte(rep[1]), 1))
 			}
@@ -88,7 +92,16 @@ func TestDecodeToolResponseCases(t *testing.T) {
 	}{
 		{"edit", `{"filePath":"/a","oldString":"x","newString":"y","originalFile":"x\ny","structuredPatch":[{"lines":["-x","+y"]}],"userModified":false}`, true},
 		{"create", `{"type":"create","filePath":"/a","content":"z","originalFile":null}`, true},
-		{"read", `{"type":"text","file":{"filePath":"/a","content":"1\n2","numLines":2}}`, true},
+		{"read", `{"type":"text","file":{"filePath":"/a","content":"1\n2","numLines":2,"startLine":1,"totalLines":2}}`, true},
+		{"null lines", `{"originalFile":null,"file":{"content":null,"startLine":null}}`, true},
+		{"negative", `{"file":{"startLine":-3}}`, true},
+		{"kelvin", "{\"file\":{\"\u212aontent\":\"x\"}}", true}, // folds to no key: skipped
+		{"long s", "{\"file\":{\"\u017ftartLine\":3}}", false},  // folds to startLine
+		{"doubled lines", `{"file":{"numLines":1,"numLines":2}}`, false},
+		{"fraction", `{"file":{"numLines":1.0}}`, false},
+		{"exponent", `{"file":{"numLines":1e2}}`, false},
+		{"too large", `{"file":{"numLines":9223372036854775808}}`, false},
+		{"wrong type then right", `{"file":{"numLines":"1","startLine":4}}`, false},
 		{"grep", `{"mode":"files_with_matches","filenames":["a","b"],"numFiles":2,"content":"x"}`, true},
 		{"empty filenames", `{"filenames":[]}`, true},
 		{"null fields", `{"type":null,"file":null,"filenames":null,"stdout":null}`, true},
@@ -113,6 +126,7 @@ func FuzzDecodeToolResponse(f *testing.F) {
 	f.Add([]byte(`{"type":"update","originalFile":"a\nb","newString":"c","file":{"content":"d"},"filenames":["e"],"content":[1,{"x":null}],"stdout":"\u003c","stderr":"","result":"r"}`))
 	f.Add([]byte(`{"originalFile":null,"Type":"x","file":{"Content":"y"}}`))
 	f.Add([]byte(`{"filenames":[1],"content":null}`))
+	f.Add([]byte(`{"file":{"startLine":1.5,"numLines":"2","totalLines":-1}}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		checkToolResponse(t, raw)
 	})
