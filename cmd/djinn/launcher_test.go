@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -278,5 +279,31 @@ func TestLauncherEnsure(t *testing.T) {
 	nl := filepath.Join(noGo, "bin", "djinn-hook")
 	if target, err := os.Readlink(nl); err != nil || filepath.Base(target) != "djinn" {
 		t.Fatalf("without Go the link is %q (%v); want the launcher", target, err)
+	}
+
+	// Both of SessionStart(resume)'s hooks at once, without Go, the link
+	// pointing at the launcher: the user is told once between them.
+	for round := range 20 {
+		data := t.TempDir()
+		env := []string{"CLAUDE_PLUGIN_DATA=" + data, "DJINN_GO=/nonexistent/go", "DJINN_STATE_DIR=" + t.TempDir()}
+		if err := os.MkdirAll(filepath.Join(data, "bin"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Join(repoRootAbs(t), "hooks", "djinn"), filepath.Join(data, "bin", "djinn-hook")); err != nil {
+			t.Fatal(err)
+		}
+		outs := make([]string, 2)
+		var wg sync.WaitGroup
+		for i, args := range [][]string{{"ensure"}, {"hook", "SessionStart"}} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				outs[i], _, _ = runAs(t, filepath.Join(data, "bin", "djinn-hook"), env, payload, args...)
+			}()
+		}
+		wg.Wait()
+		if n := strings.Count(outs[0]+outs[1], "systemMessage"); n != 1 {
+			t.Fatalf("round %d: the two hooks told the user %d times: %q", round, n, outs)
+		}
 	}
 }
