@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -42,10 +43,30 @@ func (r *typedReader) LineType(off int64, n int) (string, bool, bool) {
 }
 
 // TestMeterLineTypes: a reader that gives its lines' types (LineTypes)
-// yields the same Scan as one that does not, along a cursor chain over
-// every cut of the corpus, with the hooks' options, the defaults, and a
-// small budget (the forward window).
+// yields the same Scan as one that does not (meterMatchesPlain).
 func TestMeterLineTypes(t *testing.T) {
+	meterMatchesPlain(t, "LineTypes", func(data []byte) countingReader {
+		return &typedReader{Reader: bytes.NewReader(data), t: t, data: data}
+	})
+}
+
+// countingReader is a reader that offers the meter more than ReadAt, and
+// counts how often it was asked and how often it answered.
+type countingReader interface {
+	io.ReaderAt
+	counts() (asked, answered int)
+}
+
+func (r *typedReader) counts() (int, int)   { return r.asked, r.answered }
+func (r *decodedReader) counts() (int, int) { return r.asked, r.answered }
+
+// meterMatchesPlain holds MeasureAt on the readers wrap makes to MeasureAt
+// on a plain bytes.Reader, along a cursor chain over every 25th cut of
+// each corpus file (and every cut near its end), with the hooks' options,
+// the defaults, and a small budget (the forward window); the readers must
+// have answered some of what they were asked, not all.
+func meterMatchesPlain(t *testing.T, what string, wrap func(data []byte) countingReader) {
+	t.Helper()
 	for _, opt := range []Options{HookOptions(), DefaultOptions(), {Budget: 16 << 10, Chunk: 2 << 10, TextRunes: 500, ToolResults: 4}} {
 		asked, answered := 0, 0
 		for _, path := range corpusFiles(t) {
@@ -53,23 +74,24 @@ func TestMeterLineTypes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var plainCur, typedCur *Cursor
+			var plainCur, wrapCur *Cursor
 			for i, end := range lineEnds(data) {
 				if i%25 != 0 && len(data)-end > 2048 {
 					continue // every 25th cut, and all near the end
 				}
 				plain, perr := MeasureAt(bytes.NewReader(data[:end]), int64(end), plainCur, opt)
-				tr := &typedReader{Reader: bytes.NewReader(data[:end]), t: t, data: data[:end]}
-				typed, terr := MeasureAt(tr, int64(end), typedCur, opt)
-				if (perr == nil) != (terr == nil) || !reflect.DeepEqual(plain, typed) {
-					t.Fatalf("%s, cut %d: with LineTypes %+v (%v), without %+v (%v)", filepath.Base(path), i+1, typed, terr, plain, perr)
+				r := wrap(data[:end])
+				got, gerr := MeasureAt(r, int64(end), wrapCur, opt)
+				if (perr == nil) != (gerr == nil) || !reflect.DeepEqual(plain, got) {
+					t.Fatalf("%s, cut %d: with %s %+v (%v), without %+v (%v)", filepath.Base(path), i+1, what, got, gerr, plain, perr)
 				}
-				asked, answered = asked+tr.asked, answered+tr.answered
-				plainCur, typedCur = &plain.Cursor, &typed.Cursor
+				a, n := r.counts()
+				asked, answered = asked+a, answered+n
+				plainCur, wrapCur = &plain.Cursor, &got.Cursor
 			}
 		}
 		if answered == 0 || answered == asked {
-			t.Errorf("options %+v: %d of %d lines answered; want some, not all", opt, answered, asked)
+			t.Errorf("%s, options %+v: %d of %d lines answered; want some, not all", what, opt, answered, asked)
 		}
 	}
 }
@@ -171,34 +193,10 @@ func (r *decodedReader) LineEntry(off int64, n int) (*Entry, bool) {
 }
 
 // TestMeterLineEntries: a reader that holds its lines decoded (Decode,
-// LineEntries) yields the same Scan as one that does not, along a cursor
-// chain over every cut of the corpus, with the hooks' options, the
-// defaults, and a small budget (the forward window).
+// LineEntries) yields the same Scan as one that does not
+// (meterMatchesPlain).
 func TestMeterLineEntries(t *testing.T) {
-	for _, opt := range []Options{HookOptions(), DefaultOptions(), {Budget: 16 << 10, Chunk: 2 << 10, TextRunes: 500, ToolResults: 4}} {
-		asked, answered := 0, 0
-		for _, path := range corpusFiles(t) {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var plainCur, decCur *Cursor
-			for i, end := range lineEnds(data) {
-				if i%25 != 0 && len(data)-end > 2048 {
-					continue // every 25th cut, and all near the end
-				}
-				plain, perr := MeasureAt(bytes.NewReader(data[:end]), int64(end), plainCur, opt)
-				dr := &decodedReader{Reader: bytes.NewReader(data[:end]), t: t, data: data[:end]}
-				dec, derr := MeasureAt(dr, int64(end), decCur, opt)
-				if (perr == nil) != (derr == nil) || !reflect.DeepEqual(plain, dec) {
-					t.Fatalf("%s, cut %d: with LineEntries %+v (%v), without %+v (%v)", filepath.Base(path), i+1, dec, derr, plain, perr)
-				}
-				asked, answered = asked+dr.asked, answered+dr.answered
-				plainCur, decCur = &plain.Cursor, &dec.Cursor
-			}
-		}
-		if answered == 0 || answered == asked {
-			t.Errorf("options %+v: %d of %d lines answered; want some, not all", opt, answered, asked)
-		}
-	}
+	meterMatchesPlain(t, "LineEntries", func(data []byte) countingReader {
+		return &decodedReader{Reader: bytes.NewReader(data), t: t, data: data}
+	})
 }
