@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // runLauncher runs hooks/djinn as hooks.json does, with the given payload
@@ -305,5 +306,60 @@ func TestLauncherEnsure(t *testing.T) {
 		if n := strings.Count(outs[0]+outs[1], "systemMessage"); n != 1 {
 			t.Fatalf("round %d: the two hooks told the user %d times: %q", round, n, outs)
 		}
+	}
+}
+
+// TestLauncherBuildFailure: when the build fails (here a go that fails
+// after a while, as a module download offline does), SessionStart says so
+// and every other hook, which runs the launcher through the link while
+// there is no binary, exits 0 with one djinn: line and does not build
+// again until a source changes after the failure; a new SessionStart
+// tries again.
+func TestLauncherBuildFailure(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the launcher")
+	}
+	dir := t.TempDir()
+	calls := filepath.Join(dir, "calls")
+	fakeGo := filepath.Join(dir, "go")
+	script := "#!/bin/sh\necho \"$*\" >>" + calls + "\necho 'go: downloading github.com/urfave/cli/v2: network unreachable' >&2\nexit 1\n"
+	if err := os.WriteFile(fakeGo, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	builds := func() int {
+		b, _ := os.ReadFile(calls)
+		return strings.Count(string(b), "build ")
+	}
+	data := t.TempDir()
+	env := []string{"CLAUDE_PLUGIN_DATA=" + data, "DJINN_GO=" + fakeGo, "DJINN_STATE_DIR=" + t.TempDir()}
+	start := `{"session_id":"s1","hook_event_name":"SessionStart","source":"startup"}`
+	out, errOut, code := runLauncher(t, env, start, "hook", "SessionStart")
+	if code != 0 || !strings.Contains(out, "building the djinn binary failed") || builds() != 1 {
+		t.Fatalf("SessionStart with a failing build: code %d, stdout %q, stderr %q, %d builds", code, out, errOut, builds())
+	}
+	link := filepath.Join(data, "bin", "djinn-hook")
+	ptu := `{"session_id":"s1","hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{"file_path":"/tmp/a"},"tool_response":"x"}`
+	for i := range 3 {
+		out, errOut, code := runAs(t, link, env, ptu, "hook", "PostToolUse")
+		if code != 0 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "djinn: the last build") {
+			t.Fatalf("PostToolUse %d after the failed build: code %d, stdout %q, stderr %q", i, code, out, errOut)
+		}
+	}
+	if n := builds(); n != 1 {
+		t.Fatalf("the hooks after the failed build built %d more times, want none", n-1)
+	}
+	// A source changed since the failure (here: the marker aged past
+	// every source): the next hook tries again.
+	marker := filepath.Join(data, "bin", ".build-failed-"+Version)
+	old := time.Now().Add(-100 * 365 * 24 * time.Hour)
+	if err := os.Chtimes(marker, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, code := runAs(t, link, env, ptu, "hook", "PostToolUse"); code != 0 || builds() != 2 {
+		t.Fatalf("after a source changed: code %d, %d builds, want 2", code, builds())
+	}
+	// And a new session tries again whatever changed.
+	if _, _, code := runLauncher(t, env, start, "hook", "SessionStart"); code != 0 || builds() != 3 {
+		t.Fatalf("the next SessionStart: code %d, %d builds, want 3", code, builds())
 	}
 }
