@@ -54,9 +54,10 @@ func acquire(ctx context.Context, path string, wait time.Duration) (*Lock, error
 	return &Lock{fl: fl}, nil
 }
 
-// abandonedLockClosed, when set (by a test), is called with the lock's
-// path after a waiter that gave up got its lock late and let it go.
-var abandonedLockClosed atomic.Pointer[func(path string)]
+// Test hooks, nil in use: lockWaiting is called with the lock's path when
+// a waiter blocks; abandonedLockClosed after a waiter that gave up got its
+// lock late and let it go.
+var lockWaiting, abandonedLockClosed atomic.Pointer[func(path string)]
 
 // lockWithin waits at most wait (or until ctx is done) for fl's exclusive
 // lock, in a blocking flock(2) the kernel answers as soon as the holder
@@ -83,6 +84,9 @@ func lockWithin(ctx context.Context, fl *flock.Flock, wait time.Duration) (ok, a
 		}
 		got <- err
 	}()
+	if f := lockWaiting.Load(); f != nil {
+		(*f)(fl.Path())
+	}
 	t := time.NewTimer(wait)
 	defer t.Stop()
 	var cause error

@@ -305,72 +305,90 @@ func TestLockBusy(t *testing.T) {
 // the lock; and a cancelled context ends the wait with its error.
 func TestLockWait(t *testing.T) {
 	st, _ := testStore(t)
-	st.LockWait = 5 * time.Second
-	l1, err := st.LockSession(context.Background(), "s1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	unlocking := make(chan struct{})
-	go func() {
-		time.Sleep(50 * time.Millisecond)
-		close(unlocking)
-		_ = l1.Unlock()
-	}()
-	l2, err := st.LockSession(context.Background(), "s1")
-	if err != nil {
-		t.Fatalf("waiting for a released lock: %v", err)
-	}
-	select {
-	case <-unlocking:
-	default:
-		t.Fatal("got the lock while it was held")
-	}
-
-	// A waiter that gives up while l2 holds it: its goroutine gets the
-	// lock once l2 lets go, and lets it go again at once.
-	closed := make(chan struct{}, 2)
 	lockPath := filepath.Join(st.Root, "sessions", "s1", "lock")
+	// waiting and closed hear of this lock's waiters blocking and of
+	// abandoned waiters letting their late lock go.
+	waiting, closed := make(chan struct{}, 4), make(chan struct{}, 4)
+	onWaiting := func(path string) {
+		if path == lockPath {
+			waiting <- struct{}{}
+		}
+	}
 	onClosed := func(path string) {
 		if path == lockPath {
 			closed <- struct{}{}
 		}
 	}
+	lockWaiting.Store(&onWaiting)
 	abandonedLockClosed.Store(&onClosed)
+	defer lockWaiting.Store(nil)
 	defer abandonedLockClosed.Store(nil)
-	st.LockWait = 20 * time.Millisecond
-	if _, err := st.LockSession(context.Background(), "s1"); !errors.Is(err, ErrLockBusy) {
+	hear := func(ch chan struct{}, what string) {
+		t.Helper()
+		select {
+		case <-ch:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("never heard that %s", what)
+		}
+	}
+	lockIn := func(ctx context.Context, wait time.Duration) chan error {
+		done := make(chan error, 1)
+		go func() {
+			s := &Store{Root: st.Root, LockWait: wait}
+			l, err := s.LockSession(ctx, "s1")
+			if err == nil {
+				err = l.Unlock()
+			}
+			done <- err
+		}()
+		return done
+	}
+
+	l1, err := st.LockSession(context.Background(), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A waiter blocks while l1 holds the lock and gets it once l1 lets go.
+	done := lockIn(context.Background(), time.Hour)
+	hear(waiting, "the waiter blocked")
+	select {
+	case err := <-done:
+		t.Fatalf("got the lock while it was held (%v)", err)
+	default:
+	}
+	_ = l1.Unlock()
+	if err := <-done; err != nil {
+		t.Fatalf("waiting for a released lock: %v", err)
+	}
+
+	// A waiter that gives up while l2 holds it: its goroutine gets the
+	// lock once l2 lets go, and lets it go again at once.
+	l2, err := st.LockSession(context.Background(), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-lockIn(context.Background(), time.Millisecond); !errors.Is(err, ErrLockBusy) {
 		t.Fatalf("err = %v, want ErrLockBusy", err)
 	}
 	_ = l2.Unlock()
-	select {
-	case <-closed:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the abandoned waiter never got the lock")
-	}
-	st.LockWait = 0 // no wait: the lock must be free now
-	l3, err := st.LockSession(context.Background(), "s1")
+	hear(closed, "the abandoned waiter let its lock go")
+	noWait := &Store{Root: st.Root} // the lock must be free now
+	l3, err := noWait.LockSession(context.Background(), "s1")
 	if err != nil {
 		t.Fatalf("after an abandoned wait: %v", err)
 	}
-	st.LockWait = 5 * time.Second
 
 	// A cancelled context, not the budget, ends this wait.
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		time.Sleep(20 * time.Millisecond)
-		cancel()
-	}()
-	if _, err := st.LockSession(ctx, "s1"); !errors.Is(err, context.Canceled) || errors.Is(err, ErrLockBusy) {
+	done = lockIn(ctx, time.Hour)
+	hear(waiting, "the waiter blocked")
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) || errors.Is(err, ErrLockBusy) {
 		t.Fatalf("cancelled wait: err = %v, want context.Canceled", err)
 	}
 	_ = l3.Unlock()
-	select {
-	case <-closed:
-	case <-time.After(5 * time.Second):
-		t.Fatal("the cancelled waiter never got the lock")
-	}
-	st.LockWait = 0
-	l4, err := st.LockSession(context.Background(), "s1")
+	hear(closed, "the cancelled waiter let its lock go")
+	l4, err := noWait.LockSession(context.Background(), "s1")
 	if err != nil {
 		t.Fatalf("after a cancelled wait: %v", err)
 	}
