@@ -103,7 +103,7 @@ func TestValidExamples(t *testing.T) {
 func TestValidateMatchesSchema(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	const perKind = 1500
-	configDir = ""
+	dir := t.TempDir()
 	bases := baseDocs(t)
 	seen := map[string]int{}
 	for _, k := range state.Kinds {
@@ -124,7 +124,7 @@ func TestValidateMatchesSchema(t *testing.T) {
 				invalid++
 			}
 			if len(typedErrs) == 0 {
-				if errs := schemacheck.Validate(k, reencode(t, k, raw)); len(errs) > 0 {
+				if errs := schemacheck.Validate(k, reencode(t, dir, k, raw)); len(errs) > 0 {
 					t.Fatalf("%s: accepted %s, which re-encoded fails the schema: %v", k, raw, errs)
 				}
 			}
@@ -226,40 +226,20 @@ func explain(t *testing.T, k state.Kind, doc any, schemaErrs, typedErrs []state.
 	return nil
 }
 
-// configDir holds the config.json reencode reads, for one test.
-var configDir string
-
 // reencode decodes raw into kind k's Go type and encodes it again, as
-// Djinn would write it back.
-func reencode(t *testing.T, k state.Kind, raw []byte) []byte {
+// Djinn would write it back (config.json: through dir/config.json).
+func reencode(t *testing.T, dir string, k state.Kind, raw []byte) []byte {
 	t.Helper()
 	var v any
 	switch k {
 	case state.KindConfig:
-		if configDir == "" {
-			configDir = t.TempDir()
-		}
-		if err := os.WriteFile(filepath.Join(configDir, "config.json"), raw, 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, "config.json"), raw, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		s, _ := state.LoadSettings(configDir, nil, nil)
+		s, _ := state.LoadSettings(dir, nil, nil)
 		v = &s
-	case state.KindWindow:
-		v = &state.Window{}
-	case state.KindAnchor:
-		v = &state.Anchor{}
-	case state.KindReservoir:
-		v = &state.Reservoir{}
-	case state.KindPosteriors:
-		v = &state.Posteriors{}
-	case state.KindTurn:
-		v = &state.Turn{}
-	case state.KindAdvisory:
-		v = &state.Advisory{}
-	case state.KindLearning:
-		v = &state.Learning{}
-	}
-	if k != state.KindConfig {
+	default:
+		v = newDoc(k)
 		if err := json.Unmarshal(raw, v); err != nil {
 			t.Fatalf("%s: %v", k, err)
 		}
@@ -269,6 +249,27 @@ func reencode(t *testing.T, k state.Kind, raw []byte) []byte {
 		t.Fatalf("%s: %v", k, err)
 	}
 	return out
+}
+
+// newDoc returns a new value of the Go type of a document kind.
+func newDoc(k state.Kind) any {
+	switch k {
+	case state.KindWindow:
+		return &state.Window{}
+	case state.KindAnchor:
+		return &state.Anchor{}
+	case state.KindReservoir:
+		return &state.Reservoir{}
+	case state.KindPosteriors:
+		return &state.Posteriors{}
+	case state.KindTurn:
+		return &state.Turn{}
+	case state.KindAdvisory:
+		return &state.Advisory{}
+	case state.KindLearning:
+		return &state.Learning{}
+	}
+	panic("no document type for " + string(k))
 }
 
 // lookup returns the value at a JSON pointer.
@@ -497,23 +498,7 @@ func FuzzLoad(f *testing.F) {
 		if err := os.WriteFile(p, raw, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		var v any
-		switch k {
-		case state.KindWindow:
-			v = &state.Window{}
-		case state.KindAnchor:
-			v = &state.Anchor{}
-		case state.KindReservoir:
-			v = &state.Reservoir{}
-		case state.KindPosteriors:
-			v = &state.Posteriors{}
-		case state.KindTurn:
-			v = &state.Turn{}
-		case state.KindAdvisory:
-			v = &state.Advisory{}
-		default:
-			v = &state.Learning{}
-		}
+		v := newDoc(k)
 		found, err := st.Load(p, k, v)
 		if err != nil {
 			t.Fatalf("Load: %v", err)
