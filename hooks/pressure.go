@@ -234,7 +234,7 @@ func (s *session) contextFill(scan transcript.Scan) (toolChars, textChars int, b
 	var turns []state.Turn
 	_, _ = s.env.Store.ReadLines(s.path("turns.jsonl"), state.KindTurn, 256<<10, func(raw []byte) error {
 		var t state.Turn
-		if t.UnmarshalJSON(raw) == nil && t.AgentID == "" {
+		if json.Unmarshal(raw, &t) == nil && t.AgentID == "" {
 			turns = append(turns, t)
 		}
 		return nil

@@ -22,8 +22,8 @@ func benchWindow(b *testing.B) ([]byte, *Window) {
 	return raw, &w
 }
 
-// BenchmarkSaveWindow is the write half of every hook: encode, check
-// against the schema, write a temporary file, fsync, rename.
+// BenchmarkSaveWindow is the write half of every hook: validate, encode,
+// write a temporary file, fsync, rename.
 func BenchmarkSaveWindow(b *testing.B) {
 	_, w := benchWindow(b)
 	st := &Store{Root: b.TempDir()}
@@ -35,9 +35,8 @@ func BenchmarkSaveWindow(b *testing.B) {
 	}
 }
 
-// BenchmarkLoadWindow is the read half: read, check against the schema,
-// decode. A fresh Store each time, as in a hook process (a Store skips the
-// check of bytes it wrote itself).
+// BenchmarkLoadWindow is the read half: read, decode strictly, validate.
+// A fresh Store each time, as in a hook process.
 func BenchmarkLoadWindow(b *testing.B) {
 	raw, _ := benchWindow(b)
 	dir := b.TempDir()
@@ -54,27 +53,8 @@ func BenchmarkLoadWindow(b *testing.B) {
 	}
 }
 
-// BenchmarkValidateWindow is the schema check alone (in-house checker in
-// the hook build, jsonschema/v5 otherwise).
-func BenchmarkValidateWindow(b *testing.B) {
-	raw, _ := benchWindow(b)
-	b.Run("quick", func(b *testing.B) {
-		for b.Loop() {
-			if errs := quickValidate(KindWindow, raw); len(errs) > 0 {
-				b.Fatal(errs)
-			}
-		}
-	})
-	b.Run("ValidateBytes", func(b *testing.B) {
-		for b.Loop() {
-			if errs := ValidateBytes(KindWindow, raw); len(errs) > 0 {
-				b.Fatal(errs)
-			}
-		}
-	})
-}
-
-// BenchmarkWindowParts splits the round trip into its parts.
+// BenchmarkWindowParts splits the round trip into its parts: the
+// encodings, the strict decode and Validate.
 func BenchmarkWindowParts(b *testing.B) {
 	raw, w := benchWindow(b)
 	b.Run("Marshal", func(b *testing.B) {
@@ -87,29 +67,19 @@ func BenchmarkWindowParts(b *testing.B) {
 			_, _ = json.MarshalIndent(w, "", " ")
 		}
 	})
-	b.Run("Unmarshal", func(b *testing.B) {
+	b.Run("decodeStrict", func(b *testing.B) {
 		for b.Loop() {
 			var x Window
-			_ = json.Unmarshal(raw, &x)
+			if err := decodeStrict(raw, &x); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
-	b.Run("decodeAny", func(b *testing.B) {
+	b.Run("Validate", func(b *testing.B) {
 		for b.Loop() {
-			_, _ = decodeAny(raw)
+			if err := w.Validate(); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
-	doc, _ := decodeAny(raw)
-	c, _ := compileChecker(must(Schema(KindWindow)))
-	b.Run("check", func(b *testing.B) {
-		for b.Loop() {
-			_ = c.check(doc)
-		}
-	})
-}
-
-func must[T any](v T, err error) T {
-	if err != nil {
-		panic(err)
-	}
-	return v
 }

@@ -20,8 +20,10 @@
 // Rules the package enforces: session ids are plain ids; whole-file writes go
 // through renameio with the temporary file beside the target; appends use
 // O_APPEND under the session lock; every JSON file carries schema_version and
-// is checked against its embedded JSON Schema (draft 2020-12) on every load;
-// a file that fails is moved aside as <name>.corrupt-<time> and reported once;
+// is checked on every load, decoded strictly into its Go type by
+// encoding/json and held by the type's Validate method to its embedded JSON
+// Schema (draft 2020-12; the documented contract); a file that fails is
+// moved aside as <name>.corrupt-<time> and reported once;
 // a torn last JSONL line is skipped and reported; files are created 0600 and
 // directories 0700.
 package state

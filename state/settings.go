@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"unicode/utf8"
 )
 
 // Settings are every threshold Djinn uses, with the seeds' defaults. They
@@ -208,25 +209,212 @@ func applyConfigFile(s *Settings, path string) []string {
 	if err != nil {
 		return []string{fmt.Sprintf("config %s: %v; using defaults", path, err)}
 	}
-	doc, err := decodeAny(raw)
-	if err != nil {
-		return []string{fmt.Sprintf("config %s: invalid JSON: %v; using defaults", path, err)}
-	}
-	m, ok := doc.(map[string]any)
-	if !ok {
-		return []string{fmt.Sprintf("config %s: not a JSON object; using defaults", path)}
-	}
 	var problems []string
-	for _, e := range Validate(KindConfig, doc) {
+	for _, e := range applyConfig(s, raw) {
+		if e.Pointer == "" {
+			problems = append(problems, fmt.Sprintf("config %s: %s; using defaults", path, e.Message))
+			continue
+		}
 		problems = append(problems, fmt.Sprintf("config %s: key %s: %s; using the default", path, keyOf(e.Pointer), e.Message))
-		dropPointer(m, e.Pointer)
-	}
-	delete(m, "schema_version")
-	b, _ := json.Marshal(m)
-	if err := json.Unmarshal(b, s); err != nil {
-		problems = append(problems, fmt.Sprintf("config %s: %v; using defaults", path, err))
 	}
 	return problems
+}
+
+// applyConfig merges a config.json document into s key by key, each
+// decoded strictly into its setting's Go type and held to
+// config.schema.json's bounds (settingLimits). It returns the keys it
+// refused, which keep their value in s.
+func applyConfig(s *Settings, raw []byte) []FieldError {
+	var top map[string]json.RawMessage
+	if err := decodeStrict(raw, &top); err != nil {
+		e := fieldErrors(err)[0]
+		if !strings.HasPrefix(e.Message, "invalid JSON") {
+			e = FieldError{"", "not a JSON object"}
+		}
+		return []FieldError{e}
+	}
+	if top == nil {
+		return []FieldError{{"", "not a JSON object"}}
+	}
+	fields := map[string]settingField{}
+	sections := map[string]bool{}
+	for _, f := range settingFields(s) {
+		fields[f.key] = f
+		if sec, _, ok := strings.Cut(f.key, "."); ok {
+			sections[sec] = true
+		}
+	}
+	var errs []FieldError
+	for _, name := range sortedKeys(top) {
+		switch {
+		case name == "schema_version":
+			var n int
+			if json.Unmarshal(top[name], &n) != nil || n != SchemaVersion {
+				errs = append(errs, FieldError{"/" + name, fmt.Sprintf("value must be %d", SchemaVersion)})
+			}
+		case sections[name]:
+			var sub map[string]json.RawMessage
+			if err := json.Unmarshal(top[name], &sub); err != nil || sub == nil {
+				errs = append(errs, FieldError{"/" + name, "expected object"})
+				continue
+			}
+			for _, key := range sortedKeys(sub) {
+				ptr := "/" + name + "/" + escapePointer(key)
+				if f, ok := fields[name+"."+key]; !ok {
+					errs = append(errs, FieldError{ptr, "unknown property"})
+				} else if err := setJSON(f, sub[key]); err != nil {
+					errs = append(errs, FieldError{ptr, err.Error()})
+				}
+			}
+		default:
+			ptr := "/" + escapePointer(name)
+			if f, ok := fields[name]; !ok {
+				errs = append(errs, FieldError{ptr, "unknown property"})
+			} else if err := setJSON(f, top[name]); err != nil {
+				errs = append(errs, FieldError{ptr, err.Error()})
+			}
+		}
+	}
+	return errs
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// setJSON sets a setting from its JSON value, if the value is of the
+// setting's type and within its bounds.
+func setJSON(f settingField, raw json.RawMessage) error {
+	if string(raw) == "null" {
+		return fmt.Errorf("expected %s, but got null", jsonKind(f.v.Type()))
+	}
+	p := reflect.New(f.v.Type())
+	if err := json.Unmarshal(raw, p.Interface()); err != nil {
+		return errors.New(decodeProblem(err).Message)
+	}
+	if err := checkSetting(f.key, p.Elem()); err != nil {
+		return err
+	}
+	f.v.Set(p.Elem())
+	return nil
+}
+
+// settingLimits are config.schema.json's bounds of the numeric settings,
+// minimum and maximum; exclusiveMin lists those whose minimum is excluded.
+var (
+	settingLimits = map[string][2]float64{
+		"lock_wait_ms":                {0, 600000},
+		"drift.threshold":             {0, 1},
+		"drift.side_threshold":        {0, 1},
+		"drift.delta_ratio":           {0, 1},
+		"drift.min_samples":           {1, 1024},
+		"drift.min_anchor_tokens":     {1, 1000},
+		"drift.reservoir_k":           {1, 1024},
+		"drift.bootstrap_resamples":   {10, 100000},
+		"drift.hmm_window":            {5, 1024},
+		"drift.signal_window":         {1, 256},
+		"drift.learn_calls":           {0, 1000},
+		"drift.cooldown":              {0, 100000},
+		"drift.refocus_streak":        {1, 1000},
+		"drift.min_sessions":          {1, 1000},
+		"drift.alpha":                 {0, 1},
+		"drift.max_deltas":            {0, 1000},
+		"loops.window":                {3, 1000},
+		"loops.alpha":                 {0, 1},
+		"loops.cooldown":              {0, 100000},
+		"loops.hard_ema":              {0, 1},
+		"loops.read_threshold":        {2, 1000},
+		"loops.fail_threshold":        {2, 1000},
+		"loops.tool_repeats":          {2, 1000},
+		"loops.max_cycle":             {1, 20},
+		"loops.hash_max_bytes":        {0, 17179869184},
+		"stall.window":                {8, 4096},
+		"stall.k":                     {1, 4096},
+		"stall.min_entropy":           {0, 16},
+		"stall.drop_threshold":        {0, 16},
+		"stall.warm_up":               {1, 4096},
+		"stall.confirm_max_period":    {1, 64},
+		"stall.confirm_min_runes":     {2, 4096},
+		"stall.max_period":            {1, 16384},
+		"stall.min_repeats":           {2, 1000},
+		"stall.min_runes":             {1, 100000},
+		"stall.max_bytes":             {0, 67108864},
+		"stall.max_rollbacks":         {0, 8},
+		"pressure.rearm_drop":         {0, 1},
+		"pressure.limit":              {0, 100000000},
+		"pressure.large_limit":        {1, 100000000},
+		"compress.cap":                {1000, 100000000},
+		"compress.snapshot_threshold": {1000, 100000000},
+		"compress.snapshot_desired":   {1000, 100000000},
+		"compress.head_share":         {0, 1},
+		"compress.head_min":           {0, 100000000},
+		"compress.head_max":           {0, 100000000},
+		"compress.tail_max":           {0, 100000000},
+	}
+	exclusiveMin = map[string]bool{"drift.alpha": true, "loops.alpha": true}
+)
+
+// checkSetting holds one setting's value to config.schema.json.
+func checkSetting(key string, v reflect.Value) error {
+	var x float64
+	switch v.Kind() {
+	case reflect.Int:
+		x = float64(v.Int())
+	case reflect.Float64:
+		x = v.Float()
+	case reflect.String:
+		// stall.divergence_prompt, the one string setting.
+		if utf8.RuneCountInString(v.String()) > 2000 {
+			return errors.New("length must be <= 2000")
+		}
+		return nil
+	case reflect.Slice:
+		// pressure.tiers, the one list.
+		tiers := v.Interface().([]float64)
+		if len(tiers) < 1 || len(tiers) > 8 {
+			return errors.New("must have 1 to 8 items")
+		}
+		for _, t := range tiers {
+			if t <= 0 || t > 1 {
+				return errors.New("tiers must be in (0, 1]")
+			}
+		}
+		return nil
+	default:
+		return nil
+	}
+	lim, ok := settingLimits[key]
+	if !ok {
+		return fmt.Errorf("no bounds for %s", key)
+	}
+	switch {
+	case exclusiveMin[key] && x <= lim[0]:
+		return fmt.Errorf("must be > %v", lim[0])
+	case x < lim[0]:
+		return fmt.Errorf("must be >= %v", lim[0])
+	case x > lim[1]:
+		return fmt.Errorf("must be <= %v", lim[1])
+	}
+	return nil
+}
+
+// Validate holds every setting to config.schema.json's bounds.
+func (s Settings) Validate() error {
+	var errs Invalid
+	for _, f := range settingFields(&s) {
+		if err := checkSetting(f.key, f.v); err != nil {
+			errs = append(errs, FieldError{"/" + strings.ReplaceAll(f.key, ".", "/"), err.Error()})
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
 }
 
 // keyOf turns a JSON pointer into the dotted key users write.
@@ -236,32 +424,6 @@ func keyOf(ptr string) string {
 		return "(document)"
 	}
 	return k
-}
-
-// dropPointer deletes the value a violation points at, so the rest of the
-// file still applies. A violation of the whole document drops everything.
-func dropPointer(m map[string]any, ptr string) {
-	parts := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
-	if ptr == "" || len(parts) == 0 || parts[0] == "" {
-		for k := range m {
-			delete(m, k)
-		}
-		return
-	}
-	cur := m
-	for i, p := range parts {
-		if i == len(parts)-1 {
-			delete(cur, p)
-			return
-		}
-		next, ok := cur[p].(map[string]any)
-		if !ok {
-			// An array element or a scalar: drop the whole value.
-			delete(cur, p)
-			return
-		}
-		cur = next
-	}
 }
 
 // settingField is one leaf setting reachable by environment variable.

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 func TestDefaultSettingsMatchSeeds(t *testing.T) {
@@ -78,7 +80,67 @@ func TestConfigSchemaCoversSettings(t *testing.T) {
 	// The defaults themselves are a valid config.
 	b, _ := json.Marshal(DefaultSettings())
 	if errs := ValidateBytes(KindConfig, b); len(errs) > 0 {
-		t.Fatalf("defaults fail the schema: %v", errs)
+		t.Fatalf("defaults fail the check: %v", errs)
+	}
+	if err := DefaultSettings().Validate(); err != nil {
+		t.Fatalf("defaults out of bounds: %v", err)
+	}
+}
+
+// TestSettingLimitsMatchSchema: settingLimits and exclusiveMin are
+// config.schema.json's minimum, exclusiveMinimum and maximum of every
+// numeric setting.
+func TestSettingLimitsMatchSchema(t *testing.T) {
+	raw, _ := Schema(KindConfig)
+	type bounds struct {
+		Type             string   `json:"type"`
+		Minimum          *float64 `json:"minimum"`
+		ExclusiveMinimum *float64 `json:"exclusiveMinimum"`
+		Maximum          *float64 `json:"maximum"`
+	}
+	var schema struct {
+		Properties map[string]struct {
+			bounds
+			Properties map[string]bounds `json:"properties"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]float64{}
+	wantExcl := map[string]bool{}
+	add := func(key string, b bounds) {
+		if b.Type != "integer" && b.Type != "number" {
+			return
+		}
+		var lim [2]float64
+		switch {
+		case b.Minimum != nil:
+			lim[0] = *b.Minimum
+		case b.ExclusiveMinimum != nil:
+			lim[0] = *b.ExclusiveMinimum
+			wantExcl[key] = true
+		default:
+			t.Errorf("%s: no minimum in the schema", key)
+		}
+		if b.Maximum == nil {
+			t.Errorf("%s: no maximum in the schema", key)
+		} else {
+			lim[1] = *b.Maximum
+		}
+		want[key] = lim
+	}
+	for k, v := range schema.Properties {
+		add(k, v.bounds)
+		for sub, b := range v.Properties {
+			add(k+"."+sub, b)
+		}
+	}
+	if diff := cmp.Diff(want, settingLimits); diff != "" {
+		t.Errorf("settingLimits differ from the schema (-schema +settingLimits):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantExcl, exclusiveMin); diff != "" {
+		t.Errorf("exclusiveMin differs from the schema (-schema +exclusiveMin):\n%s", diff)
 	}
 }
 

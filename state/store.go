@@ -3,7 +3,6 @@ package state
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,8 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/google/renameio/v2"
@@ -41,32 +38,6 @@ type Store struct {
 	// removed when the replay ends. Hooks leave it false, and write through
 	// renameio.
 	NoSync bool
-
-	// written remembers the hash of each document this Store wrote, so a
-	// long-lived process (replay) does not re-validate bytes it validated
-	// when writing them. A hook process writes each file once, so for hooks
-	// every load is validated.
-	writtenMu sync.Mutex
-	written   map[string][32]byte
-}
-
-func (s *Store) rememberWrite(path string, raw []byte) {
-	s.writtenMu.Lock()
-	defer s.writtenMu.Unlock()
-	if s.written == nil {
-		s.written = map[string][32]byte{}
-	}
-	s.written[path] = sha256.Sum256(raw)
-}
-
-func (s *Store) wroteExactly(path string, raw []byte) bool {
-	if !checkWrites {
-		return false // unchecked writes are checked when read
-	}
-	s.writtenMu.Lock()
-	defer s.writtenMu.Unlock()
-	h, ok := s.written[path]
-	return ok && h == sha256.Sum256(raw)
 }
 
 func (s *Store) now() time.Time {
@@ -111,8 +82,10 @@ func (s *Store) LockGlobal(ctx context.Context) (*Lock, error) {
 	return acquire(ctx, filepath.Join(s.Root, "lock"), s.LockWait)
 }
 
-// Load reads a JSON document of kind k into v. It returns found=false when
-// the file does not exist, and also when the file was invalid: such a file
+// Load reads a JSON document of kind k into v, a pointer to the kind's Go
+// type: decoded strictly and checked by its Validate method. It returns
+// found=false when the file does not exist, and also when the file was
+// invalid: such a file
 // is moved aside as <name>.corrupt-<time>, reported once through Notice, and
 // the caller starts fresh. Errors are for files that cannot be read at all
 // (permissions, I/O), which must leave the state untouched.
@@ -130,7 +103,9 @@ func (s *Store) Load(path string, k Kind, v any) (found bool, err error) {
 	case err != nil:
 		return false, fmt.Errorf("read %s: %w", path, err)
 	default:
-		problem = s.decodeChecked(path, k, raw, v)
+		if err := decodeValid(raw, v); err != nil {
+			problem = err.Error()
+		}
 	}
 	if problem == "" {
 		return true, nil
@@ -141,56 +116,6 @@ func (s *Store) Load(path string, k Kind, v any) (found bool, err error) {
 	}
 	s.notice("%s is invalid (%s); moved aside to %s, starting fresh", path, problem, filepath.Base(moved))
 	return false, nil
-}
-
-// decodeChecked checks raw against k's schema and decodes it into v; it
-// returns what is wrong with it, or "". Where the in-house checker is the
-// validator and v has a generated decoder, the decode goes first: that
-// decoder fails exactly when encoding/json would, on any syntax error too
-// (FuzzWindowCodec, FuzzLineCodec), so bytes it took are JSON and the schema
-// walk can skip its own syntax pass (json.Valid, half the check's time).
-// Only when the decode fails is the whole check run, so the problem named
-// is the same either way: the schema's violations first, else the
-// decoder's error. On a problem v may be half-decoded; callers start
-// afresh.
-func (s *Store) decodeChecked(path string, k Kind, raw []byte, v any) string {
-	if s.wroteExactly(path, raw) {
-		// These exact bytes were validated when this Store wrote them.
-		if err := decodeDoc(raw, v); err != nil {
-			return "decode: " + err.Error()
-		}
-		return ""
-	}
-	if !FullValidator && hasCodec(v) {
-		err := decodeDoc(raw, v)
-		if err == nil {
-			if errs := validateDecoded(k, raw); len(errs) > 0 {
-				return describe(errs)
-			}
-			return ""
-		}
-		if errs := ValidateBytes(k, raw); len(errs) > 0 {
-			return describe(errs)
-		}
-		return "decode: " + err.Error()
-	}
-	if errs := ValidateBytes(k, raw); len(errs) > 0 {
-		return describe(errs)
-	}
-	if err := decodeDoc(raw, v); err != nil {
-		return "decode: " + err.Error()
-	}
-	return ""
-}
-
-// hasCodec reports whether v's UnmarshalJSON is the generated decoder
-// (codec_gen.go), which fails wherever encoding/json fails.
-func hasCodec(v any) bool {
-	switch v.(type) {
-	case *Window, *Anchor, *Turn, *Advisory:
-		return true
-	}
-	return false
 }
 
 // Peek reads a document like Load but never moves anything: an invalid
@@ -204,29 +129,10 @@ func (s *Store) Peek(path string, k Kind, v any) (found bool, err error) {
 	if err != nil {
 		return false, fmt.Errorf("read %s: %w", path, err)
 	}
-	if !s.wroteExactly(path, raw) {
-		if errs := ValidateBytes(k, raw); len(errs) > 0 {
-			return false, fmt.Errorf("%s is invalid (%s); the next hook will move it aside", path, describe(errs))
-		}
-	}
-	if err := decodeDoc(raw, v); err != nil {
-		return false, fmt.Errorf("decode %s: %w", path, err)
+	if err := decodeValid(raw, v); err != nil {
+		return false, fmt.Errorf("%s is invalid (%s); the next hook will move it aside", path, err)
 	}
 	return true, nil
-}
-
-// describe renders the first few violations on one line.
-func describe(errs []FieldError) string {
-	const max = 3
-	parts := make([]string, 0, max)
-	for i, e := range errs {
-		if i == max {
-			parts = append(parts, fmt.Sprintf("and %d more", len(errs)-max))
-			break
-		}
-		parts = append(parts, e.Error())
-	}
-	return strings.Join(parts, "; ")
 }
 
 // quarantine renames a bad file to <name>.corrupt-<UTC time>, adding a
@@ -246,8 +152,8 @@ func (s *Store) quarantine(path string) (string, error) {
 }
 
 // Save writes v as a JSON document of kind k atomically: it is validated
-// first (in the default build: Djinn never writes a file it would
-// quarantine on the next load), then written to a temporary file beside the
+// first (Djinn never writes a file it would quarantine on the next load),
+// then written to a temporary file beside the
 // target, fsynced and renamed. window.json, rewritten on every hook, is
 // written compact; the other documents indented for people.
 func (s *Store) Save(path string, k Kind, v any) error {
@@ -255,29 +161,23 @@ func (s *Store) Save(path string, k Kind, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := s.write(path, raw); err != nil {
-		return err
-	}
-	s.rememberWrite(path, raw)
-	return nil
+	return s.write(path, raw)
 }
 
 // encodeFor renders a document as Save writes it.
 func encodeFor(path string, k Kind, v any) ([]byte, error) {
+	if err := validate(v); err != nil {
+		return nil, fmt.Errorf("refusing to write invalid %s: %w", filepath.Base(path), err)
+	}
 	var raw []byte
 	var err error
 	if k == KindWindow {
-		raw, err = encodeDoc(v)
+		raw, err = json.Marshal(v)
 	} else {
 		raw, err = json.MarshalIndent(v, "", " ")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", filepath.Base(path), err)
-	}
-	if checkWrites {
-		if errs := quickValidate(k, raw); len(errs) > 0 {
-			return nil, fmt.Errorf("refusing to write invalid %s: %s", filepath.Base(path), describe(errs))
-		}
 	}
 	return append(raw, '\n'), nil
 }
@@ -337,7 +237,6 @@ func (s *Store) SaveAll(docs ...Doc) error {
 		if err := pf.CloseAtomicallyReplace(); err != nil {
 			return fmt.Errorf("write %s: %w", docs[i].Path, err)
 		}
-		s.rememberWrite(docs[i].Path, raws[i])
 	}
 	return nil
 }
@@ -446,25 +345,25 @@ func readBounded(path string, max int64) ([]byte, error) {
 // mid-append), a newline is written first so the torn fragment stays a line
 // of its own and the new line is intact.
 func (s *Store) Append(path string, k Kind, v any) error {
-	raw, err := encodeDoc(v)
+	if err := validate(v); err != nil {
+		return fmt.Errorf("refusing to append invalid %s line: %w", filepath.Base(path), err)
+	}
+	raw, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode %s line: %w", filepath.Base(path), err)
-	}
-	if errs := quickValidateIf(k, raw); len(errs) > 0 {
-		return fmt.Errorf("refusing to append invalid %s line: %s", filepath.Base(path), describe(errs))
 	}
 	return s.AppendLine(path, raw)
 }
 
 // EncodeLine encodes v as one JSONL line of kind k (without its newline),
-// checked against k's schema: what Append writes.
+// validated first: what Append writes.
 func (s *Store) EncodeLine(k Kind, v any) ([]byte, error) {
-	raw, err := encodeDoc(v)
+	if err := validate(v); err != nil {
+		return nil, fmt.Errorf("refusing to append an invalid line: %w", err)
+	}
+	raw, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encode line: %w", err)
-	}
-	if errs := quickValidateIf(k, raw); len(errs) > 0 {
-		return nil, fmt.Errorf("refusing to append an invalid line: %s", describe(errs))
 	}
 	return raw, nil
 }
@@ -645,17 +544,15 @@ func (s *Store) ReadLastLines(path string, k Kind, maxBytes int64, maxLines int,
 	return s.readLastLines(path, maxBytes, maxLines, func(line []byte) bool { return len(ValidateBytes(k, line)) == 0 }, fn)
 }
 
-// ReadLastTurns is ReadLastLines for turns.jsonl, each line decoded. The
-// decode goes first, as in Load (decodeChecked), so a line the generated
-// decoder took is walked against the schema without a syntax pass of its
-// own. A line that fails either is skipped and counted as invalid (or
-// torn).
+// ReadLastTurns is ReadLastLines for turns.jsonl, each line decoded and
+// validated as Load does. A line that fails is skipped and counted as
+// invalid (or torn).
 func (s *Store) ReadLastTurns(path string, maxBytes int64, maxLines int) ([]Turn, LineStats, error) {
 	var turns []Turn
 	var t Turn
 	st, err := s.readLastLines(path, maxBytes, maxLines, func(line []byte) bool {
 		t = Turn{}
-		return s.decodeChecked(path, KindTurn, line, &t) == ""
+		return decodeValid(line, &t) == nil
 	}, func([]byte) error {
 		turns = append(turns, t)
 		return nil
@@ -762,13 +659,6 @@ func (s *Store) WriteRaw(path string, raw []byte) error {
 	return s.write(path, raw)
 }
 
-func quickValidateIf(k Kind, raw []byte) []FieldError {
-	if !checkWrites {
-		return nil
-	}
-	return quickValidate(k, raw)
-}
-
 // DropLines rewrites a JSONL file without the lines keep rejects, under
 // the caller's lock, atomically (renameio). Lines that do not parse are
 // kept as they are. It reports how many lines were dropped.
@@ -793,28 +683,4 @@ func (s *Store) DropLines(path string, drop func(raw []byte) bool) (int, error) 
 		return 0, nil
 	}
 	return dropped, s.write(path, out.Bytes())
-}
-
-// decodeDoc decodes a state document. The hot documents (window.json, the
-// turns and advisories lines) have a generated, reflection-free codec
-// (codec_gen.go), called directly: through json.Unmarshal it would run
-// after two more scans of the bytes, and in a fresh hook process the
-// reflection it replaces costs more than the decode itself. Its own syntax
-// check is encoding/json's grammar, and the codec tests hold its results to
-// encoding/json's. On error v may be half-decoded; callers start afresh.
-func decodeDoc(raw []byte, v any) error {
-	if u, ok := v.(json.Unmarshaler); ok {
-		return u.UnmarshalJSON(raw)
-	}
-	return json.Unmarshal(raw, v)
-}
-
-// encodeDoc encodes a state document compactly, through the generated
-// codec when there is one (its bytes are json.Marshal's, which the codec
-// tests check, without json.Marshal compacting them again).
-func encodeDoc(v any) ([]byte, error) {
-	if m, ok := v.(json.Marshaler); ok {
-		return m.MarshalJSON()
-	}
-	return json.Marshal(v)
 }

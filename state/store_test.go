@@ -3,6 +3,7 @@ package state
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"os"
@@ -127,20 +128,11 @@ func TestLoadRefusesNonRegular(t *testing.T) {
 }
 
 func TestSaveRefusesInvalid(t *testing.T) {
-	st, notices := testStore(t)
+	st, _ := testStore(t)
 	w := sampleWindow("s1")
 	w.SessionID = "../evil"
 	p := filepath.Join(st.Root, "window.json")
 	err := st.Save(p, KindWindow, w)
-	if !checkWrites {
-		// The hook build does not re-check its writes; an invalid document
-		// (a bug) is moved aside at the next load, never used.
-		var back Window
-		if found, lerr := st.Load(p, KindWindow, &back); err != nil || found || lerr != nil || len(*notices) != 1 {
-			t.Fatalf("hook build: save err %v, load found=%v err=%v, notices %q", err, found, lerr, *notices)
-		}
-		return
-	}
 	if err == nil || !strings.Contains(err.Error(), "session_id") {
 		t.Fatalf("err = %v, want a refusal naming session_id", err)
 	}
@@ -245,7 +237,7 @@ func TestReadLastLines(t *testing.T) {
 		var got []int
 		stats, err := st.ReadLastLines(p, KindTurn, 0, maxLines, func(raw []byte) error {
 			var tn Turn
-			if err := tn.UnmarshalJSON(raw); err != nil {
+			if err := json.Unmarshal(raw, &tn); err != nil {
 				t.Fatal(err)
 			}
 			got = append(got, tn.Seq)

@@ -98,7 +98,7 @@ type Drift struct {
 	// Obs are the HMM observations of the last calls.
 	Obs []string `json:"obs"`
 	// Reservoir is D3's uniform sample of this anchor's window scores.
-	Reservoir *reservoir.Reservoir[Sample] `json:"reservoir"`
+	Reservoir *reservoir.Reservoir[Sample] `json:"reservoir,omitempty"`
 	Verdict   *Verdict                     `json:"verdict,omitempty"`
 	// LastAdvised is the session tool-call count at the last drift advisory
 	// (0 = never); RefocusStreak counts consecutive refocus verdicts.

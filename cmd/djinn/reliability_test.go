@@ -23,7 +23,7 @@ import (
 )
 
 // These tests run the real binaries (go build -tags
-// djinn_hook,urfave_cli_no_docs, as the launcher builds them: djinn-hook for
+// urfave_cli_no_docs, as the launcher builds them: djinn-hook for
 // hooks, djinn for commands) as separate processes. The go test versions are kept
 // small; scripts/reliability runs them at full size through
 // DJINN_RELIABILITY_ROUNDS and DJINN_RELIABILITY_TRIALS.
@@ -48,7 +48,7 @@ func builtBinaries(t *testing.T) string {
 			return
 		}
 		hookBinDir = dir
-		out, err := exec.Command("go", "build", "-tags", "djinn_hook,urfave_cli_no_docs", "-o", dir+"/", ".", "../djinn-hook").CombinedOutput()
+		out, err := exec.Command("go", "build", "-tags", "urfave_cli_no_docs", "-o", dir+"/", ".", "../djinn-hook").CombinedOutput()
 		if err != nil {
 			hookBinErr = fmt.Errorf("go build: %v: %s", err, out)
 		}

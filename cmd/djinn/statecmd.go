@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/djinn-cc/djinn/state"
+	"github.com/djinn-cc/djinn/state/schemacheck"
 )
 
 func (a *app) stateCommand() *cli.Command {
@@ -163,7 +164,7 @@ func (a *app) stateValidate(c *cli.Context) error {
 		}
 		ids = []string{id}
 	}
-	rep, err := st.Check(ids)
+	rep, err := st.CheckWith(ids, checkDoc)
 	if err != nil {
 		return err
 	}
@@ -178,6 +179,17 @@ func (a *app) stateValidate(c *cli.Context) error {
 		return exitError{ExitFailure}
 	}
 	return nil
+}
+
+// checkDoc checks a state document against its embedded schema, the
+// documented contract, and then as a hook reads it: a document the schema
+// allows but a hook would still move aside (an integer written 1.0, say)
+// is reported too.
+func checkDoc(k state.Kind, raw []byte) []state.FieldError {
+	if errs := schemacheck.Validate(k, raw); len(errs) > 0 {
+		return errs
+	}
+	return state.ValidateBytes(k, raw)
 }
 
 func (a *app) stateDelete(c *cli.Context) error {

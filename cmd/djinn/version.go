@@ -5,8 +5,6 @@ import (
 	"runtime"
 
 	"github.com/urfave/cli/v2"
-
-	"github.com/djinn-cc/djinn/state"
 )
 
 // Version is Djinn's version; plugin.json, marketplace.json and the hooks/djinn
@@ -19,11 +17,7 @@ func (a *app) versionCommand() *cli.Command {
 		Usage: "print the version",
 		Flags: commonFlags(),
 		Action: func(c *cli.Context) error {
-			validator := "jsonschema/v5"
-			if !state.FullValidator {
-				validator = "built-in schema checker (hook build)"
-			}
-			_, err := fmt.Fprintf(a.stdout, "djinn %s (%s, %s/%s, schemas: %s)\n", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH, validator)
+			_, err := fmt.Fprintf(a.stdout, "djinn %s (%s, %s/%s)\n", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 			return err
 		},
 	}

@@ -44,16 +44,25 @@ var sessionFiles = map[string]Kind{
 }
 
 // Check validates, without changing anything, the root's shared files and
-// the files of the given sessions (all sessions when ids is empty).
+// the files of the given sessions (all sessions when ids is empty), each as
+// a hook reads it (ValidateBytes).
 func (s *Store) Check(ids []string) (CheckReport, error) {
-	var r CheckReport
-	s.checkFile(&r, filepath.Join(s.Root, "config.json"), KindConfig)
-	s.checkFile(&r, filepath.Join(s.Root, "posteriors.json"), KindPosteriors)
-	s.checkFile(&r, filepath.Join(s.Root, "learnings.jsonl"), KindLearning)
+	return s.CheckWith(ids, ValidateBytes)
+}
+
+// CheckWith is Check with the check of one document (a whole file, or one
+// line of a JSONL file) given: `djinn state validate` adds the embedded
+// schemas' own.
+func (s *Store) CheckWith(ids []string, check func(k Kind, raw []byte) []FieldError) (CheckReport, error) {
+	c := checkRun{check: check}
+	r := &c.report
+	c.checkFile(filepath.Join(s.Root, "config.json"), KindConfig)
+	c.checkFile(filepath.Join(s.Root, "posteriors.json"), KindPosteriors)
+	c.checkFile(filepath.Join(s.Root, "learnings.jsonl"), KindLearning)
 	if len(ids) == 0 {
 		all, err := s.Sessions()
 		if err != nil {
-			return r, err
+			return *r, err
 		}
 		for _, si := range all {
 			ids = append(ids, si.ID)
@@ -63,23 +72,23 @@ func (s *Store) Check(ids []string) (CheckReport, error) {
 	for _, id := range ids {
 		dir, err := s.SessionDir(id)
 		if err != nil {
-			return r, err
+			return *r, err
 		}
 		entries, err := os.ReadDir(dir)
 		if errors.Is(err, fs.ErrNotExist) {
-			return r, fmt.Errorf("session %s: no such session under %s", id, s.Root)
+			return *r, fmt.Errorf("session %s: no such session under %s", id, s.Root)
 		}
 		if err != nil {
-			return r, err
+			return *r, err
 		}
 		for _, e := range entries {
 			p := filepath.Join(dir, e.Name())
 			switch name := e.Name(); {
 			case name == "lock":
 			case name == "archive" && e.IsDir():
-				s.checkArchive(&r, p)
+				c.checkArchive(p)
 			case sessionFiles[name] != "":
-				s.checkFile(&r, p, sessionFiles[name])
+				c.checkFile(p, sessionFiles[name])
 			case strings.Contains(name, ".corrupt-"):
 				r.Notes = append(r.Notes, fmt.Sprintf("%s: moved aside earlier because it was invalid", p))
 			case strings.HasPrefix(name, "."):
@@ -89,10 +98,17 @@ func (s *Store) Check(ids []string) (CheckReport, error) {
 			}
 		}
 	}
-	return r, nil
+	return *r, nil
 }
 
-func (s *Store) checkArchive(r *CheckReport, dir string) {
+// checkRun is one Check: the document check and the report.
+type checkRun struct {
+	check  func(k Kind, raw []byte) []FieldError
+	report CheckReport
+}
+
+func (c *checkRun) checkArchive(dir string) {
+	r := &c.report
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		r.Problems = append(r.Problems, Problem{File: dir, Message: err.Error()})
@@ -102,16 +118,17 @@ func (s *Store) checkArchive(r *CheckReport, dir string) {
 		p := filepath.Join(dir, e.Name())
 		switch {
 		case strings.HasPrefix(e.Name(), "anchor-") && strings.HasSuffix(e.Name(), ".json"):
-			s.checkFile(r, p, KindAnchor)
+			c.checkFile(p, KindAnchor)
 		case strings.HasPrefix(e.Name(), "reservoir-") && strings.HasSuffix(e.Name(), ".json"):
-			s.checkFile(r, p, KindReservoir)
+			c.checkFile(p, KindReservoir)
 		}
 	}
 }
 
-func (s *Store) checkFile(r *CheckReport, path string, k Kind) {
+func (c *checkRun) checkFile(path string, k Kind) {
+	r := &c.report
 	if strings.HasSuffix(path, ".jsonl") {
-		s.checkLines(r, path, k)
+		c.checkLines(path, k)
 		return
 	}
 	raw, err := readBounded(path, MaxDocBytes)
@@ -123,12 +140,13 @@ func (s *Store) checkFile(r *CheckReport, path string, k Kind) {
 		r.Problems = append(r.Problems, Problem{File: path, Message: err.Error()})
 		return
 	}
-	for _, e := range ValidateBytes(k, raw) {
+	for _, e := range c.check(k, raw) {
 		r.Problems = append(r.Problems, Problem{File: path, Field: e.Pointer, Message: e.Message})
 	}
 }
 
-func (s *Store) checkLines(r *CheckReport, path string, k Kind) {
+func (c *checkRun) checkLines(path string, k Kind) {
+	r := &c.report
 	raw, err := readBounded(path, 1<<30)
 	if errors.Is(err, fs.ErrNotExist) {
 		return
@@ -143,7 +161,7 @@ func (s *Store) checkLines(r *CheckReport, path string, k Kind) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		errs := ValidateBytes(k, line)
+		errs := c.check(k, line)
 		if len(errs) == 0 {
 			continue
 		}
