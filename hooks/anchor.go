@@ -160,7 +160,7 @@ func classifyPrompt(prompt, source string) promptKind {
 }
 
 // ackWordsText lists the words that make up replies that only let the
-// agent go on; isAckWord tests membership (words_gen.go).
+// agent go on; isAckWord tests membership.
 const ackWordsText = `ok okay yes yeah yep sure go ahead continue proceed thanks thank you please sounds
 good great perfect nice cool lgtm do it that's that right correct alright fine done next keep going on
 carry looks`

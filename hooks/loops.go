@@ -57,7 +57,7 @@ func (s *session) loopEvent(p *Payload, target, rng string) loops.Event {
 	k := loops.KindOf(p.ToolName)
 	if (k == loops.KindRead || k == loops.KindWrite) && ev.Target != "" {
 		max := int64(s.env.Settings.Loops.HashMaxBytes)
-		ev.After = s.fileHash(inputPath(p.ToolInput), max)
+		ev.After = fileHash(inputPath(p.ToolInput), max)
 		if k == loops.KindWrite && p.HookEventName == PostToolUse {
 			ev.Before = s.toolResponse(p).originalHash(max)
 			if ev.After == noFile {
@@ -104,18 +104,6 @@ func (r *toolResp) originalHash(max int64) string {
 		return noFile
 	}
 	return ""
-}
-
-// fileHash is fileHash, from Env.File's content when it has the file
-// (replay): a regular file of at most max bytes hashes to its content's
-// ShortHash.
-func (s *session) fileHash(path string, max int64) string {
-	if s.env.File != nil && path != "" {
-		if b, ok := s.env.File(path); ok && int64(len(b)) <= max {
-			return loops.ShortHash(b)
-		}
-	}
-	return fileHash(path, max)
 }
 
 // fileHash is the content hash of a regular file, reading at most max

@@ -107,11 +107,8 @@ func DecodePayload(r io.Reader, event string) (*Payload, error) {
 		return nil, errors.New("stdin is not a JSON object")
 	}
 	var p Payload
-	if !decodePayloadFast(raw, &p) {
-		p = Payload{}
-		if err := json.Unmarshal(raw, &p); err != nil {
-			return nil, fmt.Errorf("decode payload: %w", err)
-		}
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, fmt.Errorf("decode payload: %w", err)
 	}
 	if p.HookEventName == "" {
 		p.HookEventName = event

@@ -1,13 +1,10 @@
 package hooks
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"sort"
-	"unicode/utf8"
 
 	"github.com/djinn-cc/djinn/hooks/advice"
 	"github.com/djinn-cc/djinn/hooks/transcript"
@@ -37,11 +34,7 @@ func (s *session) measure(p *Payload) (transcript.Scan, bool) {
 	var prev *transcript.Cursor
 	if s.w.Pressure != nil && len(s.w.Pressure.Cursor) > 0 {
 		var c transcript.Cursor
-		if s.cursorOK && bytes.Equal(s.cursorRaw, s.w.Pressure.Cursor) {
-			// The last hook's cursor, as its encoding decodes (with
-			// Env.Cache): no decode per hook.
-			c, prev = s.cursor, &c
-		} else if json.Unmarshal(s.w.Pressure.Cursor, &c) == nil {
+		if json.Unmarshal(s.w.Pressure.Cursor, &c) == nil {
 			prev = &c
 		}
 	}
@@ -57,18 +50,10 @@ func (s *session) measure(p *Payload) (transcript.Scan, bool) {
 		// stall check needs the text whatever the mark).
 		opt.KnownMessage = d.TextMark
 	}
-	measure := transcript.Measure
-	if s.env.Transcript != nil {
-		if r, size, ok := s.env.Transcript(path); ok {
-			measure = func(_ string, prev *transcript.Cursor, opt transcript.Options) (transcript.Scan, error) {
-				return transcript.MeasureAt(r, size, prev, opt)
-			}
-		}
-	}
-	scan, err := measure(path, prev, opt)
+	scan, err := transcript.Measure(path, prev, opt)
 	if err == nil && s.mayAnnounce(scan.Reading) {
 		opt.LastTextOnly = false
-		scan, err = measure(path, prev, opt)
+		scan, err = transcript.Measure(path, prev, opt)
 	}
 	if err != nil && scan.Reading.Source == transcript.SourceNone {
 		return scan, false
@@ -76,21 +61,8 @@ func (s *session) measure(p *Payload) (transcript.Scan, bool) {
 	s.scan, s.scanOK = scan, true
 	if raw, err := json.Marshal(scan.Cursor); err == nil {
 		s.pressureState().Cursor = raw
-		// A cursor whose strings are UTF-8 decodes from its encoding to
-		// itself (TestCursorRoundTrip): the next hook of this process
-		// may take it as it is.
-		s.cursorOK = s.cached && cursorRoundTrips(scan.Cursor)
-		s.cursorRaw, s.cursor = raw, scan.Cursor
 	}
 	return scan, true
-}
-
-// cursorRoundTrips reports whether json.Unmarshal gives c back from
-// json.Marshal's encoding of it: its strings are UTF-8 (other bytes come
-// back as U+FFFD; the numbers and booleans always round-trip).
-func cursorRoundTrips(c transcript.Cursor) bool {
-	r := c.Reading
-	return utf8.ValidString(r.Model) && utf8.ValidString(r.MessageID) && utf8.ValidString(r.Source)
 }
 
 // mayAnnounce reports whether this hook may announce a pressure tier: one
@@ -229,8 +201,6 @@ func (s *session) pressureAdvisory(tier int, scan transcript.Scan) advice.Adviso
 // turns.jsonl, its last 256 KiB, about 1,000 calls) against the assistant text the
 // transcript window shows, and names the biggest outputs.
 func (s *session) contextFill(scan transcript.Scan) (toolChars, textChars int, biggest []advice.Output) {
-	// The lines the cache holds back first (SessionCache).
-	s.env.Cache.writeLogs(s.env.Store, s.id)
 	var turns []state.Turn
 	_, _ = s.env.Store.ReadLines(s.path("turns.jsonl"), state.KindTurn, 256<<10, func(raw []byte) error {
 		var t state.Turn
@@ -307,5 +277,3 @@ func (s *session) resumeContext(p *Payload) {
 		}
 	}
 }
-
-var _ = fmt.Sprintf

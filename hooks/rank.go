@@ -44,9 +44,6 @@ func RankSession(env *Env, id string, maxTurns int, maxBytes int64) (*RankReport
 	if err != nil {
 		return nil, err
 	}
-	// Within a replay, the lines its cache holds back go out first
-	// (SessionCache); the caller holds the session's lock then.
-	env.Cache.writeLogs(env.Store, id)
 	turns, stats, err := env.Store.ReadLastTurns(dir+"/turns.jsonl", maxBytes, maxTurns)
 	if err != nil {
 		return nil, err

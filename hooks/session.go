@@ -3,7 +3,6 @@ package hooks
 import (
 	"context"
 	"fmt"
-	"io"
 	"path/filepath"
 	"slices"
 	"time"
@@ -20,9 +19,6 @@ type Env struct {
 	Now func() time.Time
 	// Getenv reads the environment (the developer key, the project dir).
 	Getenv func(string) string
-	// Saved, if set, is called with the session's window after every hook
-	// that wrote it (replay reads the context meter from it).
-	Saved func(w *state.Window)
 	// Gate, if set, is called once per hook after the session is loaded and
 	// the context meter read, before the handler runs or anything is
 	// written (bar moving a corrupt file aside and restoring the log lines
@@ -31,21 +27,6 @@ type Env struct {
 	// uses it to learn, without waiting for it up front, whether it is
 	// stale and must hand the payload to a rebuilt binary.
 	Gate func() error
-	// Cache, if set, keeps sessions' windows in memory between the hooks
-	// of one long-lived process (replay), which flushes it at the end.
-	// Hook processes leave it nil.
-	Cache *SessionCache
-	// Transcript, if set, gives the transcript at path as it stands from
-	// memory, size bytes of r (replay holds the one it writes), sparing the
-	// context meter a stat, an open and its reads; ok=false reads the file.
-	// Hook processes leave it nil.
-	Transcript func(path string) (r io.ReaderAt, size int64, ok bool)
-	// File, if set, gives the content of the regular file at path as this
-	// process last wrote it (replay's scratch project), which the caller
-	// must not change; ok=false reads the disk. It spares the loop
-	// detector's content hash a stat, an open and a read. Hook processes
-	// leave it nil.
-	File func(path string) (content []byte, ok bool)
 }
 
 func (e *Env) now() time.Time {
@@ -77,25 +58,6 @@ type session struct {
 	anchorLoaded bool
 	anchorDirty  bool
 
-	// With Env.Cache: cached says the window lives in the cache (save
-	// does not write it), and winFile is window.json as this process last
-	// left it; cachedAnchor is the anchor the cache handed over, for
-	// loadAnchor to use if anchor.json is still anchorFile.
-	cached         bool
-	winFile        fileStamp
-	cachedAnchor   *state.Anchor
-	cachedAnchorOK bool
-	anchorFile     fileStamp
-	anchorFileOK   bool
-	// held: the cache has held the session's lock since it cached the
-	// window (SessionCache.HoldLocks), so nobody else wrote the files.
-	held bool
-	// cursorOK: cursor is what json.Unmarshal gives for cursorRaw, the
-	// meter's cursor as this process last encoded it (with Env.Cache).
-	cursorOK  bool
-	cursorRaw []byte
-	cursor    transcript.Cursor
-
 	turns []state.Turn
 	advs  []state.Advisory
 
@@ -114,37 +76,27 @@ type session struct {
 func (s *session) path(name string) string { return filepath.Join(s.dir, name) }
 
 // openSession validates the id, takes the session lock and loads
-// window.json, or takes the window from Env.Cache when it holds the
-// session. The caller must call unlock.
+// window.json. The caller must call unlock.
 func openSession(ctx context.Context, env *Env, id string) (*session, *state.Lock, error) {
 	dir, err := env.Store.SessionDir(id)
 	if err != nil {
 		return nil, nil, err
 	}
-	// Without a cache (a hook process), the store's lock; with one, the
-	// cache may hold it between hooks (SessionCache.HoldLocks).
-	lock, err := env.Cache.lockSession(ctx, env.Store, id)
+	lock, err := env.Store.LockSession(ctx, id)
 	if err != nil {
 		return nil, nil, err
 	}
 	s := &session{env: env, id: id, dir: dir, now: env.now()}
-	if s.cached = env.Cache.take(s); !s.cached {
-		found, err := env.Store.Load(s.path("window.json"), state.KindWindow, &s.w)
-		if err != nil {
-			_ = lock.Unlock()
-			return nil, nil, err
-		}
-		if env.Cache != nil {
-			// Under the lock, the file is still the one just read (or
-			// still absent, or the one Load moved aside).
-			s.winFile, s.cached = stampOf(s.path("window.json"))
-		}
-		if !found {
-			s.w = state.Window{SchemaVersion: state.SchemaVersion, SessionID: id, CreatedAt: s.now, Events: map[string]int{}}
-		}
-		if found && s.w.Logged != nil {
-			s.reconcileLogs()
-		}
+	found, err := env.Store.Load(s.path("window.json"), state.KindWindow, &s.w)
+	if err != nil {
+		_ = lock.Unlock()
+		return nil, nil, err
+	}
+	if !found {
+		s.w = state.Window{SchemaVersion: state.SchemaVersion, SessionID: id, CreatedAt: s.now, Events: map[string]int{}}
+	}
+	if found && s.w.Logged != nil {
+		s.reconcileLogs()
 	}
 	if s.w.Events == nil {
 		s.w.Events = map[string]int{}
@@ -181,19 +133,12 @@ func (s *session) loadAnchor() (*state.Anchor, error) {
 	if s.anchorLoaded {
 		return s.anchor, nil
 	}
-	if a, ok := s.takeAnchor(); ok {
-		s.anchor, s.anchorLoaded, s.anchorFileOK = a, true, true
-		return s.anchor, nil
-	}
 	var a state.Anchor
 	found, err := s.env.Store.Load(s.path("anchor.json"), state.KindAnchor, &a)
 	if err != nil {
 		return nil, err
 	}
 	s.anchorLoaded = true
-	if s.cached {
-		s.anchorFile, s.anchorFileOK = stampOf(s.path("anchor.json"))
-	}
 	if found {
 		s.anchor = &a
 	}
@@ -207,7 +152,7 @@ func (s *session) setAnchor(a *state.Anchor) {
 // save writes everything that changed: window.json first (if the disk is
 // full or the directory unwritable, it fails before anything else is
 // written, leaving the state as it was), then the other documents, then the
-// log lines. With Env.Cache, window.json is left to the cache's Flush.
+// log lines.
 func (s *session) save() error {
 	st := s.env.Store
 	s.w.UpdatedAt = s.now
@@ -220,40 +165,12 @@ func (s *session) save() error {
 	}
 	// The window and a changed anchor are written together: both are
 	// written before either is renamed (window first).
-	var docs []state.Doc
-	if !s.cached {
-		docs = append(docs, state.Doc{Path: s.path("window.json"), Kind: state.KindWindow, V: &s.w})
-	}
+	docs := []state.Doc{{Path: s.path("window.json"), Kind: state.KindWindow, V: &s.w}}
 	if s.anchorDirty && s.anchor != nil {
 		docs = append(docs, state.Doc{Path: s.path("anchor.json"), Kind: state.KindAnchor, V: s.anchor})
 	}
 	if err := st.SaveAll(docs...); err != nil {
 		return fmt.Errorf("save window: %w", err)
-	}
-	if s.env.Saved != nil {
-		s.env.Saved(&s.w)
-	}
-	if s.cached && s.env.Cache.buffersLogs() {
-		// The cache appends them later (SessionCache): encoded and
-		// checked now, as Append does, so a bad line fails this hook.
-		var lines []logLine
-		for _, t := range s.turns {
-			raw, err := st.EncodeLine(state.KindTurn, t)
-			if err != nil {
-				return fmt.Errorf("turns.jsonl: %w", err)
-			}
-			lines = append(lines, logLine{s.path("turns.jsonl"), raw})
-		}
-		for _, a := range s.advs {
-			raw, err := st.EncodeLine(state.KindAdvisory, a)
-			if err != nil {
-				return fmt.Errorf("advisories.jsonl: %w", err)
-			}
-			lines = append(lines, logLine{s.path("advisories.jsonl"), raw})
-		}
-		s.env.Cache.put(s)
-		s.env.Cache.addLogs(s.id, lines)
-		return nil
 	}
 	for _, t := range s.turns {
 		if err := st.Append(s.path("turns.jsonl"), state.KindTurn, t); err != nil {
@@ -264,11 +181,6 @@ func (s *session) save() error {
 		if err := st.Append(s.path("advisories.jsonl"), state.KindAdvisory, a); err != nil {
 			return err
 		}
-	}
-	// Only now, with everything written, may the next hook of this
-	// process start from this hook's window.
-	if s.cached {
-		s.env.Cache.put(s)
 	}
 	return nil
 }

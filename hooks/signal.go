@@ -78,11 +78,8 @@ func isSignalWord(w string) bool {
 }
 
 // genericWordsText lists the words that carry no topic: function words,
-// narration verbs, and the names every project shares. isGenericWord
-// (words_gen.go, generated from this list by TestGeneratedWords) tests
-// membership with a switch the compiler lays out as static code: a map
-// built from the list in every hook process's initialisation cost more than
-// 1% of a hook.
+// narration verbs, and the names every project shares. isGenericWord tests
+// membership.
 const genericWordsText = `
 about above after again against all also already always and another any anything are around
 because been before being below between both but can cannot could did does doing done down
@@ -255,7 +252,7 @@ func shellSegments(cmd string) []string {
 }
 
 // subcommandToolsText lists the programs that take a subcommand first (git
-// push, npm test); isSubcommandTool tests membership (words_gen.go).
+// push, npm test); isSubcommandTool tests membership.
 const subcommandToolsText = `git gh bd npm npx yarn pnpm mix cargo go make docker kubectl pip pip3 poetry
 uv bundle rake rails dotnet mvn gradle terraform helm brew apt apt-get systemctl tmux bun deno swift`
 

@@ -92,18 +92,11 @@ func ResultHash(raw []byte) string {
 	return ShortHash([]byte(canonical(raw, volatileResultFields, true)))
 }
 
+// canonical decodes raw with encoding/json (numbers kept as written) and
+// writes the value back canonically (writeCanonical), dropping the keys in
+// drop at the top level, or at every depth when deep.
 func canonical(raw []byte, drop []string, deep bool) string {
 	trimmed := bytes.TrimSpace(raw)
-	if s, ok := canonicalFast(trimmed, drop, deep); ok {
-		return s
-	}
-	return canonicalDecoded(trimmed, drop, deep)
-}
-
-// canonicalDecoded is canonical the long way: encoding/json decodes the
-// value (numbers kept as written) and writeCanonical writes it. It
-// defines the canonical text; canonicalFast must agree with it.
-func canonicalDecoded(trimmed []byte, drop []string, deep bool) string {
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.UseNumber()
 	var v any
@@ -225,4 +218,14 @@ func writeString(b *strings.Builder, s string) {
 		i += size
 	}
 	b.WriteByte('"')
+}
+
+// topFields is the top-level members of an object (nil when input is not
+// one), for TargetOf.
+func topFields(input []byte) map[string]json.RawMessage {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(input, &fields) != nil {
+		return nil
+	}
+	return fields
 }

@@ -20,7 +20,8 @@
 // Files are written into a scratch project as the tools left them (Write
 // content, Edit applied to the original, a full Read's content), so content
 // hashes are real, and each hook sees the transcript cut where it would have
-// stood when the hook fired.
+// stood when the hook fired. Each hook is hooks.Run, as a hook process runs
+// it, on a store that does not fsync a scratch state directory.
 package replay
 
 import (
@@ -36,7 +37,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -61,20 +61,6 @@ type Options struct {
 	OnEvent func(Event)
 	// Notice receives state notices (quarantined files and the like).
 	Notice func(string)
-	// Plain runs every hook exactly as a hook process would: each one
-	// reads, checks and decodes window.json and writes it back, every
-	// write is synced, and the transcript is decoded before the first
-	// hook. By default replay keeps each session's window in memory
-	// between hooks and writes window.json once, at the end
-	// (hooks.SessionCache), decodes the transcript on another goroutine
-	// while the hooks run, and does not fsync a scratch state directory.
-	// Both give the same reports and leave the same files; the tests hold
-	// them to it (TestFastPathMatchesPlain).
-	Plain bool
-
-	// fileSeen, if set, is called with every answer the fast path's
-	// hooks.Env.File gives (tests hold it to the disk).
-	fileSeen func(path string, content []byte)
 }
 
 // Event is one synthesised hook and what Djinn answered.
@@ -192,7 +178,7 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 			Notice:   opt.Notice,
 			// The scratch state is removed afterwards; a crash loses it
 			// whether or not it was synced.
-			NoSync: !keepState && !opt.Plain,
+			NoSync: !keepState,
 		},
 		Settings: opt.Settings,
 		Now:      func() time.Time { return r.now },
@@ -202,31 +188,6 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 			}
 			return ""
 		},
-		Saved: func(w *state.Window) { r.lastWindow = w },
-	}
-	if !opt.Plain {
-		r.files, r.dirs = map[string][]byte{}, map[string]bool{}
-		r.env.File = func(path string) ([]byte, bool) {
-			b, ok := r.files[path]
-			if ok && opt.fileSeen != nil {
-				opt.fileSeen(path, b)
-			}
-			return b, ok
-		}
-		// A scratch state directory is this replay's alone: the cache
-		// keeps each session's lock from the first hook to the end.
-		cache := &hooks.SessionCache{HoldLocks: !keepState}
-		defer func() { _ = cache.Release() }()
-		r.env.Cache = cache
-		if keepState {
-			// A replay that fails still leaves the state of its last
-			// successful hook, as the per-hook path does.
-			defer func() {
-				if r.env.Cache != nil {
-					_ = r.env.Cache.Flush(context.WithoutCancel(ctx), r.env.Store)
-				}
-			}()
-		}
 	}
 	if err := os.MkdirAll(r.fsRoot, 0o700); err != nil {
 		return nil, err
@@ -238,58 +199,15 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 	}
 	defer tf.Close()
 	// Lines are written through a buffer, flushed before every hook (fire)
-	// and at the end: a hook sees the transcript as it stood. The fast path
-	// keeps the transcript in memory instead and hands it to the hooks'
-	// context meter (hooks.Env.Transcript): no file to flush, stat, open
-	// and read back on every hook. TestFastPathMatchesPlain holds the two
-	// to the same results.
-	r.inMemory = !opt.Plain
-	if !r.inMemory {
-		r.tw = bufio.NewWriterSize(tf, 64<<10)
-	}
+	// and at the end: a hook sees the transcript as it stood.
+	r.tw = bufio.NewWriterSize(tf, 64<<10)
 
-	data, lines, err := readData(f, fi.Size())
+	lines, err := readLines(f, fi.Size())
 	if err != nil {
 		return nil, err
 	}
 	r.rep.Lines = len(lines)
-	// The transcript as it stands after line i is, when the file has no
-	// carriage return and ends with a newline, the file's first bytes: no
-	// copy. Otherwise it is built as the file would be written.
-	shared := r.inMemory && bytes.IndexByte(data, '\r') < 0 && (len(data) == 0 || data[len(data)-1] == '\n')
-	if r.inMemory && !shared {
-		r.tbuf = make([]byte, 0, fi.Size()+int64(len(lines)))
-	}
-	// The lines are decoded ahead of the hooks, by another goroutine when
-	// another CPU is free: decoding is pure, and a third of replay's work.
-	// Plain replay decodes everything first, on this goroutine.
-	d := newDecoder(lines, r.fsRoot, !opt.Plain)
-	if shared {
-		d.peekLines(data)
-	}
-	if r.inMemory {
-		r.env.Transcript = func(path string) (io.ReaderAt, int64, bool) {
-			if path != r.transcriptPath {
-				return nil, 0, false
-			}
-			return &transcriptView{Reader: bytes.NewReader(r.tbuf), buf: r.tbuf, size: int64(len(r.tbuf)), d: d}, int64(len(r.tbuf)), true
-		}
-	}
-	done := make(chan struct{})
-	defer close(done)
-	if opt.Plain {
-		d.run(done)
-	} else {
-		go d.run(done)
-	}
-	<-d.header
-	if d.sessionID != "" {
-		r.sessionID = d.sessionID
-	}
-	r.paths = d.paths
-	if !d.first.IsZero() {
-		r.now = d.first
-	}
+	decoded := r.decodeAll(lines)
 	if r.sessionID == "" {
 		r.sessionID = "replay-" + sanitize(strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
 	}
@@ -302,72 +220,42 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 	if err := r.fire(ctx, &hooks.Payload{HookEventName: hooks.SessionStart, Source: "startup"}, 0); err != nil {
 		return nil, err
 	}
-	ready := 0
-	for i := range lines {
+	for i, e := range decoded {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		for ready <= i {
-			n, ok := <-d.ready
-			if !ok {
-				return nil, fmt.Errorf("replay %s: the decoder stopped at line %d", path, ready)
-			}
-			ready = n
-		}
-		dl := &d.out[i]
-		e := dl.e
 		if e != nil {
-			if dl.timed && dl.t.After(r.now) {
-				r.now = dl.t
+			if t, ok := e.Time(); ok && t.UTC().After(r.now) {
+				r.now = t.UTC()
 			}
-			if err := r.before(ctx, dl, i+1); err != nil {
+			if err := r.before(ctx, e, i+1); err != nil {
 				return nil, err
 			}
 		}
-		switch {
-		case shared:
-			r.tbuf = data[:len(r.tbuf)+len(lines[i])+1]
-		case r.inMemory:
-			r.tbuf = append(append(r.tbuf, lines[i]...), '\n')
-		default:
-			if _, err := r.tw.Write(lines[i]); err != nil {
-				return nil, err
-			}
-			if err := r.tw.WriteByte('\n'); err != nil {
-				return nil, err
-			}
+		if _, err := r.tw.Write(lines[i]); err != nil {
+			return nil, err
+		}
+		if err := r.tw.WriteByte('\n'); err != nil {
+			return nil, err
 		}
 		if e != nil {
 			switch {
-			case e.Type == "assistant" && !e.IsSidechain && e.Message != nil && e.Message.Usage != nil && e.Message.Model != "<synthetic>":
-				u := e.Message.Usage
-				r.expected = u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
-			case e.Type == "system" && e.Subtype == "compact_boundary" && !e.IsSidechain:
+			case e.IsMainAssistant():
+				r.expected = e.Message.Usage.Context()
+			case e.IsCompactBoundary():
 				r.expected = -1
 			}
-		}
-		if e != nil {
-			if err := r.after(ctx, dl, i+1); err != nil {
+			if err := r.after(ctx, e, i+1); err != nil {
 				return nil, err
 			}
 		}
-		// Done with: what was decoded of it may be collected.
-		*dl = decodedLine{}
 	}
-	for range d.ready {
-		// Drained: the decoder has finished, and bad is final.
-	}
-	r.rep.BadLines = d.bad
 	if err := r.stop(ctx, len(lines)); err != nil {
 		return nil, err
 	}
 	if err := r.fire(ctx, &hooks.Payload{HookEventName: hooks.SessionEnd, Reason: "other"}, len(lines)); err != nil {
 		return nil, err
 	}
-	if err := r.env.Cache.Flush(ctx, r.env.Store); err != nil {
-		return nil, fmt.Errorf("replay %s: %w", path, err)
-	}
-	r.env.Cache = nil // flushed
 	if r.rep.ToolCalls > 0 {
 		for k, n := range r.rep.ByKind {
 			r.rep.Per100[k] = float64(n) * 100 / float64(r.rep.ToolCalls)
@@ -377,9 +265,40 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 	return r.rep, nil
 }
 
-// readLines reads a JSONL file into lines without their newlines (a
-// trailing run of \r and \n is dropped from each; an empty last line,
-// after the final newline, is no line).
+// decodeAll decodes the transcript's lines (nil: not a JSON object,
+// counted as a bad line) and takes from them the session id, the first
+// main-chain working directory (the project, mapped under the scratch
+// file system) and the first timestamp.
+func (r *runner) decodeAll(lines [][]byte) []*transcript.Entry {
+	out := make([]*transcript.Entry, len(lines))
+	cwd := ""
+	for i, l := range lines {
+		e, err := transcript.Decode(l)
+		if err != nil {
+			r.rep.BadLines++
+			continue
+		}
+		out[i] = &e
+		if r.sessionID == "" && e.SessionID != "" && state.ValidateSessionID(e.SessionID) == nil {
+			r.sessionID = e.SessionID
+		}
+		if cwd == "" && e.CWD != "" && !e.IsSidechain {
+			cwd = e.CWD
+		}
+		if t, ok := e.Time(); ok && r.now.IsZero() {
+			r.now = t.UTC()
+		}
+	}
+	if cwd != "" {
+		r.projectDir = r.mapPath(cwd)
+		r.origCwd = cwd
+	}
+	if r.projectDir == "" {
+		r.projectDir = filepath.Join(r.fsRoot, "project")
+	}
+	return out
+}
+
 // scratchDir makes a new private directory under base (the temporary
 // directory when empty) whose name always has the same length: replay
 // maps the transcript's paths under it, and a tool response that quotes
@@ -402,20 +321,15 @@ func scratchDir(base string) (string, error) {
 	return "", fmt.Errorf("replay: no free scratch directory name under %s", base)
 }
 
+// readLines reads a JSONL file into lines without their newlines (a
+// trailing run of \r and \n is dropped from each; an empty last line,
+// after the final newline, is no line).
 func readLines(rd io.Reader, sizeHint int64) ([][]byte, error) {
-	_, lines, err := readData(rd, sizeHint)
-	return lines, err
-}
-
-// readData reads rd whole and splits it into lines, as readLines; the
-// lines are slices of data.
-func readData(rd io.Reader, sizeHint int64) (all []byte, lines [][]byte, err error) {
 	buf := bytes.NewBuffer(make([]byte, 0, max(0, min(sizeHint, 1<<30))+bytes.MinRead))
 	if _, err := buf.ReadFrom(rd); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	data := buf.Bytes()
-	all = data
 	out := make([][]byte, 0, bytes.Count(data, []byte{'\n'})+1)
 	for len(data) > 0 {
 		line := data
@@ -429,290 +343,13 @@ func readData(rd io.Reader, sizeHint int64) (all []byte, lines [][]byte, err err
 		line = bytes.TrimRight(line, "\r\n")
 		out = append(out, line[:len(line):len(line)])
 	}
-	return all, out, nil
-}
-
-// decoder decodes a transcript's lines in order, publishing how many are
-// done on ready, and the first session id, main-chain working directory and
-// timestamp on header (closed once all three are known, or at the end).
-// When prepare is set, it also does, once the paths are known, the pure
-// work replay does for each tool call: mapping paths in tool inputs and
-// responses, and decoding what the file tools leave on disk.
-type decoder struct {
-	lines   [][]byte
-	out     []decodedLine
-	bad     int
-	prepare bool
-
-	header    chan struct{}
-	sessionID string
-	paths     paths
-	first     time.Time
-
-	ready chan int
-
-	// toolNames are the tool_use ids seen so far, by name: which results
-	// are worth preparing for applyEffects.
-	toolNames map[string]string
-
-	// With peekLines: data is the file, offs[i] where line i starts in
-	// it, and types[i] what transcript.PeekType gives for the line with
-	// its newline, set before the line is announced on ready.
-	data  []byte
-	offs  []int64
-	types []lineType
-	// entries[i] is line i as Decode gave it (nil: it did not decode),
-	// set with types[i], for transcriptView.LineEntry; the main loop drops
-	// its own reference once done with a line, the meter may still read it.
-	entries []*transcript.Entry
-}
-
-type lineType struct {
-	typ string
-	ok  bool
-}
-
-// peekLines makes the decoder work out each line's transcript.PeekType
-// too, for transcriptView. data must be the file, each line of which is
-// followed by a newline (replay's shared transcript).
-func (d *decoder) peekLines(data []byte) {
-	d.data = data
-	d.offs = make([]int64, len(d.lines))
-	d.types = make([]lineType, len(d.lines))
-	d.entries = make([]*transcript.Entry, len(d.lines))
-	off := int64(0)
-	for i, l := range d.lines {
-		d.offs[i] = off
-		off += int64(len(l)) + 1
-	}
-}
-
-// transcriptView is the transcript as a hook sees it on the fast path,
-// the first size bytes of the file, and it knows its lines' types
-// (transcript.LineTypes): the meter of every hook peeked at each line it
-// walked, about twice per line over a replay, on the hooks' goroutine;
-// the decoder now does it once per line, on its own. TestTranscriptView
-// and TestFastPathMatchesPlain hold it to the meter's own peek.
-//
-// It also hands out its bytes without a copy (transcript.ByteViewer): the
-// first size bytes of the transcript never change once written (the
-// shared file's bytes, or tbuf, which only grows), so the meter's window
-// may be that memory; TestMeterByteViewer and TestFastPathMatchesPlain
-// hold the meter to the same Scan.
-type transcriptView struct {
-	*bytes.Reader
-	buf  []byte // the bytes Reader reads
-	size int64
-	d    *decoder
-}
-
-// LineEntry returns the decoder's Decode of the line at off, when those n
-// bytes are one whole line with its newline, within the view, and it
-// decoded (transcript.LineEntries): the meter need not decode it again.
-// Nothing changes an entry once decoded; the meter only reads it.
-func (v *transcriptView) LineEntry(off int64, n int) (*transcript.Entry, bool) {
-	d := v.d
-	if d.entries == nil || off < 0 || off+int64(n) > v.size {
-		return nil, false
-	}
-	i, found := slices.BinarySearch(d.offs, off)
-	if !found || int64(n) != int64(len(d.lines[i]))+1 || d.entries[i] == nil {
-		return nil, false
-	}
-	return d.entries[i], true
-}
-
-// ViewAt returns the n bytes at off, within the view, without a copy; the
-// slice's capacity ends with it, so nothing can append into the bytes
-// after.
-func (v *transcriptView) ViewAt(off int64, n int) ([]byte, bool) {
-	if off < 0 || n < 0 || off+int64(n) > v.size {
-		return nil, false
-	}
-	end := off + int64(n)
-	return v.buf[off:end:end], true
-}
-
-// LineType returns the decoder's PeekType of the line at off, when those
-// n bytes are one whole line with its newline, within the view.
-func (v *transcriptView) LineType(off int64, n int) (string, bool, bool) {
-	d := v.d
-	if d.types == nil || off < 0 || off+int64(n) > v.size {
-		return "", false, false
-	}
-	i, found := slices.BinarySearch(d.offs, off)
-	if !found || int64(n) != int64(len(d.lines[i]))+1 {
-		return "", false, false
-	}
-	// Line i is within the view, so the decoder announced it (the main
-	// loop waits for that before writing a line), types[i] included.
-	t := d.types[i]
-	return t.typ, t.ok, true
-}
-
-type decodedLine struct {
-	e     *transcript.Entry // nil: not a JSON object
-	t     time.Time
-	timed bool
-
-	// Prepared (see decoder); when prepared is false, replay does the work
-	// itself, the same way.
-	prepared bool
-	tools    []preparedTool // by content block, for tool_use blocks
-	result   json.RawMessage
-	resp     *effectResp // when the line's one result is a file tool's
-}
-
-// preparedTool is a tool_use block's input with its paths mapped, and what
-// applyEffects needs of it (nil: the tool leaves nothing on disk).
-type preparedTool struct {
-	input  json.RawMessage
-	effect *effectInput
-}
-
-// readyEvery is how many lines the decoder finishes between two
-// announcements.
-const readyEvery = 32
-
-func newDecoder(lines [][]byte, fsRoot string, prepare bool) *decoder {
-	return &decoder{
-		lines:   lines,
-		out:     make([]decodedLine, len(lines)),
-		prepare: prepare,
-		paths:   paths{fsRoot: fsRoot},
-		header:  make(chan struct{}),
-		// Room for every announcement: the decoder never waits.
-		ready:     make(chan int, len(lines)/readyEvery+2),
-		toolNames: map[string]string{},
-	}
-}
-
-func (d *decoder) run(done <-chan struct{}) {
-	defer close(d.ready)
-	headerOpen, haveID, haveTime := true, false, false
-	cwd := ""
-	closeHeader := func(upTo int) {
-		if cwd != "" {
-			d.paths.projectDir = d.paths.mapPath(cwd)
-			d.paths.origCwd = cwd
-		}
-		if d.paths.projectDir == "" {
-			d.paths.projectDir = filepath.Join(d.paths.fsRoot, "project")
-		}
-		for i := range upTo {
-			d.prepareLine(&d.out[i])
-		}
-		close(d.header)
-		headerOpen = false
-	}
-	defer func() {
-		if headerOpen {
-			closeHeader(len(d.lines))
-		}
-	}()
-	for i, l := range d.lines {
-		if i%readyEvery == 0 {
-			select {
-			case <-done:
-				return
-			default:
-			}
-		}
-		e, err := d.decode(l)
-		dl := &d.out[i]
-		if err != nil {
-			d.bad++
-		} else {
-			dl.e = &e
-			if t, ok := e.Time(); ok {
-				dl.t, dl.timed = t.UTC(), true
-			}
-			if headerOpen {
-				if !haveID && e.SessionID != "" && state.ValidateSessionID(e.SessionID) == nil {
-					d.sessionID, haveID = e.SessionID, true
-				}
-				if cwd == "" && e.CWD != "" && !e.IsSidechain {
-					cwd = e.CWD
-				}
-				if !haveTime && dl.timed {
-					d.first, haveTime = dl.t, true
-				}
-				if haveID && cwd != "" && haveTime {
-					closeHeader(i + 1)
-				}
-			} else {
-				d.prepareLine(dl)
-			}
-		}
-		if d.types != nil {
-			o := d.offs[i]
-			typ, ok := transcript.PeekType(d.data[o : o+int64(len(l))+1])
-			d.types[i] = lineType{typ, ok}
-			d.entries[i] = d.out[i].e
-		}
-		if (i+1)%readyEvery == 0 || i+1 == len(d.lines) {
-			d.ready <- i + 1
-		}
-	}
-}
-
-// decode decodes one line. The fast path's lines are slices of the file
-// replay read, which nothing changes: their raw values need no copy
-// (transcript.DecodeShared); plain replay copies them, as Decode does
-// (TestFastPathMatchesPlain compares the two).
-func (d *decoder) decode(l []byte) (transcript.Entry, error) {
-	if d.prepare {
-		return transcript.DecodeShared(l)
-	}
-	return transcript.Decode(l)
-}
-
-// prepareLine does the pure per-tool-call work of a decoded line, with the
-// paths known.
-func (d *decoder) prepareLine(dl *decodedLine) {
-	e := dl.e
-	if !d.prepare || e == nil || e.Message == nil {
-		return
-	}
-	dl.prepared = true
-	switch e.Type {
-	case "assistant":
-		for k, b := range e.Message.Content.Blocks {
-			if b.Type != "tool_use" || b.ID == "" {
-				continue
-			}
-			if dl.tools == nil {
-				dl.tools = make([]preparedTool, len(e.Message.Content.Blocks))
-			}
-			dl.tools[k] = preparedTool{input: d.paths.mapInput(b.Input), effect: parseEffectInput(b.Name, b.Input)}
-			d.toolNames[b.ID] = b.Name
-		}
-	case "user":
-		if len(e.ToolUseResult) == 0 {
-			return
-		}
-		dl.result = d.paths.mapInput(e.ToolUseResult)
-		var results []string
-		for _, b := range e.Message.Content.Blocks {
-			if b.Type == "tool_result" {
-				results = append(results, b.ToolUseID)
-			}
-		}
-		if len(results) == 1 && needsEffectResp(d.toolNames[results[0]]) {
-			resp := parseEffectResp(e.ToolUseResult)
-			dl.resp = &resp
-		}
-	}
+	return out, nil
 }
 
 type pendingTool struct {
 	name    string
 	input   json.RawMessage
 	agentID string
-	// prepared: mapped and effect hold the decoder's work on input.
-	prepared bool
-	mapped   json.RawMessage
-	effect   *effectInput
 }
 
 type runner struct {
@@ -720,30 +357,17 @@ type runner struct {
 	env            *hooks.Env
 	rep            *Report
 	work           string
-	paths          // fixed once the first lines are decoded
+	paths          // fixed once the lines are decoded
 	transcriptPath string
 	tw             *bufio.Writer
-	// inMemory: the transcript so far is tbuf, not the file behind tw.
-	inMemory  bool
-	tbuf      []byte
-	sessionID string
-	now       time.Time
-	promptID  string
-	prompts   int
-
-	// lastWindow is the window the last hook saved (Env.Saved).
-	lastWindow *state.Window
+	sessionID      string
+	now            time.Time
+	promptID       string
+	prompts        int
 
 	// expected is the last main-chain assistant usage written so far (-1
 	// none, or stale after a compact boundary).
 	expected int64
-
-	// With !Plain, files are the scratch project's files replay wrote,
-	// as it wrote them (hooks.Env.File), and dirs the directories it
-	// made: nothing else writes or removes either, so the disk holds
-	// just that. A path not in files is read from disk.
-	files map[string][]byte
-	dirs  map[string]bool
 
 	pending     map[string]pendingTool
 	turnActive  bool   // main-chain assistant activity since the last prompt
@@ -799,10 +423,8 @@ func (r *runner) fire(ctx context.Context, p *hooks.Payload, line int) error {
 	if p.PermissionMode == "" && p.HookEventName != hooks.SessionStart && p.HookEventName != hooks.PreCompact && p.HookEventName != hooks.SessionEnd {
 		p.PermissionMode = "default"
 	}
-	if !r.inMemory {
-		if err := r.tw.Flush(); err != nil {
-			return fmt.Errorf("replay line %d: write transcript: %w", line, err)
-		}
+	if err := r.tw.Flush(); err != nil {
+		return fmt.Errorf("replay line %d: write transcript: %w", line, err)
 	}
 	resp, err := hooks.Run(ctx, r.env, p)
 	if err != nil {
@@ -833,7 +455,7 @@ func (r *runner) fire(ctx context.Context, p *hooks.Payload, line int) error {
 			r.rep.ByKind[a.Kind]++
 		}
 	}
-	if pt, ok := hooks.PointOf(r.lastWindow); ok {
+	if pt, ok := hooks.PointOf(r.window()); ok {
 		r.rep.Context = append(r.rep.Context, ContextPoint{Event: p.HookEventName, Line: line, Call: r.rep.ToolCalls, Tokens: pt.Tokens, Limit: pt.Limit, Share: pt.Share, Tier: pt.Tier, Stale: pt.Stale, Expected: r.expected})
 	}
 	if r.opt.OnEvent != nil {
@@ -844,8 +466,7 @@ func (r *runner) fire(ctx context.Context, p *hooks.Payload, line int) error {
 
 // before fires the hooks that happen before the line is written to the
 // transcript: a prompt, a tool result, a compaction.
-func (r *runner) before(ctx context.Context, dl *decodedLine, line int) error {
-	e := dl.e
+func (r *runner) before(ctx context.Context, e *transcript.Entry, line int) error {
 	switch {
 	case e.IsCompactBoundary():
 		trigger := "auto"
@@ -867,31 +488,26 @@ func (r *runner) before(ctx context.Context, dl *decodedLine, line int) error {
 			}
 			return r.fire(ctx, &hooks.Payload{HookEventName: hooks.UserPromptSubmit, Prompt: prompt}, line)
 		}
-		return r.toolResults(ctx, dl, line)
+		return r.toolResults(ctx, e, line)
 	case e.Type == "user" && e.Message != nil && e.IsSidechain:
-		return r.toolResults(ctx, dl, line)
+		return r.toolResults(ctx, e, line)
 	}
 	return nil
 }
 
 // after records what a written line means for later events.
-func (r *runner) after(ctx context.Context, dl *decodedLine, line int) error {
-	e := dl.e
+func (r *runner) after(ctx context.Context, e *transcript.Entry, line int) error {
 	switch {
 	case e.IsCompactSummary:
 		return r.fire(ctx, &hooks.Payload{HookEventName: hooks.SessionStart, Source: "compact"}, line)
 	case e.Type == "assistant" && e.Message != nil:
-		for k, b := range e.Message.Content.Blocks {
+		for _, b := range e.Message.Content.Blocks {
 			if b.Type == "tool_use" && b.ID != "" {
 				agent := ""
 				if e.IsSidechain {
 					agent = agentOf(e)
 				}
-				pt := pendingTool{name: b.Name, input: b.Input, agentID: agent}
-				if dl.prepared {
-					pt.prepared, pt.mapped, pt.effect = true, dl.tools[k].input, dl.tools[k].effect
-				}
-				r.pending[b.ID] = pt
+				r.pending[b.ID] = pendingTool{name: b.Name, input: b.Input, agentID: agent}
 			}
 		}
 		text := strings.TrimSpace(e.Message.Content.PlainText())
@@ -975,8 +591,7 @@ func userPrompt(e *transcript.Entry) (string, bool) {
 
 // toolResults fires PostToolUse or PostToolUseFailure for each tool_result
 // on a user line.
-func (r *runner) toolResults(ctx context.Context, dl *decodedLine, line int) error {
-	e := dl.e
+func (r *runner) toolResults(ctx context.Context, e *transcript.Entry, line int) error {
 	blocks := e.Message.Content.Blocks
 	var results []transcript.Block
 	for _, b := range blocks {
@@ -990,30 +605,20 @@ func (r *runner) toolResults(ctx context.Context, dl *decodedLine, line int) err
 			continue
 		}
 		delete(r.pending, b.ToolUseID)
-		input, effect := pt.mapped, pt.effect
-		if !pt.prepared {
-			input, effect = r.mapInput(pt.input), parseEffectInput(pt.name, pt.input)
-		}
+		input, effect := r.mapInput(pt.input), parseEffectInput(pt.name, pt.input)
 		var response json.RawMessage
 		if len(results) == 1 && len(e.ToolUseResult) > 0 {
 			response = e.ToolUseResult
 		}
 		if effect != nil {
 			var resp effectResp
-			switch {
-			case dl.resp != nil && response != nil:
-				resp = *dl.resp
-			case response != nil && needsEffectResp(pt.name):
+			if response != nil && needsEffectResp(pt.name) {
 				resp = parseEffectResp(response)
 			}
 			r.applyEffects(pt.name, effect, resp)
 		}
 		if len(response) > 0 {
-			if dl.prepared {
-				response = dl.result
-			} else {
-				response = r.mapInput(response)
-			}
+			response = r.mapInput(response)
 		}
 		p := &hooks.Payload{
 			HookEventName: hooks.PostToolUse,
@@ -1073,34 +678,17 @@ func (r *runner) subagentStop(ctx context.Context, task pendingTool, line int) e
 }
 
 // mapInput rewrites the original machine's absolute paths inside a tool
-// input or response into the scratch file system. The result is what
-// json.Marshal gives for the value json.Unmarshal decodes, strings mapped
-// (mapString): object keys sorted, the last of equal keys kept, strings
-// and numbers re-encoded. rawMapper does that in one pass over the bytes
-// (decoding to any and marshalling was a third of the decoder goroutine's
-// time), and copies most strings from their literals as they are
-// (appendLiteral); TestMapInputMatchesMarshal, FuzzAppendValue and
-// FuzzMapInputCwd hold it to the round trip, which remains the fallback.
+// input or response into the scratch file system: the value json.Unmarshal
+// decodes, strings mapped (mapString), as json.Marshal encodes it.
 func (r *paths) mapInput(raw json.RawMessage) json.RawMessage {
 	if len(raw) == 0 || r.origCwd == "" {
 		return raw
-	}
-	m := rawMapper{b: raw, r: r, cwd: []byte(r.origCwd), cwdPlain: plainInLiteral(r.origCwd)}
-	if out, ok := m.value(make([]byte, 0, len(raw)+len(raw)/8)); ok {
-		m.space()
-		if m.i == len(m.b) {
-			return out
-		}
 	}
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return raw
 	}
-	v = r.mapValue(v)
-	if out, ok := appendValue(make([]byte, 0, len(raw)+len(raw)/8), v); ok {
-		return out
-	}
-	out, err := json.Marshal(v)
+	out, err := json.Marshal(r.mapValue(v))
 	if err != nil {
 		return raw
 	}
@@ -1191,28 +779,14 @@ func (r *runner) applyEffects(tool string, in *effectInput, resp effectResp) {
 		if resp.OriginalFile != nil {
 			return *resp.OriginalFile, true
 		}
-		if b, ok := r.files[p]; ok {
-			return string(b), true
-		}
 		if b, err := os.ReadFile(p); err == nil {
 			return string(b), true
 		}
 		return "", false
 	}
 	write := func(s string) {
-		dir := filepath.Dir(p)
-		if !r.dirs[dir] && os.MkdirAll(dir, 0o700) == nil && r.dirs != nil {
-			r.dirs[dir] = true
-		}
-		b := []byte(s)
-		err := os.WriteFile(p, b, 0o600)
-		switch {
-		case r.files == nil:
-		case err == nil:
-			r.files[p] = b
-		default:
-			delete(r.files, p) // whatever the disk holds now
-		}
+		_ = os.MkdirAll(filepath.Dir(p), 0o700)
+		_ = os.WriteFile(p, []byte(s), 0o600)
 	}
 	switch tool {
 	case "Write":
@@ -1230,10 +804,7 @@ func (r *runner) applyEffects(tool string, in *effectInput, resp effectResp) {
 		}
 	case "Read":
 		full := resp.File.StartLine <= 1 && resp.File.TotalLines > 0 && resp.File.NumLines >= resp.File.TotalLines
-		if _, known := r.files[p]; known || !full {
-			break
-		}
-		if _, err := os.Stat(p); err != nil {
+		if _, err := os.Stat(p); err != nil && full {
 			write(resp.File.Content)
 		}
 	}
@@ -1299,4 +870,18 @@ func (rep *Report) Summary(w io.Writer) {
 			fmt.Fprintf(w, "    line %5d  call %4d  %-13s %8d / %d  %5.1f%%  tier %d\n", c.Line, c.Call, c.Event, c.Tokens, c.Limit, c.Share*100, c.Tier)
 		}
 	}
+}
+
+// window is the session's window as the last hook saved it, nil when there
+// is none.
+func (r *runner) window() *state.Window {
+	dir, err := r.env.Store.SessionDir(r.sessionID)
+	if err != nil {
+		return nil
+	}
+	var w state.Window
+	if found, err := r.env.Store.Load(filepath.Join(dir, "window.json"), state.KindWindow, &w); err != nil || !found {
+		return nil
+	}
+	return &w
 }

@@ -1,17 +1,14 @@
 package replay
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"testing"
 	"time"
 
 	"github.com/djinn-cc/djinn/hooks"
-	"github.com/djinn-cc/djinn/hooks/transcript"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -187,117 +184,4 @@ func TestMillis(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestTranscriptView holds transcriptView.LineType to transcript.PeekType
-// on every line of the corpus and testdata, as the meter asks about them
-// (the line with its newline, in a view that ends with it or later), and
-// to known=false for anything that is not one whole line in the view;
-// LineEntry to Decode likewise; and ViewAt to ReadAt within the view,
-// refusing anything past it.
-func TestTranscriptView(t *testing.T) {
-	n, entries := 0, 0
-	for _, f := range oracleFiles(t) {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, lines, err := readData(bytes.NewReader(data), int64(len(data)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if bytes.IndexByte(data, '\r') >= 0 || (len(data) > 0 && data[len(data)-1] != '\n') {
-			continue // not shared: replay gives no view of types then
-		}
-		d := newDecoder(lines, "/tmp/replay-fs", false)
-		d.peekLines(data)
-		done := make(chan struct{})
-		d.run(done)
-		close(done)
-		off := int64(0)
-		for i, l := range lines {
-			end := off + int64(len(l)) + 1
-			want, werr := transcript.Decode(data[off:end])
-			if werr == nil {
-				entries++
-			}
-			for _, size := range []int64{end, min(end+int64(len(l))/2+1, int64(len(data)))} {
-				v := &transcriptView{Reader: bytes.NewReader(data[:size]), buf: data[:size], size: size, d: d}
-				// ViewAt gives what ReadAt reads, within the view only,
-				// with no room to append into what follows.
-				for _, q := range [][2]int64{{off, int64(len(l)) + 1}, {max(0, off-8), min(size-max(0, off-8), int64(len(l))+17)}, {size, 0}, {off, size - off + 1}, {-1, 2}} {
-					b, ok := v.ViewAt(q[0], int(q[1]))
-					want := q[0] >= 0 && q[0]+q[1] <= size
-					if ok != want {
-						t.Fatalf("%s line %d: ViewAt(%d, %d) ok %v in a view of %d bytes", f, i+1, q[0], q[1], ok, size)
-					}
-					if !ok {
-						continue
-					}
-					r := make([]byte, q[1])
-					if n, _ := v.ReadAt(r, q[0]); n != len(r) || !bytes.Equal(b, r) || cap(b) != len(b) {
-						t.Fatalf("%s line %d: ViewAt(%d, %d) = %d bytes (cap %d), ReadAt %d", f, i+1, q[0], q[1], len(b), cap(b), n)
-					}
-				}
-				// LineEntry gives Decode of the line, or nothing for a
-				// line that does not decode.
-				if e, known := v.LineEntry(off, len(l)+1); known != (werr == nil) || (known && !reflect.DeepEqual(*e, want)) {
-					t.Fatalf("%s line %d: LineEntry known %v, differs from Decode (error %v)", f, i+1, known, werr)
-				}
-				wantTyp, wantOK := transcript.PeekType(data[off:end])
-				if typ, ok, known := v.LineType(off, len(l)+1); !known || typ != wantTyp || ok != wantOK {
-					t.Fatalf("%s line %d: LineType %q, %v, known %v; PeekType %q, %v", f, i+1, typ, ok, known, wantTyp, wantOK)
-				}
-				for _, q := range [][2]int64{{off + 1, int64(len(l))}, {off, int64(len(l))}, {off, int64(len(l)) + 2}, {off - 1, int64(len(l)) + 2}, {end, 1}} {
-					if q[0] >= 0 && q[0]+q[1] <= size && q[1] > 0 && q[0]+q[1] <= int64(len(data)) {
-						if _, _, known := v.LineType(q[0], int(q[1])); known && !(q[0] == end && size > end && len(lines) > i+1 && len(lines[i+1]) == 0) {
-							t.Fatalf("%s line %d: LineType(%d, %d) known in a view of %d bytes; the line is [%d, %d)", f, i+1, q[0], q[1], size, off, end)
-						}
-						if _, known := v.LineEntry(q[0], int(q[1])); known && !(q[0] == end && size > end && len(lines) > i+1 && len(lines[i+1]) == 0) {
-							t.Fatalf("%s line %d: LineEntry(%d, %d) known in a view of %d bytes; the line is [%d, %d)", f, i+1, q[0], q[1], size, off, end)
-						}
-					}
-				}
-			}
-			off = end
-			n++
-		}
-	}
-	if n == 0 {
-		t.Fatal("no transcript with a shared view")
-	}
-	if entries == 0 {
-		t.Fatal("no line decoded")
-	}
-	t.Logf("%d lines, %d decoded", n, entries)
-}
-
-// TestFileMatchesDisk: every file content the fast path hands the hooks
-// from memory (hooks.Env.File, for the loop detector's content hash) is
-// the regular file on disk at that moment, byte for byte, over the corpus
-// and testdata; TestFastPathMatchesPlain holds the hashes' effect on the
-// reports to the path that reads every file.
-func TestFileMatchesDisk(t *testing.T) {
-	seen := 0
-	for _, f := range oracleFiles(t) {
-		opt := Options{Settings: state.DefaultSettings(), WorkDir: t.TempDir()}
-		opt.fileSeen = func(path string, content []byte) {
-			seen++
-			fi, err := os.Lstat(path)
-			if err != nil || !fi.Mode().IsRegular() {
-				t.Fatalf("%s: Env.File has %s, which is not a regular file on disk (%v)", filepath.Base(f), path, err)
-			}
-			disk, err := os.ReadFile(path)
-			if err != nil || !bytes.Equal(disk, content) {
-				t.Fatalf("%s: Env.File gives %d bytes for %s, the disk holds %d (%v)", filepath.Base(f), len(content), path, len(disk), err)
-			}
-		}
-		if _, err := Run(context.Background(), f, opt); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if seen == 0 {
-		t.Fatal("no hook took a file from memory")
-	}
-	t.Logf("%d file contents from memory", seen)
 }

@@ -132,53 +132,8 @@ var ErrNotObject = errors.New("transcript line is not a JSON object")
 // only when the line is not a JSON object; unknown fields and types are
 // ignored and a field of an unexpected type is left zero, because the format
 // is internal to Claude Code and changes between versions.
-//
-// Most lines are decoded by a one-pass parser (decodeFast); a line it is not
-// sure of goes to encoding/json (decodeReflect), which defines the result.
 func Decode(line []byte) (Entry, error) {
 	line = bytes.TrimSpace(line)
-	if e, ok := decodeFast(line, false); ok {
-		return e, nil
-	}
-	return decodeReflect(line)
-}
-
-// DecodeShared is Decode for a line whose bytes stay as they are for as
-// long as the entry is used (replay's, a slice of the whole file it
-// read): the raw values the one-pass parser keeps (Block.Input,
-// Entry.ToolUseResult) are slices of line, capacity cut to their end,
-// instead of copies; the two were about 2 MB of the 55 MB a corpus replay
-// allocates, each fresh page a fault. Nothing may write into them. A line
-// the one-pass parser leaves to encoding/json is decoded as Decode does.
-func DecodeShared(line []byte) (Entry, error) {
-	line = bytes.TrimSpace(line)
-	if e, ok := parseFast(fastParser{b: line, shared: true}); ok {
-		return e, nil
-	}
-	return decodeReflect(line)
-}
-
-// decodeNarrow is Decode without the raw values the meter never reads:
-// Block.Input and Entry.ToolUseResult are nil (they are still checked, so a
-// line fails exactly when Decode fails). A tool_use input can hold a whole
-// file; this way it is scanned, not copied.
-func decodeNarrow(line []byte) (Entry, error) {
-	line = bytes.TrimSpace(line)
-	if e, ok := decodeFast(line, true); ok {
-		return e, nil
-	}
-	e, err := decodeReflect(line)
-	e.ToolUseResult = nil
-	if e.Message != nil {
-		for i := range e.Message.Content.Blocks {
-			e.Message.Content.Blocks[i].Input = nil
-		}
-	}
-	return e, err
-}
-
-// decodeReflect is Decode by encoding/json, on a line trimmed of space.
-func decodeReflect(line []byte) (Entry, error) {
 	if len(line) == 0 || line[0] != '{' {
 		if json.Valid(line) {
 			return Entry{}, ErrNotObject

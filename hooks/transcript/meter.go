@@ -8,7 +8,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"unicode/utf8"
 )
@@ -191,17 +190,11 @@ func carried(r Reading) Reading {
 }
 
 // MeasureAt is Measure on the first size bytes of r, which holds a
-// transcript: what Djinn's replay uses to show a hook the transcript as it
-// stood. A read error ends the reading early and is returned with the Scan
-// of what was read.
+// transcript. A read error ends the reading early and is returned with the
+// Scan of what was read.
 func MeasureAt(r io.ReaderAt, size int64, prev *Cursor, opt Options) (Scan, error) {
 	opt = opt.sanitized()
 	m := measurer{r: r, size: size, opt: opt, c: newCollector(opt)}
-	m.c.types, _ = r.(LineTypes)
-	m.c.entries, _ = r.(LineEntries)
-	m.view, _ = r.(ByteViewer)
-	m.spare, _ = windows.Get().(*[]byte)
-	defer m.release()
 	valid := m.validCursor(prev)
 	if valid {
 		m.prev = prev
@@ -243,62 +236,17 @@ func MeasureAt(r io.ReaderAt, size int64, prev *Cursor, opt Options) (Scan, erro
 }
 
 type measurer struct {
-	r     io.ReaderAt
-	size  int64
-	opt   Options
-	c     *collector
-	read  int64
-	err   error
-	buf   []byte  // the tail window, reused by the forward one
-	spare *[]byte // a pooled buffer not in use yet (alloc)
-	// view is r, when it can hand out its bytes without a copy.
-	view ByteViewer
+	r    io.ReaderAt
+	size int64
+	opt  Options
+	c    *collector
+	read int64
+	err  error
+	buf  []byte // the tail window, reused by the forward one
 	// prev is the caller's cursor if valid, else nil. With one, lines of
 	// LongLine bytes and over are given up on (the forward window covers
 	// what they hide).
 	prev *Cursor
-}
-
-// ByteViewer may be implemented by the io.ReaderAt given to MeasureAt
-// when its bytes are in memory and stay as they are while MeasureAt runs
-// (replay's transcript): ViewAt returns the n bytes at off, what ReadAt
-// would copy, as a slice of that memory, or ok=false to be read as usual.
-// The meter's tail window is then the reader's memory: the copy into a
-// window buffer was most of what replay's meters allocated (7 MB of 55
-// per corpus pass). The meter only reads the slice, and keeps copies of
-// what it takes from it.
-type ByteViewer interface {
-	ViewAt(off int64, n int) (b []byte, ok bool)
-}
-
-// windows keeps the window buffers of finished Measures: a long-lived
-// caller (replay, a benchmark) then reads into memory it has, instead of
-// allocating and zeroing 64 KiB or more per call.
-var windows sync.Pool
-
-// alloc returns a buffer of at least n bytes (at most most) for the tail
-// window: the pooled one, as long as it can be, when it is large enough, so
-// that the window seldom grows again. Its bytes are not zeroed: the window
-// is only ever read after they are filled.
-func (m *measurer) alloc(n, most int64) []byte {
-	if m.spare != nil && int64(cap(*m.spare)) >= n {
-		b := (*m.spare)[:min(int64(cap(*m.spare)), most)]
-		m.spare = nil
-		return b
-	}
-	return make([]byte, n)
-}
-
-// release gives the largest buffer used back to the pool. Nothing of it is
-// kept: the collector copies what it takes.
-func (m *measurer) release() {
-	b := m.buf
-	if m.spare != nil && cap(*m.spare) > cap(b) {
-		b = *m.spare
-	}
-	if cap(b) > 0 {
-		windows.Put(&b)
-	}
 }
 
 // tooLong reports whether the tail walk, with [pos, hi) searched and no
@@ -358,20 +306,8 @@ func (m *measurer) tail() (seenFrom, lastNL int64) {
 			return false
 		}
 		k := min(m.opt.Chunk, pos-limit)
-		if m.view != nil {
-			// The window is the reader's own memory, [pos-k, size):
-			// the same bytes, chunk and count as a read, without the
-			// copy (or the buffer). m.buf never holds it: it goes
-			// back to the pool.
-			if b, ok := m.view.ViewAt(pos-k, int(m.size-(pos-k))); ok && int64(len(b)) == m.size-(pos-k) {
-				win = b
-				m.read += k
-				pos -= k
-				return true
-			}
-		}
 		if free := at(pos); free < k {
-			grown := m.alloc(min(max(2*int64(len(win)), int64(len(win))+k), m.size-limit), m.size-limit)
+			grown := make([]byte, min(max(2*int64(len(win)), int64(len(win))+k), m.size-limit))
 			copy(grown[int64(len(grown))-(m.size-pos):], win[at(pos):])
 			win = grown
 			m.buf = grown
@@ -393,14 +329,14 @@ func (m *measurer) tail() (seenFrom, lastNL int64) {
 		for {
 			if i := lastNewline(win[at(pos):at(searched)]); i >= 0 {
 				start := pos + int64(i) + 1
-				m.c.back(win[at(start):at(hi)], start)
+				m.c.back(win[at(start):at(hi)])
 				hi, seenFrom, lastNL = start, start, start
 				searched = start - 1
 				break
 			}
 			searched = pos
 			if pos == 0 {
-				m.c.back(win[at(0):at(hi)], 0)
+				m.c.back(win[at(0):at(hi)])
 				return 0, -1
 			}
 			if m.tooLong(pos, hi) || !more() {
@@ -419,14 +355,14 @@ func (m *measurer) tail() (seenFrom, lastNL int64) {
 		// just after the newline before that.
 		if i := lastNewline(win[at(pos):at(searched)]); i >= 0 {
 			start := pos + int64(i) + 1
-			m.c.back(win[at(start):at(hi)], start)
+			m.c.back(win[at(start):at(hi)])
 			hi, seenFrom = start, start
 			searched = start - 1
 			continue
 		}
 		searched = pos
 		if pos == 0 {
-			m.c.back(win[at(0):at(hi)], 0)
+			m.c.back(win[at(0):at(hi)])
 			return 0, lastNL
 		}
 		if m.tooLong(pos, hi) || !more() {
@@ -487,7 +423,7 @@ func (m *measurer) forward(from, to int64) int64 {
 		if k > 0 {
 			start = ends[k-1]
 		}
-		m.c.back(buf[start:ends[k]], from+int64(start))
+		m.c.back(buf[start:ends[k]])
 	}
 	return from + int64(ends[len(ends)-1])
 }
@@ -509,8 +445,6 @@ func lastNewline(b []byte) int {
 // collector takes lines newest first and keeps what Measure reports.
 type collector struct {
 	opt     Options
-	types   LineTypes   // the reader's, if it knows its lines' types
-	entries LineEntries // the reader's, if it holds its lines decoded
 	source  string
 	decided bool
 	reading Reading
@@ -564,55 +498,22 @@ var (
 	keyEscape    = []byte(`\u`) // a value may be spelt with escapes
 )
 
-// back takes the next line, going backwards; off is where it starts in
-// the transcript. Only lines that may matter are decoded: those that
-// contain a value that matters, or a \u escape that could spell one.
-func (c *collector) back(line []byte, off int64) {
+// back takes the next line, going backwards. Only lines that may matter
+// are decoded: those that contain a value that matters, or a \u escape that
+// could spell one.
+func (c *collector) back(line []byte) {
 	wantText := !c.textDone()
 	wantResults := len(c.results) < c.opt.ToolResults
 	wantAssistant := !c.decided || wantText || len(c.pending) > 0
-	typ, ok, known := "", false, false
-	if c.types != nil {
-		typ, ok, known = c.types.LineType(off, len(line))
+	assistant := wantAssistant && bytes.Contains(line, keyAssistant)
+	boundary := !c.decided && bytes.Contains(line, keyBoundary)
+	result := wantResults && bytes.Contains(line, keyResult)
+	if !assistant && !boundary && !result && !bytes.Contains(line, keyEscape) {
+		return
 	}
-	if !known {
-		typ, ok = peekType(line)
-	}
-	if ok {
-		// The line's type is known without decoding it: most lines (tool
-		// results, progress, snapshots) need no decode at all.
-		switch typ {
-		case "assistant":
-			if !wantAssistant {
-				return
-			}
-		case "system":
-			if c.decided || !(bytes.Contains(line, keyBoundary) || bytes.Contains(line, keyEscape)) {
-				return
-			}
-		case "user":
-			if !wantResults || !(bytes.Contains(line, keyResult) || bytes.Contains(line, keyEscape)) {
-				return
-			}
-		default:
-			return
-		}
-	} else {
-		assistant := wantAssistant && bytes.Contains(line, keyAssistant)
-		boundary := !c.decided && bytes.Contains(line, keyBoundary)
-		result := wantResults && bytes.Contains(line, keyResult)
-		if !assistant && !boundary && !result && !bytes.Contains(line, keyEscape) {
-			return
-		}
-	}
-	var e Entry
-	if pe, known := c.lineEntry(line, off); known {
-		e = *pe
-	} else {
-		var err error
-		if e, err = decodeNarrow(line); err != nil {
-			return
-		}
+	e, err := Decode(line)
+	if err != nil {
+		return
 	}
 	if e.IsSidechain {
 		return
@@ -676,15 +577,6 @@ func textParts(c Content) []string {
 		}
 	}
 	return ps
-}
-
-// lineEntry is the reader's decoded entry of line, at off, if it has it.
-func (c *collector) lineEntry(line []byte, off int64) (*Entry, bool) {
-	if c.entries == nil {
-		return nil, false
-	}
-	e, known := c.entries.LineEntry(off, len(line))
-	return e, known && e != nil
 }
 
 func (c *collector) takeText(msg *Message) {
