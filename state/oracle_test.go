@@ -202,8 +202,10 @@ func explain(t *testing.T, k state.Kind, doc any, schemaErrs, typedErrs []state.
 		}
 		return differenceNamed(name)
 	}
-	// Strict: a repair of the one difference must make the check accept,
-	// and leave the schema accepting.
+	// Strict: the repairs, applied one after another (a mutant may carry
+	// two differences), must make the check accept and leave the schema
+	// accepting; the difference is named by the repair that did it.
+	fixed := copyDoc(doc)
 	for _, r := range []struct {
 		name   string
 		repair func(any) any
@@ -217,7 +219,7 @@ func explain(t *testing.T, k state.Kind, doc any, schemaErrs, typedErrs []state.
 			return d
 		}},
 	} {
-		fixed := r.repair(copyDoc(doc))
+		fixed = r.repair(fixed)
 		raw, _ := json.Marshal(fixed)
 		if len(state.ValidateBytes(k, raw)) == 0 && len(schemacheck.ValidateDoc(k, fixed)) == 0 {
 			return differenceNamed(r.name)
