@@ -329,7 +329,7 @@ var (
 
 // The window checker.
 var (
-	windowN0   = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"schema_version", "session_id", "created_at", "updated_at", "events", "tool_calls"}, props: []cprop{{"created_at", &windowN1}, {"disabled", &windowN2}, {"drift", &windowN4}, {"events", &windowN62}, {"failures", &windowN64}, {"logged", &windowN72}, {"loop_agents", &windowN77}, {"loops", &windowN79}, {"pressure", &windowN103}, {"project_dir", &windowN113}, {"prompt_id", &windowN114}, {"recent", &windowN115}, {"reorient", &windowN122}, {"schema_version", &windowN132}, {"session_id", &windowN133}, {"stall", &windowN134}, {"tool_calls", &windowN143}, {"transcript_path", &windowN144}, {"updated_at", &windowN145}}, addlFalse: true}
+	windowN0   = cnode{types: 64, maxLen: -1, maxItems: -1, maxProps: -1, required: []string{"schema_version", "session_id", "created_at", "updated_at", "events", "tool_calls"}, props: []cprop{{"created_at", &windowN1}, {"disabled", &windowN2}, {"drift", &windowN4}, {"events", &windowN62}, {"failures", &windowN64}, {"logged", &windowN72}, {"loop_agents", &windowN77}, {"loops", &windowN79}, {"pressure", &windowN103}, {"project_dir", &windowN113}, {"prompt_id", &windowN114}, {"recent", &windowN115}, {"reorient", &windowN122}, {"schema_version", &windowN132}, {"session_id", &windowN133}, {"stall", &windowN134}, {"tool_calls", &windowN143}, {"tool_use_ids", &windowN144}, {"transcript_path", &windowN146}, {"updated_at", &windowN147}}, addlFalse: true}
 	windowN1   = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
 	windowN2   = cnode{types: 32, maxLen: -1, maxItems: 16, items: &windowN3, maxProps: -1}
 	windowN3   = cnode{types: 4, enum: []any{"all", "drift", "loops", "stall", "pressure", "compress"}, maxLen: -1, maxItems: -1, maxProps: -1}
@@ -473,8 +473,10 @@ var (
 	windowN141 = cnode{types: 16, min: &windowF36, maxLen: -1, maxItems: -1, maxProps: -1}
 	windowN142 = cnode{types: 16, min: &windowF37, maxLen: -1, maxItems: -1, maxProps: -1}
 	windowN143 = cnode{types: 16, min: &windowF38, maxLen: -1, maxItems: -1, maxProps: -1}
-	windowN144 = cnode{types: 4, maxLen: 4096, maxItems: -1, maxProps: -1}
-	windowN145 = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
+	windowN144 = cnode{types: 32, maxLen: -1, maxItems: 32, items: &windowN145, maxProps: -1}
+	windowN145 = cnode{types: 4, maxLen: 128, maxItems: -1, maxProps: -1}
+	windowN146 = cnode{types: 4, maxLen: 4096, maxItems: -1, maxProps: -1}
+	windowN147 = cnode{types: 4, maxLen: -1, dateTime: true, maxItems: -1, maxProps: -1}
 	windowF0   = float64(0)
 	windowF1   = float64(0)
 	windowF2   = float64(0)

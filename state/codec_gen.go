@@ -525,6 +525,10 @@ func encWindow(e *jsonEnc, v *Window) {
 		e.b = append(e.b, `,"logged":`...)
 		encPtrToLogged(e, v.Logged)
 	}
+	if len(v.ToolUseIDs) != 0 {
+		e.b = append(e.b, `,"tool_use_ids":`...)
+		encSliceOfString(e, v.ToolUseIDs)
+	}
 	e.b = append(e.b, '}')
 }
 
@@ -569,6 +573,8 @@ func decWindow(d *jsonDec, v *Window) {
 			decPtrToReorientResult(d, &v.Reorient)
 		case 18:
 			decPtrToLogged(d, &v.Logged)
+		case 19:
+			decSliceOfString(d, &v.ToolUseIDs)
 		default:
 			d.skip()
 		}
@@ -615,6 +621,8 @@ func fieldWindow(k []byte) int {
 		return 17
 	case `logged`:
 		return 18
+	case `tool_use_ids`:
+		return 19
 	}
 	var buf [32]byte
 	switch string(foldKey(buf[:0], k)) {
@@ -656,6 +664,8 @@ func fieldWindow(k []byte) int {
 		return 17
 	case `LOGGED`:
 		return 18
+	case `TOOL_USE_IDS`:
+		return 19
 	}
 	return -1
 }
@@ -690,6 +700,9 @@ func cloneWindow(d, s *Window) {
 	}
 	d.Reorient = clonePtrToReorientResult(s.Reorient)
 	d.Logged = clonePtrToLogged(s.Logged)
+	if len(s.ToolUseIDs) != 0 {
+		d.ToolUseIDs = cloneSliceOfString(s.ToolUseIDs)
+	}
 }
 
 func encMapOfInt(e *jsonEnc, m map[string]int) {
