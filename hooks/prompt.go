@@ -8,6 +8,7 @@ import (
 
 	"github.com/djinn-cc/djinn/engines/lcs"
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/internal/sat"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -56,7 +57,7 @@ func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, er
 			}
 		}
 		na := newAnchor(s, p.Prompt, p.PromptID, "pivot", a)
-		na.Pivots++
+		sat.Inc(&na.Pivots)
 		s.setAnchor(na)
 		s.rebaseDrift(na)
 	case promptGoal:
@@ -144,7 +145,7 @@ func (s *session) reorient(intent string, force bool, promptID string) (*state.R
 		return nil, err
 	}
 	na := newAnchor(s, intent, promptID, "reorient", old)
-	na.Reorients++
+	sat.Inc(&na.Reorients)
 	s.setAnchor(na)
 	s.w.Drift = nil
 	s.rebaseDrift(na)

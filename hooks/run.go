@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/djinn-cc/djinn/internal/sat"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -52,7 +53,7 @@ func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 		}
 		s.noteToolUse(p.ToolUseID)
 	}
-	s.w.Events[p.HookEventName]++
+	s.w.Events[p.HookEventName] = sat.Next(s.w.Events[p.HookEventName])
 	if p.TranscriptPath != "" && s.w.TranscriptPath == "" {
 		s.w.TranscriptPath = clip(p.TranscriptPath, 4096)
 	}
