@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/djinn-cc/djinn/engines/lcs"
+	"github.com/djinn-cc/djinn/internal/sat"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -204,7 +205,7 @@ func addDelta(a *state.Anchor, text string, ratio float64, at time.Time, promptI
 	if len(a.Deltas) > maxDeltas {
 		a.Deltas = a.Deltas[len(a.Deltas)-maxDeltas:]
 	}
-	a.DeltaCount++
+	sat.Inc(&a.DeltaCount)
 }
 
 func capTokens(t []string, n int) []string {

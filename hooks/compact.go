@@ -54,18 +54,20 @@ func (s *session) snapshot(ctx context.Context) string {
 	}
 	var b strings.Builder
 	esc := xmlEscape
-	attr := func(k, v string) string { return fmt.Sprintf(` %s="%s"`, k, esc(v)) }
+	// Every value is Clean (one line, no control characters, no "[djinn"
+	// tag) and then escaped: the elements and attributes mark it as data.
+	attr := func(k, v string) string { return fmt.Sprintf(` %s="%s"`, k, esc(advice.Clean(v, 300))) }
 	build := func(files, advs, fails int) string {
 		b.Reset()
 		b.WriteString("<djinn_state" + attr("session", s.id) + attr("tool_calls", fmt.Sprint(s.w.ToolCalls)) + ">\n")
 		if a == nil {
 			b.WriteString("  <goal>none recorded</goal>\n")
 		} else {
-			b.WriteString("  <goal" + attr("anchor", a.Hash) + attr("intent", a.IntentType) + ">" + esc(advice.Quote(a.Text, 1500)) + "</goal>\n")
+			b.WriteString("  <goal" + attr("anchor", a.Hash) + attr("intent", a.IntentType) + ">" + esc(advice.Clean(a.Text, 1500)) + "</goal>\n")
 			if len(a.Deltas) > 0 {
 				b.WriteString("  <constraints>\n")
 				for _, d := range a.Deltas[max(0, len(a.Deltas)-6):] {
-					b.WriteString("    <constraint>" + esc(advice.Quote(d.Text, 300)) + "</constraint>\n")
+					b.WriteString("    <constraint>" + esc(advice.Clean(d.Text, 300)) + "</constraint>\n")
 				}
 				b.WriteString("  </constraints>\n")
 			}
@@ -78,7 +80,7 @@ func (s *session) snapshot(ctx context.Context) string {
 			if fs := s.loadBearingFiles(files); len(fs) > 0 {
 				b.WriteString("  <load_bearing_files>\n")
 				for _, f := range fs {
-					b.WriteString("    <file>" + esc(f) + "</file>\n")
+					b.WriteString("    <file>" + esc(advice.Clean(f, 300)) + "</file>\n")
 				}
 				b.WriteString("  </load_bearing_files>\n")
 			}
@@ -86,14 +88,14 @@ func (s *session) snapshot(ctx context.Context) string {
 		if fails > 0 && len(s.w.Failures) > 0 {
 			b.WriteString("  <open_failures>\n")
 			for _, f := range s.w.Failures[max(0, len(s.w.Failures)-fails):] {
-				b.WriteString("    <failure" + attr("tool", f.Tool) + attr("times", fmt.Sprint(f.Count)) + attr("target", advice.Quote(s.display(f.Target), 200)) + ">" + esc(advice.Quote(f.Error, 200)) + "</failure>\n")
+				b.WriteString("    <failure" + attr("tool", f.Tool) + attr("times", fmt.Sprint(f.Count)) + attr("target", advice.Clean(s.display(f.Target), 200)) + ">" + esc(advice.Clean(f.Error, 200)) + "</failure>\n")
 			}
 			b.WriteString("  </open_failures>\n")
 		}
 		if advs > 0 && len(s.w.Recent) > 0 {
 			b.WriteString("  <recent_advisories>\n")
 			for _, r := range s.w.Recent[max(0, len(s.w.Recent)-advs):] {
-				b.WriteString("    <advisory" + attr("kind", r.Kind) + attr("call", fmt.Sprint(r.Seq)) + ">" + esc(advice.Quote(r.Text, 300)) + "</advisory>\n")
+				b.WriteString("    <advisory" + attr("kind", r.Kind) + attr("call", fmt.Sprint(r.Seq)) + ">" + esc(advice.Clean(strings.TrimPrefix(r.Text, advice.Tag(r.Kind)), 300)) + "</advisory>\n")
 			}
 			b.WriteString("  </recent_advisories>\n")
 		}
@@ -105,7 +107,7 @@ func (s *session) snapshot(ctx context.Context) string {
 			return out
 		}
 	}
-	return advice.Quote(build(0, 0, 0), maxSnapshot)
+	return clipRunes(build(0, 0, 0), maxSnapshot)
 }
 
 // xmlEscape is encoding/xml.EscapeText as a string function, written out

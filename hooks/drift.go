@@ -9,6 +9,7 @@ import (
 	"github.com/djinn-cc/djinn/engines/hmm"
 	"github.com/djinn-cc/djinn/engines/reservoir"
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/internal/sat"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -134,7 +135,7 @@ func (s *session) driftCall(tool string, cs callSig) []advice.Advisory {
 		return nil
 	}
 	set := s.env.Settings.Drift
-	d.Calls++
+	sat.Inc(&d.Calls)
 	known := map[string]bool{}
 	for _, f := range d.Files {
 		known[f] = true
@@ -214,7 +215,7 @@ func (s *session) driftCall(tool string, cs callSig) []advice.Advisory {
 	facts.AnchorText, facts.AnchorHash, facts.Recent = s.anchorText(), d.AnchorHash, recentWork(d.Recent, 4)
 	adv := advice.DriftText(facts)
 	d.LastAdvised = s.w.ToolCalls
-	d.Advised++
+	sat.Inc(&d.Advised)
 	return []advice.Advisory{adv}
 }
 

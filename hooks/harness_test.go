@@ -27,6 +27,8 @@ type sim struct {
 	prompt  int
 	now     time.Time
 	said    []string // every advisory paragraph, in order
+	// messages are the systemMessages shown to the person.
+	messages []string
 }
 
 func newSim(t *testing.T) *sim {
@@ -102,6 +104,9 @@ func (s *sim) run(p *Payload) Response {
 	}
 	if r.Reason != "" {
 		s.said = append(s.said, r.Reason)
+	}
+	if r.SystemMessage != "" {
+		s.messages = append(s.messages, r.SystemMessage)
 	}
 	return r
 }

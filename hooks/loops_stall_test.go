@@ -22,7 +22,7 @@ func TestReadLoopThroughHook(t *testing.T) {
 	s.tool("Read", in, readResp("package app"))
 	s.tool("Read", in, readResp("package app"))
 	r := s.tool("Read", in, readResp("package app"))
-	if len(r.Context) != 1 || !strings.HasPrefix(r.Context[0], "[djinn:read-loop] src/app.go was read 3 times") || !strings.Contains(r.Context[0], "Next step:") {
+	if len(r.Context) != 1 || !strings.HasPrefix(r.Context[0], `[djinn:read-loop] "src/app.go" was read 3 times`) || !strings.Contains(r.Context[0], "Next step:") {
 		t.Fatalf("context %q", r.Context)
 	}
 

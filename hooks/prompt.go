@@ -8,6 +8,7 @@ import (
 
 	"github.com/djinn-cc/djinn/engines/lcs"
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/internal/sat"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -56,7 +57,7 @@ func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, er
 			}
 		}
 		na := newAnchor(s, p.Prompt, p.PromptID, "pivot", a)
-		na.Pivots++
+		sat.Inc(&na.Pivots)
 		s.setAnchor(na)
 		s.rebaseDrift(na)
 	case promptGoal:
@@ -122,7 +123,7 @@ func (s *session) reorient(intent string, force bool, promptID string) (*state.R
 		s.setAnchor(na)
 		s.rebaseDrift(na)
 		res.Outcome, res.NewHash = "replaced", na.Hash
-		res.Text = fmt.Sprintf("djinn reorient: no goal was recorded; the new goal is %q (anchor %s, intent %s).", clipRunes(intent, 300), na.Hash, na.IntentType)
+		res.Text = fmt.Sprintf("djinn reorient: no goal was recorded; the new goal is %s (anchor %s, intent %s).", advice.Quote(intent, 300), na.Hash, na.IntentType)
 		return res, nil
 	}
 	al := lcs.Align(old.Tokens, newToks)
@@ -134,7 +135,7 @@ func (s *session) reorient(intent string, force bool, promptID string) (*state.R
 		s.rebaseDrift(old)
 		res.Outcome, res.NewHash = "constraint", old.Hash
 		res.Text = fmt.Sprintf("djinn reorient: the new text covers %.0f%% of the current goal, so it was recorded as a constraint on it, not a new goal (use --force to replace the goal).\n  goal (anchor %s): %s\n  constraint added: %s\n  alignment %.2f (delta %+.2f)",
-			al.Coverage*100, old.Hash, clipRunes(old.Text, 300), clipRunes(intent, 300), al.Ratio, al.Ratio-1)
+			al.Coverage*100, old.Hash, advice.Clean(old.Text, 300), advice.Clean(intent, 300), al.Ratio, al.Ratio-1)
 		return res, nil
 	}
 	if err := s.archiveAnchor(old); err != nil {
@@ -144,13 +145,13 @@ func (s *session) reorient(intent string, force bool, promptID string) (*state.R
 		return nil, err
 	}
 	na := newAnchor(s, intent, promptID, "reorient", old)
-	na.Reorients++
+	sat.Inc(&na.Reorients)
 	s.setAnchor(na)
 	s.w.Drift = nil
 	s.rebaseDrift(na)
 	res.Outcome, res.NewHash = "replaced", na.Hash
 	res.Text = fmt.Sprintf("djinn reorient: goal replaced; the old one is archived and the drift sample restarts.\n  old anchor %s: %s\n  new anchor %s: %s\n  alignment of new to old %.2f (delta %+.2f)",
-		old.Hash, clipRunes(old.Text, 300), na.Hash, clipRunes(intent, 300), al.Ratio, al.Ratio-1)
+		old.Hash, advice.Clean(old.Text, 300), na.Hash, advice.Clean(intent, 300), al.Ratio, al.Ratio-1)
 	return res, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/djinn-cc/djinn/engines/pagerank"
+	"github.com/djinn-cc/djinn/hooks/advice"
 )
 
 // Utterance is one ranked tool call.
@@ -102,9 +103,13 @@ func (r *RankReport) Write(w io.Writer) {
 	for i, u := range r.Top {
 		who := ""
 		if u.Agent != "" {
-			who = " [subagent " + u.Agent + "]"
+			who = " [subagent " + advice.Clean(u.Agent, 40) + "]"
 		}
-		files := strings.Join(u.Files, ", ")
+		q := make([]string, len(u.Files))
+		for i, f := range u.Files {
+			q[i] = advice.Clean(f, 200)
+		}
+		files := strings.Join(q, ", ")
 		if files == "" {
 			files = "-"
 		}
@@ -112,7 +117,7 @@ func (r *RankReport) Write(w io.Writer) {
 		if u.InLinks == 1 {
 			builds = "1 later call builds on it"
 		}
-		fmt.Fprintf(w, "  %2d. %.4f  call #%d  %s%s  files: %s  (%s)\n", i+1, u.Score, u.Seq, clipRunes(u.Summary, 100), who, files, builds)
+		fmt.Fprintf(w, "  %2d. %.4f  call #%d  %s%s  files: %s  (%s)\n", i+1, u.Score, u.Seq, advice.Clean(u.Summary, 100), who, files, builds)
 	}
 	ids := make([]string, len(r.Noise))
 	for i, n := range r.Noise {

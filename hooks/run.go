@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/djinn-cc/djinn/internal/sat"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -44,7 +45,15 @@ func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 		return Response{}, err
 	}
 	defer func() { _ = lock.Unlock() }()
-	s.w.Events[p.HookEventName]++
+	if isToolCall(p.HookEventName) && p.ToolUseID != "" {
+		if s.seenToolUse(p.ToolUseID) {
+			// The same call delivered again: counted once, said once.
+			// Nothing changed, so nothing is written.
+			return Response{}, nil
+		}
+		s.noteToolUse(p.ToolUseID)
+	}
+	s.w.Events[p.HookEventName] = sat.Next(s.w.Events[p.HookEventName])
 	if p.TranscriptPath != "" && s.w.TranscriptPath == "" {
 		s.w.TranscriptPath = clip(p.TranscriptPath, 4096)
 	}
@@ -77,6 +86,33 @@ func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 		return Response{}, err
 	}
 	return resp, nil
+}
+
+// maxToolUseIDs bounds the recent tool_use_ids window.json keeps to tell
+// a repeated delivery of a tool call from a new one.
+const maxToolUseIDs = 32
+
+func isToolCall(event string) bool { return event == PostToolUse || event == PostToolUseFailure }
+
+// seenToolUse reports whether a tool call with this tool_use_id was
+// already handled (among the latest maxToolUseIDs).
+func (s *session) seenToolUse(id string) bool {
+	id = clip(id, 128)
+	for _, x := range s.w.ToolUseIDs {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// noteToolUse remembers a tool_use_id, dropping the oldest beyond
+// maxToolUseIDs.
+func (s *session) noteToolUse(id string) {
+	s.w.ToolUseIDs = append(s.w.ToolUseIDs, clip(id, 128))
+	if n := len(s.w.ToolUseIDs); n > maxToolUseIDs {
+		s.w.ToolUseIDs = append(s.w.ToolUseIDs[:0], s.w.ToolUseIDs[n-maxToolUseIDs:]...)
+	}
 }
 
 // clip cuts a string to at most n bytes on a rune boundary.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/djinn-cc/djinn/hooks/advice"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -33,16 +34,16 @@ func WriteStatus(ctx context.Context, env *Env, id string, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "djinn status: session %s, %d tool calls\n", id, win.ToolCalls)
 	if len(win.Disabled) > 0 {
-		fmt.Fprintf(w, "disabled for this session: %s\n", strings.Join(win.Disabled, ", "))
+		fmt.Fprintf(w, "disabled for this session: %s\n", advice.Clean(strings.Join(win.Disabled, ", "), 200))
 	}
 	if !hasAnchor {
 		fmt.Fprintln(w, "goal: none yet (no_anchor): the first substantive prompt becomes the goal, or set one with /djinn:reorient <goal>")
 	} else {
-		fmt.Fprintf(w, "goal (anchor %s, %s, from %s): %s\n", a.Hash, a.IntentType, a.Source, clipRunes(a.Text, 500))
+		fmt.Fprintf(w, "goal (anchor %s, %s, from %s): %s\n", advice.Clean(a.Hash, 40), advice.Clean(a.IntentType, 40), advice.Clean(a.Source, 40), advice.Clean(a.Text, 500))
 		if a.DeltaCount > 0 {
 			fmt.Fprintf(w, "constraints (%d added, newest last):\n", a.DeltaCount)
 			for _, d := range a.Deltas {
-				fmt.Fprintf(w, "  - %s\n", clipRunes(strings.Join(strings.Fields(d.Text), " "), 200))
+				fmt.Fprintf(w, "  - %s\n", advice.Clean(d.Text, 200))
 			}
 		}
 		if a.Pivots+a.Reorients > 0 {
@@ -55,7 +56,7 @@ func WriteStatus(ctx context.Context, env *Env, id string, w io.Writer) error {
 		case v == nil:
 			fmt.Fprintln(w, "verdict: insufficient_data (no tool calls since the goal was set)")
 		default:
-			fmt.Fprintf(w, "verdict: %s\n", v.Kind)
+			fmt.Fprintf(w, "verdict: %s\n", advice.Clean(v.Kind, 40))
 			fmt.Fprintf(w, "  alignment of the last calls %.2f vs threshold %.2f (%s", v.Score, v.Threshold, v.ThresholdSource)
 			if d.ThresholdSource == "posterior_p10" {
 				fmt.Fprintf(w, " of %d past sessions", d.PosteriorN)
@@ -88,7 +89,7 @@ func WriteStatus(ctx context.Context, env *Env, id string, w io.Writer) error {
 	if len(win.Failures) > 0 {
 		fmt.Fprintln(w, "open failures:")
 		for _, f := range win.Failures {
-			fmt.Fprintf(w, "  - %s %s (%d×): %s\n", f.Tool, clipRunes(relPath(f.Target, win.ProjectDir), 100), f.Count, clipRunes(f.Error, 120))
+			fmt.Fprintf(w, "  - %s %s (%d×): %s\n", advice.Clean(f.Tool, 80), advice.Quote(relPath(f.Target, win.ProjectDir), 100), f.Count, advice.Quote(f.Error, 120))
 		}
 	}
 	if len(win.Recent) == 0 {
@@ -96,7 +97,10 @@ func WriteStatus(ctx context.Context, env *Env, id string, w io.Writer) error {
 	} else {
 		fmt.Fprintln(w, "recent advisories (newest last):")
 		for _, r := range win.Recent {
-			fmt.Fprintf(w, "  call #%d: %s\n", r.Seq, clipRunes(strings.Join(strings.Fields(r.Text), " "), 300))
+			// Djinn's own tag, then the advisory's text, cleaned: it
+			// quotes tool output, and window.json is only as trusted as
+			// the disk.
+			fmt.Fprintf(w, "  call #%d: %s %s\n", r.Seq, advice.Tag(advice.Clean(r.Kind, 20)), advice.Clean(strings.TrimPrefix(r.Text, advice.Tag(r.Kind)), 300))
 		}
 	}
 	return nil

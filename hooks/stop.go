@@ -7,6 +7,7 @@ import (
 
 	"github.com/djinn-cc/djinn/engines/stall"
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/internal/sat"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -107,9 +108,9 @@ func (c *stallCounts) count(agent string) int {
 }
 
 func (c *stallCounts) add(agent string) {
-	c.Total++
+	sat.Inc(&c.Total)
 	if agent == "" {
-		c.Rollbacks++
+		sat.Inc(&c.Rollbacks)
 		return
 	}
 	if c.Agents == nil {
@@ -121,7 +122,7 @@ func (c *stallCounts) add(agent string) {
 			break
 		}
 	}
-	c.Agents[clip(agent, 128)]++
+	c.Agents[clip(agent, 128)] = sat.Next(c.Agents[clip(agent, 128)])
 }
 
 // pendingStall returns, once, a stall advisory waiting for the agent's

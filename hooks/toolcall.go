@@ -10,6 +10,7 @@ import (
 	"github.com/djinn-cc/djinn/engines/loops"
 	"github.com/djinn-cc/djinn/hooks/advice"
 	"github.com/djinn-cc/djinn/hooks/transcript"
+	"github.com/djinn-cc/djinn/internal/sat"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -20,7 +21,7 @@ const maxFailures = 5
 // call, runs the loop patterns for its agent, the drift detector for the
 // main agent, the context meter, and the tool-result compressor.
 func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, error) {
-	s.w.ToolCalls++
+	sat.Inc(&s.w.ToolCalls)
 	sig := callSignal(p.ToolName, p.ToolInput, s.w.ProjectDir)
 	// The target is read once: the input can hold a whole file (Write).
 	target, rng := loops.TargetOf(p.ToolName, p.ToolInput)
@@ -124,7 +125,7 @@ func (s *session) noteFailure(p *Payload, target string) {
 	for i := range s.w.Failures {
 		f := &s.w.Failures[i]
 		if f.Tool == p.ToolName && f.Target == clip(target, 1024) {
-			f.Count++
+			sat.Inc(&f.Count)
 			f.Seq, f.Error = s.w.ToolCalls, fp
 			return
 		}

@@ -59,6 +59,10 @@ type Window struct {
 	// appends, so a hook killed between the two leaves them here, and the
 	// next hook appends those the logs lack (Store.Reconcile).
 	Logged *Logged `json:"logged,omitempty"`
+	// ToolUseIDs are the tool_use_ids of the latest tool calls, oldest
+	// first: a PostToolUse or PostToolUseFailure delivered again with one
+	// of them is a repeat, and is not counted twice.
+	ToolUseIDs []string `json:"tool_use_ids,omitempty"`
 }
 
 // Logged are a hook's log lines: turns.jsonl's and advisories.jsonl's.

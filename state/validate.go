@@ -377,6 +377,7 @@ func (w Window) Validate() error {
 	}
 	v.out()
 	v.strs("loop_agents", w.LoopAgents, 16, 128)
+	v.strs("tool_use_ids", w.ToolUseIDs, 32, 128)
 	if w.Drift != nil {
 		v.in("drift")
 		w.Drift.validate(&v)

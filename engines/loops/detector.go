@@ -1,6 +1,10 @@
 package loops
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/djinn-cc/djinn/internal/sat"
+)
 
 // Severity grades an alert: soft first, hard once the pattern is chronic.
 type Severity string
@@ -149,7 +153,7 @@ func (s *State) RecordWith(e Event, cfg Config, patterns []Pattern) []Finding {
 	if n := len(s.Events); n > 0 && s.Events[n-1].Seq > s.Seq {
 		s.Seq = s.Events[n-1].Seq
 	}
-	s.Seq++
+	sat.Inc(&s.Seq)
 	e.Seq = s.Seq
 	if n := len(s.Events); n >= cfg.Window {
 		drop := n - cfg.Window + 1
@@ -203,7 +207,7 @@ func (s *State) RecordWith(e Event, cfg Config, patterns []Pattern) []Finding {
 				}
 				ps.Last = s.Seq
 				ps.LastHard = f.Severity == Hard
-				ps.Alerts++
+				sat.Inc(&ps.Alerts)
 				out = append(out, f)
 			}
 		}

@@ -26,6 +26,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/djinn-cc/djinn/internal/sat"
 )
 
 // DefaultK is the seed's reservoir size.
@@ -56,7 +58,7 @@ func New[T any](k int) *Reservoir[T] {
 // Add offers the next item of the stream. It returns the slot the item now
 // occupies, or -1 when the item was not kept.
 func (r *Reservoir[T]) Add(item T, rng *rand.Rand) int {
-	r.NSeen++
+	sat.Inc(&r.NSeen)
 	if len(r.Items) < r.K {
 		r.Items = append(r.Items, item)
 		return len(r.Items) - 1

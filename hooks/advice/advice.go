@@ -110,19 +110,6 @@ func capRunes(s string, n int) string {
 	return s
 }
 
-// Quote shortens a file path, command or phrase for a sentence: one line,
-// at most n runes, with an ellipsis in the middle when cut.
-func Quote(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	head := n * 2 / 3
-	tail := n - head - 1
-	return string(r[:head]) + "…" + string(r[len(r)-tail:])
-}
-
 // plural returns "1 time", "3 times".
 func plural(n int, word string) string {
 	if n == 1 {

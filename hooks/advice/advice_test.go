@@ -80,12 +80,3 @@ func TestEveryAdvisoryTaggedAndBounded(t *testing.T) {
 		}
 	}
 }
-
-func TestQuote(t *testing.T) {
-	if got := Quote("a\n  b", 10); got != "a b" {
-		t.Errorf("Quote flattens: %q", got)
-	}
-	if got := Quote(strings.Repeat("x", 100), 10); utf8.RuneCountInString(got) != 10 || !strings.Contains(got, "…") {
-		t.Errorf("Quote cuts in the middle: %q", got)
-	}
-}

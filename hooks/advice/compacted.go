@@ -20,5 +20,5 @@ func Compacted(f CompactedFacts) Advisory {
 		where = fmt.Sprintf("The full output is saved at %s; Read it with offset/limit, or Grep it, for the parts that were cut.", f.Saved)
 	}
 	return finish(KindCompacted, Info, nums, "The output of %s was shortened to fit the context: %s. %s",
-		Quote(f.Target, 120), Quote(f.Cuts, 300), where)
+		Quote(f.Target, 120), Clean(f.Cuts, 300), where)
 }

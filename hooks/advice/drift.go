@@ -76,6 +76,6 @@ func DriftText(f DriftFacts) Advisory {
 	}
 	ci := fmt.Sprintf("session mean %.2f, 95%% CI %.2f–%.2f, N=%d", v.Mean, v.CILo, v.CIHi, v.N)
 	return finish(KindDrift, sev, nums,
-		"The last tool calls %s the session's goal: %q (anchor %s). Alignment of recent work %.2f, below the on-task threshold %.2f (%s); %s.%s%s Next step: if this work serves the goal, say how in one sentence and carry on; if not, return to the goal. If the user changed the task, they can record it with /djinn:reorient.",
+		"The last tool calls %s the session's goal: %s (anchor %s). Alignment of recent work %.2f, below the on-task threshold %.2f (%s); %s.%s%s Next step: if this work serves the goal, say how in one sentence and carry on; if not, return to the goal. If the user changed the task, they can record it with /djinn:reorient.",
 		what, Quote(f.AnchorText, 200), f.AnchorHash, v.Score, v.Threshold, src, ci, hmmPart, evidence)
 }

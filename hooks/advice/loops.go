@@ -47,7 +47,7 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 	case loops.ReadLoop:
 		rng := ""
 		if f.Range != "" {
-			rng = " (" + f.Range + ")"
+			rng = " (" + Clean(f.Range, 40) + ")"
 		}
 		since := "in the last 20 tool calls"
 		if f.Since > 0 {
@@ -90,16 +90,16 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 		if sev == Hard {
 			next = "retrying has not worked; investigate the cause (read the failing file or the error's first frame) or ask the user, instead of running the same command again."
 		}
-		return finish(KindFailLoop, sev, nums, "%s failed %s in a row with the same error (calls %s), %s%s. The error: %q.%s Next step: %s",
-			"`"+target+"`", plural(f.Count, "time"), callList(f.Events), changed, who, fp, chronic, next)
+		return finish(KindFailLoop, sev, nums, "%s failed %s in a row with the same error (calls %s), %s%s. The error: %s.%s Next step: %s",
+			target, plural(f.Count, "time"), callList(f.Events), changed, who, fp, chronic, next)
 	case loops.ToolLoop:
 		var what string
 		if f.Cycle <= 1 {
-			what = fmt.Sprintf("The same %s call on %s was made %s running with the same result", f.Tool, target, plural(f.Count, "time"))
+			what = fmt.Sprintf("The same %s call on %s was made %s running with the same result", Clean(f.Tool, 80), target, plural(f.Count, "time"))
 		} else {
 			steps := make([]string, len(f.Steps))
 			for i, s := range f.Steps {
-				steps[i] = s.Tool + " " + c.show(s.Target)
+				steps[i] = Clean(s.Tool, 80) + " " + c.show(s.Target)
 			}
 			what = fmt.Sprintf("The cycle of %d calls (%s) repeated %s with the same results", f.Cycle, strings.Join(steps, " → "), plural(f.Count, "time"))
 		}

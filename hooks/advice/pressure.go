@@ -77,7 +77,11 @@ func CompactLine(goal string, constraints, files []string) string {
 		b.WriteString(". Constraints: " + strings.Join(q, "; "))
 	}
 	if len(files) > 0 {
-		b.WriteString(". Load-bearing files: " + strings.Join(files, ", "))
+		q := make([]string, len(files))
+		for i, f := range files {
+			q[i] = Quote(f, 120)
+		}
+		b.WriteString(". Load-bearing files: " + strings.Join(q, ", "))
 	}
 	b.WriteString(". Keep open failures and the current plan.")
 	return b.String()

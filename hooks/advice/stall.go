@@ -27,7 +27,7 @@ func (f StallFacts) facts() string {
 		who = "The subagent's last message"
 	}
 	unit := Quote(f.Unit, 80)
-	return fmt.Sprintf("%s started repeating itself at character %d: %q repeats %d times (a %d-character unit; rule %s).",
+	return fmt.Sprintf("%s started repeating itself at character %d: %s repeats %d times (a %d-character unit; rule %s).",
 		who, f.Start, unit, f.Repeats, f.Period, f.Rule)
 }
 
@@ -39,7 +39,7 @@ func (f StallFacts) continueFrom() string {
 	if strings.TrimSpace(f.Before) == "" {
 		return "Start the answer again with a different approach, and do not repeat that phrase."
 	}
-	return fmt.Sprintf("The text before that point stands. Continue from just after %q with a different approach, without repeating that phrase.", Quote(f.Before, 80))
+	return fmt.Sprintf("The text before that point stands. Continue from just after %s with a different approach, without repeating that phrase.", Quote(f.Before, 80))
 }
 
 // StallRollback is the Stop block reason: the facts, where the loop began,
@@ -58,7 +58,7 @@ func StallAdvice(f StallFacts) Advisory {
 // StallUserMessage tells the user about a stall that was not rolled back.
 func StallUserMessage(f StallFacts, gaveUp bool) string {
 	if gaveUp {
-		return fmt.Sprintf("djinn: the last message repeats %q from character %d; %d rollbacks already for this prompt, so the turn ends here.", Quote(f.Unit, 60), f.Start, f.Max)
+		return fmt.Sprintf("djinn: the last message repeats %s from character %d; %d rollbacks already for this prompt, so the turn ends here.", Quote(f.Unit, 60), f.Start, f.Max)
 	}
-	return fmt.Sprintf("djinn: the last message repeats %q from character %d (rollback is off: advice only).", Quote(f.Unit, 60), f.Start)
+	return fmt.Sprintf("djinn: the last message repeats %s from character %d (rollback is off: advice only).", Quote(f.Unit, 60), f.Start)
 }
