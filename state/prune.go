@@ -258,11 +258,11 @@ func (s *Store) deleteSession(ctx context.Context, id string, wait time.Duration
 	if err != nil {
 		return res, fmt.Errorf("delete session %s: %w", id, err)
 	}
-	if len(res.Left) > 0 {
-		return res, nil
-	}
 	if err := unix.Fstatat(dfd, "lock", &st, unix.AT_SYMLINK_NOFOLLOW); err == nil && uint32(st.Mode)&unix.S_IFMT == unix.S_IFREG {
 		_ = unix.Unlinkat(dfd, "lock", 0)
+	}
+	if len(res.Left) > 0 {
+		return res, nil
 	}
 	if err := unix.Unlinkat(sfd, id, unix.AT_REMOVEDIR); err != nil && err != unix.ENOENT {
 		return res, &fs.PathError{Op: "remove", Path: dir, Err: err}
