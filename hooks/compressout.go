@@ -3,9 +3,7 @@ package hooks
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/djinn-cc/djinn/engines/compress"
@@ -87,9 +85,6 @@ func (s *session) compressOutput(p *Payload) (Response, []advice.Advisory) {
 // it could not be saved).
 func (s *session) saveOutput(p *Payload) string {
 	dir := s.path("outputs")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return ""
-	}
 	name := sanitizeName(p.ToolUseID)
 	if name == "" {
 		name = fmt.Sprintf("call-%d", s.w.ToolCalls)
@@ -98,23 +93,8 @@ func (s *session) saveOutput(p *Payload) string {
 	if err := s.env.Store.WriteRaw(path, p.ToolResponse); err != nil {
 		return ""
 	}
-	entries, err := os.ReadDir(dir)
-	if err == nil && len(entries) > maxSavedOutputs {
-		type aged struct {
-			name string
-			mod  int64
-		}
-		var all []aged
-		for _, e := range entries {
-			if fi, err := e.Info(); err == nil {
-				all = append(all, aged{e.Name(), fi.ModTime().UnixNano()})
-			}
-		}
-		sort.Slice(all, func(i, j int) bool { return all[i].mod < all[j].mod })
-		for _, e := range all[:len(all)-maxSavedOutputs] {
-			_ = os.Remove(filepath.Join(dir, e.name))
-		}
-	}
+	// Only files Djinn made are removed, never through a link (TrimDir).
+	_ = s.env.Store.TrimDir(dir, maxSavedOutputs)
 	return path
 }
 

@@ -2,10 +2,10 @@ package hooks
 
 import (
 	"context"
-	"os"
-	"path/filepath"
-	"strings"
+	"fmt"
 	"time"
+
+	"github.com/djinn-cc/djinn/state"
 )
 
 func handleSessionStart(ctx context.Context, s *session, p *Payload) (Response, error) {
@@ -27,6 +27,7 @@ func handleSessionStart(ctx context.Context, s *session, p *Payload) (Response, 
 		s.resumeContext(p)
 	}
 	s.sweepTemp()
+	s.pruneOld(ctx)
 	return Response{}, nil
 }
 
@@ -46,19 +47,31 @@ func (s *session) recordText(p *Payload, kind, text string) {
 }
 
 // sweepTemp removes temporary files of writes that a crash interrupted
-// (renameio's ".<name><digits>"), older than a minute.
+// (renameio's ".<name><digits>"), older than a minute: only Djinn's own,
+// never through a link (Store.SweepTemp).
 func (s *session) sweepTemp() {
-	entries, err := os.ReadDir(s.dir)
-	if err != nil {
+	s.env.Store.SweepTemp(s.dir, time.Minute)
+}
+
+// Bounds of the retention pass each SessionStart makes, so a start after
+// months away does not stall: the rest goes at the next start.
+const (
+	pruneMaxDirs = 64
+	pruneBudget  = 100 * time.Millisecond
+)
+
+// pruneOld removes sessions untouched for longer than retention_days
+// (Store.Prune), bounded per start. Failures are reported, not fatal.
+func (s *session) pruneOld(ctx context.Context) {
+	days := s.env.Settings.RetentionDays
+	if days <= 0 {
 		return
 	}
-	for _, e := range entries {
-		n := e.Name()
-		if !strings.HasPrefix(n, ".") || e.IsDir() {
-			continue
-		}
-		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > time.Minute {
-			_ = os.Remove(filepath.Join(s.dir, n))
-		}
+	_, err := s.env.Store.Prune(ctx, state.PruneOptions{
+		MaxAge: time.Duration(days) * 24 * time.Hour, Keep: s.id,
+		MaxDirs: pruneMaxDirs, Budget: pruneBudget,
+	})
+	if err != nil && s.env.Store.Notice != nil {
+		s.env.Store.Notice(fmt.Sprintf("could not prune old sessions: %v", err))
 	}
 }

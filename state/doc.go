@@ -15,6 +15,7 @@
 //	    turns.jsonl          one line per tool call
 //	    advisories.jsonl     everything Djinn said, with its numbers
 //	    archive/             what /djinn:reorient replaced
+//	    outputs/             the newest full outputs Djinn shortened
 //	    lock                 the session's lock file (never the data files)
 //
 // Rules the package enforces: session ids are plain ids; whole-file writes go
@@ -25,5 +26,8 @@
 // Schema (draft 2020-12; the documented contract); a file that fails is
 // moved aside as <name>.corrupt-<time> and reported once;
 // a torn last JSONL line is skipped and reported; files are created 0600 and
-// directories 0700.
+// directories 0700. No path below the root is resolved through a link
+// (fsafe.go): a link, FIFO or device where state belongs is moved aside and
+// reported, never written or deleted through, and only regular files Djinn
+// made are ever deleted (prune.go).
 package state

@@ -21,10 +21,18 @@ type SessionInfo struct {
 // the identity fields of each window.json and skips directories whose name
 // is not a valid session id.
 func (s *Store) Sessions() ([]SessionInfo, error) {
-	entries, err := os.ReadDir(s.SessionsDir())
+	// sessions/ is opened without following a link; its entries' types are
+	// the directory's own (d_type), so a link to a directory is not one.
+	dfd, err := s.openDir(s.Root, []string{"sessions"}, walkRead)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	if err != nil {
+		return nil, err
+	}
+	d := os.NewFile(uintptr(dfd), s.SessionsDir())
+	entries, err := d.ReadDir(-1)
+	_ = d.Close()
 	if err != nil {
 		return nil, err
 	}
@@ -35,16 +43,19 @@ func (s *Store) Sessions() ([]SessionInfo, error) {
 		}
 		info := SessionInfo{ID: e.Name()}
 		p := filepath.Join(s.SessionsDir(), e.Name(), "window.json")
-		if fi, err := os.Stat(p); err == nil {
-			info.UpdatedAt = fi.ModTime()
-		}
-		if raw, err := readBounded(p, MaxDocBytes); err == nil {
-			var id struct {
-				ProjectDir string `json:"project_dir"`
+		if f, err := s.openFile(p, fileOpts{mode: walkRead, flags: os.O_RDONLY}); err == nil {
+			if fi, err := f.Stat(); err == nil {
+				info.UpdatedAt = fi.ModTime()
 			}
-			if json.Unmarshal(raw, &id) == nil {
-				info.ProjectDir = id.ProjectDir
+			if raw, err := readOpen(f, MaxDocBytes); err == nil {
+				var id struct {
+					ProjectDir string `json:"project_dir"`
+				}
+				if json.Unmarshal(raw, &id) == nil {
+					info.ProjectDir = id.ProjectDir
+				}
 			}
+			_ = f.Close()
 		}
 		out = append(out, info)
 	}

@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -25,12 +25,16 @@ type Lock struct {
 }
 
 // acquire takes an exclusive flock on path within wait, creating the file
-// 0600 and its directory 0700 if needed.
-func acquire(ctx context.Context, path string, wait time.Duration) (*Lock, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("create state directory: %w", err)
+// 0600 and its directory 0700 if needed. The lock file is made ready as an
+// append target is (openFile: no link followed, a link or a FIFO in its
+// place moved aside), and flock opens it with O_NOFOLLOW.
+func (s *Store) acquire(ctx context.Context, path string, wait time.Duration) (*Lock, error) {
+	f, err := s.openFile(path, fileOpts{mode: walkCreate, flags: os.O_RDONLY | os.O_CREATE, perm: 0o600})
+	if err != nil {
+		return nil, fmt.Errorf("create lock: %w", err)
 	}
-	fl := flock.New(path, flock.SetPermissions(0o600))
+	_ = f.Close()
+	fl := flock.New(path, flock.SetFlag(os.O_CREATE|os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC), flock.SetPermissions(0o600))
 	ok, err := fl.TryLock()
 	if err == nil && !ok && wait > 0 {
 		var abandoned bool

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,12 +25,16 @@ type Settings struct {
 	Enabled bool `json:"enabled"`
 	// LockWaitMS is how long a hook waits for the session lock before it
 	// gives up (quietly, with a stderr line).
-	LockWaitMS int              `json:"lock_wait_ms"`
-	Drift      DriftSettings    `json:"drift"`
-	Loops      LoopSettings     `json:"loops"`
-	Stall      StallSettings    `json:"stall"`
-	Pressure   PressureSettings `json:"pressure"`
-	Compress   CompressSettings `json:"compress"`
+	LockWaitMS int `json:"lock_wait_ms"`
+	// RetentionDays: a session untouched for longer is pruned when a new
+	// session starts (a bounded number per start; `djinn state prune` does
+	// it by hand). 0 keeps every session.
+	RetentionDays int              `json:"retention_days"`
+	Drift         DriftSettings    `json:"drift"`
+	Loops         LoopSettings     `json:"loops"`
+	Stall         StallSettings    `json:"stall"`
+	Pressure      PressureSettings `json:"pressure"`
+	Compress      CompressSettings `json:"compress"`
 }
 
 // DriftSettings configure goal anchoring and drift (seed 003).
@@ -152,8 +157,9 @@ type CompressSettings struct {
 // DefaultSettings returns the seeds' defaults.
 func DefaultSettings() Settings {
 	return Settings{
-		Enabled:    true,
-		LockWaitMS: 5000,
+		Enabled:       true,
+		LockWaitMS:    5000,
+		RetentionDays: 30,
 		Drift: DriftSettings{
 			Enabled: true, Threshold: 0.7, SideThreshold: 0.4, DeltaRatio: 0.5,
 			MinSamples: 5, MinAnchorTokens: 5, ReservoirK: 32, BootstrapResamples: 1000,
@@ -209,6 +215,9 @@ func applyConfigFile(s *Settings, path string) []string {
 	if err != nil {
 		return []string{fmt.Sprintf("config %s: %v; using defaults", path, err)}
 	}
+	// Some editors save a UTF-8 byte order mark; JSON has none, but the
+	// file means the same without it.
+	raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
 	var problems []string
 	for _, e := range applyConfig(s, raw) {
 		if e.Pointer == "" {
@@ -309,6 +318,7 @@ func setJSON(f settingField, raw json.RawMessage) error {
 var (
 	settingLimits = map[string][2]float64{
 		"lock_wait_ms":                {0, 600000},
+		"retention_days":              {0, 36500},
 		"drift.threshold":             {0, 1},
 		"drift.side_threshold":        {0, 1},
 		"drift.delta_ratio":           {0, 1},

@@ -73,13 +73,13 @@ func (s *Store) LockSession(ctx context.Context, id string) (*Lock, error) {
 	if err := os.MkdirAll(s.Root, 0o700); err != nil {
 		return nil, fmt.Errorf("create state root: %w", err)
 	}
-	return acquire(ctx, filepath.Join(dir, "lock"), s.LockWait)
+	return s.acquire(ctx, filepath.Join(dir, "lock"), s.LockWait)
 }
 
 // LockGlobal takes the lock guarding the root's shared files
 // (posteriors.json, learnings.jsonl).
 func (s *Store) LockGlobal(ctx context.Context) (*Lock, error) {
-	return acquire(ctx, filepath.Join(s.Root, "lock"), s.LockWait)
+	return s.acquire(ctx, filepath.Join(s.Root, "lock"), s.LockWait)
 }
 
 // Load reads a JSON document of kind k into v, a pointer to the kind's Go
@@ -90,7 +90,7 @@ func (s *Store) LockGlobal(ctx context.Context) (*Lock, error) {
 // the caller starts fresh. Errors are for files that cannot be read at all
 // (permissions, I/O), which must leave the state untouched.
 func (s *Store) Load(path string, k Kind, v any) (found bool, err error) {
-	raw, err := readBounded(path, MaxDocBytes)
+	raw, err := s.readFile(path, MaxDocBytes, walkFix)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -98,6 +98,8 @@ func (s *Store) Load(path string, k Kind, v any) (found bool, err error) {
 	switch {
 	case errors.Is(err, errTooLarge):
 		problem = fmt.Sprintf("larger than %d bytes", MaxDocBytes)
+	case errors.Is(err, errLink):
+		problem = "a symbolic link, not followed"
 	case errors.Is(err, errNotRegular):
 		problem = "not a regular file"
 	case err != nil:
@@ -122,7 +124,7 @@ func (s *Store) Load(path string, k Kind, v any) (found bool, err error) {
 // file is an error. Read-only commands (status, the replay meter) use it,
 // so looking never changes the state.
 func (s *Store) Peek(path string, k Kind, v any) (found bool, err error) {
-	raw, err := readBounded(path, MaxDocBytes)
+	raw, err := s.readFile(path, MaxDocBytes, walkRead)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -138,17 +140,7 @@ func (s *Store) Peek(path string, k Kind, v any) (found bool, err error) {
 // quarantine renames a bad file to <name>.corrupt-<UTC time>, adding a
 // counter if that name is taken; it never overwrites an earlier quarantine.
 func (s *Store) quarantine(path string) (string, error) {
-	stamp := s.now().UTC().Format("20060102T150405Z")
-	for i := 0; i < 100; i++ {
-		dst := path + ".corrupt-" + stamp
-		if i > 0 {
-			dst = fmt.Sprintf("%s.%d", dst, i)
-		}
-		if _, err := os.Lstat(dst); errors.Is(err, fs.ErrNotExist) {
-			return dst, os.Rename(path, dst)
-		}
-	}
-	return "", fmt.Errorf("too many quarantined copies of %s", path)
+	return s.moveAside(path)
 }
 
 // Save writes v as a JSON document of kind k atomically: it is validated
@@ -220,10 +212,10 @@ func (s *Store) SaveAll(docs ...Doc) error {
 		}
 	}()
 	for i, d := range docs {
-		dir := filepath.Dir(d.Path)
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return fmt.Errorf("create %s: %w", dir, err)
+		if err := s.prepareTarget(d.Path); err != nil {
+			return err
 		}
+		dir := filepath.Dir(d.Path)
 		pf, err := renameio.NewPendingFile(d.Path, renameio.WithTempDir(dir), renameio.WithPermissions(0o600))
 		if err != nil {
 			return fmt.Errorf("write %s: %w", d.Path, err)
@@ -244,6 +236,9 @@ func (s *Store) SaveAll(docs ...Doc) error {
 // write writes a whole file atomically: writeAtomic, or writeUnsynced
 // under NoSync.
 func (s *Store) write(path string, raw []byte) error {
+	if err := s.prepareTarget(path); err != nil {
+		return err
+	}
 	if s.NoSync {
 		return writeUnsynced(path, raw)
 	}
@@ -252,12 +247,9 @@ func (s *Store) write(path string, raw []byte) error {
 
 // writeUnsynced is writeAtomic without the fsync: a temporary file beside
 // the target (0600, as renameio creates it), written, closed and renamed
-// over the target.
+// over the target, whose directory prepareTarget made ready.
 func writeUnsynced(path string, raw []byte) (err error) {
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("create %s: %w", dir, err)
-	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path))
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
@@ -281,12 +273,10 @@ func writeUnsynced(path string, raw []byte) (err error) {
 }
 
 // writeAtomic is the whole-file write path of the hooks (renameio: a
-// temporary file beside the target, fsynced, renamed).
+// temporary file beside the target, fsynced, renamed), into a directory
+// prepareTarget made ready.
 func writeAtomic(path string, raw []byte) error {
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("create %s: %w", dir, err)
-	}
 	pf, err := renameio.NewPendingFile(path, renameio.WithTempDir(dir), renameio.WithPermissions(0o600))
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
@@ -306,9 +296,11 @@ var (
 	errNotRegular = errors.New("not a regular file")
 )
 
-// readBounded reads a regular file of at most max bytes. It refuses FIFOs,
-// devices and directories before opening them for reading, so a hostile path
-// can never block or stream forever.
+// readBounded reads a regular file of at most max bytes, following
+// links: for the user's own files (config.json). It refuses FIFOs,
+// devices and directories before opening them for reading, so a hostile
+// path can never block or stream forever. State files are read with
+// Store.readFile, which follows no link.
 func readBounded(path string, max int64) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -325,10 +317,18 @@ func readBounded(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return readOpen(f, max)
+}
+
+// readOpen reads an open regular file of at most max bytes.
+func readOpen(f *os.File, max int64) ([]byte, error) {
 	// Sized from the open file, so a read or two rather than io.ReadAll's
 	// doubling from 512 bytes (eleven reads for a 14 KB window).
 	var buf bytes.Buffer
-	if fi, err := f.Stat(); err == nil && fi.Size() <= max {
+	if fi, err := f.Stat(); err == nil {
+		if fi.Size() > max {
+			return nil, errTooLarge
+		}
 		buf.Grow(int(fi.Size()) + bytes.MinRead)
 	}
 	if _, err := buf.ReadFrom(io.LimitReader(f, max+1)); err != nil {
@@ -373,20 +373,32 @@ func (s *Store) EncodeLine(k Kind, v any) ([]byte, error) {
 // crash mid-append), a newline is written first, so the torn line stays a
 // line of its own, which readers skip and report.
 func (s *Store) AppendLine(path string, raw []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := s.openAppend(path)
 	if err != nil {
-		return fmt.Errorf("append %s: %w", path, err)
+		return err
 	}
 	defer f.Close()
+	return appendTo(f, raw)
+}
+
+// openAppend opens a JSONL log for appending, creating it 0600: never
+// through a link, and never a FIFO, device or a file with other hard
+// links, which are moved aside and reported (see openFile).
+func (s *Store) openAppend(path string) (*os.File, error) {
+	f, err := s.openFile(path, fileOpts{mode: walkCreate, flags: os.O_RDWR | os.O_APPEND | os.O_CREATE, perm: 0o600, noHardLinks: true})
+	if err != nil {
+		return nil, fmt.Errorf("append %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// appendTo appends raw and a newline to f, opened by openAppend, in one
+// write, after a newline of its own if f ends in a torn line.
+func appendTo(f *os.File, raw []byte) error {
+	path := f.Name()
 	fi, err := f.Stat()
 	if err != nil {
 		return fmt.Errorf("append %s: %w", path, err)
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("append %s: %w", path, errNotRegular)
 	}
 	line := make([]byte, 0, len(raw)+2)
 	if fi.Size() > 0 {
@@ -427,8 +439,16 @@ func (s *Store) Reconcile(path string, k Kind, values []any) (int, error) {
 	for _, l := range lines {
 		want += len(l) + 1
 	}
-	tail, err := readTail(path, int64(2*want+1))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	// The log is opened as an append opens it (never through a link, a
+	// FIFO or another hard link), once, for the read, the cut and the
+	// appends.
+	f, err := s.openAppend(path)
+	if err != nil {
+		return 0, fmt.Errorf("reconcile %s: %w", filepath.Base(path), err)
+	}
+	defer f.Close()
+	tail, size, err := readTail(f, int64(2*want+1))
+	if err != nil {
 		return 0, fmt.Errorf("reconcile %s: %w", filepath.Base(path), err)
 	}
 	// The log's last whole lines: a torn last line (cut mid-append) is no
@@ -443,6 +463,8 @@ func (s *Store) Reconcile(path string, k Kind, values []any) (int, error) {
 	}
 	var whole [][]byte
 	for _, l := range bytes.Split(tail, []byte("\n")) {
+		// A log edited by hand may have CRLF line ends.
+		l = bytes.TrimSuffix(l, []byte("\r"))
 		if len(l) > 0 && json.Valid(l) {
 			whole = append(whole, l)
 		}
@@ -465,17 +487,13 @@ func (s *Store) Reconcile(path string, k Kind, values []any) (int, error) {
 	// edited by hand without its final newline) is left alone.
 	cut := ""
 	if len(torn) > 0 && !json.Valid(torn) {
-		fi, err := os.Stat(path)
-		if err != nil {
-			return 0, fmt.Errorf("reconcile %s: %w", filepath.Base(path), err)
-		}
-		if err := os.Truncate(path, fi.Size()-int64(len(torn))); err != nil {
+		if err := f.Truncate(size - int64(len(torn))); err != nil {
 			return 0, fmt.Errorf("reconcile %s: %w", filepath.Base(path), err)
 		}
 		cut = "; its torn last line was cut off"
 	}
 	for i, l := range lines[have:] {
-		if err := s.AppendLine(path, l); err != nil {
+		if err := appendTo(f, l); err != nil {
 			return i, err
 		}
 	}
@@ -497,27 +515,20 @@ func equalLines(a, b [][]byte) bool {
 	return true
 }
 
-// readTail reads at most n bytes from the end of the regular file at path.
-func readTail(path string, n int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscallNonblock, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
+// readTail reads at most n bytes from the end of f, and returns them
+// with f's size.
+func readTail(f *os.File, n int64) ([]byte, int64, error) {
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, errNotRegular
+		return nil, 0, err
 	}
 	off := max(0, fi.Size()-n)
 	buf := make([]byte, fi.Size()-off)
 	k, err := f.ReadAt(buf, off)
 	if err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
+		return nil, 0, err
 	}
-	return buf[:k], nil
+	return buf[:k], fi.Size(), nil
 }
 
 // LineStats reports what a JSONL read skipped.
@@ -567,21 +578,18 @@ func (s *Store) readLastLines(path string, maxBytes int64, maxLines int, valid f
 	if maxBytes <= 0 {
 		maxBytes = 64 << 20
 	}
-	fi, err := os.Stat(path)
+	f, err := s.openFile(path, fileOpts{mode: walkRead, flags: os.O_RDONLY})
 	if errors.Is(err, fs.ErrNotExist) {
 		return st, nil
 	}
 	if err != nil {
 		return st, fmt.Errorf("read %s: %w", path, err)
 	}
-	if !fi.Mode().IsRegular() {
-		return st, fmt.Errorf("read %s: %w", path, errNotRegular)
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscallNonblock, 0)
+	defer f.Close()
+	fi, err := f.Stat()
 	if err != nil {
 		return st, fmt.Errorf("read %s: %w", path, err)
 	}
-	defer f.Close()
 	start := int64(0)
 	if fi.Size() > maxBytes {
 		start = fi.Size() - maxBytes
@@ -628,6 +636,8 @@ func (s *Store) readLastLines(path string, maxBytes int64, maxLines int, valid f
 		} else {
 			line, raw = raw[:i], raw[i+1:]
 		}
+		// A log edited by hand may have CRLF line ends.
+		line = bytes.TrimSuffix(line, []byte("\r"))
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
@@ -663,7 +673,7 @@ func (s *Store) WriteRaw(path string, raw []byte) error {
 // the caller's lock, atomically (renameio). Lines that do not parse are
 // kept as they are. It reports how many lines were dropped.
 func (s *Store) DropLines(path string, drop func(raw []byte) bool) (int, error) {
-	raw, err := readBounded(path, 1<<30)
+	raw, err := s.readFile(path, 1<<30, walkFix)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
 	}

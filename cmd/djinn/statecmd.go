@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -43,9 +44,15 @@ func (a *app) stateCommand() *cli.Command {
 				Flags:  append(commonFlags(), &cli.BoolFlag{Name: "all", Usage: "delete every session"}),
 				Action: a.stateDelete,
 			},
+			{
+				Name:   "prune",
+				Usage:  "delete the sessions untouched for retention_days (default 30), or --days",
+				Flags:  append(commonFlags(), &cli.IntFlag{Name: "days", Usage: "prune sessions untouched for more than this many days"}),
+				Action: a.statePrune,
+			},
 		},
 		Action: func(c *cli.Context) error {
-			return usagef("state: expected a subcommand: path, show, validate or delete")
+			return usagef("state: expected a subcommand: path, show, validate, delete or prune")
 		},
 	}
 }
@@ -216,45 +223,29 @@ func (a *app) stateDelete(c *cli.Context) error {
 		return usagef("state delete: name the session with --session, or pass --all")
 	}
 	for _, id := range ids {
-		if err := deleteSession(c.Context, st, id); err != nil {
+		if err := a.deleteSession(c.Context, st, id); err != nil {
 			return err
 		}
-		fmt.Fprintf(a.stdout, "deleted session %s\n", id)
 	}
 	return nil
 }
 
-// deleteSession removes a session's data under its lock, so no hook is
-// half-way through writing it. The lock file goes last.
-func deleteSession(ctx context.Context, st *state.Store, id string) error {
-	dir, err := st.SessionDir(id)
+// deleteSession removes a session's data (Store.DeleteSession: under its
+// lock, only the regular files Djinn made, never through a link) and its
+// line in learnings.jsonl.
+func (a *app) deleteSession(ctx context.Context, st *state.Store, id string) error {
+	res, err := st.DeleteSession(ctx, id)
 	if err != nil {
 		return err
 	}
-	if _, err := os.Stat(dir); os.IsNotExist(err) {
-		return fmt.Errorf("session %s: no such session under %s", id, st.Root)
-	}
-	lock, err := st.LockSession(ctx, id)
-	if err != nil {
-		return err
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		_ = lock.Unlock()
-		return err
-	}
-	for _, e := range entries {
-		if e.Name() == "lock" {
-			continue
-		}
-		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
-			_ = lock.Unlock()
-			return fmt.Errorf("delete session %s: %w", id, err)
-		}
-	}
-	_ = lock.Unlock()
-	if err := os.RemoveAll(dir); err != nil {
-		return err
+	switch {
+	case res.MovedAside != "":
+		fmt.Fprintf(a.stdout, "session %s was not a directory Djinn made; moved it aside to %s, and followed nothing\n", id, res.MovedAside)
+	case len(res.Left) > 0:
+		dir, _ := st.SessionDir(id)
+		fmt.Fprintf(a.stdout, "deleted session %s; left %s, which Djinn did not make: %s\n", id, dir, strings.Join(res.Left, ", "))
+	default:
+		fmt.Fprintf(a.stdout, "deleted session %s\n", id)
 	}
 	// The session's line in learnings.jsonl goes too (the posterior it was
 	// folded into keeps only a running average, no session).
@@ -270,4 +261,36 @@ func deleteSession(ctx context.Context, st *state.Store, id string) error {
 		return json.Unmarshal(raw, &l) == nil && l.SessionID == id
 	})
 	return err
+}
+
+// statePrune removes the sessions untouched for longer than retention_days
+// (or --days), as SessionStart does a few at a time, all at once.
+func (a *app) statePrune(c *cli.Context) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	env, err := a.env(c)
+	if err != nil {
+		return err
+	}
+	st, days := env.Store, env.Settings.RetentionDays
+	if c.IsSet("days") {
+		days = c.Int("days")
+	}
+	if days <= 0 {
+		fmt.Fprintln(a.stdout, "retention is off (retention_days 0): nothing pruned")
+		return nil
+	}
+	res, err := st.Prune(c.Context, state.PruneOptions{MaxAge: time.Duration(days) * 24 * time.Hour})
+	if err != nil {
+		return err
+	}
+	for _, id := range res.Removed {
+		fmt.Fprintf(a.stdout, "pruned session %s\n", id)
+	}
+	for _, id := range res.Kept {
+		fmt.Fprintf(a.stdout, "kept session %s: it holds files Djinn did not make\n", id)
+	}
+	fmt.Fprintf(a.stdout, "%d sessions untouched for %d days pruned\n", len(res.Removed), days)
+	return nil
 }
