@@ -2,13 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -370,4 +373,189 @@ func stateTree(t *testing.T, root string) map[string]string {
 		return nil
 	})
 	return out
+}
+
+// hooksJSONCommands returns the argv of every command hook hooks.json
+// gives Claude Code for event (for SessionStart, the group whose matcher is
+// matcher), placeholders substituted: what Claude Code runs, in exec form.
+func hooksJSONCommands(t *testing.T, event, matcher, pluginRoot, pluginData string) [][]string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(pluginRoot, "hooks", "hooks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Hooks map[string][]struct {
+			Matcher string `json:"matcher"`
+			Hooks   []struct {
+				Command string   `json:"command"`
+				Args    []string `json:"args"`
+			} `json:"hooks"`
+		} `json:"hooks"`
+	}
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	sub := strings.NewReplacer("${CLAUDE_PLUGIN_ROOT}", pluginRoot, "${CLAUDE_PLUGIN_DATA}", pluginData)
+	var cmds [][]string
+	for _, g := range cfg.Hooks[event] {
+		if event == "SessionStart" && g.Matcher != matcher {
+			continue
+		}
+		for _, h := range g.Hooks {
+			argv := []string{sub.Replace(h.Command)}
+			for _, a := range h.Args {
+				argv = append(argv, sub.Replace(a))
+			}
+			cmds = append(cmds, argv)
+		}
+	}
+	if len(cmds) == 0 {
+		t.Fatalf("hooks.json runs nothing for %s %q", event, matcher)
+	}
+	return cmds
+}
+
+// pluginData is a plugin data directory as the launcher leaves it after a
+// build: bin/djinn-hook-<version> (here a link to the test's hook binary)
+// and the link bin/djinn-hook to it.
+func pluginData(t *testing.T) string {
+	t.Helper()
+	data := t.TempDir()
+	bin := filepath.Join(data, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hookBin := filepath.Join(bin, "djinn-hook-"+Version)
+	if err := os.Symlink(hookBinary(t), hookBin); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(hookBin, filepath.Join(bin, "djinn-hook")); err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// runUnderLimit runs argv as Claude Code would, under ulimit -v kb (an
+// address-space limit, as a container or a cautious user sets; 0: none),
+// in sb.
+func runUnderLimit(t *testing.T, sb *sandbox, kb int, argv []string, stdin []byte, env ...string) hookRun {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
+	defer cancel()
+	limit := "unlimited"
+	if kb > 0 {
+		limit = strconv.Itoa(kb)
+	}
+	cmd := exec.CommandContext(ctx, "/bin/sh", append([]string{"-c", `ulimit -v "$0" && exec "$@"`, limit}, argv...)...)
+	cmd.Dir = sb.project
+	cmd.Env = append(hookEnv(sb.dir, sb.root), env...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("%q did not finish within %v", argv, hookTimeout)
+	}
+	r := hookRun{stdout: o.Bytes(), stderr: e.Bytes(), err: err}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestHookRuntimeFailureNeverExits2: a Go process cannot even start under
+// ulimit -v 200 MB (its runtime reserves more address space than that) and
+// dies with exit 2 and a stack trace, which Claude Code would take as a
+// blocking answer: UserPromptSubmit's erases the prompt, PostToolUse's
+// shows the trace to the model, Stop's keeps the agent going. Run as
+// hooks.json says, every hook, the launcher's included, exits 0 with one
+// djinn: line on stderr and nothing on stdout.
+func TestHookRuntimeFailureNeverExits2(t *testing.T) {
+	root := repoRootAbs(t)
+	data := pluginData(t)
+	sb := newSandbox(t)
+	cases := []struct{ event, matcher string }{
+		{"SessionStart", "startup|clear"}, {"SessionStart", "resume"}, {"SessionStart", "compact"},
+		{"UserPromptSubmit", ""}, {"PostToolUse", ""}, {"PostToolUseFailure", ""},
+		{"Stop", ""}, {"SubagentStop", ""}, {"PreCompact", ""}, {"SessionEnd", ""},
+	}
+	for _, c := range cases {
+		payload := sb.payload(c.event, map[string]any{"prompt": "Add a --json flag", "tool_name": "Bash",
+			"tool_input": map[string]any{"command": "ls"}, "tool_response": map[string]any{"stdout": "a"}, "source": "startup"})
+		for _, argv := range hooksJSONCommands(t, c.event, c.matcher, root, data) {
+			r := runUnderLimit(t, sb, 200<<10, argv, payload, "CLAUDE_PLUGIN_ROOT="+root, "CLAUDE_PLUGIN_DATA="+data)
+			what := c.event + " " + c.matcher + " " + argv[len(argv)-1]
+			if r.code != 0 || len(r.stdout) != 0 {
+				t.Errorf("%s under ulimit -v: exit %d, stdout %q, stderr %q", what, r.code, clipBytes(r.stdout), clipBytes(r.stderr))
+				continue
+			}
+			if c.event == "SessionStart" && c.matcher == "resume" && argv[len(argv)-1] == "ensure" {
+				// ensure starts no Go process when the link is in place.
+				if len(r.stderr) != 0 {
+					t.Errorf("%s: stderr %q", what, r.stderr)
+				}
+				continue
+			}
+			if s := string(r.stderr); strings.Count(s, "\n") != 1 || !strings.HasPrefix(s, "djinn: ") || !strings.Contains(s, "exit status 2") {
+				t.Errorf("%s under ulimit -v: stderr %q, want one djinn: line naming exit status 2", what, clipBytes(r.stderr))
+			}
+		}
+	}
+}
+
+// TestHookLargeResponseUnderLimit: a 50 MB MCP response under ulimit -v
+// 1 GB, of which Go's runtime reserves about 750 MB before main. Whether
+// the hook fits in what is left depends on how many copies of the response
+// the handlers hold (the soft memory limit and the payload reader keep
+// hookmain's own to one); run as hooks.json says, either way it ends in
+// exit 0, at most one djinn: line, and nothing or one JSON object on
+// stdout, never a runtime's exit 2 and stack trace.
+func TestHookLargeResponseUnderLimit(t *testing.T) {
+	root := repoRootAbs(t)
+	data := pluginData(t)
+	sb := newSandbox(t)
+	big := strings.Repeat("0123456789abcdef", 50<<20/16)
+	payload := sb.payload("PostToolUse", map[string]any{"tool_name": "mcp__browser__snapshot", "tool_input": map[string]any{},
+		"tool_response": []any{map[string]any{"type": "text", "text": big}}})
+	argv := hooksJSONCommands(t, "PostToolUse", "", root, data)[0]
+	r := runUnderLimit(t, sb, 1<<20, argv, payload, "CLAUDE_PLUGIN_ROOT="+root, "CLAUDE_PLUGIN_DATA="+data)
+	checkHookContract(t, "PostToolUse", r)
+	if n := strings.Count(string(r.stderr), "\n"); n > 1 {
+		t.Errorf("stderr has %d lines, want at most one: %q", n, clipBytes(r.stderr))
+	}
+}
+
+// TestHookPayloadOverBound: a payload over DJINN_MAX_PAYLOAD_MB is not read
+// to the end: the hook says so in one djinn: line, exits 0, prints nothing
+// and records nothing. Run under hooks.json's guard, which sends the
+// runtime's stderr to /dev/null, the line still reaches stderr (through
+// fd 3).
+func TestHookPayloadOverBound(t *testing.T) {
+	sb := newSandbox(t)
+	payload := sb.payload("PostToolUse", map[string]any{"tool_name": "mcp__browser__snapshot", "tool_input": map[string]any{},
+		"tool_response": strings.Repeat("x", 3<<20)})
+	root := repoRootAbs(t)
+	data := pluginData(t)
+	argv := hooksJSONCommands(t, "PostToolUse", "", root, data)[0]
+	for _, r := range []hookRun{
+		runHook(t, sb.dir, sb.root, "PostToolUse", payload, "DJINN_MAX_PAYLOAD_MB=2"),
+		runUnderLimit(t, sb, 0, argv, payload, "DJINN_MAX_PAYLOAD_MB=2", "CLAUDE_PLUGIN_ROOT="+root, "CLAUDE_PLUGIN_DATA="+data),
+	} {
+		if r.code != 0 || len(r.stdout) != 0 || strings.Count(string(r.stderr), "\n") != 1 || !strings.Contains(string(r.stderr), "over 2 MiB") {
+			t.Fatalf("exit %d, stdout %q, stderr %q", r.code, clipBytes(r.stdout), r.stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(sb.root, "sessions", "hostile-session")); err == nil {
+		t.Error("a skipped payload left session state")
+	}
+	// Under the bound it is handled, and neither DJINN_MAX_PAYLOAD_MB nor
+	// the guard's DJINN_ERR_FD is taken for an unknown setting.
+	r := runUnderLimit(t, sb, 0, argv, payload, "DJINN_MAX_PAYLOAD_MB=4", "CLAUDE_PLUGIN_ROOT="+root, "CLAUDE_PLUGIN_DATA="+data)
+	if r.code != 0 || len(r.stderr) != 0 || len(r.stdout) == 0 {
+		t.Fatalf("under the bound: exit %d, stdout %q, stderr %q", r.code, clipBytes(r.stdout), r.stderr)
+	}
 }

@@ -111,17 +111,17 @@ func TestLauncherBuildsAndRebuilds(t *testing.T) {
 	if entries, _ := os.ReadDir(stateDir); len(entries) != 0 {
 		t.Fatalf("the build wrote under DJINN_STATE_DIR: %v", entries)
 	}
-	// Age the binary: every input is now newer, so the next run rebuilds.
-	old := fi.ModTime().Add(-1e12)
+	// Age the binary to before go.mod, so it is stale however old the
+	// checkout is, and the next run rebuilds.
+	old := staleTime(t)
 	if err := os.Chtimes(bin, old, old); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, code := runLauncher(t, env, "", "version"); code != 0 {
 		t.Fatalf("rebuild run: code %d", code)
 	}
-	fi2, err := os.Stat(bin)
-	if err != nil || !fi2.ModTime().After(old) {
-		t.Fatalf("binary not rebuilt: %v %v", err, fi2.ModTime())
+	if !rebuilt(t, bin, old) {
+		t.Fatalf("binary not rebuilt")
 	}
 
 	// A hook (the hook binary) checks beside its own work: aged, it hands
@@ -141,9 +141,8 @@ func TestLauncherBuildsAndRebuilds(t *testing.T) {
 		t.Errorf("the handed-over prompt was not anchored: %v %s", err, anchor)
 	}
 	for _, b := range []string{bin, hookBin} {
-		fi3, err := os.Stat(b)
-		if err != nil || !fi3.ModTime().After(old) {
-			t.Fatalf("hook did not rebuild %s: %v", b, err)
+		if !rebuilt(t, b, old) {
+			t.Fatalf("hook did not rebuild %s", b)
 		}
 	}
 	raw, err := os.ReadFile(filepath.Join(stateDir, "sessions", "stale-1", "window.json"))
@@ -185,9 +184,8 @@ func TestLauncherBuildsAndRebuilds(t *testing.T) {
 		t.Fatalf("stale hook through the link: code %d, stdout %q, stderr %q", code, out, errOut)
 	}
 	for _, b := range []string{bin, hookBin} {
-		fi3, err := os.Stat(b)
-		if err != nil || !fi3.ModTime().After(old) {
-			t.Fatalf("the hook run through the link did not rebuild %s: %v", b, err)
+		if !rebuilt(t, b, old) {
+			t.Fatalf("the hook run through the link did not rebuild %s", b)
 		}
 	}
 	// And fresh, it just runs.
@@ -206,6 +204,32 @@ func TestLauncherBuildsAndRebuilds(t *testing.T) {
 	if w.Events["UserPromptSubmit"] != 1 || w.Events["PostToolUse"] != 1 {
 		t.Errorf("through the link: events %v, want UserPromptSubmit and PostToolUse once each", w.Events)
 	}
+}
+
+// staleTime is a time a day before go.mod's: a binary given it is older
+// than a source the launcher and the binaries always check, whenever the
+// checkout was made, so a test that ages a binary to it cannot pass
+// vacuously on an old checkout (as aging it by a fixed span from its build
+// did).
+func staleTime(t *testing.T) time.Time {
+	t.Helper()
+	fi, err := os.Stat(filepath.Join(repoRootAbs(t), "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.ModTime().Add(-24 * time.Hour)
+}
+
+// rebuilt reports whether the binary at path was written after it was aged
+// to old: a build gives it the build's time, which is after old (old is a
+// day before a source, so before any build from it).
+func rebuilt(t *testing.T, path string, old time.Time) bool {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return !fi.ModTime().Equal(old) && fi.ModTime().After(old)
 }
 
 func goEnv(t *testing.T, key string) string {
@@ -255,16 +279,24 @@ func TestLauncherEnsure(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(stateDir, "sessions", "resumed-1", "window.json")); err != nil {
 		t.Errorf("the link's hook recorded nothing: %v", err)
 	}
-	// With the link in place ensure does nothing, even for a stale binary.
-	old := hfi.ModTime().Add(-1e12)
+	// With the link in place ensure does nothing, even for a stale binary
+	// (older than go.mod whatever the checkout's age)...
+	old := staleTime(t)
 	if err := os.Chtimes(hookBin, old, old); err != nil {
 		t.Fatal(err)
 	}
 	if out, errOut, code := runLauncher(t, env, payload, "ensure"); code != 0 || out != "" || errOut != "" {
 		t.Fatalf("ensure with the link in place: code %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	if fi, err := os.Stat(hookBin); err != nil || !fi.ModTime().Equal(old) {
-		t.Errorf("ensure with the link in place rebuilt the binary (%v)", err)
+	if rebuilt(t, hookBin, old) {
+		t.Errorf("ensure with the link in place rebuilt the binary")
+	}
+	// ...which the link's hook does rebuild: the binary was stale indeed.
+	if out, errOut, code := runAs(t, link, env, payload, "hook", "SessionStart"); code != 0 || errOut != "" {
+		t.Fatalf("the link's SessionStart(resume) on a stale binary: code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if !rebuilt(t, hookBin, old) {
+		t.Errorf("the link's hook did not rebuild the stale binary: ensure's check above was vacuous")
 	}
 
 	// Without Go: the user is told once, the link points at the launcher.
@@ -348,10 +380,10 @@ func TestLauncherBuildFailure(t *testing.T) {
 	if n := builds(); n != 1 {
 		t.Fatalf("the hooks after the failed build built %d more times, want none", n-1)
 	}
-	// A source changed since the failure (here: the marker aged past
-	// every source): the next hook tries again.
+	// A source changed since the failure (here: the marker aged to before
+	// go.mod): the next hook tries again.
 	marker := filepath.Join(data, "bin", ".build-failed-"+Version)
-	old := time.Now().Add(-100 * 365 * 24 * time.Hour)
+	old := staleTime(t)
 	if err := os.Chtimes(marker, old, old); err != nil {
 		t.Fatal(err)
 	}

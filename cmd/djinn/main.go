@@ -16,6 +16,7 @@ var launcherStale func() bool
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "hook" {
+		hookmain.LimitMemory(os.Getenv)
 		launcherStale = hookmain.StaleAsync(os.Getenv)
 	} else {
 		hookmain.StaleRelaunch(os.Getenv, os.Args)

@@ -40,8 +40,9 @@ type Process struct {
 // Main is djinn-hook's main: `djinn-hook hook <Event>`. It returns the exit
 // code, always 0.
 func Main() int {
+	LimitMemory(os.Getenv)
 	p := &Process{
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: errorOutput(os.Getenv),
 		Getenv: os.Getenv, Environ: os.Environ(), Now: Clock(os.Getenv),
 		Args: os.Args,
 	}
@@ -99,14 +100,17 @@ func (p *Process) Run(ctx context.Context, name, session, stateDir string) {
 		p.Errorf("hook: %v", err)
 		return
 	}
-	// A hook that may turn out stale keeps the payload it read, to hand it
-	// to the rebuilt binary.
-	in, kept := p.Stdin, (*bytes.Buffer)(nil)
+	// stdin is read up to a bound; a hook that may turn out stale keeps
+	// the payload it read, to hand it to the rebuilt binary.
+	in := &payloadReader{r: p.Stdin, max: maxPayload(p.Getenv), stale: p.Stale}
 	if p.Stale != nil {
-		kept = &bytes.Buffer{}
-		in = io.TeeReader(p.Stdin, kept)
+		in.kept = &bytes.Buffer{}
 	}
 	payload, err := hooks.DecodePayload(in, event)
+	if errors.Is(err, errPayloadTooBig) {
+		p.Errorf("hook %s: the payload is over %d MiB (DJINN_MAX_PAYLOAD_MB); this event is skipped", event, in.max>>20)
+		return
+	}
 	if err != nil {
 		p.Errorf("hook %s: %v", event, err)
 		return
@@ -131,7 +135,7 @@ func (p *Process) Run(ctx context.Context, name, session, stateDir string) {
 	if errors.Is(err, errStale) {
 		// Nothing was written: the rebuilt binary handles this event. If
 		// the hand-over fails, this binary handles it after all.
-		rerr := relaunchHook(p.Getenv, p.Args, kept.Bytes())
+		rerr := relaunchHook(p.Getenv, p.Args, in.kept.Bytes())
 		p.Errorf("hook %s: the binary is stale but could not hand over to the launcher (%v); running it as it is", event, rerr)
 		env.Gate = nil
 		resp, err = hooks.Run(ctx, env, payload)
@@ -160,7 +164,7 @@ func NewEnv(stateDir string, getenv func(string) string, environ []string, now f
 	if err != nil {
 		return nil, err
 	}
-	set, problems := state.LoadSettings(st.Root, getenv, environ)
+	set, problems := state.LoadSettings(st.Root, getenv, withoutHookVars(environ))
 	for _, p := range problems {
 		report(p)
 	}

@@ -27,7 +27,11 @@ func TestHookCommands(t *testing.T) {
 		cmds, err := hookCommands(root, "/data", c.event, c.on)
 		var got []string
 		for _, argv := range cmds {
-			got = append(got, strings.Join(argv, " "))
+			if len(argv) < 4 || argv[0] != "/bin/sh" || argv[1] != "-c" || argv[2] != guard {
+				t.Errorf("%s(%s) runs %q, not under the guard", c.event, c.on, argv)
+				continue
+			}
+			got = append(got, strings.Join(argv[3:], " "))
 		}
 		if err != nil || strings.Join(got, "; ") != c.want {
 			t.Errorf("%s(%s) = %q, %v; want %q", c.event, c.on, got, err, c.want)
@@ -54,12 +58,19 @@ func TestMatches(t *testing.T) {
 	}
 }
 
+// guard is what every hook of hooks.json runs its target under, as
+// /bin/sh -c guard target args...: a failure of the target (a Go runtime
+// error exits 2, which would block the event; a missing binary exits 127)
+// becomes exit 0 and one djinn: line, and the runtime's own report goes to
+// /dev/null (the target writes its djinn: lines to fd 3, DJINN_ERR_FD).
+const guard = `DJINN_ERR_FD=3 "$0" "$@" 3>&2 2>/dev/null || printf 'djinn: %s failed (exit status %s); the event is skipped\n' "$0 $*" $? >&2`
+
 // TestHooksJSONWiring: every event Djinn handles is wired; SessionStart's
 // startup and clear run the launcher (which builds the binary and makes the
 // link before any other hook of the session); resume runs the link and,
 // beside it, the launcher's ensure (which builds and links only when a
 // resumed session is the first since the install); everything else runs
-// the link, in exec form, without a shell.
+// the link. Every hook runs in exec form under the guard.
 func TestHooksJSONWiring(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -86,10 +97,15 @@ func TestHooksJSONWiring(t *testing.T) {
 			var got []string
 			for _, h := range g.Hooks {
 				if h.Type != "command" || h.Args == nil {
-					t.Errorf("%s %q: a %s hook without args (a shell would start it)", ev, g.Matcher, h.Type)
+					t.Errorf("%s %q: a %s hook without args (Claude Code's shell would start it)", ev, g.Matcher, h.Type)
 					continue
 				}
-				got = append(got, h.Command+" "+strings.Join(*h.Args, " "))
+				args := *h.Args
+				if h.Command != "/bin/sh" || len(args) < 3 || args[0] != "-c" || args[1] != guard {
+					t.Errorf("%s %q: %s %q does not run under the guard", ev, g.Matcher, h.Command, args)
+					continue
+				}
+				got = append(got, args[2]+" "+strings.Join(args[3:], " "))
 			}
 			if strings.Join(got, "; ") != strings.Join(want, "; ") {
 				t.Errorf("%s %q runs %q; want %q", ev, g.Matcher, got, want)

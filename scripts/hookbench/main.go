@@ -4,8 +4,8 @@
 // clear: the POSIX launcher hooks/djinn, which execs the cached binary;
 // SessionStart(resume): the link to that binary in the plugin data
 // directory and, beside it, `hooks/djinn ensure`, timed until both have
-// exited; every other event: the link) as new processes with the payload
-// on stdin, the
+// exited; every other event: the link), each under the /bin/sh guard
+// hooks.json wraps it in, as new processes with the payload on stdin, the
 // plugin's environment set, and the state on the given directory (the
 // machine's real disk, fsync on). Every sample is paired with a run of the
 // floor (scripts/floor: a bare Go process that decodes the same stdin and
