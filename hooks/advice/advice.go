@@ -1,7 +1,9 @@
-// Package advice is the one place that decides what Djinn says: which
-// verdicts become advisories, how findings are worded, in which order several
-// advisories go out, and when a repeat is suppressed. It is pure: the event
-// handlers give it facts and the state it needs, and store what it returns.
+// Package advice is the one place that decides what Djinn says and does:
+// which verdicts become advisories, how findings are worded, in which order
+// several advisories go out, when a repeat is suppressed, whether a hard
+// loop blocks the tool call (LoopBlock) and whether a stall is rolled back
+// (Stall). It is pure: the event handlers give it facts and the state it
+// needs, and store and write what it returns.
 //
 // Every advisory starts with its tag, [djinn:<kind>], then states the facts
 // and the numbers behind them (N and the interval where there is one, or
