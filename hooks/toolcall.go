@@ -3,7 +3,6 @@ package hooks
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -236,5 +235,3 @@ func clipAll(xs []string, n int) []string {
 	}
 	return out
 }
-
-var _ = fmt.Sprintf
