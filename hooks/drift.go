@@ -1,8 +1,6 @@
 package hooks
 
 import (
-	"encoding/binary"
-	"hash/fnv"
 	"math/rand/v2"
 	"slices"
 
@@ -386,16 +384,8 @@ func meanScore(items []state.Sample) float64 {
 	return sum / float64(len(items))
 }
 
-// seedOf derives a reproducible RNG seed from the session and anchor, so
-// replays and tests are deterministic and no global RNG is used.
-func seedOf(parts ...string) uint64 {
-	h := fnv.New64a()
-	for _, p := range parts {
-		_, _ = h.Write([]byte(p))
-		_ = binary.Write(h, binary.LittleEndian, uint8(0))
-	}
-	return h.Sum64()
-}
+// seedOf derives a reproducible RNG seed from the session and anchor.
+func seedOf(parts ...string) uint64 { return reservoir.Seed(parts...) }
 
 func (s *session) anchorText() string {
 	if a, err := s.loadAnchor(); err == nil && a != nil {

@@ -71,7 +71,7 @@ func FuzzRun(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
-		for _, event := range hooks.Events {
+		for _, event := range hooks.Events() {
 			p, err := hooks.DecodePayload(bytes.NewReader(in), event)
 			if err != nil {
 				continue
@@ -105,7 +105,7 @@ func FuzzRun(f *testing.F) {
 }
 
 func eventOf(s string) string {
-	for _, e := range hooks.Events {
+	for _, e := range hooks.Events() {
 		if strings.Contains(s, `"`+e+`"`) {
 			return e
 		}

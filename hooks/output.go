@@ -54,24 +54,36 @@ type wireSpecific struct {
 	UpdatedMCPToolOutput json.RawMessage `json:"updatedMCPToolOutput,omitempty"`
 }
 
-// allowed lists, per event, which parts of a Response Djinn may emit. It is
-// narrower than what Claude Code accepts: additionalContext on Stop and
+// outputRule says which parts of a Response an event may carry.
+type outputRule struct{ context, system, block, output, plain bool }
+
+// allowed returns, per event, which parts of a Response Djinn may emit. It
+// is narrower than what Claude Code accepts: additionalContext on Stop and
 // SubagentStop would make the model run again, so Djinn never sends it.
-var allowed = map[string]struct{ context, system, block, output, plain bool }{
-	SessionStart:       {context: true, system: true},
-	UserPromptSubmit:   {context: true, system: true},
-	PostToolUse:        {context: true, system: true, block: true, output: true},
-	PostToolUseFailure: {context: true, system: true},
-	Stop:               {system: true, block: true},
-	SubagentStop:       {block: true},
-	PreCompact:         {plain: true},
-	SessionEnd:         {},
+func allowed(event string) (outputRule, bool) {
+	switch event {
+	case SessionStart, UserPromptSubmit:
+		return outputRule{context: true, system: true}, true
+	case PostToolUse:
+		return outputRule{context: true, system: true, block: true, output: true}, true
+	case PostToolUseFailure:
+		return outputRule{context: true, system: true}, true
+	case Stop:
+		return outputRule{system: true, block: true}, true
+	case SubagentStop:
+		return outputRule{block: true}, true
+	case PreCompact:
+		return outputRule{plain: true}, true
+	case SessionEnd:
+		return outputRule{}, true
+	}
+	return outputRule{}, false
 }
 
 // Encode renders r for event. It returns nil for an empty response (print
 // nothing), and an error if r holds anything the event may not carry.
 func Encode(event string, r Response) ([]byte, error) {
-	rule, ok := allowed[event]
+	rule, ok := allowed(event)
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownEvent, event)
 	}

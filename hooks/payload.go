@@ -22,7 +22,9 @@ const (
 )
 
 // Events lists the wired events in hooks.json order.
-var Events = []string{SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure, Stop, SubagentStop, PreCompact, SessionEnd}
+func Events() []string {
+	return []string{SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure, Stop, SubagentStop, PreCompact, SessionEnd}
+}
 
 // ErrUnknownEvent is returned for an event Djinn does not handle.
 var ErrUnknownEvent = errors.New("unknown hook event")
@@ -31,7 +33,7 @@ var ErrUnknownEvent = errors.New("unknown hook event")
 // kebab case (post-tool-use) and returns the Claude Code name.
 func CanonicalEvent(name string) (string, error) {
 	key := strings.ToLower(strings.ReplaceAll(strings.ReplaceAll(name, "-", ""), "_", ""))
-	for _, e := range Events {
+	for _, e := range Events() {
 		if strings.ToLower(e) == key {
 			return e, nil
 		}

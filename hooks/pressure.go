@@ -248,13 +248,9 @@ func (s *session) loadBearingFiles(n int) []string {
 	// compacted still shows, and reading, checking and decoding them is
 	// most of what PreCompact and SessionStart(compact) cost, which are on
 	// the agent's path too.
-	r, err := RankSession(s.env, s.id, 100, 32<<10)
-	if err != nil {
-		return nil
-	}
 	var out []string
-	for _, u := range r.Top {
-		for _, f := range u.Files {
+	for _, files := range s.topCalls(100, 32<<10, 10) {
+		for _, f := range files {
 			if len(out) == n {
 				return out
 			}

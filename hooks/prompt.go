@@ -196,20 +196,3 @@ func Reorient(ctx context.Context, env *Env, id, intent string, force bool) (str
 	}
 	return res.Text, nil
 }
-
-// LastReorient returns what the last /djinn:reorient did, for the skill.
-func LastReorient(env *Env, id string) (string, error) {
-	dir, err := env.Store.SessionDir(id)
-	if err != nil {
-		return "", err
-	}
-	var w state.Window
-	found, err := env.Store.Peek(filepath.Join(dir, "window.json"), state.KindWindow, &w)
-	if err != nil {
-		return "", err
-	}
-	if !found || w.Reorient == nil {
-		return "djinn reorient: no re-orientation recorded in this session yet. Usage: /djinn:reorient <what the session should do now>", nil
-	}
-	return w.Reorient.Text, nil
-}

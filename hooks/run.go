@@ -11,26 +11,38 @@ import (
 // handler handles one event for a locked session.
 type handler func(ctx context.Context, s *session, p *Payload) (Response, error)
 
-var handlers = map[string]handler{
-	SessionStart:       handleSessionStart,
-	UserPromptSubmit:   handleUserPrompt,
-	PostToolUse:        handleToolCall,
-	PostToolUseFailure: handleToolCall,
-	Stop:               handleStop,
-	SubagentStop:       handleStop,
-	PreCompact:         handlePreCompact,
-	SessionEnd:         handleSessionEnd,
+// handlerFor returns the handler of a wired event.
+func handlerFor(event string) (handler, bool) {
+	switch event {
+	case SessionStart:
+		return handleSessionStart, true
+	case UserPromptSubmit:
+		return handleUserPrompt, true
+	case PostToolUse, PostToolUseFailure:
+		return handleToolCall, true
+	case Stop, SubagentStop:
+		return handleStop, true
+	case PreCompact:
+		return handlePreCompact, true
+	case SessionEnd:
+		return handleSessionEnd, true
+	}
+	return nil, false
 }
 
-// meterEvents are the events at which the context meter is read.
-var meterEvents = map[string]bool{
-	UserPromptSubmit: true, PostToolUse: true, PostToolUseFailure: true, Stop: true, PreCompact: true,
+// readsMeter reports whether the context meter is read at an event.
+func readsMeter(event string) bool {
+	switch event {
+	case UserPromptSubmit, PostToolUse, PostToolUseFailure, Stop, PreCompact:
+		return true
+	}
+	return false
 }
 
 // Run handles one decoded hook payload and returns what to print. On error
 // nothing was written and nothing must be printed.
 func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
-	h, ok := handlers[p.HookEventName]
+	h, ok := handlerFor(p.HookEventName)
 	if !ok {
 		return Response{}, fmt.Errorf("%w %q", ErrUnknownEvent, p.HookEventName)
 	}
@@ -68,7 +80,7 @@ func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 		s.w.PromptID = clip(p.PromptID, 128)
 	}
 	var resp Response
-	if meterEvents[p.HookEventName] && env.Settings.Pressure.Enabled && !s.disabled("all") && !s.disabled("pressure") && p.AgentID == "" {
+	if readsMeter(p.HookEventName) && env.Settings.Pressure.Enabled && !s.disabled("all") && !s.disabled("pressure") && p.AgentID == "" {
 		s.meterEvent(p)
 	}
 	if env.Gate != nil {

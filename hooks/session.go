@@ -93,7 +93,7 @@ func openSession(ctx context.Context, env *Env, id string) (*session, *state.Loc
 		return nil, nil, err
 	}
 	if !found {
-		s.w = state.Window{SchemaVersion: state.SchemaVersion, SessionID: id, CreatedAt: s.now, Events: map[string]int{}}
+		s.w = state.NewWindow(id, s.now)
 	}
 	if found && s.w.Logged != nil {
 		s.reconcileLogs()

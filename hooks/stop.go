@@ -18,7 +18,8 @@ import (
 // user prompt (prompt_id), counted here whether or not stop_hook_active is
 // set (Claude Code itself gives up after 8); after that the turn ends and
 // the user is told. With stall.rollback off, the finding is advice only: the
-// user is told now and the agent at its next hook.
+// user is told now and the agent at its next hook. advice.Stall decides;
+// the handler keeps the counts and writes the answer.
 
 func stallConfig(set state.StallSettings) stall.Config {
 	c := stall.DefaultConfig()
@@ -58,30 +59,23 @@ func handleStop(ctx context.Context, s *session, p *Payload) (Response, error) {
 		Unit: res.Unit, Before: lastRunes(text[:res.Start], 80), Agent: p.AgentID, Prompt: set.DivergencePrompt,
 		Rollbacks: st.count(key), Max: set.MaxRollbacks,
 	}
+	ans := advice.Stall(facts, set.Rollback)
 	switch {
-	case !set.Rollback:
-		a := advice.StallAdvice(facts)
-		s.record(p, a)
-		s.w.Stall.Pending = a.Text
-		if p.HookEventName == Stop {
-			return Response{SystemMessage: advice.StallUserMessage(facts, false)}, nil
-		}
-		return Response{}, nil
-	case st.count(key) >= set.MaxRollbacks:
+	case ans.Block:
+		st.add(key)
+	case ans.GaveUp:
 		st.GaveUp = true
-		a := advice.StallAdvice(facts)
-		a.Severity = advice.Hard
-		s.record(p, a)
-		if p.HookEventName == Stop {
-			return Response{SystemMessage: advice.StallUserMessage(facts, true)}, nil
-		}
-		return Response{}, nil
+	case ans.Pending:
+		st.Pending = ans.Advisory.Text
 	}
-	st.add(key)
-	facts.Rollbacks = st.count(key)
-	a := advice.StallRollback(facts)
-	s.record(p, a)
-	return Response{Block: true, Reason: a.Text}, nil
+	s.record(p, ans.Advisory)
+	if ans.Block {
+		return Response{Block: true, Reason: ans.Advisory.Text}, nil
+	}
+	if p.HookEventName == Stop {
+		return Response{SystemMessage: ans.UserMessage}, nil
+	}
+	return Response{}, nil
 }
 
 // stallState returns the rollback counts of the current prompt, resetting

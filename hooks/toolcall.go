@@ -3,7 +3,6 @@ package hooks
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -64,26 +63,15 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 	}
 	s.turns = append(s.turns, turn)
 	resp.Context = append(resp.Context, s.pendingStall()...)
-	if set.Loops.Block && p.HookEventName == PostToolUse {
-		// A hard loop, with blocking on, goes out as the block's reason
-		// (shown next to the tool result), not twice.
-		for i, a := range advs {
-			if a.Severity == advice.Hard && isLoopKind(a.Kind) {
-				resp.Block = true
-				resp.Reason = a.Text
-				s.record(p, a)
-				advs = append(advs[:i:i], advs[i+1:]...)
-				break
-			}
-		}
+	// Only PostToolUse can block a tool call.
+	if b, rest, ok := advice.LoopBlock(advs, set.Loops.Block && p.HookEventName == PostToolUse); ok {
+		resp.Block, resp.Reason = true, b.Text
+		s.record(p, b)
+		advs = rest
 	}
 	s.say(p, advs, &resp)
 	resp.SystemMessage = s.userMessage
 	return resp, nil
-}
-
-func isLoopKind(k string) bool {
-	return k == advice.KindReadLoop || k == advice.KindEditRevert || k == advice.KindFailLoop || k == advice.KindToolLoop
 }
 
 // say records advisories (advisories.jsonl and the recent list) and puts
@@ -247,5 +235,3 @@ func clipAll(xs []string, n int) []string {
 	}
 	return out
 }
-
-var _ = fmt.Sprintf

@@ -1,10 +1,11 @@
 package hooks
 
 import (
-	"context"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/djinn-cc/djinn/internal/report"
 )
 
 // forged is tool output, a file name, an MCP result or transcript text
@@ -69,7 +70,7 @@ func TestUntrustedTextIsQuoted(t *testing.T) {
 			out["compactor"] = []string{r.Plain}
 			r = s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
 			out["reanchor"] = r.Context
-			rep, err := RankSession(s.env, s.id, 100, 1<<20)
+			rep, err := report.Rank(s.env.Store, s.id, 100, 1<<20)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +78,7 @@ func TestUntrustedTextIsQuoted(t *testing.T) {
 			rep.Write(&b)
 			out["rank"] = []string{b.String()}
 			b.Reset()
-			if err := WriteStatus(context.Background(), s.env, s.id, &b); err != nil {
+			if err := report.Status(&b, s.env.Store, s.id, s.env.Settings.Drift); err != nil {
 				t.Fatal(err)
 			}
 			out["status"] = strings.Split(b.String(), "\n")

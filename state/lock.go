@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -38,7 +37,7 @@ func (s *Store) acquire(ctx context.Context, path string, wait time.Duration) (*
 	ok, err := fl.TryLock()
 	if err == nil && !ok && wait > 0 {
 		var abandoned bool
-		ok, abandoned, err = lockWithin(ctx, fl, wait)
+		ok, abandoned, err = lockWithin(ctx, fl, wait, s.lockHooks)
 		if abandoned {
 			// fl is the waiting goroutine's now.
 			if err != nil {
@@ -58,10 +57,12 @@ func (s *Store) acquire(ctx context.Context, path string, wait time.Duration) (*
 	return &Lock{fl: fl}, nil
 }
 
-// Test hooks, nil in use: lockWaiting is called with the lock's path when
-// a waiter blocks; abandonedLockClosed after a waiter that gave up got its
-// lock late and let it go.
-var lockWaiting, abandonedLockClosed atomic.Pointer[func(path string)]
+// lockHooks let a test hear of lock waits, nil in use: waiting is called
+// with the lock's path when a waiter blocks; abandonedClosed after a waiter
+// that gave up got its lock late and let it go.
+type lockHooks struct {
+	waiting, abandonedClosed func(path string)
+}
 
 // lockWithin waits at most wait (or until ctx is done) for fl's exclusive
 // lock, in a blocking flock(2) the kernel answers as soon as the holder
@@ -71,7 +72,7 @@ var lockWaiting, abandonedLockClosed atomic.Pointer[func(path string)]
 // cannot be interrupted, so on giving up (abandoned) fl stays with the
 // waiting goroutine, which closes it, releasing the lock, if the lock
 // comes later; a hook process exits first anyway, which releases it too.
-func lockWithin(ctx context.Context, fl *flock.Flock, wait time.Duration) (ok, abandoned bool, err error) {
+func lockWithin(ctx context.Context, fl *flock.Flock, wait time.Duration, hooks lockHooks) (ok, abandoned bool, err error) {
 	got := make(chan error, 1)
 	var mu sync.Mutex
 	gaveUp := false
@@ -81,15 +82,15 @@ func lockWithin(ctx context.Context, fl *flock.Flock, wait time.Duration) (ok, a
 		defer mu.Unlock()
 		if gaveUp {
 			_ = fl.Close()
-			if f := abandonedLockClosed.Load(); f != nil {
-				(*f)(fl.Path())
+			if hooks.abandonedClosed != nil {
+				hooks.abandonedClosed(fl.Path())
 			}
 			return
 		}
 		got <- err
 	}()
-	if f := lockWaiting.Load(); f != nil {
-		(*f)(fl.Path())
+	if hooks.waiting != nil {
+		hooks.waiting(fl.Path())
 	}
 	t := time.NewTimer(wait)
 	defer t.Stop()

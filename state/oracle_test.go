@@ -24,7 +24,7 @@ import (
 // TestSchemasCompile compiles every embedded schema under the draft
 // 2020-12 meta-schema.
 func TestSchemasCompile(t *testing.T) {
-	for _, k := range state.Kinds {
+	for _, k := range state.Kinds() {
 		if _, err := schemacheck.Compile(k); err != nil {
 			t.Errorf("%s: %v", k, err)
 		}
@@ -48,7 +48,7 @@ func TestSchemasCompile(t *testing.T) {
 func baseDocs(t *testing.T) map[state.Kind][][]byte {
 	t.Helper()
 	docs := map[state.Kind][][]byte{}
-	for _, k := range state.Kinds {
+	for _, k := range state.Kinds() {
 		b, err := os.ReadFile(filepath.Join("testdata", "valid", string(k)+".json"))
 		if err != nil {
 			t.Fatal(err)
@@ -106,7 +106,7 @@ func TestValidateMatchesSchema(t *testing.T) {
 	dir := t.TempDir()
 	bases := baseDocs(t)
 	seen := map[string]int{}
-	for _, k := range state.Kinds {
+	for _, k := range state.Kinds() {
 		invalid := 0
 		for range perKind {
 			base := bases[k][rng.IntN(len(bases[k]))]
@@ -483,7 +483,7 @@ func TestValidateDifferences(t *testing.T) {
 // that, written back, passes its schema, or moves the file aside and
 // starts fresh; it never panics, and never leaves an invalid file in place.
 func FuzzLoad(f *testing.F) {
-	for _, k := range state.Kinds {
+	for _, k := range state.Kinds() {
 		if b, err := os.ReadFile(filepath.Join("testdata", "valid", string(k)+".json")); err == nil {
 			f.Add(b, uint8(0))
 		}

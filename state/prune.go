@@ -151,8 +151,9 @@ func (s *Store) TrimDir(dir string, keep int) error {
 	return nil
 }
 
-// sessionSubdirs are the directories Djinn makes in a session directory.
-var sessionSubdirs = map[string]bool{"outputs": true, "archive": true}
+// sessionSubdir reports whether name is a directory Djinn makes in a
+// session directory.
+func sessionSubdir(name string) bool { return name == "outputs" || name == "archive" }
 
 // removeOwn removes the files Djinn made from the directory dfd (at path)
 // and, one level down, from its outputs/ and archive/ directories, which
@@ -167,7 +168,7 @@ func removeOwn(dfd int, path string) ([]string, error) {
 	for _, e := range entries {
 		switch {
 		case e.name == "lock":
-		case e.dir() && sessionSubdirs[e.name]:
+		case e.dir() && sessionSubdir(e.name):
 			sub, err := unix.Openat(dfd, e.name, dirFlags, 0)
 			if err != nil {
 				left = append(left, e.name)

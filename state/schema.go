@@ -23,7 +23,9 @@ const (
 )
 
 // Kinds lists every schema, for validation and tests.
-var Kinds = []Kind{KindConfig, KindPosteriors, KindLearning, KindAnchor, KindReservoir, KindWindow, KindTurn, KindAdvisory}
+func Kinds() []Kind {
+	return []Kind{KindConfig, KindPosteriors, KindLearning, KindAnchor, KindReservoir, KindWindow, KindTurn, KindAdvisory}
+}
 
 // SchemaID is the $id every embedded schema carries.
 func SchemaID(k Kind) string { return "https://djinn.local/schemas/" + string(k) + ".schema.json" }

@@ -38,6 +38,9 @@ type Store struct {
 	// removed when the replay ends. Hooks leave it false, and write through
 	// renameio.
 	NoSync bool
+
+	// lockHooks are tests' view of lock waits; zero in use.
+	lockHooks lockHooks
 }
 
 func (s *Store) now() time.Time {

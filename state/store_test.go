@@ -311,10 +311,6 @@ func TestLockWait(t *testing.T) {
 			closed <- struct{}{}
 		}
 	}
-	lockWaiting.Store(&onWaiting)
-	abandonedLockClosed.Store(&onClosed)
-	defer lockWaiting.Store(nil)
-	defer abandonedLockClosed.Store(nil)
 	hear := func(ch chan struct{}, what string) {
 		t.Helper()
 		select {
@@ -326,7 +322,7 @@ func TestLockWait(t *testing.T) {
 	lockIn := func(ctx context.Context, wait time.Duration) chan error {
 		done := make(chan error, 1)
 		go func() {
-			s := &Store{Root: st.Root, LockWait: wait}
+			s := &Store{Root: st.Root, LockWait: wait, lockHooks: lockHooks{waiting: onWaiting, abandonedClosed: onClosed}}
 			l, err := s.LockSession(ctx, "s1")
 			if err == nil {
 				err = l.Unlock()

@@ -334,7 +334,7 @@ func (v *vet) sessionID(key, id string) {
 var (
 	intentTypes   = []string{"feature", "bugfix", "refactor", "research", "docs", "unknown"}
 	topics        = []string{"anchored", "unanchored", "conflict", "neutral"}
-	detectors     = []string{"all", "drift", "loops", "stall", "pressure", "compress"}
+	detectors     = append([]string{"all"}, Detectors()...)
 	verdictKinds  = []string{"no_anchor", "insufficient_data", "on_task", "tolerable_side_quest", "refocus_moment", "real_drift"}
 	outcomes      = []string{"replaced", "constraint", "refused", "empty"}
 	anchorSources = []string{"prompt", "pivot", "reorient"}

@@ -37,10 +37,22 @@ type CheckReport struct {
 	Notes []string
 }
 
-// sessionFiles maps a session file name to its kind.
-var sessionFiles = map[string]Kind{
-	"anchor.json": KindAnchor, "reservoir.json": KindReservoir, "window.json": KindWindow,
-	"turns.jsonl": KindTurn, "advisories.jsonl": KindAdvisory,
+// sessionFileKind is the kind of a session file, "" for a name that is
+// not one.
+func sessionFileKind(name string) Kind {
+	switch name {
+	case "anchor.json":
+		return KindAnchor
+	case "reservoir.json":
+		return KindReservoir
+	case "window.json":
+		return KindWindow
+	case "turns.jsonl":
+		return KindTurn
+	case "advisories.jsonl":
+		return KindAdvisory
+	}
+	return ""
 }
 
 // Check validates, without changing anything, the root's shared files and
@@ -87,8 +99,8 @@ func (s *Store) CheckWith(ids []string, check func(k Kind, raw []byte) []FieldEr
 			case name == "lock":
 			case name == "archive" && e.IsDir():
 				c.checkArchive(p)
-			case sessionFiles[name] != "":
-				c.checkFile(p, sessionFiles[name])
+			case sessionFileKind(name) != "":
+				c.checkFile(p, sessionFileKind(name))
 			case strings.Contains(name, ".corrupt-"):
 				r.Notes = append(r.Notes, fmt.Sprintf("%s: moved aside earlier because it was invalid", p))
 			case strings.HasPrefix(name, "."):

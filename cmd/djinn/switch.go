@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/djinn-cc/djinn/hooks"
+	"github.com/djinn-cc/djinn/state"
 )
 
 // switchCommand builds "disable" and "enable": the per-session off switch,
@@ -36,10 +40,10 @@ func (a *app) switchCommand(name string) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if !hooks.ValidDetector(detector) {
-				return usagef("%s: unknown detector %q (one of: all, %s)", name, detector, strings.Join(hooks.Detectors, ", "))
+			if !state.ValidDetector(detector) {
+				return usagef("%s: unknown detector %q (one of: all, %s)", name, detector, strings.Join(state.Detectors(), ", "))
 			}
-			now, err := hooks.SetDisabled(c.Context, env, id, detector, name == "disable")
+			now, err := setDisabled(c.Context, env.Store, env.Now().UTC(), id, detector, name == "disable")
 			if err != nil {
 				return err
 			}
@@ -47,4 +51,47 @@ func (a *app) switchCommand(name string) *cli.Command {
 			return err
 		},
 	}
+}
+
+// setDisabled turns a detector ("all" for every one) off or on for one
+// session, under the session's lock, and returns the session's disabled
+// list as text. A session with no state yet gets a window holding the
+// switch, which its first hook then reads.
+func setDisabled(ctx context.Context, st *state.Store, now time.Time, id, detector string, off bool) (string, error) {
+	dir, err := st.SessionDir(id)
+	if err != nil {
+		return "", err
+	}
+	lock, err := st.LockSession(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	defer func() { _ = lock.Unlock() }()
+	path := filepath.Join(dir, "window.json")
+	var w state.Window
+	found, err := st.Load(path, state.KindWindow, &w)
+	if err != nil {
+		return "", err
+	}
+	if !found {
+		w = state.NewWindow(id, now)
+	}
+	switch {
+	case off && !slices.Contains(w.Disabled, detector):
+		w.Disabled = append(w.Disabled, detector)
+	case !off && detector == "all":
+		w.Disabled = nil
+	case !off:
+		w.Disabled = slices.DeleteFunc(w.Disabled, func(d string) bool { return d == detector })
+	}
+	slices.Sort(w.Disabled)
+	w.Disabled = slices.Compact(w.Disabled)
+	w.UpdatedAt = now
+	if err := st.Save(path, state.KindWindow, &w); err != nil {
+		return "", fmt.Errorf("save window: %w", err)
+	}
+	if len(w.Disabled) == 0 {
+		return "none", nil
+	}
+	return strings.Join(w.Disabled, ", "), nil
 }

@@ -16,15 +16,16 @@ type field struct {
 	set  func(string)
 }
 
-// untouched are the built-in tools whose response is not what the model
-// reads (the model gets a short confirmation) and whose fields are file
-// contents and patches: shortening them gains nothing and could mislead
-// whatever reads the response next.
-var untouched = map[string]bool{
-	"Edit":         true,
-	"MultiEdit":    true,
-	"Write":        true,
-	"NotebookEdit": true,
+// untouched reports whether tool is a built-in tool whose response is not
+// what the model reads (the model gets a short confirmation) and whose
+// fields are file contents and patches: shortening them gains nothing and
+// could mislead whatever reads the response next.
+func untouched(tool string) bool {
+	switch tool {
+	case "Edit", "MultiEdit", "Write", "NotebookEdit":
+		return true
+	}
+	return false
 }
 
 // CompressToolResponse applies the compressor to the text of a tool's
@@ -139,7 +140,7 @@ func textFields(tool string, holder []any) []field {
 	if s, ok := root.(string); ok {
 		return []field{{path: "$", text: s, set: func(n string) { holder[0] = n }}}
 	}
-	if untouched[tool] {
+	if untouched(tool) {
 		return nil
 	}
 	m, _ := root.(map[string]any)

@@ -104,8 +104,6 @@ func Builtin() []Pattern {
 	return []Pattern{readLoop{}, editRevert{}, failLoop{}, toolLoop{}}
 }
 
-var builtin = Builtin()
-
 // PatternState is what the engine remembers about one pattern.
 type PatternState struct {
 	// EMA is the moving average of the pattern's predicate.
@@ -133,7 +131,7 @@ type State struct {
 // Record appends e to the window, runs the built-in patterns and returns
 // the alerts, hard ones first. See RecordWith.
 func (s *State) Record(e Event, cfg Config) []Finding {
-	return s.RecordWith(e, cfg, builtin)
+	return s.RecordWith(e, cfg, Builtin())
 }
 
 // RecordWith appends e (its Seq is assigned) to the window and runs every

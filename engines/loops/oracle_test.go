@@ -547,7 +547,7 @@ func TestPatternsMatchOracle(t *testing.T) {
 			e.Seq = 0
 			s.Record(e, cfg)
 			full := h[:i+1]
-			for j, p := range builtin {
+			for j, p := range Builtin() {
 				got, hit := p.Check(s.Events, cfg)
 				want, wantHit := oraclePatterns[j].check(full, cfg)
 				if wantHit {

@@ -1,7 +1,9 @@
-// Package advice is the one place that decides what Djinn says: which
-// verdicts become advisories, how findings are worded, in which order several
-// advisories go out, and when a repeat is suppressed. It is pure: the event
-// handlers give it facts and the state it needs, and store what it returns.
+// Package advice is the one place that decides what Djinn says and does:
+// which verdicts become advisories, how findings are worded, in which order
+// several advisories go out, when a repeat is suppressed, whether a hard
+// loop blocks the tool call (LoopBlock) and whether a stall is rolled back
+// (Stall). It is pure: the event handlers give it facts and the state it
+// needs, and store and write what it returns.
 //
 // Every advisory starts with its tag, [djinn:<kind>], then states the facts
 // and the numbers behind them (N and the interval where there is one, or
@@ -58,23 +60,55 @@ type Advisory struct {
 // Tag returns the tag an advisory of kind starts with.
 func Tag(kind string) string { return "[djinn:" + kind + "]" }
 
-var severityRank = map[Severity]int{Block: 0, Hard: 1, Soft: 2, Info: 3}
+// severityRank orders severities, most severe first.
+func severityRank(s Severity) int {
+	switch s {
+	case Block:
+		return 0
+	case Hard:
+		return 1
+	case Soft:
+		return 2
+	case Info:
+		return 3
+	}
+	return 0
+}
 
 // kindRank breaks ties between equally severe advisories: what stops the
 // agent wasting work first.
-var kindRank = map[string]int{
-	KindStall: 0, KindFailLoop: 1, KindEditRevert: 2, KindReadLoop: 3, KindToolLoop: 4,
-	KindDrift: 5, KindPressure: 6, KindCompacted: 7, KindReanchor: 8,
+func kindRank(kind string) int {
+	switch kind {
+	case KindStall:
+		return 0
+	case KindFailLoop:
+		return 1
+	case KindEditRevert:
+		return 2
+	case KindReadLoop:
+		return 3
+	case KindToolLoop:
+		return 4
+	case KindDrift:
+		return 5
+	case KindPressure:
+		return 6
+	case KindCompacted:
+		return 7
+	case KindReanchor:
+		return 8
+	}
+	return 0
 }
 
 // Order sorts advisories most severe first, in place, and returns them.
 func Order(advs []Advisory) []Advisory {
 	sort.SliceStable(advs, func(i, j int) bool {
 		a, b := advs[i], advs[j]
-		if severityRank[a.Severity] != severityRank[b.Severity] {
-			return severityRank[a.Severity] < severityRank[b.Severity]
+		if severityRank(a.Severity) != severityRank(b.Severity) {
+			return severityRank(a.Severity) < severityRank(b.Severity)
 		}
-		return kindRank[a.Kind] < kindRank[b.Kind]
+		return kindRank(a.Kind) < kindRank(b.Kind)
 	})
 	return advs
 }

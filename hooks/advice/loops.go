@@ -132,3 +132,29 @@ func firstLine(s string) string {
 }
 
 func round2(f float64) float64 { return float64(int64(f*100+0.5)) / 100 }
+
+// isLoopKind reports whether kind is one of the loop patterns' advisories.
+func isLoopKind(kind string) bool {
+	switch kind {
+	case KindReadLoop, KindEditRevert, KindFailLoop, KindToolLoop:
+		return true
+	}
+	return false
+}
+
+// LoopBlock decides whether a tool call is answered with decision "block".
+// With blocking on (loops.block, and an event that can block), the first
+// hard loop among advs is the block's reason, shown next to the tool
+// result, and is left out of the rest so it is said once. ok is false, and
+// rest is advs, when nothing blocks.
+func LoopBlock(advs []Advisory, blockOn bool) (block Advisory, rest []Advisory, ok bool) {
+	if !blockOn {
+		return Advisory{}, advs, false
+	}
+	for i, a := range advs {
+		if a.Severity == Hard && isLoopKind(a.Kind) {
+			return a, append(advs[:i:i], advs[i+1:]...), true
+		}
+	}
+	return Advisory{}, advs, false
+}

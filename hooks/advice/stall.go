@@ -62,3 +62,39 @@ func StallUserMessage(f StallFacts, gaveUp bool) string {
 	}
 	return fmt.Sprintf("djinn: the last message repeats %s from character %d (rollback is off: advice only).", Quote(f.Unit, 60), f.Start)
 }
+
+// StallAnswer is what a Stop (or a real subagent's SubagentStop) does about
+// a stall: exactly one of Block, GaveUp and Pending is set.
+type StallAnswer struct {
+	// Advisory is logged; with Block it is also the block's reason.
+	Advisory Advisory
+	// Block rolls the message back: decision "block" with the divergence
+	// prompt. The caller counts the rollback.
+	Block bool
+	// GaveUp: this prompt's rollbacks are used up, so the turn ends and the
+	// user is told.
+	GaveUp bool
+	// Pending: advice only (rollback off); the advisory waits for the
+	// agent's next hook.
+	Pending bool
+	// UserMessage is the user's systemMessage when not rolling back (only a
+	// Stop can carry it).
+	UserMessage string
+}
+
+// Stall decides about a stall given the rollbacks already made for this
+// prompt and agent (f.Rollbacks, of at most f.Max) and whether rollback is
+// on: roll back while rollbacks remain, give up (a hard advisory) once they
+// are used up, and only advise when rollback is off.
+func Stall(f StallFacts, rollback bool) StallAnswer {
+	switch {
+	case !rollback:
+		return StallAnswer{Advisory: StallAdvice(f), Pending: true, UserMessage: StallUserMessage(f, false)}
+	case f.Rollbacks >= f.Max:
+		a := StallAdvice(f)
+		a.Severity = Hard
+		return StallAnswer{Advisory: a, GaveUp: true, UserMessage: StallUserMessage(f, true)}
+	}
+	f.Rollbacks++
+	return StallAnswer{Advisory: StallRollback(f), Block: true}
+}

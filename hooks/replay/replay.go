@@ -721,8 +721,14 @@ func (r *paths) mapValue(v any) any {
 	return v
 }
 
-// effectTools are the tools whose effect on disk replay reproduces.
-var effectTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "Read": true}
+// effectTool reports whether replay reproduces a tool's effect on disk.
+func effectTool(tool string) bool {
+	switch tool {
+	case "Write", "Edit", "MultiEdit", "Read":
+		return true
+	}
+	return false
+}
 
 // effectInput is what applyEffects needs of a file tool's input.
 type effectInput struct {
@@ -745,7 +751,7 @@ type effectResp = transcript.ToolResponse
 // parseEffectInput decodes a tool's input for applyEffects; nil means the
 // call leaves nothing replay reproduces.
 func parseEffectInput(tool string, rawIn json.RawMessage) *effectInput {
-	if !effectTools[tool] {
+	if !effectTool(tool) {
 		return nil
 	}
 	var in effectInput
@@ -758,7 +764,7 @@ func parseEffectInput(tool string, rawIn json.RawMessage) *effectInput {
 // needsEffectResp reports whether applyEffects reads the response of the
 // tool: a Write's (which repeats the whole content) is not decoded.
 func needsEffectResp(tool string) bool {
-	return effectTools[tool] && tool != "Write"
+	return effectTool(tool) && tool != "Write"
 }
 
 // parseEffectResp decodes a file tool's response as json.Unmarshal

@@ -1,4 +1,4 @@
-package hooks
+package report
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/djinn-cc/djinn/engines/pagerank"
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/state"
 )
 
 // Utterance is one ranked tool call.
@@ -21,10 +22,10 @@ type Utterance struct {
 	InLinks int      `json:"in_links"`
 }
 
-// RankReport is /djinn:rank's result: PageRank (D4) over the session's
+// Ranking is /djinn:rank's result: PageRank (D4) over the session's
 // utterance graph, in which each tool call links to the most recent earlier
 // call that touched the same file, so later work builds on earlier work.
-type RankReport struct {
+type Ranking struct {
 	Session    string      `json:"session"`
 	N          int         `json:"n"`
 	Edges      int         `json:"edges"`
@@ -38,21 +39,21 @@ type RankReport struct {
 	Truncated  bool    `json:"truncated"`
 }
 
-// RankSession ranks a session's tool calls from turns.jsonl: its last
-// maxTurns calls at most, read from at most the file's last maxBytes.
-func RankSession(env *Env, id string, maxTurns int, maxBytes int64) (*RankReport, error) {
-	dir, err := env.Store.SessionDir(id)
+// Rank ranks a session's tool calls from turns.jsonl: its last maxTurns
+// calls at most, read from at most the file's last maxBytes.
+func Rank(st *state.Store, id string, maxTurns int, maxBytes int64) (*Ranking, error) {
+	dir, err := st.SessionDir(id)
 	if err != nil {
 		return nil, err
 	}
-	turns, stats, err := env.Store.ReadLastTurns(dir+"/turns.jsonl", maxBytes, maxTurns)
+	turns, stats, err := st.ReadLastTurns(dir+"/turns.jsonl", maxBytes, maxTurns)
 	if err != nil {
 		return nil, err
 	}
 	if _, err := os.Stat(dir); err != nil {
-		return nil, fmt.Errorf("session %s: no state under %s", id, env.Store.Root)
+		return nil, fmt.Errorf("session %s: no state under %s", id, st.Root)
 	}
-	rep := &RankReport{Session: id, Truncated: stats.Truncated}
+	rep := &Ranking{Session: id, Truncated: stats.Truncated}
 	if len(turns) > maxTurns {
 		turns = turns[len(turns)-maxTurns:]
 		rep.Truncated = true
@@ -90,7 +91,7 @@ func RankSession(env *Env, id string, maxTurns int, maxBytes int64) (*RankReport
 }
 
 // Write renders the report for people (and for the skill, verbatim).
-func (r *RankReport) Write(w io.Writer) {
+func (r *Ranking) Write(w io.Writer) {
 	fmt.Fprintf(w, "djinn rank: session %s, N=%d tool calls, %d links (PageRank d=0.85, %d iterations)\n", r.Session, r.N, r.Edges, r.Iterations)
 	if r.N == 0 {
 		fmt.Fprintln(w, "  no tool calls recorded yet")

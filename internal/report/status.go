@@ -1,34 +1,35 @@
-package hooks
+package report
 
 import (
-	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
 
+	"github.com/djinn-cc/djinn/engines/reservoir"
 	"github.com/djinn-cc/djinn/hooks/advice"
 	"github.com/djinn-cc/djinn/state"
 )
 
-// WriteStatus prints /djinn:status: the anchor, its deltas, the current
-// verdict with its numbers, and the recent advisories. It reads the
-// session's state without changing it.
-func WriteStatus(ctx context.Context, env *Env, id string, w io.Writer) error {
-	dir, err := env.Store.SessionDir(id)
+// Status prints /djinn:status: the anchor, its deltas, the current verdict
+// with its numbers, and the recent advisories. It reads the session's state
+// without changing it (an invalid file is reported, not moved aside).
+func Status(w io.Writer, st *state.Store, id string, set state.DriftSettings) error {
+	dir, err := st.SessionDir(id)
 	if err != nil {
 		return err
 	}
 	var win state.Window
-	found, err := env.Store.Peek(filepath.Join(dir, "window.json"), state.KindWindow, &win)
+	found, err := st.Peek(filepath.Join(dir, "window.json"), state.KindWindow, &win)
 	if err != nil {
 		return err
 	}
 	if !found {
-		return fmt.Errorf("session %s: no state under %s", id, env.Store.Root)
+		return fmt.Errorf("session %s: no state under %s", id, st.Root)
 	}
 	var a state.Anchor
-	hasAnchor, err := env.Store.Peek(filepath.Join(dir, "anchor.json"), state.KindAnchor, &a)
+	hasAnchor, err := st.Peek(filepath.Join(dir, "anchor.json"), state.KindAnchor, &a)
 	if err != nil {
 		return err
 	}
@@ -62,11 +63,9 @@ func WriteStatus(ctx context.Context, env *Env, id string, w io.Writer) error {
 				fmt.Fprintf(w, " of %d past sessions", d.PosteriorN)
 			}
 			fmt.Fprintln(w, ")")
-			env2 := &session{env: env, id: id, w: win}
-			v2 := *v
-			env2.fillCI(&v2)
-			if v2.N < env.Settings.Drift.MinSamples {
-				fmt.Fprintf(w, "  session sample: N=%d (insufficient data for an interval; %d needed)\n", v2.N, env.Settings.Drift.MinSamples)
+			v2 := withCI(*v, id, d, set.BootstrapResamples)
+			if v2.N < set.MinSamples {
+				fmt.Fprintf(w, "  session sample: N=%d (insufficient data for an interval; %d needed)\n", v2.N, set.MinSamples)
 			} else {
 				fmt.Fprintf(w, "  session sample: mean %.2f, 95%% CI %.2f–%.2f, N=%d of %d calls\n", v2.Mean, v2.CILo, v2.CIHi, v2.N, d.Reservoir.NSeen)
 			}
@@ -104,4 +103,31 @@ func WriteStatus(ctx context.Context, env *Env, id string, w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// withCI adds the reservoir's bootstrap interval to a verdict, drawn as the
+// drift advisory draws it (same seed, same resamples), so status shows the
+// numbers the advisory gave.
+func withCI(v state.Verdict, id string, d *state.Drift, resamples int) state.Verdict {
+	xs := make([]float64, len(d.Reservoir.Items))
+	for i, it := range d.Reservoir.Items {
+		xs[i] = it.Score
+	}
+	rng := rand.New(rand.NewPCG(reservoir.Seed(id, d.AnchorHash), uint64(d.Reservoir.NSeen)+1))
+	ci := reservoir.Bootstrap(xs, resamples, rng)
+	v.Mean, v.CILo, v.CIHi = round3(ci.Mean), round3(ci.Lo), round3(ci.Hi)
+	return v
+}
+
+func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }
+
+// relPath is p relative to the project when it lies inside it.
+func relPath(p, project string) string {
+	p = filepath.Clean(p)
+	if project != "" {
+		if r, err := filepath.Rel(project, p); err == nil && !strings.HasPrefix(r, "..") {
+			return r
+		}
+	}
+	return p
 }

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"encoding/json"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/djinn-cc/djinn/internal/report"
+)
+
+// The skills' commands. A skill aborts on a non-zero exit and the user sees
+// nothing, so the skills append "|| true" and merge stderr: an error (no
+// such session) still reaches the user as its one "djinn:" line.
+
+func (a *app) rankCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "rank",
+		Usage: "rank the session's load-bearing tool calls (PageRank over the files they touched) and list the noise",
+		Flags: append(commonFlags(), &cli.BoolFlag{Name: "json", Usage: "print JSON"}),
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			env, err := a.env(c)
+			if err != nil {
+				return err
+			}
+			id, err := a.sessionID(c, env.Store)
+			if err != nil {
+				return err
+			}
+			rep, err := report.Rank(env.Store, id, 10000, 16<<20)
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				enc := json.NewEncoder(a.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}
+			rep.Write(a.stdout)
+			return nil
+		},
+	}
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/djinn-cc/djinn/hooks"
+	"github.com/djinn-cc/djinn/state"
+)
+
+func (a *app) reorientCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "reorient",
+		Usage:     "replace the session's goal (or add a constraint when the new intent restates it); the intent comes from the arguments, or stdin with -",
+		ArgsUsage: "<new intent> | -",
+		Flags: append(commonFlags(),
+			&cli.BoolFlag{Name: "force", Usage: "replace the goal even if the new intent restates it"},
+			&cli.BoolFlag{Name: "last", Usage: "print the result of the last /djinn:reorient (what the skill shows)"},
+		),
+		Action: func(c *cli.Context) error {
+			env, err := a.env(c)
+			if err != nil {
+				return err
+			}
+			id, err := a.sessionID(c, env.Store)
+			if err != nil {
+				return err
+			}
+			if c.Bool("last") {
+				if err := noArgs(c); err != nil {
+					return err
+				}
+				text, err := lastReorient(env.Store, id)
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprintln(a.stdout, text)
+				return err
+			}
+			if err := flagsFirst(c); err != nil {
+				return err
+			}
+			intent := strings.Join(c.Args().Slice(), " ")
+			if intent == "-" {
+				b, err := io.ReadAll(io.LimitReader(a.stdin, 64<<10))
+				if err != nil {
+					return err
+				}
+				intent = string(b)
+			}
+			text, err := hooks.Reorient(c.Context, env, id, intent, c.Bool("force"))
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintln(a.stdout, text)
+			return err
+		},
+	}
+}
+
+// lastReorient returns what the last /djinn:reorient did, for the skill
+// (which shows it after the UserPromptSubmit hook re-oriented the session).
+func lastReorient(st *state.Store, id string) (string, error) {
+	dir, err := st.SessionDir(id)
+	if err != nil {
+		return "", err
+	}
+	var w state.Window
+	found, err := st.Peek(filepath.Join(dir, "window.json"), state.KindWindow, &w)
+	if err != nil {
+		return "", err
+	}
+	if !found || w.Reorient == nil {
+		return "djinn reorient: no re-orientation recorded in this session yet. Usage: /djinn:reorient <what the session should do now>", nil
+	}
+	return w.Reorient.Text, nil
+}

@@ -1,0 +1,29 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/djinn-cc/djinn/internal/report"
+)
+
+func (a *app) statusCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "status",
+		Usage: "show the session's goal, constraints, current drift verdict with its numbers, and recent advisories",
+		Flags: commonFlags(),
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			env, err := a.env(c)
+			if err != nil {
+				return err
+			}
+			id, err := a.sessionID(c, env.Store)
+			if err != nil {
+				return err
+			}
+			return report.Status(a.stdout, env.Store, id, env.Settings.Drift)
+		},
+	}
+}
