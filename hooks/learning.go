@@ -109,7 +109,9 @@ func (s *session) learnSession(ctx context.Context) error {
 		return err
 	}
 	learnings := filepath.Join(s.env.Store.Root, "learnings.jsonl")
-	s.env.finishLearning(ps, learnings)
+	if err := s.env.finishLearning(ps, learnings); err != nil {
+		return err
+	}
 	if slices.Contains(ps.Learned, s.id) {
 		return nil
 	}
@@ -141,13 +143,22 @@ func (s *session) learnSession(ctx context.Context) error {
 
 // finishLearning appends the learnings.jsonl line of the last session
 // learned (Posteriors.Logged) if the log lacks it: that SessionEnd was
-// killed, or failed, after committing posteriors.json. A failure is
-// reported, not fatal. The caller holds the global lock.
-func (e *Env) finishLearning(ps *state.Posteriors, learnings string) {
+// killed, or failed, after committing posteriors.json. A line that fails
+// its check (edited by hand) is reported and left out; a failed append
+// fails the learning, so the session is not marked learned before its line
+// is in the log. The caller holds the global lock.
+func (e *Env) finishLearning(ps *state.Posteriors, learnings string) error {
 	if ps.Logged == nil {
-		return
+		return nil
 	}
-	if _, err := e.Store.ReconcileFrom(learnings, state.KindLearning, []any{ps.Logged}, "posteriors.json"); err != nil && e.Store.Notice != nil {
-		e.Store.Notice(fmt.Sprintf("could not restore the last learning's line: %v", err))
+	if err := ps.Logged.Validate(); err != nil {
+		if e.Store.Notice != nil {
+			e.Store.Notice(fmt.Sprintf("posteriors.json: left out an invalid pending learning (%v)", err))
+		}
+		return nil
 	}
+	if _, err := e.Store.ReconcileFrom(learnings, state.KindLearning, []any{ps.Logged}, "posteriors.json"); err != nil {
+		return fmt.Errorf("restore the last learning's line: %w", err)
+	}
+	return nil
 }
