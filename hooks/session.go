@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -143,7 +144,8 @@ func (s *session) reconcileLogs() {
 // is written now, under the lock, before anything reads it. The anchor is
 // this hook's from then on, and this hook's window goes without it. A
 // pending anchor that is not a valid anchor (edited by hand) is dropped and
-// reported; a write that fails fails the hook, which leaves the window as
+// reported, and so is an anchor.json that is there but invalid (moved
+// aside: a hand edit, not a kill); a write that fails fails the hook, which leaves the window as
 // it was for the next hook to try again.
 func (s *session) finishAnchor() error {
 	p := s.w.PendingAnchor
@@ -158,10 +160,19 @@ func (s *session) finishAnchor() error {
 	if err != nil {
 		return err
 	}
+	_, statErr := os.Lstat(s.path("anchor.json"))
 	var a state.Anchor
 	found, err := s.env.Store.Load(s.path("anchor.json"), state.KindAnchor, &a)
 	if err != nil {
 		return err
+	}
+	if !found && statErr == nil {
+		// anchor.json was there but invalid, and Load moved it aside and
+		// said so. Renames leave it old or new, never invalid: this is a
+		// hand edit, not an interrupted hook, and the session goes on
+		// without a goal, as after any quarantine.
+		s.anchorLoaded = true
+		return nil
 	}
 	if got, err := json.Marshal(&a); !found || err != nil || !bytes.Equal(got, want) {
 		if err := s.env.Store.Save(s.path("anchor.json"), state.KindAnchor, p); err != nil {
