@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/djinn-cc/djinn/engines/posterior"
 	"github.com/djinn-cc/djinn/state"
@@ -68,6 +70,14 @@ func (s *session) threshold(intent string) (float64, string, int) {
 // learnings.jsonl and, unless excluded, the posterior update. It runs at
 // SessionEnd (whose budget is 1.5 s for all hooks; this is a few small
 // files) under the global lock, taken after the session lock.
+//
+// posteriors.json commits the learning: it records the session's id
+// (Posteriors.Learned) and its learnings.jsonl line (Posteriors.Logged) in
+// the same atomic write as the update, and the line is appended after. A
+// SessionEnd killed or failing at any step and then retried finds its
+// session there and counts it no further, and whichever learning comes
+// next appends the line if the log lacks it: each session is counted once
+// in both files, however often SessionEnd is retried.
 func (s *session) learnSession(ctx context.Context) error {
 	d := s.w.Drift
 	if d == nil || d.Reservoir == nil || len(d.Reservoir.Items) == 0 || d.Insufficient {
@@ -94,28 +104,61 @@ func (s *session) learnSession(ctx context.Context) error {
 		return err
 	}
 	defer func() { _ = lock.Unlock() }()
-	if err := s.env.Store.Append(filepath.Join(s.env.Store.Root, "learnings.jsonl"), state.KindLearning, l); err != nil {
-		return err
-	}
-	if !counts {
-		return nil
-	}
 	ps, err := s.env.loadPosteriors()
 	if err != nil {
 		return err
 	}
-	key := posteriorKey(a.IntentType, dev)
-	prev := posterior.Posterior{Alpha: set.Alpha}
-	if p, ok := ps.Entries[key]; ok {
-		prev = posterior.Posterior{Alpha: set.Alpha, Mu: p.Mu, Var: p.Var, N: p.N, MeanLen: p.MeanLen}
-	}
-	next, err := prev.Update(l.MeanScore, float64(l.SessionLen))
-	if err != nil {
+	learnings := filepath.Join(s.env.Store.Root, "learnings.jsonl")
+	if err := s.env.finishLearning(ps, learnings); err != nil {
 		return err
 	}
-	ps.Entries[key] = &state.Posterior{
-		IntentType: a.IntentType, Developer: dev, Mu: next.Mu, Var: next.Var, P10: next.P10(),
-		N: next.N, MeanLen: next.MeanLen, UpdatedAt: s.now,
+	if slices.Contains(ps.Learned, s.id) {
+		return nil
 	}
-	return s.env.Store.Save(filepath.Join(s.env.Store.Root, "posteriors.json"), state.KindPosteriors, ps)
+	if counts {
+		key := posteriorKey(a.IntentType, dev)
+		prev := posterior.Posterior{Alpha: set.Alpha}
+		if p, ok := ps.Entries[key]; ok {
+			prev = posterior.Posterior{Alpha: set.Alpha, Mu: p.Mu, Var: p.Var, N: p.N, MeanLen: p.MeanLen}
+		}
+		next, err := prev.Update(l.MeanScore, float64(l.SessionLen))
+		if err != nil {
+			return err
+		}
+		ps.Entries[key] = &state.Posterior{
+			IntentType: a.IntentType, Developer: dev, Mu: next.Mu, Var: next.Var, P10: next.P10(),
+			N: next.N, MeanLen: next.MeanLen, UpdatedAt: s.now,
+		}
+	}
+	ps.Learned = append(ps.Learned, s.id)
+	if n := len(ps.Learned); n > state.MaxLearned {
+		ps.Learned = append(ps.Learned[:0], ps.Learned[n-state.MaxLearned:]...)
+	}
+	ps.Logged = &l
+	if err := s.env.Store.Save(filepath.Join(s.env.Store.Root, "posteriors.json"), state.KindPosteriors, ps); err != nil {
+		return err
+	}
+	return s.env.Store.Append(learnings, state.KindLearning, l)
+}
+
+// finishLearning appends the learnings.jsonl line of the last session
+// learned (Posteriors.Logged) if the log lacks it: that SessionEnd was
+// killed, or failed, after committing posteriors.json. A line that fails
+// its check (edited by hand) is reported and left out; a failed append
+// fails the learning, so the session is not marked learned before its line
+// is in the log. The caller holds the global lock.
+func (e *Env) finishLearning(ps *state.Posteriors, learnings string) error {
+	if ps.Logged == nil {
+		return nil
+	}
+	if err := ps.Logged.Validate(); err != nil {
+		if e.Store.Notice != nil {
+			e.Store.Notice(fmt.Sprintf("posteriors.json: left out an invalid pending learning (%v)", err))
+		}
+		return nil
+	}
+	if _, err := e.Store.ReconcileFrom(learnings, state.KindLearning, []any{ps.Logged}, "posteriors.json"); err != nil {
+		return fmt.Errorf("restore the last learning's line: %w", err)
+	}
+	return nil
 }

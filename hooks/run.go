@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/djinn-cc/djinn/internal/sat"
 	"github.com/djinn-cc/djinn/state"
@@ -52,6 +53,9 @@ func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 	if err := state.ValidateSessionID(p.SessionID); err != nil {
 		return Response{}, err
 	}
+	if p.HookEventName == SessionEnd {
+		env = env.forSessionEnd()
+	}
 	s, lock, err := openSession(ctx, env, p.SessionID)
 	if err != nil {
 		return Response{}, err
@@ -98,6 +102,25 @@ func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 		return Response{}, err
 	}
 	return resp, nil
+}
+
+// sessionEndLockWait bounds each of SessionEnd's lock waits (the
+// session's, then the global one): Claude Code gives all SessionEnd hooks
+// 1.5 s together (hooks.json's timeout says the same), and lock_wait_ms
+// may be longer. A SessionEnd that gives up has committed nothing, and the
+// session is learned at its next end (after a resume).
+const sessionEndLockWait = 500 * time.Millisecond
+
+// forSessionEnd is env with its lock wait bounded by sessionEndLockWait.
+func (e *Env) forSessionEnd() *Env {
+	if e.Store.LockWait <= sessionEndLockWait {
+		return e
+	}
+	st := *e.Store
+	st.LockWait = sessionEndLockWait
+	c := *e
+	c.Store = &st
+	return &c
 }
 
 // maxToolUseIDs bounds the recent tool_use_ids window.json keeps to tell

@@ -1,8 +1,11 @@
 package hooks
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"time"
@@ -21,8 +24,9 @@ type Env struct {
 	Getenv func(string) string
 	// Gate, if set, is called once per hook after the session is loaded and
 	// the context meter read, before the handler runs or anything is
-	// written (bar moving a corrupt file aside and restoring the log lines
-	// an interrupted hook left in the window); an error ends the hook
+	// written (bar moving a corrupt file aside, and finishing what an
+	// interrupted hook committed in the window: its log lines and its
+	// anchor); an error ends the hook
 	// with nothing written, and Run returns it wrapped. The hook binary
 	// uses it to learn, without waiting for it up front, whether it is
 	// stale and must hand the payload to a rebuilt binary.
@@ -95,6 +99,12 @@ func openSession(ctx context.Context, env *Env, id string) (*session, *state.Loc
 	if !found {
 		s.w = state.NewWindow(id, s.now)
 	}
+	if found && s.w.PendingAnchor != nil {
+		if err := s.finishAnchor(); err != nil {
+			_ = lock.Unlock()
+			return nil, nil, err
+		}
+	}
 	if found && s.w.Logged != nil {
 		s.reconcileLogs()
 	}
@@ -126,6 +136,54 @@ func (s *session) reconcileLogs() {
 			s.env.Store.Notice(fmt.Sprintf("could not restore the last hook's lines: %v", err))
 		}
 	}
+}
+
+// finishAnchor completes the anchor change the last hook committed in its
+// window (Window.PendingAnchor): if anchor.json is not that anchor (the hook
+// was killed, or failed, between the window's rename and the anchor's), it
+// is written now, under the lock, before anything reads it. The anchor is
+// this hook's from then on, and this hook's window goes without it. A
+// pending anchor that is not a valid anchor (edited by hand) is dropped and
+// reported, and so is an anchor.json that is there but invalid (moved
+// aside: a hand edit, not a kill); a write that fails fails the hook, which leaves the window as
+// it was for the next hook to try again.
+func (s *session) finishAnchor() error {
+	p := s.w.PendingAnchor
+	s.w.PendingAnchor = nil
+	if err := p.Validate(); err != nil {
+		if s.env.Store.Notice != nil {
+			s.env.Store.Notice(fmt.Sprintf("window.json: dropped an invalid pending anchor (%v)", err))
+		}
+		return nil
+	}
+	want, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	_, statErr := os.Lstat(s.path("anchor.json"))
+	var a state.Anchor
+	found, err := s.env.Store.Load(s.path("anchor.json"), state.KindAnchor, &a)
+	if err != nil {
+		return err
+	}
+	if !found && statErr == nil {
+		// anchor.json was there but invalid, and Load moved it aside and
+		// said so. Renames leave it old or new, never invalid: this is a
+		// hand edit, not an interrupted hook, and the session goes on
+		// without a goal, as after any quarantine.
+		s.anchorLoaded = true
+		return nil
+	}
+	if got, err := json.Marshal(&a); !found || err != nil || !bytes.Equal(got, want) {
+		if err := s.env.Store.Save(s.path("anchor.json"), state.KindAnchor, p); err != nil {
+			return fmt.Errorf("restore anchor: %w", err)
+		}
+		if s.env.Store.Notice != nil {
+			s.env.Store.Notice(fmt.Sprintf("%s: restored the goal that the last hook committed in window.json but had not written (it was interrupted)", s.path("anchor.json")))
+		}
+	}
+	s.anchor, s.anchorLoaded = p, true
+	return nil
 }
 
 // loadAnchor returns the session's anchor, or nil when there is none yet.
@@ -163,10 +221,16 @@ func (s *session) save() error {
 	if len(s.turns)+len(s.advs) > 0 {
 		s.w.Logged = &state.Logged{Turns: slices.Clone(s.turns), Advisories: slices.Clone(s.advs)}
 	}
-	// The window and a changed anchor are written together: both are
-	// written before either is renamed (window first).
+	// A changed anchor makes this a multi-file update: the window carries
+	// the anchor too (Window.PendingAnchor) and is renamed first, so it
+	// commits the whole change, and the next hook finishes what a kill
+	// between the two renames left undone (finishAnchor). Both files are
+	// written before either is renamed. A hook that changes only the
+	// window (every PostToolUse) writes one file.
+	s.w.PendingAnchor = nil
 	docs := []state.Doc{{Path: s.path("window.json"), Kind: state.KindWindow, V: &s.w}}
 	if s.anchorDirty && s.anchor != nil {
+		s.w.PendingAnchor = s.anchor
 		docs = append(docs, state.Doc{Path: s.path("anchor.json"), Kind: state.KindAnchor, V: s.anchor})
 	}
 	if err := st.SaveAll(docs...); err != nil {

@@ -30,4 +30,11 @@
 // (fsafe.go): a link, FIFO or device where state belongs is moved aside and
 // reported, never written or deleted through, and only regular files Djinn
 // made are ever deleted (prune.go).
+//
+// An update that spans files commits in one of them, which carries what the
+// others still need (a redo record), and is finished under the lock by the
+// next reader: window.json carries the lines its hook appends
+// (Window.Logged) and the anchor it changed (Window.PendingAnchor);
+// posteriors.json carries the sessions it learned and the last learnings
+// line (Posteriors.Learned, Posteriors.Logged).
 package state

@@ -41,6 +41,23 @@ type Store struct {
 
 	// lockHooks are tests' view of lock waits; zero in use.
 	lockHooks lockHooks
+	// Fault, nil in use, is a test hook called with the target before each
+	// step that changes a state file (a whole-file write, each rename of
+	// SaveAll, an append): an error fails that step as a full disk would,
+	// so a test can stop a hook at every step and check what the next hook
+	// makes of the files it left.
+	Fault func(path string) error
+}
+
+// fault runs the Fault test hook, if any.
+func (s *Store) fault(path string) error {
+	if s.Fault == nil {
+		return nil
+	}
+	if err := s.Fault(path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }
 
 func (s *Store) now() time.Time {
@@ -229,6 +246,9 @@ func (s *Store) SaveAll(docs ...Doc) error {
 		}
 	}
 	for i, pf := range pfs {
+		if err := s.fault(docs[i].Path); err != nil {
+			return err
+		}
 		if err := pf.CloseAtomicallyReplace(); err != nil {
 			return fmt.Errorf("write %s: %w", docs[i].Path, err)
 		}
@@ -239,6 +259,9 @@ func (s *Store) SaveAll(docs ...Doc) error {
 // write writes a whole file atomically: writeAtomic, or writeUnsynced
 // under NoSync.
 func (s *Store) write(path string, raw []byte) error {
+	if err := s.fault(path); err != nil {
+		return err
+	}
 	if err := s.prepareTarget(path); err != nil {
 		return err
 	}
@@ -376,6 +399,9 @@ func (s *Store) EncodeLine(k Kind, v any) ([]byte, error) {
 // crash mid-append), a newline is written first, so the torn line stays a
 // line of its own, which readers skip and report.
 func (s *Store) AppendLine(path string, raw []byte) error {
+	if err := s.fault(path); err != nil {
+		return err
+	}
 	f, err := s.openAppend(path)
 	if err != nil {
 		return err
@@ -426,6 +452,13 @@ func appendTo(f *os.File, raw []byte) error {
 // line, cut mid-append, ignored) is there, and lines[j:] are appended. It
 // returns how many it appended. The caller holds the lock.
 func (s *Store) Reconcile(path string, k Kind, values []any) (int, error) {
+	return s.ReconcileFrom(path, k, values, "window.json")
+}
+
+// ReconcileFrom is Reconcile for lines another document than window.json
+// keeps (posteriors.json keeps the last learnings.jsonl line): doc names it
+// in the notice.
+func (s *Store) ReconcileFrom(path string, k Kind, values []any, doc string) (int, error) {
 	if len(values) == 0 {
 		return 0, nil
 	}
@@ -488,6 +521,9 @@ func (s *Store) Reconcile(path string, k Kind, values []any) (int, error) {
 	// is cut off rather than left in the log as an invalid line every
 	// later reader would skip and report. A last line that parses (a log
 	// edited by hand without its final newline) is left alone.
+	if err := s.fault(path); err != nil {
+		return 0, err
+	}
 	cut := ""
 	if len(torn) > 0 && !json.Valid(torn) {
 		if err := f.Truncate(size - int64(len(torn))); err != nil {
@@ -501,7 +537,7 @@ func (s *Store) Reconcile(path string, k Kind, values []any) (int, error) {
 		}
 	}
 	n := len(lines) - have
-	s.notice("%s: restored %d line(s) that the last hook logged in window.json but had not appended (it was interrupted)%s", path, n, cut)
+	s.notice("%s: restored %d line(s) that the last hook logged in %s but had not appended (it was interrupted)%s", path, n, doc, cut)
 	return n, nil
 }
 

@@ -59,6 +59,11 @@ type Window struct {
 	// appends, so a hook killed between the two leaves them here, and the
 	// next hook appends those the logs lack (Store.Reconcile).
 	Logged *Logged `json:"logged,omitempty"`
+	// PendingAnchor is the anchor the hook that wrote this window changed:
+	// the window is renamed before anchor.json, so it commits the change,
+	// and the next hook writes anchor.json from it if a kill or a failure
+	// came between the two renames. Only multi-file updates carry it.
+	PendingAnchor *Anchor `json:"pending_anchor,omitempty"`
 	// ToolUseIDs are the tool_use_ids of the latest tool calls, oldest
 	// first: a PostToolUse or PostToolUseFailure delivered again with one
 	// of them is a repeat, and is not counted twice.
@@ -285,7 +290,18 @@ type Sample struct {
 type Posteriors struct {
 	SchemaVersion int                   `json:"schema_version"`
 	Entries       map[string]*Posterior `json:"entries"`
+	// Learned are the ids of the sessions learned here, oldest first, at
+	// most MaxLearned: a SessionEnd retried after a kill or a failure finds
+	// its session here and does not count it again.
+	Learned []string `json:"learned,omitempty"`
+	// Logged is the learnings.jsonl line of the newest session learned,
+	// written here before it is appended: the next learning appends it if
+	// the log lacks it.
+	Logged *Learning `json:"logged,omitempty"`
 }
+
+// MaxLearned bounds Posteriors.Learned.
+const MaxLearned = 256
 
 // Posterior is one D5 entry; the key is "<intent_type>::<developer key>".
 type Posterior struct {

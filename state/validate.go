@@ -451,6 +451,8 @@ func (w Window) Validate() error {
 		v.maxItems("advisories", len(l.Advisories), 64)
 		v.out()
 	}
+	// pending_anchor is checked as an anchor when the next hook writes it
+	// to anchor.json.
 	return v.err()
 }
 
@@ -653,6 +655,13 @@ func (p Posteriors) Validate() error {
 		v.out()
 	}
 	v.out()
+	v.maxItems("learned", len(p.Learned), MaxLearned)
+	v.in("learned")
+	for i, id := range p.Learned {
+		v.sessionID(strconv.Itoa(i), id)
+	}
+	v.out()
+	// logged is checked as a learnings.jsonl line when it is appended.
 	return v.err()
 }
 
