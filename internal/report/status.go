@@ -33,6 +33,11 @@ func Status(w io.Writer, st *state.Store, id string, set state.DriftSettings) er
 	if err != nil {
 		return err
 	}
+	// A hook killed between its two renames left the new goal in the
+	// window only; the next hook finishes anchor.json from it.
+	if win.PendingAnchor != nil {
+		a, hasAnchor = *win.PendingAnchor, true
+	}
 	fmt.Fprintf(w, "djinn status: session %s, %d tool calls\n", id, win.ToolCalls)
 	if len(win.Disabled) > 0 {
 		fmt.Fprintf(w, "disabled for this session: %s\n", advice.Clean(strings.Join(win.Disabled, ", "), 200))

@@ -1,0 +1,70 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/djinn-cc/djinn/internal/report"
+	"github.com/djinn-cc/djinn/state"
+)
+
+func anchor(t *testing.T, text string) state.Anchor {
+	t.Helper()
+	var a state.Anchor
+	doc := `{"captured_at":"2026-11-21T10:00:00Z","delta_count":0,"deltas":[],"hash":"0123456789ab","intent_type":"feature","pivots":0,"prompt_id":"p-1","reorients":0,"schema_version":1,"session_id":"s-1","source":"prompt","text":` + strconvQuote(text) + `,"tokens":["add","dark","mode"]}`
+	if err := json.Unmarshal([]byte(doc), &a); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+// A hook killed between its two renames leaves the new goal in window.json
+// (pending_anchor) and the old one in anchor.json: status shows the new one,
+// as the next hook will make anchor.json say.
+func TestStatusPrefersPendingAnchor(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		pending bool
+		want    string
+	}{
+		{"pending anchor", true, "Add dark-mode support, the new goal"},
+		{"no pending anchor", false, "Fix the login form, the old goal"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := &state.Store{Root: t.TempDir(), LockWait: time.Second}
+			dir, err := st.SessionDir("s-1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			old := anchor(t, "Fix the login form, the old goal")
+			if err := st.Save(filepath.Join(dir, "anchor.json"), state.KindAnchor, &old); err != nil {
+				t.Fatal(err)
+			}
+			w := state.NewWindow("s-1", time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC))
+			if tc.pending {
+				a := anchor(t, "Add dark-mode support, the new goal")
+				w.PendingAnchor = &a
+			}
+			if err := st.Save(filepath.Join(dir, "window.json"), state.KindWindow, &w); err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			if err := report.Status(&out, st, "s-1", state.DefaultSettings().Drift); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out.String(), tc.want) {
+				t.Errorf("status does not show %q:\n%s", tc.want, out.String())
+			}
+		})
+	}
+}
