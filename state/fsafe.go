@@ -33,10 +33,10 @@ type walkMode int
 const (
 	// walkRead changes nothing: a link or a non-directory is an error.
 	walkRead walkMode = iota
-	// walkFix moves a link or a non-directory aside and tightens a loose
-	// directory to 0700, but creates nothing.
+	// walkFix moves a link, FIFO or device aside, but creates nothing.
 	walkFix
-	// walkCreate is walkFix that also creates missing directories 0700.
+	// walkCreate is walkFix that also creates missing directories 0700
+	// and tightens loose ones (and a loose file it opens) to 0700/0600.
 	walkCreate
 )
 
@@ -97,7 +97,7 @@ func (s *Store) subdir(parent int, name, path string, mode walkMode) (int, error
 	for attempt := 0; ; attempt++ {
 		fd, err := unix.Openat(parent, name, dirFlags, 0)
 		if err == nil {
-			if mode != walkRead {
+			if mode == walkCreate {
 				tighten(fd, 0o700)
 			}
 			return fd, nil
@@ -276,7 +276,7 @@ func (s *Store) openFile(path string, o fileOpts) (*os.File, error) {
 			}
 			continue // it changed under us: look again
 		}
-		if o.mode != walkRead && uint32(st.Mode)&0o077 != 0 {
+		if o.flags&os.O_CREATE != 0 && o.mode == walkCreate && uint32(st.Mode)&0o077 != 0 {
 			_ = unix.Fchmod(fd, 0o600)
 		}
 		return f, nil
