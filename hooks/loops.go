@@ -177,15 +177,17 @@ func (s *session) loopCall(p *Payload, target, rng string) []advice.Advisory {
 		key = clip(p.AgentID, 128)
 	}
 	if s.w.Loops == nil {
-		s.w.Loops = map[string]*loops.State{}
+		s.w.Loops = map[string]*state.LoopState{}
 	}
 	st, ok := s.w.Loops[key]
 	if !ok {
-		st = &loops.State{}
+		st = &state.LoopState{}
 		s.w.Loops[key] = st
 	}
 	s.touchAgent(key)
-	findings := st.Record(s.loopEvent(p, target, rng), loopConfig(s.env.Settings.Loops))
+	ls := loopsState(st)
+	findings := ls.Record(s.loopEvent(p, target, rng), loopConfig(s.env.Settings.Loops))
+	storeLoops(st, ls)
 	var out []advice.Advisory
 	for _, f := range findings {
 		c := advice.LoopContext{Agent: p.AgentID, Display: s.display}

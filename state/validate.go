@@ -10,9 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/djinn-cc/djinn/engines/loops"
-	"github.com/djinn-cc/djinn/engines/reservoir"
 )
 
 // A state file is checked in two steps: a strict decode into its Go type
@@ -456,7 +453,7 @@ func (w Window) Validate() error {
 
 // validateLoops enforces the schema's loop_state on the pattern engine's
 // state of one agent.
-func validateLoops(v *vet, s *loops.State) {
+func validateLoops(v *vet, s *LoopState) {
 	v.required("events", s.Events != nil)
 	v.maxItems("events", len(s.Events), 256)
 	v.in("events")
@@ -540,7 +537,7 @@ func (d *Drift) validate(v *vet) {
 }
 
 // validateSamples enforces the schemas' reservoir: k, n_seen and items.
-func validateSamples(v *vet, r *reservoir.Reservoir[Sample]) {
+func validateSamples(v *vet, r *Samples) {
 	v.intRange("k", int64(r.K), 1, 1024)
 	v.min("n_seen", r.NSeen, 0)
 	v.required("items", r.Items != nil)
@@ -628,7 +625,7 @@ func (r Reservoir) Validate() error {
 	v.version(r.SchemaVersion)
 	v.sessionID("session_id", r.SessionID)
 	v.maxLen("anchor_hash", r.AnchorHash, 12)
-	validateSamples(&v, &reservoir.Reservoir[Sample]{K: r.K, NSeen: int64(r.NSeen), Items: r.Items})
+	validateSamples(&v, &Samples{K: r.K, NSeen: int64(r.NSeen), Items: r.Items})
 	return v.err()
 }
 
