@@ -20,14 +20,6 @@ import (
 // the user is told. With stall.rollback off, the finding is advice only: the
 // user is told now and the agent at its next hook.
 
-func stallConfig(set state.StallSettings) stall.Config {
-	c := stall.DefaultConfig()
-	c.Window, c.K, c.MinEntropy, c.DropThreshold, c.WarmUp = set.Window, set.K, set.MinEntropy, set.DropThreshold, set.WarmUp
-	c.ConfirmMaxPeriod, c.ConfirmMinRunes = set.ConfirmMaxPeriod, set.ConfirmMinRunes
-	c.MaxPeriod, c.MinRepeats, c.MinRunes, c.MaxBytes = set.MaxPeriod, set.MinRepeats, set.MinRunes, set.MaxBytes
-	return c
-}
-
 func handleStop(ctx context.Context, s *session, p *Payload) (Response, error) {
 	if p.HookEventName == SubagentStop && p.AgentType == "" {
 		// The compactor's own SubagentStop (its message is the summary),
@@ -46,7 +38,7 @@ func handleStop(ctx context.Context, s *session, p *Payload) (Response, error) {
 	if text == "" {
 		return Response{}, nil
 	}
-	res, err := stall.Detect(text, stallConfig(s.env.Settings.Stall))
+	res, err := stall.Detect(text, s.env.Settings.Stall.Config)
 	if err != nil || !res.Stalled {
 		return Response{}, err
 	}

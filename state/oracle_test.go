@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 	"github.com/djinn-cc/djinn/state/schemacheck"
 )
@@ -84,7 +85,7 @@ func TestValidExamples(t *testing.T) {
 			if errs := schemacheck.Validate(k, raw); len(errs) > 0 {
 				t.Errorf("%s #%d (schema): %v", k, i, errs)
 			}
-			if errs := state.ValidateBytes(k, raw); len(errs) > 0 {
+			if errs := settings.ValidateBytes(k, raw); len(errs) > 0 {
 				t.Errorf("%s #%d (ValidateBytes): %v", k, i, errs)
 			}
 		}
@@ -119,7 +120,7 @@ func TestValidateMatchesSchema(t *testing.T) {
 			}
 			raw, _ := json.Marshal(doc)
 			schemaErrs := schemacheck.ValidateDoc(k, doc)
-			typedErrs := state.ValidateBytes(k, raw)
+			typedErrs := settings.ValidateBytes(k, raw)
 			if len(schemaErrs) > 0 {
 				invalid++
 			}
@@ -221,7 +222,7 @@ func explain(t *testing.T, k state.Kind, doc any, schemaErrs, typedErrs []state.
 	} {
 		fixed = r.repair(fixed)
 		raw, _ := json.Marshal(fixed)
-		if len(state.ValidateBytes(k, raw)) == 0 && len(schemacheck.ValidateDoc(k, fixed)) == 0 {
+		if len(settings.ValidateBytes(k, raw)) == 0 && len(schemacheck.ValidateDoc(k, fixed)) == 0 {
 			return differenceNamed(r.name)
 		}
 	}
@@ -238,7 +239,7 @@ func reencode(t *testing.T, dir string, k state.Kind, raw []byte) []byte {
 		if err := os.WriteFile(filepath.Join(dir, "config.json"), raw, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		s, _ := state.LoadSettings(dir, nil, nil)
+		s, _ := settings.Load(dir, nil, nil)
 		v = &s
 	default:
 		v = newDoc(k)
@@ -464,10 +465,10 @@ func TestValidateDifferences(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			schemaOK := len(schemacheck.Validate(c.kind, []byte(c.raw))) == 0
-			checkOK := len(state.ValidateBytes(c.kind, []byte(c.raw))) == 0
+			checkOK := len(settings.ValidateBytes(c.kind, []byte(c.raw))) == 0
 			if schemaOK != c.schemaOK || checkOK != c.checkOK {
 				t.Fatalf("schema valid=%v (want %v), ValidateBytes valid=%v (want %v): %v / %v", schemaOK, c.schemaOK, checkOK, c.checkOK,
-					schemacheck.Validate(c.kind, []byte(c.raw)), state.ValidateBytes(c.kind, []byte(c.raw)))
+					schemacheck.Validate(c.kind, []byte(c.raw)), settings.ValidateBytes(c.kind, []byte(c.raw)))
 			}
 			if (schemaOK != checkOK) != (c.diff != "") {
 				t.Fatalf("disagreement %v, difference %q", schemaOK != checkOK, c.diff)

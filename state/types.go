@@ -5,7 +5,6 @@ import (
 	"time"
 )
 
-
 // SchemaVersion is the version of every document Djinn writes. A document
 // with another version fails its schema and is quarantined; migrations, when
 // there are some, go in migrate.go.

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/djinn-cc/djinn/hooks"
+	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -160,7 +161,7 @@ func NewEnv(stateDir string, getenv func(string) string, environ []string, now f
 	if err != nil {
 		return nil, err
 	}
-	set, problems := state.LoadSettings(st.Root, getenv, environ)
+	set, problems := settings.Load(st.Root, getenv, environ)
 	for _, p := range problems {
 		report(p)
 	}

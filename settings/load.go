@@ -1,4 +1,4 @@
-package state
+package settings
 
 import (
 	"bytes"
@@ -13,187 +13,16 @@ import (
 	"strings"
 	"syscall"
 	"unicode/utf8"
+
+	"github.com/djinn-cc/djinn/state"
 )
 
-// Settings are every threshold Djinn uses, with the seeds' defaults. They
-// come from config.json in the state root, then the plugin's userConfig
-// options (CLAUDE_PLUGIN_OPTION_<SECTION>_<KEY>), then DJINN_<SECTION>_<KEY>
-// environment variables; later sources win. A key is its JSON path with dots
-// turned into underscores, upper-cased: loops.block is DJINN_LOOPS_BLOCK.
-type Settings struct {
-	// Enabled turns all of Djinn on or off.
-	Enabled bool `json:"enabled"`
-	// LockWaitMS is how long a hook waits for the session lock before it
-	// gives up (quietly, with a stderr line).
-	LockWaitMS int `json:"lock_wait_ms"`
-	// RetentionDays: a session untouched for longer is pruned when a new
-	// session starts (a bounded number per start; `djinn state prune` does
-	// it by hand). 0 keeps every session.
-	RetentionDays int              `json:"retention_days"`
-	Drift         DriftSettings    `json:"drift"`
-	Loops         LoopSettings     `json:"loops"`
-	Stall         StallSettings    `json:"stall"`
-	Pressure      PressureSettings `json:"pressure"`
-	Compress      CompressSettings `json:"compress"`
-}
-
-// DriftSettings configure goal anchoring and drift (seed 003).
-type DriftSettings struct {
-	Enabled bool `json:"enabled"`
-	// Threshold is the on-task cutoff used until the developer's posterior
-	// has MinSessions sessions for the intent type (seed: 0.7).
-	Threshold float64 `json:"threshold"`
-	// SideThreshold separates a side quest from being lost (seed: 0.4).
-	SideThreshold float64 `json:"side_threshold"`
-	// DeltaRatio: a later prompt whose ratio to the anchor is below it is a
-	// constraint delta (seed: 0.5).
-	DeltaRatio float64 `json:"delta_ratio"`
-	// MinSamples gates every verdict on the reservoir size (seed: 5).
-	MinSamples int `json:"min_samples"`
-	// MinAnchorTokens: shorter anchors give insufficient data (seed: 5).
-	MinAnchorTokens    int `json:"min_anchor_tokens"`
-	ReservoirK         int `json:"reservoir_k"`
-	BootstrapResamples int `json:"bootstrap_resamples"`
-	HMMWindow          int `json:"hmm_window"`
-	// SignalWindow is how many recent tool calls the drift score covers.
-	SignalWindow int `json:"signal_window"`
-	// LearnCalls is how many early tool calls teach the anchor its on-task
-	// vocabulary.
-	LearnCalls int `json:"learn_calls"`
-	// Cooldown is the number of tool calls between two drift advisories.
-	Cooldown int `json:"cooldown"`
-	// RefocusStreak: a refocus moment is advised only after this many
-	// consecutive refocus verdicts (design: 3).
-	RefocusStreak int `json:"refocus_streak"`
-	// MinSessions before the posterior's p10 replaces Threshold (seed: 3).
-	MinSessions int `json:"min_sessions"`
-	// Alpha is the D5 EMA weight (seed: 0.3).
-	Alpha float64 `json:"alpha"`
-	// MaxDeltas: a session with more constraint deltas is pivot-heavy and
-	// left out of learning (seed: "many refresh deltas"; design: 3).
-	MaxDeltas int `json:"max_deltas"`
-}
-
-// LoopSettings configure the Markov pattern detector (seed 002).
-type LoopSettings struct {
-	Enabled  bool    `json:"enabled"`
-	Window   int     `json:"window"`
-	Alpha    float64 `json:"alpha"`
-	Cooldown int     `json:"cooldown"`
-	HardEMA  float64 `json:"hard_ema"`
-	// ReadThreshold, FailThreshold, ToolRepeats: occurrences that make a
-	// loop (seed: 3 each).
-	ReadThreshold int `json:"read_threshold"`
-	FailThreshold int `json:"fail_threshold"`
-	ToolRepeats   int `json:"tool_repeats"`
-	MaxCycle      int `json:"max_cycle"`
-	// Block turns a hard loop into a PostToolUse decision "block" (off by
-	// default: advisories only).
-	Block      bool `json:"block"`
-	ReadLoop   bool `json:"read_loop"`
-	EditRevert bool `json:"edit_revert"`
-	FailLoop   bool `json:"fail_loop"`
-	ToolLoop   bool `json:"tool_loop"`
-	// HashMaxBytes bounds how much of a file is read to hash it.
-	HashMaxBytes int `json:"hash_max_bytes"`
-}
-
-// StallSettings configure the text stall detector and rollback (seed 000).
-type StallSettings struct {
-	Enabled       bool    `json:"enabled"`
-	Window        int     `json:"window"`
-	K             int     `json:"k"`
-	MinEntropy    float64 `json:"min_entropy"`
-	DropThreshold float64 `json:"drop_threshold"`
-	WarmUp        int     `json:"warm_up"`
-	// ConfirmMaxPeriod and ConfirmMinRunes confirm an entropy trigger: the
-	// run must repeat a unit of at most that many runes over at least that
-	// many runes (the seed's rules alone fire on ordinary prose).
-	ConfirmMaxPeriod int `json:"confirm_max_period"`
-	ConfirmMinRunes  int `json:"confirm_min_runes"`
-	// MaxPeriod, MinRepeats and MinRunes define the repetition rule that
-	// catches sentence-level chanting, which character entropy cannot see.
-	MaxPeriod  int `json:"max_period"`
-	MinRepeats int `json:"min_repeats"`
-	MinRunes   int `json:"min_runes"`
-	// MaxBytes bounds the text examined (its end).
-	MaxBytes int `json:"max_bytes"`
-	// Rollback blocks the Stop that ends a stalled message so the model
-	// continues from before the loop; false makes it advice only.
-	Rollback     bool `json:"rollback"`
-	MaxRollbacks int  `json:"max_rollbacks"`
-	// DivergencePrompt replaces the default wording of the rollback request;
-	// {start} and {quote} are filled in.
-	DivergencePrompt string `json:"divergence_prompt"`
-}
-
-// PressureSettings configure the context-pressure tiers (seed 004).
-type PressureSettings struct {
-	Enabled bool      `json:"enabled"`
-	Tiers   []float64 `json:"tiers"`
-	// RearmDrop re-arms a tier once the context falls this far below it.
-	RearmDrop float64 `json:"rearm_drop"`
-	// Limit is the context window in tokens; 0 means automatic: 200,000,
-	// switched to LargeLimit once the observed context exceeds 200,000.
-	Limit      int `json:"limit"`
-	LargeLimit int `json:"large_limit"`
-}
-
-// CompressSettings configure the tool-result compressor (seed 004).
-type CompressSettings struct {
-	Enabled bool `json:"enabled"`
-	// BuiltinTools applies the compressor to built-in tools' output too, not
-	// only MCP tools'.
-	BuiltinTools      bool    `json:"builtin_tools"`
-	Cap               int     `json:"cap"`
-	SnapshotThreshold int     `json:"snapshot_threshold"`
-	SnapshotDesired   int     `json:"snapshot_desired"`
-	HeadShare         float64 `json:"head_share"`
-	HeadMin           int     `json:"head_min"`
-	HeadMax           int     `json:"head_max"`
-	TailMax           int     `json:"tail_max"`
-}
-
-// DefaultSettings returns the seeds' defaults.
-func DefaultSettings() Settings {
-	return Settings{
-		Enabled:       true,
-		LockWaitMS:    5000,
-		RetentionDays: 30,
-		Drift: DriftSettings{
-			Enabled: true, Threshold: 0.7, SideThreshold: 0.4, DeltaRatio: 0.5,
-			MinSamples: 5, MinAnchorTokens: 5, ReservoirK: 32, BootstrapResamples: 1000,
-			HMMWindow: 64, SignalWindow: 10, LearnCalls: 12, Cooldown: 15,
-			RefocusStreak: 3, MinSessions: 3, Alpha: 0.3, MaxDeltas: 3,
-		},
-		Loops: LoopSettings{
-			Enabled: true, Window: 20, Alpha: 0.3, Cooldown: 5, HardEMA: 0.5,
-			ReadThreshold: 3, FailThreshold: 3, ToolRepeats: 3, MaxCycle: 5,
-			ReadLoop: true, EditRevert: true, FailLoop: true, ToolLoop: true,
-			HashMaxBytes: 8 << 20,
-		},
-		Stall: StallSettings{
-			Enabled: true, Window: 64, K: 8, MinEntropy: 1.5, DropThreshold: 0.3, WarmUp: 16,
-			ConfirmMaxPeriod: 8, ConfirmMinRunes: 48, MaxPeriod: 512, MinRepeats: 4, MinRunes: 192, MaxBytes: 64 << 10,
-			Rollback: true, MaxRollbacks: 3,
-		},
-		Pressure: PressureSettings{
-			Enabled: true, Tiers: []float64{0.4, 0.55, 0.7}, RearmDrop: 0.05,
-			Limit: 0, LargeLimit: 1_000_000,
-		},
-		Compress: CompressSettings{
-			Enabled: true, BuiltinTools: false, Cap: 200_000, SnapshotThreshold: 20_000,
-			SnapshotDesired: 16_000, HeadShare: 0.7, HeadMin: 500, HeadMax: 10_000, TailMax: 3_000,
-		},
-	}
-}
-
-// LoadSettings builds the effective settings. Problems (an unreadable or
+// Load builds the effective settings. Problems (an unreadable or
 // invalid config.json, an unknown key, a bad value) never stop Djinn: each
 // is returned as a message naming the key, and the defaults stay in force
 // for that key.
-func LoadSettings(root string, getenv func(string) string, environ []string) (Settings, []string) {
-	s := DefaultSettings()
+func Load(root string, getenv func(string) string, environ []string) (Settings, []string) {
+	s := Default()
 	var problems []string
 	if root != "" {
 		problems = append(problems, applyConfigFile(&s, filepath.Join(root, "config.json"))...)
@@ -206,7 +35,7 @@ func LoadSettings(root string, getenv func(string) string, environ []string) (Se
 // applyConfigFile merges config.json. The user's file is never moved aside:
 // invalid keys are reported and skipped, valid ones applied.
 func applyConfigFile(s *Settings, path string) []string {
-	raw, err := readBounded(path, 1<<20)
+	raw, err := state.ReadBounded(path, 1<<20)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		// No config (the root may not exist yet, or be unusable: the hook
 		// reports that once, itself).
@@ -235,15 +64,16 @@ func applyConfigFile(s *Settings, path string) []string {
 // refused, which keep their value in s.
 func applyConfig(s *Settings, raw []byte) []FieldError {
 	var top map[string]json.RawMessage
-	if err := decodeStrict(raw, &top); err != nil {
-		e := fieldErrors(err)[0]
-		if !strings.HasPrefix(e.Message, "invalid JSON") {
-			e = FieldError{"", "not a JSON object"}
+	if err := state.DecodeStrict(raw, &top); err != nil {
+		var inv state.Invalid
+		e := FieldError{Message: "not a JSON object"}
+		if errors.As(err, &inv) && len(inv) > 0 && strings.HasPrefix(inv[0].Message, "invalid JSON") {
+			e = inv[0]
 		}
 		return []FieldError{e}
 	}
 	if top == nil {
-		return []FieldError{{"", "not a JSON object"}}
+		return []FieldError{{Message: "not a JSON object"}}
 	}
 	fields := map[string]settingField{}
 	sections := map[string]bool{}
@@ -258,29 +88,29 @@ func applyConfig(s *Settings, raw []byte) []FieldError {
 		switch {
 		case name == "schema_version":
 			var n int
-			if json.Unmarshal(top[name], &n) != nil || n != SchemaVersion {
-				errs = append(errs, FieldError{"/" + name, fmt.Sprintf("value must be %d", SchemaVersion)})
+			if json.Unmarshal(top[name], &n) != nil || n != state.SchemaVersion {
+				errs = append(errs, FieldError{Pointer: "/" + name, Message: fmt.Sprintf("value must be %d", state.SchemaVersion)})
 			}
 		case sections[name]:
 			var sub map[string]json.RawMessage
 			if err := json.Unmarshal(top[name], &sub); err != nil || sub == nil {
-				errs = append(errs, FieldError{"/" + name, "expected object"})
+				errs = append(errs, FieldError{Pointer: "/" + name, Message: "expected object"})
 				continue
 			}
 			for _, key := range sortedKeys(sub) {
 				ptr := "/" + name + "/" + escapePointer(key)
 				if f, ok := fields[name+"."+key]; !ok {
-					errs = append(errs, FieldError{ptr, "unknown property"})
+					errs = append(errs, FieldError{Pointer: ptr, Message: "unknown property"})
 				} else if err := setJSON(f, sub[key]); err != nil {
-					errs = append(errs, FieldError{ptr, err.Error()})
+					errs = append(errs, FieldError{Pointer: ptr, Message: err.Error()})
 				}
 			}
 		default:
 			ptr := "/" + escapePointer(name)
 			if f, ok := fields[name]; !ok {
-				errs = append(errs, FieldError{ptr, "unknown property"})
+				errs = append(errs, FieldError{Pointer: ptr, Message: "unknown property"})
 			} else if err := setJSON(f, top[name]); err != nil {
-				errs = append(errs, FieldError{ptr, err.Error()})
+				errs = append(errs, FieldError{Pointer: ptr, Message: err.Error()})
 			}
 		}
 	}
@@ -303,8 +133,12 @@ func setJSON(f settingField, raw json.RawMessage) error {
 		return fmt.Errorf("expected %s, but got null", jsonKind(f.v.Type()))
 	}
 	p := reflect.New(f.v.Type())
-	if err := json.Unmarshal(raw, p.Interface()); err != nil {
-		return errors.New(decodeProblem(err).Message)
+	if err := state.DecodeStrict(raw, p.Interface()); err != nil {
+		var inv state.Invalid
+		if errors.As(err, &inv) && len(inv) > 0 {
+			return errors.New(inv[0].Message)
+		}
+		return err
 	}
 	if err := checkSetting(f.key, p.Elem()); err != nil {
 		return err
@@ -415,10 +249,10 @@ func checkSetting(key string, v reflect.Value) error {
 
 // Validate holds every setting to config.schema.json's bounds.
 func (s Settings) Validate() error {
-	var errs Invalid
+	var errs state.Invalid
 	for _, f := range settingFields(&s) {
 		if err := checkSetting(f.key, f.v); err != nil {
-			errs = append(errs, FieldError{"/" + strings.ReplaceAll(f.key, ".", "/"), err.Error()})
+			errs = append(errs, FieldError{Pointer: "/" + strings.ReplaceAll(f.key, ".", "/"), Message: err.Error()})
 		}
 	}
 	if len(errs) > 0 {
@@ -444,29 +278,78 @@ type settingField struct {
 
 func settingFields(s *Settings) []settingField {
 	var out []settingField
-	var walk func(v reflect.Value, prefix string)
-	walk = func(v reflect.Value, prefix string) {
+	var walk func(v reflect.Value, prefix string, engine bool)
+	walk = func(v reflect.Value, prefix string, engine bool) {
 		t := v.Type()
 		for i := 0; i < t.NumField(); i++ {
-			name := strings.Split(t.Field(i).Tag.Get("json"), ",")[0]
+			sf := t.Field(i)
+			f := v.Field(i)
+			if sf.Anonymous {
+				// An engine's Config: its fields are the section's keys.
+				walk(f, prefix, true)
+				continue
+			}
+			name := strings.Split(sf.Tag.Get("json"), ",")[0]
 			if name == "" || name == "-" {
 				continue
 			}
-			f := v.Field(i)
+			key := prefix + name
+			if engine {
+				if k, ok := engineKeys[key]; ok {
+					key = k
+				}
+				if key == "" {
+					continue
+				}
+			}
 			if f.Kind() == reflect.Struct {
-				walk(f, prefix+name+".")
+				walk(f, key+".", false)
 				continue
 			}
-			out = append(out, settingField{prefix + name, f})
+			out = append(out, settingField{key, f})
 		}
 	}
-	walk(reflect.ValueOf(s).Elem(), "")
+	walk(reflect.ValueOf(s).Elem(), "", false)
 	return out
 }
 
-// SettingKeys lists every setting's dotted key, for documentation and tests.
-func SettingKeys() []string {
-	s := DefaultSettings()
+// engineKeys are the fields of the embedded engine Configs whose setting
+// key is not their JSON name: renamed, or "" for the engines' own constants
+// (and the loop engine's Enabled map, which the read_loop… switches fill),
+// which config.json does not expose.
+var engineKeys = map[string]string{
+	"loops.cycle_max":        "loops.max_cycle",
+	"loops.cooldown_stretch": "",
+	"loops.cycle_min":        "",
+	"loops.exempt_tools":     "",
+	"loops.exempt_commands":  "",
+	"loops.enabled":          "",
+	"compress.base64_min":    "",
+}
+
+// MarshalJSON writes the settings as config.json spells them: every key
+// and nothing else, so the engines' constants are not written.
+func (s Settings) MarshalJSON() ([]byte, error) {
+	doc := map[string]any{}
+	for _, f := range settingFields(&s) {
+		m := doc
+		key := f.key
+		if sec, k, ok := strings.Cut(key, "."); ok {
+			sub, _ := m[sec].(map[string]any)
+			if sub == nil {
+				sub = map[string]any{}
+				m[sec] = sub
+			}
+			m, key = sub, k
+		}
+		m[key] = f.v.Interface()
+	}
+	return json.Marshal(doc)
+}
+
+// Keys lists every setting's dotted key, for documentation and tests.
+func Keys() []string {
+	s := Default()
 	var keys []string
 	for _, f := range settingFields(&s) {
 		keys = append(keys, f.key)
@@ -562,4 +445,39 @@ func setFromString(v reflect.Value, s string) error {
 		return fmt.Errorf("unsupported setting type %s", v.Kind())
 	}
 	return nil
+}
+
+// FieldError is one refused key: its JSON pointer and what is wrong.
+type FieldError = state.FieldError
+
+func escapePointer(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// jsonKind names the JSON type a setting's Go type decodes from.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int:
+		return "integer"
+	case reflect.Float64:
+		return "number"
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Slice:
+		return "array"
+	}
+	return "object"
+}
+
+// ValidateBytes checks raw JSON as a document of kind k the way a hook
+// reads it: config.json key by key as Load applies it, every other kind
+// as state reads it.
+func ValidateBytes(k state.Kind, raw []byte) []FieldError {
+	if k == state.KindConfig {
+		s := Default()
+		return applyConfig(&s, raw)
+	}
+	return state.ValidateBytes(k, raw)
 }
