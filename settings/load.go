@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -19,22 +20,34 @@ import (
 
 // Load builds the effective settings. Problems (an unreadable or
 // invalid config.json, an unknown key, a bad value) never stop Djinn: each
-// is returned as a message naming the key, and the defaults stay in force
-// for that key.
+// is returned as a message naming the key and the source, and the value
+// already in force for that key (the default, or a lower-precedence
+// source's) stays. Every source's values go through the same check
+// (checkSetting: config.schema.json's bounds).
 func Load(root string, getenv func(string) string, environ []string) (Settings, []string) {
 	s := Default()
+	from := map[string]string{}
 	var problems []string
 	if root != "" {
-		problems = append(problems, applyConfigFile(&s, filepath.Join(root, "config.json"))...)
+		problems = append(problems, applyConfigFile(&s, filepath.Join(root, "config.json"), from)...)
 	}
-	problems = append(problems, applyEnv(&s, "CLAUDE_PLUGIN_OPTION_", environ)...)
-	problems = append(problems, applyEnv(&s, "DJINN_", environ)...)
+	problems = append(problems, applyEnv(&s, "CLAUDE_PLUGIN_OPTION_", environ, from)...)
+	problems = append(problems, applyEnv(&s, "DJINN_", environ, from)...)
 	return s, problems
+}
+
+// kept says which value stays in force for a key whose new value was
+// refused: from maps a key to the source that set it.
+func kept(from map[string]string, key string) string {
+	if src, ok := from[key]; ok {
+		return "keeping the value from " + src
+	}
+	return "using the default"
 }
 
 // applyConfigFile merges config.json. The user's file is never moved aside:
 // invalid keys are reported and skipped, valid ones applied.
-func applyConfigFile(s *Settings, path string) []string {
+func applyConfigFile(s *Settings, path string, from map[string]string) []string {
 	raw, err := state.ReadBounded(path, 1<<20)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		// No config (the root may not exist yet, or be unusable: the hook
@@ -48,7 +61,8 @@ func applyConfigFile(s *Settings, path string) []string {
 	// file means the same without it.
 	raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
 	var problems []string
-	for _, e := range applyConfig(s, raw) {
+	errs := applyConfig(s, raw, func(key string) { from[key] = path })
+	for _, e := range errs {
 		if e.Pointer == "" {
 			problems = append(problems, fmt.Sprintf("config %s: %s; using defaults", path, e.Message))
 			continue
@@ -61,8 +75,9 @@ func applyConfigFile(s *Settings, path string) []string {
 // applyConfig merges a config.json document into s key by key, each
 // decoded strictly into its setting's Go type and held to
 // config.schema.json's bounds (settingLimits). It returns the keys it
-// refused, which keep their value in s.
-func applyConfig(s *Settings, raw []byte) []FieldError {
+// refused, which keep their value in s, and calls applied (if not nil) with
+// the key of each value it set.
+func applyConfig(s *Settings, raw []byte, applied func(key string)) []FieldError {
 	var top map[string]json.RawMessage
 	if err := state.DecodeStrict(raw, &top); err != nil {
 		var inv state.Invalid
@@ -103,6 +118,8 @@ func applyConfig(s *Settings, raw []byte) []FieldError {
 					errs = append(errs, FieldError{Pointer: ptr, Message: "unknown property"})
 				} else if err := setJSON(f, sub[key]); err != nil {
 					errs = append(errs, FieldError{Pointer: ptr, Message: err.Error()})
+				} else if applied != nil {
+					applied(f.key)
 				}
 			}
 		default:
@@ -111,6 +128,8 @@ func applyConfig(s *Settings, raw []byte) []FieldError {
 				errs = append(errs, FieldError{Pointer: ptr, Message: "unknown property"})
 			} else if err := setJSON(f, top[name]); err != nil {
 				errs = append(errs, FieldError{Pointer: ptr, Message: err.Error()})
+			} else if applied != nil {
+				applied(f.key)
 			}
 		}
 	}
@@ -140,12 +159,22 @@ func setJSON(f settingField, raw json.RawMessage) error {
 		}
 		return err
 	}
-	if err := checkSetting(f.key, p.Elem()); err != nil {
+	return assign(f, p.Elem())
+}
+
+// assign sets a setting to a decoded value if the value is within
+// config.schema.json's bounds: the one check of every source.
+func assign(f settingField, v reflect.Value) error {
+	if err := checkSetting(f.key, v); err != nil {
 		return err
 	}
-	f.v.Set(p.Elem())
+	f.v.Set(v)
 	return nil
 }
+
+// maxTiers is config.schema.json's maxItems of pressure.tiers (and of the
+// window's pressure.announced).
+const maxTiers = 8
 
 // settingLimits are config.schema.json's bounds of the numeric settings,
 // minimum and maximum; exclusiveMin lists those whose minimum is excluded.
@@ -211,6 +240,9 @@ func checkSetting(key string, v reflect.Value) error {
 		x = float64(v.Int())
 	case reflect.Float64:
 		x = v.Float()
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return errors.New("must be a finite number")
+		}
 	case reflect.String:
 		// stall.divergence_prompt, the one string setting.
 		if utf8.RuneCountInString(v.String()) > 2000 {
@@ -218,14 +250,20 @@ func checkSetting(key string, v reflect.Value) error {
 		}
 		return nil
 	case reflect.Slice:
-		// pressure.tiers, the one list.
+		// pressure.tiers, the one list: the schema's 1 to maxTiers items in
+		// (0, 1], and increasing (the schema's description; JSON Schema
+		// cannot say it), since a tier is announced when the context
+		// crosses it going up.
 		tiers := v.Interface().([]float64)
-		if len(tiers) < 1 || len(tiers) > 8 {
-			return errors.New("must have 1 to 8 items")
+		if len(tiers) < 1 || len(tiers) > maxTiers {
+			return fmt.Errorf("must have 1 to %d items", maxTiers)
 		}
-		for _, t := range tiers {
-			if t <= 0 || t > 1 {
+		for i, t := range tiers {
+			if !(t > 0 && t <= 1) {
 				return errors.New("tiers must be in (0, 1]")
+			}
+			if i > 0 && t <= tiers[i-1] {
+				return errors.New("tiers must be increasing")
 			}
 		}
 		return nil
@@ -364,7 +402,11 @@ func envName(prefix, key string) string {
 
 // applyEnv applies PREFIX_<KEY> variables. Variables with the prefix that
 // name no setting are reported, except the few that are not settings.
-func applyEnv(s *Settings, prefix string, environ []string) []string {
+func applyEnv(s *Settings, prefix string, environ []string, from map[string]string) []string {
+	source := "environment"
+	if prefix == "CLAUDE_PLUGIN_OPTION_" {
+		source = "plugin option"
+	}
 	// Most hooks have no such variable (the launcher's own DJINN_ ones
 	// aside): the table of settings, built by reflection, is made only
 	// when there is one to look up.
@@ -387,12 +429,18 @@ func applyEnv(s *Settings, prefix string, environ []string) []string {
 		}
 		f, known := fields[strings.ToUpper(name)]
 		if !known {
-			problems = append(problems, fmt.Sprintf("environment %s: unknown setting; ignored", name))
+			problems = append(problems, fmt.Sprintf("%s %s: unknown setting; ignored", source, name))
 			continue
 		}
-		if err := setFromString(f.v, val); err != nil {
-			problems = append(problems, fmt.Sprintf("environment %s=%q: %v; using the default for %s", name, val, err, f.key))
+		v, err := parseString(f.v.Type(), val)
+		if err == nil {
+			err = assign(f, v)
 		}
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s %s=%q: key %s: %v; %s", source, name, clipValue(val), f.key, err, kept(from, f.key)))
+			continue
+		}
+		from[f.key] = name
 	}
 	return problems
 }
@@ -405,25 +453,28 @@ var notASetting = map[string]bool{
 	"DJINN_UPDATE_SCRIPTS": true,
 }
 
-func setFromString(v reflect.Value, s string) error {
+// parseString decodes a variable's text as a setting of type t; bounds are
+// assign's.
+func parseString(t reflect.Type, s string) (reflect.Value, error) {
 	s = strings.TrimSpace(s)
-	switch v.Kind() {
+	v := reflect.New(t).Elem()
+	switch t.Kind() {
 	case reflect.Bool:
 		b, err := strconv.ParseBool(s)
 		if err != nil {
-			return fmt.Errorf("not a boolean")
+			return v, errors.New("not a boolean")
 		}
 		v.SetBool(b)
 	case reflect.Int:
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 {
-			return fmt.Errorf("not a non-negative integer")
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return v, errors.New("not an integer")
 		}
-		v.SetInt(int64(n))
+		v.SetInt(n)
 	case reflect.Float64:
 		f, err := strconv.ParseFloat(s, 64)
-		if err != nil || f < 0 {
-			return fmt.Errorf("not a non-negative number")
+		if err != nil {
+			return v, errors.New("not a number")
 		}
 		v.SetFloat(f)
 	case reflect.String:
@@ -432,19 +483,24 @@ func setFromString(v reflect.Value, s string) error {
 		var out []float64
 		for _, p := range strings.Split(s, ",") {
 			f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-			if err != nil || f <= 0 || f >= 1 {
-				return fmt.Errorf("not a comma-separated list of fractions")
+			if err != nil {
+				return v, errors.New("not a comma-separated list of numbers")
 			}
 			out = append(out, f)
 		}
-		if !sort.Float64sAreSorted(out) {
-			return fmt.Errorf("tiers must be increasing")
-		}
 		v.Set(reflect.ValueOf(out))
 	default:
-		return fmt.Errorf("unsupported setting type %s", v.Kind())
+		return v, fmt.Errorf("unsupported setting type %s", t.Kind())
 	}
-	return nil
+	return v, nil
+}
+
+// clipValue shortens a refused value for its message.
+func clipValue(s string) string {
+	if r := []rune(s); len(r) > 64 {
+		return string(r[:64]) + "…"
+	}
+	return s
 }
 
 // FieldError is one refused key: its JSON pointer and what is wrong.
@@ -477,7 +533,7 @@ func jsonKind(t reflect.Type) string {
 func ValidateBytes(k state.Kind, raw []byte) []FieldError {
 	if k == state.KindConfig {
 		s := Default()
-		return applyConfig(&s, raw)
+		return applyConfig(&s, raw, nil)
 	}
 	return state.ValidateBytes(k, raw)
 }

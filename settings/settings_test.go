@@ -228,3 +228,110 @@ func TestConfigBOM(t *testing.T) {
 		t.Errorf("lock_wait_ms %d, problems %v", s.LockWaitMS, problems)
 	}
 }
+
+// TestHostileValuesEverySource: a value outside config.schema.json's bounds
+// is refused the same way from config.json, a plugin option and a DJINN_
+// variable; the message names the key and the source, and the default
+// stays in force.
+func TestHostileValuesEverySource(t *testing.T) {
+	for _, tc := range []struct {
+		key  string
+		json string // "" when JSON cannot spell the value (NaN, Inf)
+		env  string
+	}{
+		{"drift.reservoir_k", "1000000000", "1000000000"},
+		{"drift.bootstrap_resamples", "2000000000", "2000000000"},
+		{"drift.threshold", "", "NaN"},
+		{"drift.threshold", "", "+Inf"},
+		{"drift.threshold", "1.5", "1.5"},
+		{"drift.alpha", "0", "0"},
+		{"drift.hmm_window", "1000000000", "1000000000"},
+		{"loops.window", "0", "0"},
+		{"loops.window", "1000000000", "1000000000"},
+		{"loops.alpha", "", "NaN"},
+		{"loops.hard_ema", "", "-Inf"},
+		{"loops.max_cycle", "0", "0"},
+		{"stall.window", "0", "0"},
+		{"stall.min_entropy", "", "NaN"},
+		{"stall.max_rollbacks", "1000000000", "1000000000"},
+		{"lock_wait_ms", "1000000000", "1000000000"},
+		{"lock_wait_ms", "-1", "-1"},
+		{"pressure.rearm_drop", "", "NaN"},
+		{"pressure.tiers", "[0.9,0.5]", "0.9,0.5"},
+		{"pressure.tiers", "[0.5,0.5]", "0.5,0.5"},
+		{"pressure.tiers", "[0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9]", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9"},
+		{"pressure.tiers", "[0.05,0.1,0.15,0.2,0.25,0.3,0.35,0.4,0.45,0.5,0.55,0.6,0.65,0.7,0.75,0.8,0.85,0.9,0.95,1]", "0.05,0.1,0.15,0.2,0.25,0.3,0.35,0.4,0.45,0.5,0.55,0.6,0.65,0.7,0.75,0.8,0.85,0.9,0.95,1"},
+		{"pressure.tiers", "[0,0.5]", "0,0.5"},
+		{"pressure.tiers", "[0.5,1.5]", "0.5,1.5"},
+		{"pressure.tiers", "", "0.4,NaN"},
+		{"compress.cap", "0", "0"},
+		{"compress.head_share", "", "NaN"},
+	} {
+		sec, sub, nested := strings.Cut(tc.key, ".")
+		envVar := strings.ToUpper(strings.ReplaceAll(tc.key, ".", "_"))
+		sources := []struct {
+			name, config string
+			environ      []string
+			says         string
+		}{
+			{name: "plugin option", environ: []string{"CLAUDE_PLUGIN_OPTION_" + envVar + "=" + tc.env}, says: "plugin option CLAUDE_PLUGIN_OPTION_" + envVar},
+			{name: "environment", environ: []string{"DJINN_" + envVar + "=" + tc.env}, says: "environment DJINN_" + envVar},
+		}
+		if tc.json != "" {
+			doc := `{"` + tc.key + `":` + tc.json + `}`
+			if nested {
+				doc = `{"` + sec + `":{"` + sub + `":` + tc.json + `}}`
+			}
+			sources = append(sources, struct {
+				name, config string
+				environ      []string
+				says         string
+			}{name: "config.json", config: doc, says: "config.json: key " + tc.key})
+		}
+		for _, src := range sources {
+			t.Run(tc.key+"="+tc.env+"/"+src.name, func(t *testing.T) {
+				root := t.TempDir()
+				if src.config != "" {
+					if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(src.config), 0o600); err != nil {
+						t.Fatal(err)
+					}
+				}
+				s, problems := Load(root, nil, src.environ)
+				if diff := cmp.Diff(Default(), s); diff != "" {
+					t.Errorf("a refused value changed the settings (-default +got):\n%s", diff)
+				}
+				if len(problems) != 1 {
+					t.Fatalf("problems = %q, want one", problems)
+				}
+				for _, want := range []string{src.says, tc.key, "using the default"} {
+					if !strings.Contains(problems[0], want) {
+						t.Errorf("problem %q does not say %q", problems[0], want)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestRefusedKeepsLowerSource: a refused value keeps the value of the
+// source below it, and the message says so.
+func TestRefusedKeepsLowerSource(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"drift":{"threshold":0.6}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, problems := Load(root, nil, []string{"CLAUDE_PLUGIN_OPTION_DRIFT_THRESHOLD=0.5", "DJINN_DRIFT_THRESHOLD=NaN"})
+	if s.Drift.Threshold != 0.5 {
+		t.Errorf("drift.threshold = %v, want the plugin option's 0.5", s.Drift.Threshold)
+	}
+	if len(problems) != 1 || !strings.Contains(problems[0], "keeping the value from CLAUDE_PLUGIN_OPTION_DRIFT_THRESHOLD") {
+		t.Errorf("problems = %q, want one keeping the plugin option's value", problems)
+	}
+	s, problems = Load(root, nil, []string{"DJINN_DRIFT_THRESHOLD=2"})
+	if s.Drift.Threshold != 0.6 {
+		t.Errorf("drift.threshold = %v, want config.json's 0.6", s.Drift.Threshold)
+	}
+	if len(problems) != 1 || !strings.Contains(problems[0], "keeping the value from "+filepath.Join(root, "config.json")) {
+		t.Errorf("problems = %q, want one keeping config.json's value", problems)
+	}
+}
