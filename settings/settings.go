@@ -10,6 +10,7 @@ package settings
 import (
 	"github.com/djinn-cc/djinn/engines/compress"
 	"github.com/djinn-cc/djinn/engines/loops"
+	"github.com/djinn-cc/djinn/engines/pressure"
 	"github.com/djinn-cc/djinn/engines/stall"
 )
 
@@ -116,16 +117,11 @@ type Stall struct {
 	DivergencePrompt string `json:"divergence_prompt"`
 }
 
-// Pressure configures the context-pressure tiers (seed 004).
+// Pressure configures the context-pressure tiers (the engine's Config,
+// seed 004).
 type Pressure struct {
-	Enabled bool      `json:"enabled"`
-	Tiers   []float64 `json:"tiers"`
-	// RearmDrop re-arms a tier once the context falls this far below it.
-	RearmDrop float64 `json:"rearm_drop"`
-	// Limit is the context window in tokens; 0 means automatic: 200,000,
-	// switched to LargeLimit once the observed context exceeds 200,000.
-	Limit      int `json:"limit"`
-	LargeLimit int `json:"large_limit"`
+	pressure.Config
+	Enabled bool `json:"enabled"`
 }
 
 // Compress configures the tool-result compressor (the engine's Config,
@@ -159,10 +155,7 @@ func Default() Settings {
 			Config:  stall.DefaultConfig(),
 			Enabled: true, Rollback: true, MaxRollbacks: 3,
 		},
-		Pressure: Pressure{
-			Enabled: true, Tiers: []float64{0.4, 0.55, 0.7}, RearmDrop: 0.05,
-			Limit: 0, LargeLimit: 1_000_000,
-		},
+		Pressure: Pressure{Config: pressure.DefaultConfig(), Enabled: true},
 		Compress: Compress{
 			Config:  compress.DefaultConfig(),
 			Enabled: true, BuiltinTools: false,
