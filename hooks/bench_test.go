@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/djinn-cc/djinn/hooks"
+	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -55,7 +56,7 @@ func newSynthSession(tb testing.TB, root string) *synthSession {
 	s.tw = f
 	s.env = &hooks.Env{
 		Store:    &state.Store{Root: filepath.Join(root, "state"), LockWait: 5 * time.Second},
-		Settings: state.DefaultSettings(),
+		Settings: settings.Default(),
 		Now:      func() time.Time { return s.clock },
 		Getenv: func(k string) string {
 			if k == "CLAUDE_PROJECT_DIR" {

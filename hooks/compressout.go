@@ -14,19 +14,6 @@ import (
 // outputs/ for the agent to read again after a cut.
 const maxSavedOutputs = 8
 
-func compressConfig(s *session) compress.Config {
-	set := s.env.Settings.Compress
-	c := compress.DefaultConfig()
-	c.Cap = set.Cap
-	c.SnapshotThreshold = set.SnapshotThreshold
-	c.SnapshotDesired = set.SnapshotDesired
-	c.HeadShare = set.HeadShare
-	c.HeadMin = set.HeadMin
-	c.HeadMax = set.HeadMax
-	c.TailMax = set.TailMax
-	return c
-}
-
 // isMCP reports whether a tool is an MCP server's (mcp__<server>__<tool>).
 func isMCP(tool string) bool { return strings.HasPrefix(tool, "mcp__") }
 
@@ -42,7 +29,7 @@ func (s *session) compressOutput(p *Payload) (Response, []advice.Advisory) {
 	}
 	// Cheap guard: nothing under the snapshot threshold in bytes can need
 	// cutting, whatever its shape (a rune is at least one byte).
-	cfg := compressConfig(s)
+	cfg := s.env.Settings.Compress.Config
 	if len(p.ToolResponse) <= min(cfg.Cap, cfg.SnapshotThreshold) && !strings.Contains(string(p.ToolResponse), "base64,") {
 		return Response{}, nil
 	}

@@ -113,7 +113,7 @@ func (s *session) rebaseDrift(a *state.Anchor) {
 		Files:        []string{},
 		Recent:       []state.CallSignal{},
 		Obs:          []string{},
-		Reservoir:    reservoir.New[state.Sample](set.ReservoirK),
+		Reservoir:    (*state.Samples)(reservoir.New[state.Sample](set.ReservoirK)),
 	}
 	d.Threshold, d.ThresholdSource, d.PosteriorN = s.threshold(a.IntentType)
 	if old != nil && old.AnchorHash == a.Hash {
@@ -183,7 +183,7 @@ func (s *session) driftCall(tool string, cs callSig) []advice.Advisory {
 	}
 
 	rng := rand.New(rand.NewPCG(seedOf(s.id, d.AnchorHash), uint64(d.Reservoir.NSeen)))
-	d.Reservoir.Add(state.Sample{Seq: s.w.ToolCalls, Score: round3(score), Tool: clip(tool, 256)}, rng)
+	sampler(d.Reservoir).Add(state.Sample{Seq: s.w.ToolCalls, Score: round3(score), Tool: clip(tool, 256)}, rng)
 
 	d.Obs = append(d.Obs, toolClass(tool)+"|"+sig.Topic)
 	if w := max(set.HMMWindow, hmm.TailLength); len(d.Obs) > w {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/djinn-cc/djinn/hooks"
+	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -57,7 +58,7 @@ func FuzzRun(f *testing.F) {
 		root := filepath.Join(dir, "state")
 		env := &hooks.Env{
 			Store:    &state.Store{Root: root, LockWait: time.Second},
-			Settings: state.DefaultSettings(),
+			Settings: settings.Default(),
 			Now:      func() time.Time { return time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC) },
 			Getenv:   func(string) string { return "" },
 		}
@@ -88,7 +89,7 @@ func FuzzRun(f *testing.F) {
 				t.Fatalf("%s: the handler answered something the event cannot carry: %v", event, err)
 			}
 		}
-		rep, err := env.Store.Check(nil)
+		rep, err := env.Store.CheckWith(nil, settings.ValidateBytes)
 		if err != nil {
 			t.Fatal(err)
 		}

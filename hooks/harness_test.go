@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/djinn-cc/djinn/engines/lcs"
+	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -41,7 +42,7 @@ func newSim(t *testing.T) *sim {
 	s := &sim{t: t, id: "sim-session", project: project, tpath: filepath.Join(dir, "transcript.jsonl"), now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
 	s.env = &Env{
 		Store:    &state.Store{Root: filepath.Join(dir, "state"), LockWait: time.Second},
-		Settings: state.DefaultSettings(),
+		Settings: settings.Default(),
 		Now:      func() time.Time { return s.now },
 		Getenv: func(k string) string {
 			if k == "CLAUDE_PROJECT_DIR" {

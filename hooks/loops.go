@@ -23,24 +23,6 @@ const maxLoopAgents = 8
 // and "deleted" compare like any other content.
 const noFile = "none"
 
-// loopConfig maps the settings to the engine's configuration.
-func loopConfig(set state.LoopSettings) loops.Config {
-	c := loops.DefaultConfig()
-	c.Window = set.Window
-	c.Alpha = set.Alpha
-	c.Cooldown = set.Cooldown
-	c.HardEMA = set.HardEMA
-	c.ReadThreshold = set.ReadThreshold
-	c.FailThreshold = set.FailThreshold
-	c.ToolRepeats = set.ToolRepeats
-	c.CycleMax = set.MaxCycle
-	c.Enabled = map[string]bool{
-		loops.ReadLoop: set.ReadLoop, loops.EditRevert: set.EditRevert,
-		loops.FailLoop: set.FailLoop, loops.ToolLoop: set.ToolLoop,
-	}
-	return c
-}
-
 // loopEvent builds the pattern engine's event for a tool call: outcome,
 // error fingerprint, result hash, and the file's content hash before (from
 // the tool's originalFile) and after (read from disk, bounded).
@@ -177,15 +159,17 @@ func (s *session) loopCall(p *Payload, target, rng string) []advice.Advisory {
 		key = clip(p.AgentID, 128)
 	}
 	if s.w.Loops == nil {
-		s.w.Loops = map[string]*loops.State{}
+		s.w.Loops = map[string]*state.LoopState{}
 	}
 	st, ok := s.w.Loops[key]
 	if !ok {
-		st = &loops.State{}
+		st = &state.LoopState{}
 		s.w.Loops[key] = st
 	}
 	s.touchAgent(key)
-	findings := st.Record(s.loopEvent(p, target, rng), loopConfig(s.env.Settings.Loops))
+	ls := loopsState(st)
+	findings := ls.Record(s.loopEvent(p, target, rng), s.env.Settings.Loops.Engine())
+	storeLoops(st, ls)
 	var out []advice.Advisory
 	for _, f := range findings {
 		c := advice.LoopContext{Agent: p.AgentID, Display: s.display}

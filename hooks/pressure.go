@@ -3,9 +3,9 @@ package hooks
 import (
 	"encoding/json"
 	"path/filepath"
-	"slices"
 	"sort"
 
+	"github.com/djinn-cc/djinn/engines/pressure"
 	"github.com/djinn-cc/djinn/hooks/advice"
 	"github.com/djinn-cc/djinn/hooks/transcript"
 	"github.com/djinn-cc/djinn/state"
@@ -16,10 +16,8 @@ import (
 // the end of the file within a fixed byte budget; the window is
 // pressure.limit, else 200,000 tokens until a reading exceeds that, then
 // large_limit. Each tier is announced once as it is crossed and re-armed
-// after compaction or once the context falls rearm_drop below it.
-
-// defaultLimit is the standard context window in tokens.
-const defaultLimit = 200_000
+// after compaction or once the context falls rearm_drop below it: the rules
+// are engines/pressure's; this file reads the meter and keeps its state.
 
 // measure reads the transcript once per hook (bounded), keeping the cursor.
 func (s *session) measure(p *Payload) (transcript.Scan, bool) {
@@ -66,8 +64,7 @@ func (s *session) measure(p *Payload) (transcript.Scan, bool) {
 }
 
 // mayAnnounce reports whether this hook may announce a pressure tier: one
-// is pending from an earlier hook, or the reading crosses one (observe run
-// on a copy of the meter's state, so the rule is the same).
+// is pending from an earlier hook, or the reading crosses one.
 func (s *session) mayAnnounce(r transcript.Reading) bool {
 	if s.w.Pressure != nil && s.w.Pressure.Pending != 0 {
 		return true
@@ -75,72 +72,54 @@ func (s *session) mayAnnounce(r transcript.Reading) bool {
 	if !r.Found {
 		return false
 	}
-	saved := s.w.Pressure
-	if saved != nil {
-		cp := *saved
-		cp.Announced = slices.Clone(saved.Announced)
-		s.w.Pressure = &cp
-	}
-	crossed := s.observe(r.Tokens) >= 0
-	s.w.Pressure = saved
-	return crossed
+	m := s.meter()
+	return m.Crosses(r.Tokens, s.env.Settings.Pressure.Config)
 }
 
 func (s *session) pressureState() *state.Pressure {
 	if s.w.Pressure == nil {
-		s.w.Pressure = &state.Pressure{Announced: make([]bool, len(s.env.Settings.Pressure.Tiers))}
+		s.w.Pressure = &state.Pressure{}
 	}
-	if n := len(s.env.Settings.Pressure.Tiers); len(s.w.Pressure.Announced) != n {
-		a := make([]bool, n)
-		copy(a, s.w.Pressure.Announced)
-		s.w.Pressure.Announced = a
+	ps := s.w.Pressure
+	if ps.Announced == nil || len(ps.Announced) != len(s.env.Settings.Pressure.Tiers) {
+		m := s.meter()
+		m.Fit(len(s.env.Settings.Pressure.Tiers))
+		ps.Announced = m.Announced
 	}
-	return s.w.Pressure
+	return ps
 }
 
-// limit is the context window the share is computed against.
-func (s *session) limit(peak int64) int64 {
-	set := s.env.Settings.Pressure
-	if set.Limit > 0 {
-		return int64(set.Limit)
+// meter is the pressure engine's view of the window's pressure state (the
+// Announced slice is shared); keepMeter writes it back.
+func (s *session) meter() pressure.State {
+	ps := s.w.Pressure
+	if ps == nil {
+		return pressure.State{}
 	}
-	if peak > defaultLimit {
-		return int64(set.LargeLimit)
-	}
-	return defaultLimit
+	return pressure.State{Tokens: ps.Tokens, Limit: ps.Limit, Peak: ps.Peak, Stale: ps.Stale, Announced: ps.Announced, Pending: ps.Pending}
+}
+
+func (s *session) keepMeter(m pressure.State) {
+	ps := s.pressureState()
+	ps.Tokens, ps.Limit, ps.Peak, ps.Stale, ps.Announced, ps.Pending = m.Tokens, m.Limit, m.Peak, m.Stale, m.Announced, m.Pending
 }
 
 // observe updates the meter from a token count and returns the index of a
 // tier newly crossed (-1 if none).
 func (s *session) observe(tokens int64) int {
-	ps := s.pressureState()
-	ps.Tokens = tokens
-	ps.Stale = false
-	ps.Peak = max(ps.Peak, tokens)
-	ps.Limit = s.limit(ps.Peak)
-	share := float64(tokens) / float64(ps.Limit)
-	set := s.env.Settings.Pressure
-	crossed := -1
-	for i, t := range set.Tiers {
-		switch {
-		case share >= t && !ps.Announced[i]:
-			ps.Announced[i] = true
-			crossed = i
-		case share < t-set.RearmDrop:
-			ps.Announced[i] = false
-		}
-	}
+	s.pressureState()
+	m := s.meter()
+	crossed := m.Observe(tokens, s.env.Settings.Pressure.Config)
+	s.keepMeter(m)
 	return crossed
 }
 
 // rearmAll re-arms every tier (after a compaction).
 func (s *session) rearmAll() {
-	ps := s.pressureState()
-	for i := range ps.Announced {
-		ps.Announced[i] = false
-	}
-	ps.Stale = true
-	ps.Pending = 0
+	s.pressureState()
+	m := s.meter()
+	m.Rearm()
+	s.keepMeter(m)
 }
 
 // meterEvent reads the meter at any hook that carries the transcript, so
@@ -166,14 +145,12 @@ func (s *session) meterEvent(p *Payload) {
 // pressureCheck announces a tier crossed since the last hook that could
 // speak.
 func (s *session) pressureCheck(p *Payload) []advice.Advisory {
-	ps := s.pressureState()
-	if ps.Pending == 0 {
-		return nil
-	}
-	tier := ps.Pending - 1
-	ps.Pending = 0
-	if tier >= len(s.env.Settings.Pressure.Tiers) || !ps.Announced[tier] {
-		return nil // re-armed meanwhile
+	s.pressureState()
+	m := s.meter()
+	tier, ok := m.TakePending(s.env.Settings.Pressure.Config)
+	s.keepMeter(m)
+	if !ok {
+		return nil // none, or re-armed meanwhile
 	}
 	scan, _ := s.measure(p)
 	return []advice.Advisory{s.pressureAdvisory(tier, scan)}

@@ -11,13 +11,14 @@ import (
 	"time"
 
 	"github.com/djinn-cc/djinn/hooks/transcript"
+	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
 
 // Env is everything a hook takes from outside the payload.
 type Env struct {
 	Store    *state.Store
-	Settings state.Settings
+	Settings settings.Settings
 	// Now is the clock.
 	Now func() time.Time
 	// Getenv reads the environment (the developer key, the project dir).

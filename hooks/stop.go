@@ -21,14 +21,6 @@ import (
 // user is told now and the agent at its next hook. advice.Stall decides;
 // the handler keeps the counts and writes the answer.
 
-func stallConfig(set state.StallSettings) stall.Config {
-	c := stall.DefaultConfig()
-	c.Window, c.K, c.MinEntropy, c.DropThreshold, c.WarmUp = set.Window, set.K, set.MinEntropy, set.DropThreshold, set.WarmUp
-	c.ConfirmMaxPeriod, c.ConfirmMinRunes = set.ConfirmMaxPeriod, set.ConfirmMinRunes
-	c.MaxPeriod, c.MinRepeats, c.MinRunes, c.MaxBytes = set.MaxPeriod, set.MinRepeats, set.MinRunes, set.MaxBytes
-	return c
-}
-
 func handleStop(ctx context.Context, s *session, p *Payload) (Response, error) {
 	if p.HookEventName == SubagentStop && p.AgentType == "" {
 		// The compactor's own SubagentStop (its message is the summary),
@@ -47,7 +39,7 @@ func handleStop(ctx context.Context, s *session, p *Payload) (Response, error) {
 	if text == "" {
 		return Response{}, nil
 	}
-	res, err := stall.Detect(text, stallConfig(s.env.Settings.Stall))
+	res, err := stall.Detect(text, s.env.Settings.Stall.Config)
 	if err != nil || !res.Stalled {
 		return Response{}, err
 	}

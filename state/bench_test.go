@@ -67,10 +67,10 @@ func BenchmarkWindowParts(b *testing.B) {
 			_, _ = json.MarshalIndent(w, "", " ")
 		}
 	})
-	b.Run("decodeStrict", func(b *testing.B) {
+	b.Run("DecodeStrict", func(b *testing.B) {
 		for b.Loop() {
 			var x Window
-			if err := decodeStrict(raw, &x); err != nil {
+			if err := DecodeStrict(raw, &x); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -4,7 +4,7 @@
 //
 // Layout under the root (see [ResolveRoot]):
 //
-//	config.json              optional user settings (schema-checked)
+//	config.json              optional user settings (read by package settings)
 //	posteriors.json          D5 posteriors, keyed "<intent_type>::<developer key>"
 //	learnings.jsonl          one line per finished session (append-only)
 //	lock                     lock for the two global files above

@@ -218,18 +218,6 @@ func TestReconcileCRLF(t *testing.T) {
 	}
 }
 
-// TestConfigBOM: a config.json saved with a UTF-8 byte order mark applies.
-func TestConfigBOM(t *testing.T) {
-	root := t.TempDir()
-	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte("\xef\xbb\xbf{\"lock_wait_ms\": 1234}\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	s, problems := LoadSettings(root, nil, nil)
-	if len(problems) > 0 || s.LockWaitMS != 1234 {
-		t.Errorf("lock_wait_ms %d, problems %v", s.LockWaitMS, problems)
-	}
-}
-
 // TestTrimDirOnlyOwnFiles: outputs/ trimmed to the newest n of Djinn's
 // files; a user's file, a link and a FIFO in it stay; an outputs/ that is
 // a link is moved aside, and the directory it points to is untouched.

@@ -8,11 +8,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 	"github.com/djinn-cc/djinn/state/schemacheck"
 )
@@ -84,7 +86,7 @@ func TestValidExamples(t *testing.T) {
 			if errs := schemacheck.Validate(k, raw); len(errs) > 0 {
 				t.Errorf("%s #%d (schema): %v", k, i, errs)
 			}
-			if errs := state.ValidateBytes(k, raw); len(errs) > 0 {
+			if errs := settings.ValidateBytes(k, raw); len(errs) > 0 {
 				t.Errorf("%s #%d (ValidateBytes): %v", k, i, errs)
 			}
 		}
@@ -119,7 +121,7 @@ func TestValidateMatchesSchema(t *testing.T) {
 			}
 			raw, _ := json.Marshal(doc)
 			schemaErrs := schemacheck.ValidateDoc(k, doc)
-			typedErrs := state.ValidateBytes(k, raw)
+			typedErrs := settings.ValidateBytes(k, raw)
 			if len(schemaErrs) > 0 {
 				invalid++
 			}
@@ -162,6 +164,7 @@ var differences = []difference{
 	{"empty-enum", true, "an optional enum member with omitempty (a turn's topic) reads \"\" as absent"},
 	{"integer-spelling", false, "an integer written with a fraction or exponent (1.0, 1e2, -0 for an unsigned) is an integer to the schema but not to encoding/json's integer decode; Djinn writes plain digits"},
 	{"beyond-go", false, "a number beyond its Go type (1e400, or an integer past int64) that the schema leaves unbounded does not decode"},
+	{"tiers-order", false, "pressure.tiers must be increasing, which JSON Schema cannot say (the schema's description does); a tier is announced as the context crosses it going up"},
 	{"logged-lines", false, "the lines a window keeps in logged decode as turns and advisories, unknown members and wrong types refused; the window schema takes any object there (each line is checked as a line of its log when it is appended)"},
 }
 
@@ -212,6 +215,16 @@ func explain(t *testing.T, k state.Kind, doc any, schemaErrs, typedErrs []state.
 	}{
 		{"integer-spelling", canonicalIntegers},
 		{"beyond-go", clampNumbers},
+		{"tiers-order", func(d any) any {
+			if m, ok := d.(map[string]any); ok && k == state.KindConfig {
+				if p, ok := m["pressure"].(map[string]any); ok {
+					if ts, ok := p["tiers"].([]any); ok {
+						p["tiers"] = increasing(ts)
+					}
+				}
+			}
+			return d
+		}},
 		{"logged-lines", func(d any) any {
 			if m, ok := d.(map[string]any); ok && k == state.KindWindow {
 				delete(m, "logged")
@@ -221,7 +234,7 @@ func explain(t *testing.T, k state.Kind, doc any, schemaErrs, typedErrs []state.
 	} {
 		fixed = r.repair(fixed)
 		raw, _ := json.Marshal(fixed)
-		if len(state.ValidateBytes(k, raw)) == 0 && len(schemacheck.ValidateDoc(k, fixed)) == 0 {
+		if len(settings.ValidateBytes(k, raw)) == 0 && len(schemacheck.ValidateDoc(k, fixed)) == 0 {
 			return differenceNamed(r.name)
 		}
 	}
@@ -238,7 +251,7 @@ func reencode(t *testing.T, dir string, k state.Kind, raw []byte) []byte {
 		if err := os.WriteFile(filepath.Join(dir, "config.json"), raw, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		s, _ := state.LoadSettings(dir, nil, nil)
+		s, _ := settings.Load(dir, nil, nil)
 		v = &s
 	default:
 		v = newDoc(k)
@@ -464,10 +477,10 @@ func TestValidateDifferences(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			schemaOK := len(schemacheck.Validate(c.kind, []byte(c.raw))) == 0
-			checkOK := len(state.ValidateBytes(c.kind, []byte(c.raw))) == 0
+			checkOK := len(settings.ValidateBytes(c.kind, []byte(c.raw))) == 0
 			if schemaOK != c.schemaOK || checkOK != c.checkOK {
 				t.Fatalf("schema valid=%v (want %v), ValidateBytes valid=%v (want %v): %v / %v", schemaOK, c.schemaOK, checkOK, c.checkOK,
-					schemacheck.Validate(c.kind, []byte(c.raw)), state.ValidateBytes(c.kind, []byte(c.raw)))
+					schemacheck.Validate(c.kind, []byte(c.raw)), settings.ValidateBytes(c.kind, []byte(c.raw)))
 			}
 			if (schemaOK != checkOK) != (c.diff != "") {
 				t.Fatalf("disagreement %v, difference %q", schemaOK != checkOK, c.diff)
@@ -554,4 +567,36 @@ func FuzzReadLines(f *testing.F) {
 			t.Fatalf("stats say %d lines, %d delivered", stats.Lines, n)
 		}
 	})
+}
+
+// increasing returns the numbers of ts sorted by value, without repeats;
+// anything else in ts is kept, after them.
+func increasing(ts []any) []any {
+	var nums []json.Number
+	var rest []any
+	for _, t := range ts {
+		if n, ok := t.(json.Number); ok {
+			nums = append(nums, n)
+		} else {
+			rest = append(rest, t)
+		}
+	}
+	val := func(n json.Number) float64 { f, _ := n.Float64(); return f }
+	slices.SortFunc(nums, func(a, b json.Number) int { return cmpFloat(val(a), val(b)) })
+	nums = slices.CompactFunc(nums, func(a, b json.Number) bool { return val(a) == val(b) })
+	out := make([]any, 0, len(ts))
+	for _, n := range nums {
+		out = append(out, n)
+	}
+	return append(out, rest...)
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }

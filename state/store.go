@@ -322,12 +322,12 @@ var (
 	errNotRegular = errors.New("not a regular file")
 )
 
-// readBounded reads a regular file of at most max bytes, following
+// ReadBounded reads a regular file of at most max bytes, following
 // links: for the user's own files (config.json). It refuses FIFOs,
 // devices and directories before opening them for reading, so a hostile
 // path can never block or stream forever. State files are read with
 // Store.readFile, which follows no link.
-func readBounded(path string, max int64) ([]byte, error) {
+func ReadBounded(path string, max int64) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err

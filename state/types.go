@@ -3,13 +3,7 @@ package state
 import (
 	"encoding/json"
 	"time"
-
-	"github.com/djinn-cc/djinn/engines/loops"
-	"github.com/djinn-cc/djinn/engines/reservoir"
 )
-
-// The hot documents' JSON methods (codec_gen.go, runtime in codec.go).
-//go:generate go run ./internal/codecgen -types Window,Turn,Advisory,Anchor -o codec_gen.go
 
 // SchemaVersion is the version of every document Djinn writes. A document
 // with another version fails its schema and is quarantined; migrations, when
@@ -39,8 +33,8 @@ type Window struct {
 	// Loops holds the pattern engine's state per agent: "main" for the main
 	// agent, the agent_id for each subagent (the most recent few are kept,
 	// in LoopAgents order, oldest first).
-	Loops      map[string]*loops.State `json:"loops,omitempty"`
-	LoopAgents []string                `json:"loop_agents,omitempty"`
+	Loops      map[string]*LoopState `json:"loops,omitempty"`
+	LoopAgents []string              `json:"loop_agents,omitempty"`
 	// Drift is the goal-drift state of the main agent.
 	Drift *Drift `json:"drift,omitempty"`
 	// Pressure is the context meter's state.
@@ -107,8 +101,8 @@ type Drift struct {
 	// Obs are the HMM observations of the last calls.
 	Obs []string `json:"obs"`
 	// Reservoir is D3's uniform sample of this anchor's window scores.
-	Reservoir *reservoir.Reservoir[Sample] `json:"reservoir,omitempty"`
-	Verdict   *Verdict                     `json:"verdict,omitempty"`
+	Reservoir *Samples `json:"reservoir,omitempty"`
+	Verdict   *Verdict `json:"verdict,omitempty"`
 	// LastAdvised is the session tool-call count at the last drift advisory
 	// (0 = never); RefocusStreak counts consecutive refocus verdicts.
 	LastAdvised   int `json:"last_advised"`
@@ -119,6 +113,52 @@ type Drift struct {
 	// TextMark identifies the newest assistant message whose text was
 	// already taken as signal.
 	TextMark string `json:"text_mark,omitempty"`
+}
+
+// LoopState is the loop-pattern engine's memory of one agent, as
+// window.json keeps it (the engine's loops.State has the same fields, and
+// hooks converts between the two).
+type LoopState struct {
+	// Seq is the number of events recorded.
+	Seq uint64 `json:"n"`
+	// Events is the ring buffer of recent tool calls, oldest first.
+	Events []LoopEvent `json:"events"`
+	// Patterns holds each pattern's EMA and last alert, by name.
+	Patterns map[string]LoopPattern `json:"patterns,omitempty"`
+}
+
+// LoopEvent is one tool call as the loop patterns see it: short hashes,
+// never contents (the fields of loops.Event).
+type LoopEvent struct {
+	Seq         uint64 `json:"n"`
+	Tool        string `json:"tool"`
+	Target      string `json:"target,omitempty"`
+	Range       string `json:"range,omitempty"`
+	Input       string `json:"input,omitempty"`
+	Failed      bool   `json:"failed,omitempty"`
+	Interrupted bool   `json:"interrupted,omitempty"`
+	Error       string `json:"error,omitempty"`
+	Result      string `json:"result,omitempty"`
+	Before      string `json:"before,omitempty"`
+	After       string `json:"after,omitempty"`
+}
+
+// LoopPattern is what the loop engine remembers about one pattern (the
+// fields of loops.PatternState).
+type LoopPattern struct {
+	EMA      float64 `json:"ema"`
+	Last     uint64  `json:"last,omitempty"`
+	LastHard bool    `json:"last_hard,omitempty"`
+	Alerts   int     `json:"alerts,omitempty"`
+}
+
+// Samples is the live drift reservoir: a uniform sample of up to K window
+// scores out of NSeen. Its fields are those of reservoir.Reservoir[Sample],
+// so hooks converts a *Samples to the engine's type without copying.
+type Samples struct {
+	K     int      `json:"k"`
+	NSeen int64    `json:"n_seen"`
+	Items []Sample `json:"items"`
 }
 
 // CallSignal is what one tool call said about its topic.

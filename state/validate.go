@@ -10,13 +10,10 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/djinn-cc/djinn/engines/loops"
-	"github.com/djinn-cc/djinn/engines/reservoir"
 )
 
 // A state file is checked in two steps: a strict decode into its Go type
-// (decodeStrict: unknown fields, trailing data and wrong types refused) and
+// (DecodeStrict: unknown fields, trailing data and wrong types refused) and
 // the type's Validate method, which enforces the rest of what the embedded
 // schema says (required members, schema_version, ranges, enums, patterns,
 // lengths and bounds). TestValidateMatchesSchema holds the two to the
@@ -70,7 +67,7 @@ func fieldErrors(err error) []FieldError {
 }
 
 // validator is a state document: Validate enforces its schema on a value
-// decoded by decodeStrict (or built by Djinn, before it is written).
+// decoded by DecodeStrict (or built by Djinn, before it is written).
 type validator interface{ Validate() error }
 
 // newDoc returns a fresh value of the Go type of a document kind.
@@ -95,13 +92,9 @@ func newDoc(k Kind) (validator, error) {
 }
 
 // ValidateBytes checks raw JSON as a document of kind k the way a hook
-// reads it (config.json: as LoadSettings reads it, key by key), and
-// returns every violation (nil when valid).
+// reads it, and returns every violation (nil when valid). config.json is
+// the settings package's (settings.ValidateBytes), not a state document.
 func ValidateBytes(k Kind, raw []byte) []FieldError {
-	if k == KindConfig {
-		s := DefaultSettings()
-		return applyConfig(&s, raw)
-	}
 	v, err := newDoc(k)
 	if err != nil {
 		return []FieldError{{"", err.Error()}}
@@ -112,7 +105,7 @@ func ValidateBytes(k Kind, raw []byte) []FieldError {
 // decodeValid decodes raw strictly into v and validates the result. On an
 // error v may be half-decoded; callers start afresh.
 func decodeValid(raw []byte, v any) error {
-	if err := decodeStrict(raw, v); err != nil {
+	if err := DecodeStrict(raw, v); err != nil {
 		return err
 	}
 	return validate(v)
@@ -127,9 +120,10 @@ func validate(v any) error {
 	return d.Validate()
 }
 
-// decodeStrict decodes exactly one JSON value into v with encoding/json,
-// refusing unknown fields and anything after the value.
-func decodeStrict(raw []byte, v any) error {
+// DecodeStrict decodes exactly one JSON value into v with encoding/json,
+// refusing unknown fields and anything after the value; its error is
+// Invalid.
+func DecodeStrict(raw []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -458,7 +452,7 @@ func (w Window) Validate() error {
 
 // validateLoops enforces the schema's loop_state on the pattern engine's
 // state of one agent.
-func validateLoops(v *vet, s *loops.State) {
+func validateLoops(v *vet, s *LoopState) {
 	v.required("events", s.Events != nil)
 	v.maxItems("events", len(s.Events), 256)
 	v.in("events")
@@ -542,7 +536,7 @@ func (d *Drift) validate(v *vet) {
 }
 
 // validateSamples enforces the schemas' reservoir: k, n_seen and items.
-func validateSamples(v *vet, r *reservoir.Reservoir[Sample]) {
+func validateSamples(v *vet, r *Samples) {
 	v.intRange("k", int64(r.K), 1, 1024)
 	v.min("n_seen", r.NSeen, 0)
 	v.required("items", r.Items != nil)
@@ -630,7 +624,7 @@ func (r Reservoir) Validate() error {
 	v.version(r.SchemaVersion)
 	v.sessionID("session_id", r.SessionID)
 	v.maxLen("anchor_hash", r.AnchorHash, 12)
-	validateSamples(&v, &reservoir.Reservoir[Sample]{K: r.K, NSeen: int64(r.NSeen), Items: r.Items})
+	validateSamples(&v, &Samples{K: r.K, NSeen: int64(r.NSeen), Items: r.Items})
 	return v.err()
 }
 

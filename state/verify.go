@@ -55,16 +55,11 @@ func sessionFileKind(name string) Kind {
 	return ""
 }
 
-// Check validates, without changing anything, the root's shared files and
-// the files of the given sessions (all sessions when ids is empty), each as
-// a hook reads it (ValidateBytes).
-func (s *Store) Check(ids []string) (CheckReport, error) {
-	return s.CheckWith(ids, ValidateBytes)
-}
-
-// CheckWith is Check with the check of one document (a whole file, or one
-// line of a JSONL file) given: `djinn state validate` adds the embedded
-// schemas' own.
+// CheckWith validates, without changing anything, the root's shared files
+// and the files of the given sessions (all sessions when ids is empty), each
+// document (a whole file, or one line of a JSONL file) with check:
+// settings.ValidateBytes checks them as a hook reads them, and `djinn state
+// validate` adds the embedded schemas' own.
 func (s *Store) CheckWith(ids []string, check func(k Kind, raw []byte) []FieldError) (CheckReport, error) {
 	c := checkRun{check: check}
 	r := &c.report
@@ -143,7 +138,7 @@ func (c *checkRun) checkFile(path string, k Kind) {
 		c.checkLines(path, k)
 		return
 	}
-	raw, err := readBounded(path, MaxDocBytes)
+	raw, err := ReadBounded(path, MaxDocBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
@@ -159,7 +154,7 @@ func (c *checkRun) checkFile(path string, k Kind) {
 
 func (c *checkRun) checkLines(path string, k Kind) {
 	r := &c.report
-	raw, err := readBounded(path, 1<<30)
+	raw, err := ReadBounded(path, 1<<30)
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}

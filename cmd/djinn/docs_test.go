@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/djinn-cc/djinn/state"
+	"github.com/djinn-cc/djinn/settings"
 )
 
 // TestReadmeListsEverySetting keeps the README's settings table complete.
@@ -14,7 +14,7 @@ func TestReadmeListsEverySetting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range state.SettingKeys() {
+	for _, k := range settings.Keys() {
 		if !strings.Contains(string(raw), "| `"+k+"` |") {
 			t.Errorf("README.md does not document the setting %s", k)
 		}

@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -162,7 +163,7 @@ func clipBytes(b []byte) string {
 func checkState(t *testing.T, root string) state.CheckReport {
 	t.Helper()
 	st := &state.Store{Root: root}
-	rep, err := st.Check(nil)
+	rep, err := st.CheckWith(nil, settings.ValidateBytes)
 	if err != nil {
 		t.Fatalf("check %s: %v", root, err)
 	}

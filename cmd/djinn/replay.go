@@ -16,7 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/djinn-cc/djinn/hooks/replay"
-	"github.com/djinn-cc/djinn/state"
+	"github.com/djinn-cc/djinn/settings"
 )
 
 func (a *app) replayCommand() *cli.Command {
@@ -75,12 +75,12 @@ func (a *app) replay(c *cli.Context) error {
 		}
 		stateDir = st.Root
 	}
-	settings, problems := state.LoadSettings(stateDir, a.getenv, a.environ)
+	set, problems := settings.Load(stateDir, a.getenv, a.environ)
 	for _, p := range problems {
 		a.tui.errorf("%s", p)
 	}
 	if c.String("splice") != "" {
-		return a.spliceReplay(c, settings)
+		return a.spliceReplay(c, set)
 	}
 	out := replayOutput{Total: replayTotal{ByKind: map[string]int{}, Per100: map[string]float64{}}}
 	// Transcripts are independent (each gets its own scratch state), so
@@ -121,7 +121,7 @@ func (a *app) replay(c *cli.Context) error {
 		r := &results[i]
 		opt := replay.Options{
 			StateDir: stateDir,
-			Settings: settings,
+			Settings: set,
 			Notice:   func(m string) { a.tui.errorf("%s", m) },
 		}
 		if !c.Bool("json") && !c.Bool("quiet") {
@@ -199,7 +199,7 @@ func agentNote(id string) string {
 }
 
 // spliceReplay runs the drift splice evaluation for each transcript.
-func (a *app) spliceReplay(c *cli.Context, settings state.Settings) error {
+func (a *app) spliceReplay(c *cli.Context, set settings.Settings) error {
 	type result struct {
 		File      string            `json:"file"`
 		Splice    string            `json:"splice"`
@@ -224,7 +224,7 @@ func (a *app) spliceReplay(c *cli.Context, settings state.Settings) error {
 			os.RemoveAll(dir)
 			return err
 		}
-		rep, err := replay.Run(c.Context, spliced, replay.Options{Settings: settings, Notice: func(m string) { a.tui.errorf("%s", m) }})
+		rep, err := replay.Run(c.Context, spliced, replay.Options{Settings: set, Notice: func(m string) { a.tui.errorf("%s", m) }})
 		os.RemoveAll(dir)
 		if err != nil {
 			return err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 	"github.com/djinn-cc/djinn/state/schemacheck"
 )
@@ -128,7 +129,7 @@ func (a *app) stateShow(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		if errs := state.ValidateBytes(f.kind, raw); len(errs) > 0 {
+		if errs := settings.ValidateBytes(f.kind, raw); len(errs) > 0 {
 			fmt.Fprintf(a.stdout, "\n== %s: INVALID: %v\n", f.name, errs[0])
 			continue
 		}
@@ -196,7 +197,7 @@ func checkDoc(k state.Kind, raw []byte) []state.FieldError {
 	if errs := schemacheck.Validate(k, raw); len(errs) > 0 {
 		return errs
 	}
-	return state.ValidateBytes(k, raw)
+	return settings.ValidateBytes(k, raw)
 }
 
 func (a *app) stateDelete(c *cli.Context) error {

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/djinn-cc/djinn/state"
+	"github.com/djinn-cc/djinn/settings"
 )
 
 // corpusDir holds real Claude Code transcripts (shared, read-only, not part
@@ -38,7 +38,7 @@ func BenchmarkReplayTestdata(b *testing.B) {
 // benchReplay replays files one after the other per iteration and reports
 // events per second.
 func benchReplay(b *testing.B, files []string) {
-	set := state.DefaultSettings()
+	set := settings.Default()
 	events := 0
 	for b.Loop() {
 		for _, f := range files {

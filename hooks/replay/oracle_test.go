@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/djinn-cc/djinn/state"
+	"github.com/djinn-cc/djinn/settings"
 )
 
 // tree reads every file under dir: name (relative) to mode and content.
@@ -47,7 +47,7 @@ func TestFailedHookLeavesNoState(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "learnings.jsonl"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Run(context.Background(), f, Options{WorkDir: filepath.Join(t.TempDir(), "work"), StateDir: dir, Settings: state.DefaultSettings()})
+	_, err := Run(context.Background(), f, Options{WorkDir: filepath.Join(t.TempDir(), "work"), StateDir: dir, Settings: settings.Default()})
 	if err == nil || !strings.Contains(err.Error(), "SessionEnd") {
 		t.Fatalf("want the replay to fail at SessionEnd, got %v", err)
 	}

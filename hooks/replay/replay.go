@@ -44,6 +44,7 @@ import (
 
 	"github.com/djinn-cc/djinn/hooks"
 	"github.com/djinn-cc/djinn/hooks/transcript"
+	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -56,7 +57,7 @@ type Options struct {
 	// temporary directory (on /dev/shm when it exists) removed afterwards.
 	WorkDir string
 	// Settings are the detectors' settings.
-	Settings state.Settings
+	Settings settings.Settings
 	// OnEvent, if set, is called after every synthesised hook.
 	OnEvent func(Event)
 	// Notice receives state notices (quarantined files and the like).

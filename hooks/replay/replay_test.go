@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/djinn-cc/djinn/hooks"
-	"github.com/djinn-cc/djinn/state"
+	"github.com/djinn-cc/djinn/settings"
 )
 
 // corpus returns the transcripts to evaluate on: the team's corpus beside
@@ -45,7 +45,7 @@ func sharedCorpus(t *testing.T) string {
 
 func replayFile(t *testing.T, path string) *Report {
 	t.Helper()
-	rep, err := Run(context.Background(), path, Options{Settings: state.DefaultSettings()})
+	rep, err := Run(context.Background(), path, Options{Settings: settings.Default()})
 	if err != nil {
 		t.Fatalf("replay %s: %v", path, err)
 	}

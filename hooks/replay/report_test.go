@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -33,7 +34,7 @@ func TestEvalReport(t *testing.T) {
 	var loopLines []string
 	for _, f := range files {
 		st := t.TempDir()
-		rep, err := Run(context.Background(), f, Options{StateDir: st, Settings: state.DefaultSettings()})
+		rep, err := Run(context.Background(), f, Options{StateDir: st, Settings: settings.Default()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +106,7 @@ func TestEvalReport(t *testing.T) {
 		}
 		p := filepath.Join(t.TempDir(), "s.jsonl")
 		os.WriteFile(p, data, 0o600)
-		rep, err := Run(context.Background(), p, Options{Settings: state.DefaultSettings()})
+		rep, err := Run(context.Background(), p, Options{Settings: settings.Default()})
 		if err != nil {
 			t.Fatal(err)
 		}

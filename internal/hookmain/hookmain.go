@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/djinn-cc/djinn/hooks"
+	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -164,7 +165,7 @@ func NewEnv(stateDir string, getenv func(string) string, environ []string, now f
 	if err != nil {
 		return nil, err
 	}
-	set, problems := state.LoadSettings(st.Root, getenv, withoutHookVars(environ))
+	set, problems := settings.Load(st.Root, getenv, withoutHookVars(environ))
 	for _, p := range problems {
 		report(p)
 	}

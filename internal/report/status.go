@@ -9,13 +9,14 @@ import (
 
 	"github.com/djinn-cc/djinn/engines/reservoir"
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
 
 // Status prints /djinn:status: the anchor, its deltas, the current verdict
 // with its numbers, and the recent advisories. It reads the session's state
 // without changing it (an invalid file is reported, not moved aside).
-func Status(w io.Writer, st *state.Store, id string, set state.DriftSettings) error {
+func Status(w io.Writer, st *state.Store, id string, set settings.Drift) error {
 	dir, err := st.SessionDir(id)
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/djinn-cc/djinn/internal/report"
+	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -59,7 +60,7 @@ func TestStatusPrefersPendingAnchor(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			if err := report.Status(&out, st, "s-1", state.DefaultSettings().Drift); err != nil {
+			if err := report.Status(&out, st, "s-1", settings.Default().Drift); err != nil {
 				t.Fatal(err)
 			}
 			if !strings.Contains(out.String(), tc.want) {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/djinn-cc/djinn/hooks"
+	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -54,7 +55,7 @@ func newSession(dir, stateRoot, id string) (*session, error) {
 	s.tw = f
 	s.env = &hooks.Env{
 		Store:    &state.Store{Root: stateRoot, LockWait: 5 * time.Second},
-		Settings: state.DefaultSettings(),
+		Settings: settings.Default(),
 		Now:      func() time.Time { return s.clock },
 		Getenv: func(k string) string {
 			if k == "CLAUDE_PROJECT_DIR" {

@@ -1,4 +1,4 @@
-package state
+package settings
 
 import (
 	"encoding/json"
@@ -9,11 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/djinn-cc/djinn/state"
 	"github.com/google/go-cmp/cmp"
 )
 
 func TestDefaultSettingsMatchSeeds(t *testing.T) {
-	s := DefaultSettings()
+	s := Default()
 	for _, c := range []struct {
 		name      string
 		got, want any
@@ -51,7 +52,7 @@ func TestDefaultSettingsMatchSeeds(t *testing.T) {
 // TestConfigSchemaCoversSettings: every setting is in config.schema.json
 // and the schema has no key that is not a setting.
 func TestConfigSchemaCoversSettings(t *testing.T) {
-	raw, _ := Schema(KindConfig)
+	raw, _ := state.Schema(state.KindConfig)
 	var schema struct {
 		Properties map[string]struct {
 			Properties map[string]any `json:"properties"`
@@ -74,15 +75,15 @@ func TestConfigSchemaCoversSettings(t *testing.T) {
 		}
 	}
 	sort.Strings(inSchema)
-	if got, want := strings.Join(inSchema, " "), strings.Join(SettingKeys(), " "); got != want {
+	if got, want := strings.Join(inSchema, " "), strings.Join(Keys(), " "); got != want {
 		t.Fatalf("schema keys:\n%s\nsetting keys:\n%s", got, want)
 	}
 	// The defaults themselves are a valid config.
-	b, _ := json.Marshal(DefaultSettings())
-	if errs := ValidateBytes(KindConfig, b); len(errs) > 0 {
+	b, _ := json.Marshal(Default())
+	if errs := ValidateBytes(state.KindConfig, b); len(errs) > 0 {
 		t.Fatalf("defaults fail the check: %v", errs)
 	}
-	if err := DefaultSettings().Validate(); err != nil {
+	if err := Default().Validate(); err != nil {
 		t.Fatalf("defaults out of bounds: %v", err)
 	}
 }
@@ -91,7 +92,7 @@ func TestConfigSchemaCoversSettings(t *testing.T) {
 // config.schema.json's minimum, exclusiveMinimum and maximum of every
 // numeric setting.
 func TestSettingLimitsMatchSchema(t *testing.T) {
-	raw, _ := Schema(KindConfig)
+	raw, _ := state.Schema(state.KindConfig)
 	type bounds struct {
 		Type             string   `json:"type"`
 		Minimum          *float64 `json:"minimum"`
@@ -144,7 +145,7 @@ func TestSettingLimitsMatchSchema(t *testing.T) {
 	}
 }
 
-func TestLoadSettings(t *testing.T) {
+func TestLoad(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		config   string
@@ -152,7 +153,7 @@ func TestLoadSettings(t *testing.T) {
 		check    func(Settings) bool
 		problems []string // substrings, one per expected problem
 	}{
-		{name: "defaults", check: func(s Settings) bool { return reflect.DeepEqual(s, DefaultSettings()) }},
+		{name: "defaults", check: func(s Settings) bool { return reflect.DeepEqual(s, Default()) }},
 		{name: "file", config: `{"loops":{"block":true,"cooldown":9}}`,
 			check: func(s Settings) bool { return s.Loops.Block && s.Loops.Cooldown == 9 && s.Loops.Window == 20 }},
 		{name: "env wins over plugin option wins over file", config: `{"stall":{"max_rollbacks":1}}`,
@@ -167,7 +168,7 @@ func TestLoadSettings(t *testing.T) {
 			check:    func(s Settings) bool { return s.Stall.MaxRollbacks == 3 && !s.Enabled },
 			problems: []string{"stall.max_rollbacks"}},
 		{name: "invalid json", config: `{"loops":`,
-			check:    func(s Settings) bool { return reflect.DeepEqual(s, DefaultSettings()) },
+			check:    func(s Settings) bool { return reflect.DeepEqual(s, Default()) },
 			problems: []string{"invalid JSON"}},
 		{name: "bad env", environ: []string{"DJINN_LOOPS_COOLDOWN=-3", "DJINN_NOPE=1", "DJINN_STATE_DIR=/x"},
 			check:    func(s Settings) bool { return s.Loops.Cooldown == 5 },
@@ -183,7 +184,7 @@ func TestLoadSettings(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			s, problems := LoadSettings(root, nil, tc.environ)
+			s, problems := Load(root, nil, tc.environ)
 			if !tc.check(s) {
 				t.Errorf("settings not as expected: %+v", s)
 			}
@@ -208,10 +209,129 @@ func TestLoadSettings(t *testing.T) {
 // TestNotASettingDisjoint: applyEnv skips the names of notASetting before
 // it looks settings up, so none may be a setting's variable.
 func TestNotASettingDisjoint(t *testing.T) {
-	s := DefaultSettings()
+	s := Default()
 	for _, f := range settingFields(&s) {
 		if name := envName("DJINN_", f.key); notASetting[name] {
 			t.Errorf("%s is both a setting (%s) and listed in notASetting", name, f.key)
 		}
+	}
+}
+
+// TestConfigBOM: a config.json saved with a UTF-8 byte order mark applies.
+func TestConfigBOM(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte("\xef\xbb\xbf{\"lock_wait_ms\": 1234}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, problems := Load(root, nil, nil)
+	if len(problems) > 0 || s.LockWaitMS != 1234 {
+		t.Errorf("lock_wait_ms %d, problems %v", s.LockWaitMS, problems)
+	}
+}
+
+// TestHostileValuesEverySource: a value outside config.schema.json's bounds
+// is refused the same way from config.json, a plugin option and a DJINN_
+// variable; the message names the key and the source, and the default
+// stays in force.
+func TestHostileValuesEverySource(t *testing.T) {
+	for _, tc := range []struct {
+		key  string
+		json string // "" when JSON cannot spell the value (NaN, Inf)
+		env  string
+	}{
+		{"drift.reservoir_k", "1000000000", "1000000000"},
+		{"drift.bootstrap_resamples", "2000000000", "2000000000"},
+		{"drift.threshold", "", "NaN"},
+		{"drift.threshold", "", "+Inf"},
+		{"drift.threshold", "1.5", "1.5"},
+		{"drift.alpha", "0", "0"},
+		{"drift.hmm_window", "1000000000", "1000000000"},
+		{"loops.window", "0", "0"},
+		{"loops.window", "1000000000", "1000000000"},
+		{"loops.alpha", "", "NaN"},
+		{"loops.hard_ema", "", "-Inf"},
+		{"loops.max_cycle", "0", "0"},
+		{"stall.window", "0", "0"},
+		{"stall.min_entropy", "", "NaN"},
+		{"stall.max_rollbacks", "1000000000", "1000000000"},
+		{"lock_wait_ms", "1000000000", "1000000000"},
+		{"lock_wait_ms", "-1", "-1"},
+		{"pressure.rearm_drop", "", "NaN"},
+		{"pressure.tiers", "[0.9,0.5]", "0.9,0.5"},
+		{"pressure.tiers", "[0.5,0.5]", "0.5,0.5"},
+		{"pressure.tiers", "[0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9]", "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9"},
+		{"pressure.tiers", "[0.05,0.1,0.15,0.2,0.25,0.3,0.35,0.4,0.45,0.5,0.55,0.6,0.65,0.7,0.75,0.8,0.85,0.9,0.95,1]", "0.05,0.1,0.15,0.2,0.25,0.3,0.35,0.4,0.45,0.5,0.55,0.6,0.65,0.7,0.75,0.8,0.85,0.9,0.95,1"},
+		{"pressure.tiers", "[0,0.5]", "0,0.5"},
+		{"pressure.tiers", "[0.5,1.5]", "0.5,1.5"},
+		{"pressure.tiers", "", "0.4,NaN"},
+		{"compress.cap", "0", "0"},
+		{"compress.head_share", "", "NaN"},
+	} {
+		sec, sub, nested := strings.Cut(tc.key, ".")
+		envVar := strings.ToUpper(strings.ReplaceAll(tc.key, ".", "_"))
+		sources := []struct {
+			name, config string
+			environ      []string
+			says         string
+		}{
+			{name: "plugin option", environ: []string{"CLAUDE_PLUGIN_OPTION_" + envVar + "=" + tc.env}, says: "plugin option CLAUDE_PLUGIN_OPTION_" + envVar},
+			{name: "environment", environ: []string{"DJINN_" + envVar + "=" + tc.env}, says: "environment DJINN_" + envVar},
+		}
+		if tc.json != "" {
+			doc := `{"` + tc.key + `":` + tc.json + `}`
+			if nested {
+				doc = `{"` + sec + `":{"` + sub + `":` + tc.json + `}}`
+			}
+			sources = append(sources, struct {
+				name, config string
+				environ      []string
+				says         string
+			}{name: "config.json", config: doc, says: "config.json: key " + tc.key})
+		}
+		for _, src := range sources {
+			t.Run(tc.key+"="+tc.env+"/"+src.name, func(t *testing.T) {
+				root := t.TempDir()
+				if src.config != "" {
+					if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(src.config), 0o600); err != nil {
+						t.Fatal(err)
+					}
+				}
+				s, problems := Load(root, nil, src.environ)
+				if diff := cmp.Diff(Default(), s); diff != "" {
+					t.Errorf("a refused value changed the settings (-default +got):\n%s", diff)
+				}
+				if len(problems) != 1 {
+					t.Fatalf("problems = %q, want one", problems)
+				}
+				for _, want := range []string{src.says, tc.key, "using the default"} {
+					if !strings.Contains(problems[0], want) {
+						t.Errorf("problem %q does not say %q", problems[0], want)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestRefusedKeepsLowerSource: a refused value keeps the value of the
+// source below it, and the message says so.
+func TestRefusedKeepsLowerSource(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"drift":{"threshold":0.6}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, problems := Load(root, nil, []string{"CLAUDE_PLUGIN_OPTION_DRIFT_THRESHOLD=0.5", "DJINN_DRIFT_THRESHOLD=NaN"})
+	if s.Drift.Threshold != 0.5 {
+		t.Errorf("drift.threshold = %v, want the plugin option's 0.5", s.Drift.Threshold)
+	}
+	if len(problems) != 1 || !strings.Contains(problems[0], "keeping the value from CLAUDE_PLUGIN_OPTION_DRIFT_THRESHOLD") {
+		t.Errorf("problems = %q, want one keeping the plugin option's value", problems)
+	}
+	s, problems = Load(root, nil, []string{"DJINN_DRIFT_THRESHOLD=2"})
+	if s.Drift.Threshold != 0.6 {
+		t.Errorf("drift.threshold = %v, want config.json's 0.6", s.Drift.Threshold)
+	}
+	if len(problems) != 1 || !strings.Contains(problems[0], "keeping the value from "+filepath.Join(root, "config.json")) {
+		t.Errorf("problems = %q, want one keeping config.json's value", problems)
 	}
 }

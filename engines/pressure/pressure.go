@@ -1,0 +1,115 @@
+// Package pressure is Djinn's context-pressure engine (seed 004): given the
+// context's size in tokens at each reading, it says when a tier (a share of
+// the context window) is crossed going up, announcing each tier once and
+// re-arming it once the context falls RearmDrop below it or after a
+// compaction. It is pure: no I/O, no clock; the hook reads the meter from
+// the transcript and keeps State in window.json.
+package pressure
+
+// DefaultLimit is the standard context window in tokens.
+const DefaultLimit = 200_000
+
+// Config holds the tiers and the window. JSON names are the settings keys.
+type Config struct {
+	// Tiers are the shares of the window announced, increasing.
+	Tiers []float64 `json:"tiers"`
+	// RearmDrop re-arms a tier once the context falls this far below it.
+	RearmDrop float64 `json:"rearm_drop"`
+	// Limit is the context window in tokens; 0 means automatic:
+	// DefaultLimit, switched to LargeLimit once the context has exceeded
+	// DefaultLimit.
+	Limit      int `json:"limit"`
+	LargeLimit int `json:"large_limit"`
+}
+
+// DefaultConfig returns seed 004's tiers and the automatic window.
+func DefaultConfig() Config {
+	return Config{Tiers: []float64{0.4, 0.55, 0.7}, RearmDrop: 0.05, Limit: 0, LargeLimit: 1_000_000}
+}
+
+// WindowLimit is the context window a reading is measured against, given
+// the largest context seen so far.
+func (c Config) WindowLimit(peak int64) int64 {
+	if c.Limit > 0 {
+		return int64(c.Limit)
+	}
+	if peak > DefaultLimit {
+		return int64(c.LargeLimit)
+	}
+	return DefaultLimit
+}
+
+// State is the meter's memory between hooks.
+type State struct {
+	Tokens int64
+	Limit  int64
+	Peak   int64
+	// Stale is set after a compaction until the next reading.
+	Stale bool
+	// Announced[i] says whether tier i was announced and not re-armed.
+	Announced []bool
+	// Pending is a tier (1-based) crossed at a hook that could not say so.
+	Pending int
+}
+
+// Fit sizes Announced to the number of tiers, keeping what it knows.
+func (s *State) Fit(tiers int) {
+	if len(s.Announced) != tiers {
+		a := make([]bool, tiers)
+		copy(a, s.Announced)
+		s.Announced = a
+	}
+}
+
+// Observe takes a reading of tokens and returns the index of a tier newly
+// crossed (-1 if none; the highest when several are), re-arming the tiers
+// the context has fallen RearmDrop below.
+func (s *State) Observe(tokens int64, c Config) int {
+	s.Fit(len(c.Tiers))
+	s.Tokens = tokens
+	s.Stale = false
+	s.Peak = max(s.Peak, tokens)
+	s.Limit = c.WindowLimit(s.Peak)
+	share := float64(tokens) / float64(s.Limit)
+	crossed := -1
+	for i, t := range c.Tiers {
+		switch {
+		case share >= t && !s.Announced[i]:
+			s.Announced[i] = true
+			crossed = i
+		case share < t-c.RearmDrop:
+			s.Announced[i] = false
+		}
+	}
+	return crossed
+}
+
+// Crosses reports whether a reading of tokens would cross a tier, leaving s
+// as it is.
+func (s *State) Crosses(tokens int64, c Config) bool {
+	cp := *s
+	cp.Announced = append([]bool(nil), s.Announced...)
+	return cp.Observe(tokens, c) >= 0
+}
+
+// Rearm re-arms every tier and marks the meter stale (after a compaction).
+func (s *State) Rearm() {
+	clear(s.Announced)
+	s.Stale = true
+	s.Pending = 0
+}
+
+// TakePending returns the tier (0-based) crossed at an earlier hook that
+// could not announce it, and clears it; ok is false when there is none or
+// the tier was re-armed meanwhile.
+func (s *State) TakePending(c Config) (tier int, ok bool) {
+	if s.Pending == 0 {
+		return 0, false
+	}
+	tier = s.Pending - 1
+	s.Pending = 0
+	if tier >= len(c.Tiers) || tier >= len(s.Announced) || !s.Announced[tier] {
+		return 0, false
+	}
+	return tier, true
+}

@@ -1,0 +1,96 @@
+package pressure
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestObserve: each tier is announced once as it is crossed going up,
+// re-armed once the context falls RearmDrop below it, and the highest of
+// several crossed at once is the one returned.
+func TestObserve(t *testing.T) {
+	c := DefaultConfig()
+	var s State
+	for _, step := range []struct {
+		tokens int64
+		want   int
+	}{
+		{70_000, -1},  // 0.35
+		{80_000, 0},   // 0.40: tier 1
+		{90_000, -1},  // still above, already announced
+		{71_000, -1},  // 0.355: within rearm_drop of 0.40, not re-armed
+		{80_000, -1},  // so not announced again
+		{69_000, -1},  // 0.345: re-armed
+		{80_000, 0},   // announced again
+		{150_000, 2},  // 0.75: tiers 2 and 3 at once, the highest returned
+		{150_000, -1}, // nothing new
+	} {
+		if got := s.Observe(step.tokens, c); got != step.want {
+			t.Fatalf("Observe(%d) = %d, want %d (state %+v)", step.tokens, got, step.want, s)
+		}
+	}
+	if diff := cmp.Diff([]bool{true, true, true}, s.Announced); diff != "" {
+		t.Errorf("announced (-want +got):\n%s", diff)
+	}
+	s.Rearm()
+	if !s.Stale || s.Announced[0] || s.Pending != 0 {
+		t.Errorf("after Rearm: %+v", s)
+	}
+	if got := s.Observe(150_000, c); got != 2 || s.Stale {
+		t.Errorf("after Rearm, Observe = %d (stale %v), want 2", got, s.Stale)
+	}
+}
+
+func TestWindowLimit(t *testing.T) {
+	c := DefaultConfig()
+	for _, tc := range []struct {
+		limit int
+		peak  int64
+		want  int64
+	}{
+		{0, 0, DefaultLimit},
+		{0, DefaultLimit, DefaultLimit},
+		{0, DefaultLimit + 1, 1_000_000},
+		{500_000, 10, 500_000},
+	} {
+		c.Limit = tc.limit
+		if got := c.WindowLimit(tc.peak); got != tc.want {
+			t.Errorf("limit %d, peak %d: WindowLimit = %d, want %d", tc.limit, tc.peak, got, tc.want)
+		}
+	}
+}
+
+// TestCrossesLeavesState: Crosses answers as Observe would, on a copy.
+func TestCrossesLeavesState(t *testing.T) {
+	c := DefaultConfig()
+	s := State{Announced: []bool{true, false, false}, Peak: 90_000}
+	before := State{Announced: []bool{true, false, false}, Peak: 90_000}
+	if !s.Crosses(120_000, c) || s.Crosses(85_000, c) {
+		t.Error("Crosses disagrees with Observe")
+	}
+	if diff := cmp.Diff(before, s); diff != "" {
+		t.Errorf("Crosses changed the state (-before +after):\n%s", diff)
+	}
+}
+
+func TestTakePending(t *testing.T) {
+	c := DefaultConfig()
+	for _, tc := range []struct {
+		name string
+		s    State
+		tier int
+		ok   bool
+	}{
+		{"none", State{Announced: []bool{true, false, false}}, 0, false},
+		{"pending", State{Announced: []bool{true, true, false}, Pending: 2}, 1, true},
+		{"re-armed meanwhile", State{Announced: []bool{false, false, false}, Pending: 1}, 0, false},
+		{"beyond the tiers", State{Announced: []bool{true, true, true}, Pending: 9}, 0, false},
+	} {
+		s := tc.s
+		tier, ok := s.TakePending(c)
+		if tier != tc.tier || ok != tc.ok || s.Pending != 0 {
+			t.Errorf("%s: TakePending = %d, %v (pending %d), want %d, %v", tc.name, tier, ok, s.Pending, tc.tier, tc.ok)
+		}
+	}
+}
