@@ -1,0 +1,406 @@
+// Command judgeeval replays every session of the labelled evaluation set
+// (testdata/eval/sessions), joins Djinn's advisories with the hand labels
+// (testdata/eval/labels.jsonl) by session, kind and tool call, scores recall
+// over the hand-listed misses (testdata/eval/misses.jsonl), and writes the
+// tables to docs/judgement.md. Labels are defined in ../shared/judging.md.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/djinn-cc/djinn/hooks/replay"
+	"github.com/djinn-cc/djinn/state"
+)
+
+// Label is one judge's verdict on one advisory.
+type Label struct {
+	Session    string `json:"session"`
+	Kind       string `json:"kind"`
+	ToolCall   int    `json:"tool_call"`
+	TextPrefix string `json:"text_prefix"`
+	Label      string `json:"label"`
+	Judge      string `json:"judge"`
+	Evidence   string `json:"evidence"`
+}
+
+// Miss is a moment where a careful engineer would have spoken.
+type Miss struct {
+	Session     string `json:"session"`
+	Kind        string `json:"kind"`
+	StartCall   int    `json:"start_call"`
+	EvidentCall int    `json:"evident_call"`
+	Evidence    string `json:"evidence"`
+	Judge       string `json:"judge"`
+}
+
+// Advisory is one advisory Djinn gave on a session.
+type Advisory struct {
+	Session  string
+	Kind     string
+	ToolCall int
+	Text     string
+}
+
+// Joined is an advisory with its label, if any ("" when unlabelled).
+type Joined struct {
+	Advisory
+	Label string
+}
+
+// loopKinds are the advisory and miss kinds that name a loop: a loop miss
+// is caught by any of them, since the same loop can show as any.
+var loopKinds = map[string]bool{
+	"fail-loop": true, "tool-loop": true, "read-loop": true, "edit-revert": true, "stall": true,
+}
+
+// join pairs each advisory with the label of the same session, kind and
+// tool call; when several share that key, a label whose text_prefix starts
+// the advisory's text is preferred, then labels in file order. Each label
+// is used once.
+func join(advs []Advisory, labels []Label) []Joined {
+	type key struct {
+		s, k string
+		c    int
+	}
+	byKey := map[key][]int{}
+	for i, l := range labels {
+		k := key{l.Session, l.Kind, l.ToolCall}
+		byKey[k] = append(byKey[k], i)
+	}
+	used := make([]bool, len(labels))
+	out := make([]Joined, 0, len(advs))
+	for _, a := range advs {
+		j := Joined{Advisory: a}
+		cands := byKey[key{a.Session, a.Kind, a.ToolCall}]
+		pick := -1
+		for _, i := range cands {
+			if !used[i] && labels[i].TextPrefix != "" && strings.HasPrefix(a.Text, labels[i].TextPrefix) {
+				pick = i
+				break
+			}
+		}
+		if pick < 0 {
+			for _, i := range cands {
+				if !used[i] {
+					pick = i
+					break
+				}
+			}
+		}
+		if pick >= 0 {
+			used[pick] = true
+			j.Label = labels[pick].Label
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// kindsMatch reports whether an advisory of kind adv answers a miss of kind
+// miss: the loop kinds answer each other, any other kind only itself.
+func kindsMatch(miss, adv string) bool {
+	if loopKinds[miss] {
+		return loopKinds[adv]
+	}
+	return miss == adv
+}
+
+// caught reports whether an advisory of a matching kind fired on the miss's
+// session at a call in [start_call, evident_call+3].
+func caught(m Miss, advs []Advisory) bool {
+	for _, a := range advs {
+		if a.Session == m.Session && kindsMatch(m.Kind, a.Kind) && a.ToolCall >= m.StartCall && a.ToolCall <= m.EvidentCall+3 {
+			return true
+		}
+	}
+	return false
+}
+
+// Row is one line of the precision table.
+type Row struct {
+	Kind                                                             string
+	Advisories, Labelled, Useful, Useless, False, Unsure, Unlabelled int
+	Per100                                                           float64
+}
+
+// Precision is useful/(useful+useless+false), or -1 when nothing is judged.
+func (r Row) Precision() float64 {
+	n := r.Useful + r.Useless + r.False
+	if n == 0 {
+		return -1
+	}
+	return float64(r.Useful) / float64(n)
+}
+
+func table(joined []Joined, calls int) []Row {
+	rows := map[string]*Row{}
+	total := &Row{Kind: "all"}
+	for _, j := range joined {
+		r := rows[j.Kind]
+		if r == nil {
+			r = &Row{Kind: j.Kind}
+			rows[j.Kind] = r
+		}
+		for _, x := range []*Row{r, total} {
+			x.Advisories++
+			switch j.Label {
+			case "":
+				x.Unlabelled++
+			case "useful":
+				x.Useful++
+			case "useless":
+				x.Useless++
+			case "false":
+				x.False++
+			default:
+				x.Unsure++
+			}
+			if j.Label != "" {
+				x.Labelled++
+			}
+		}
+	}
+	out := make([]Row, 0, len(rows)+1)
+	for _, r := range rows {
+		out = append(out, *r)
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Kind < out[b].Kind })
+	out = append(out, *total)
+	for i := range out {
+		if calls > 0 {
+			out[i].Per100 = float64(out[i].Advisories) * 100 / float64(calls)
+		}
+	}
+	return out
+}
+
+func readJSONL[T any](path string) ([]T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	defer f.Close()
+	var out []T
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var v T
+		if err := json.Unmarshal(line, &v); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		out = append(out, v)
+	}
+	return out, sc.Err()
+}
+
+type sessionResult struct {
+	name  string
+	calls int
+	advs  []Advisory
+	err   error
+}
+
+func replayAll(ctx context.Context, paths []string) []sessionResult {
+	res := make([]sessionResult, len(paths))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, p := range paths {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			r := &res[i]
+			r.name = filepath.Base(p)
+			rep, err := replay.Run(ctx, p, replay.Options{Settings: state.DefaultSettings(), Notice: func(string) {}})
+			if err != nil {
+				r.err = err
+				return
+			}
+			r.calls = rep.ToolCalls
+			for _, a := range rep.Advisories {
+				r.advs = append(r.advs, Advisory{Session: r.name, Kind: a.Kind, ToolCall: a.Call, Text: a.Text})
+			}
+		}()
+	}
+	wg.Wait()
+	return res
+}
+
+type part struct {
+	title    string
+	sessions map[string]bool
+}
+
+func render(w io.Writer, res []sessionResult, labels []Label, misses []Miss, p part) {
+	var advs []Advisory
+	calls, n := 0, 0
+	for _, r := range res {
+		if !p.sessions[r.name] {
+			continue
+		}
+		n++
+		calls += r.calls
+		advs = append(advs, r.advs...)
+	}
+	fmt.Fprintf(w, "## %s: %d sessions, %d tool calls\n\n", p.title, n, calls)
+	fmt.Fprintf(w, "| kind | advisories | labelled | useful | useless | false | unsure | unlabelled | precision | per 100 calls |\n")
+	fmt.Fprintf(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, r := range table(join(advs, labels), calls) {
+		prec := "–"
+		if pr := r.Precision(); pr >= 0 {
+			prec = fmt.Sprintf("%.0f %%", pr*100)
+		}
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %d | %d | %d | %s | %.2f |\n", r.Kind, r.Advisories, r.Labelled, r.Useful, r.Useless, r.False, r.Unsure, r.Unlabelled, prec, r.Per100)
+	}
+	type rc struct{ n, caught int }
+	byKind := map[string]*rc{}
+	var missed []Miss
+	for _, m := range misses {
+		if !p.sessions[m.Session] {
+			continue
+		}
+		c := byKind[m.Kind]
+		if c == nil {
+			c = &rc{}
+			byKind[m.Kind] = c
+		}
+		c.n++
+		if caught(m, advs) {
+			c.caught++
+		} else {
+			missed = append(missed, m)
+		}
+	}
+	kinds := make([]string, 0, len(byKind))
+	for k := range byKind {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	fmt.Fprintf(w, "\nRecall over the misses (caught: an advisory of a matching kind at a call in [start_call, evident_call+3]; loop kinds match each other):\n\n")
+	fmt.Fprintf(w, "| miss kind | moments | caught | recall |\n|---|---:|---:|---:|\n")
+	tn, tc := 0, 0
+	for _, k := range kinds {
+		c := byKind[k]
+		tn += c.n
+		tc += c.caught
+		fmt.Fprintf(w, "| %s | %d | %d | %.0f %% |\n", k, c.n, c.caught, 100*float64(c.caught)/float64(c.n))
+	}
+	if tn > 0 {
+		fmt.Fprintf(w, "| all | %d | %d | %.0f %% |\n", tn, tc, 100*float64(tc)/float64(tn))
+	}
+	if len(missed) > 0 {
+		fmt.Fprintf(w, "\nNot caught:\n\n")
+		for _, m := range missed {
+			fmt.Fprintf(w, "- %s %s calls %d–%d: %s\n", m.Session, m.Kind, m.StartCall, m.EvidentCall, m.Evidence)
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+func gitHead() string {
+	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+	if err != nil {
+		return "unknown"
+	}
+	head := strings.TrimSpace(string(out))
+	if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(bytes.TrimSpace(st)) > 0 {
+		head += " (with uncommitted changes)"
+	}
+	return head
+}
+
+func main() {
+	dir := flag.String("dir", "testdata/eval", "the evaluation set: sessions/, labels.jsonl, misses.jsonl, heldout.txt")
+	out := flag.String("out", "docs/judgement.md", "where to write the report")
+	judge := flag.String("judge", "A", "whose labels and misses to score")
+	flag.Parse()
+	if err := run(*dir, *out, *judge); err != nil {
+		fmt.Fprintln(os.Stderr, "judge-eval:", err)
+		os.Exit(1)
+	}
+}
+
+func run(dir, out, judge string) error {
+	paths, err := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
+	if err != nil || len(paths) == 0 {
+		return fmt.Errorf("no sessions in %s/sessions", dir)
+	}
+	sort.Strings(paths)
+	allLabels, err := readJSONL[Label](filepath.Join(dir, "labels.jsonl"))
+	if err != nil {
+		return err
+	}
+	allMisses, err := readJSONL[Miss](filepath.Join(dir, "misses.jsonl"))
+	if err != nil {
+		return err
+	}
+	var labels []Label
+	for _, l := range allLabels {
+		if l.Judge == judge {
+			labels = append(labels, l)
+		}
+	}
+	var misses []Miss
+	for _, m := range allMisses {
+		if m.Judge == judge {
+			misses = append(misses, m)
+		}
+	}
+	held := map[string]bool{}
+	if data, err := os.ReadFile(filepath.Join(dir, "heldout.txt")); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+				held[l] = true
+			}
+		}
+	}
+	res := replayAll(context.Background(), paths)
+	all, tuning, heldout := part{"All sessions", map[string]bool{}}, part{"Tuning part", map[string]bool{}}, part{"Held out", map[string]bool{}}
+	for _, r := range res {
+		if r.err != nil {
+			return fmt.Errorf("replay %s: %w", r.name, r.err)
+		}
+		all.sessions[r.name] = true
+		if held[r.name] {
+			heldout.sessions[r.name] = true
+		} else {
+			tuning.sessions[r.name] = true
+		}
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# Djinn judged on real sessions\n\n")
+	fmt.Fprintf(&b, "Written by `scripts/judge-eval` on %s at commit %s; judge %s's labels and misses from `%s` (definitions: `testdata/eval/README.md` and the team's judging.md). Precision = useful / (useful + useless + false); unsure is left out; unlabelled advisories are new output no judge has seen.\n\n", time.Now().UTC().Format("2006-01-02"), gitHead(), judge, dir)
+	for _, p := range []part{all, tuning, heldout} {
+		render(&b, res, labels, misses, p)
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+		return err
+	}
+	_, err = os.Stdout.Write(b.Bytes())
+	return err
+}
