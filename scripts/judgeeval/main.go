@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"github.com/djinn-cc/djinn/hooks/replay"
-	"github.com/djinn-cc/djinn/state"
+	"github.com/djinn-cc/djinn/settings"
 )
 
 // Label is one judge's verdict on one advisory.
@@ -233,7 +233,7 @@ func replayAll(ctx context.Context, paths []string) []sessionResult {
 			defer func() { <-sem }()
 			r := &res[i]
 			r.name = filepath.Base(p)
-			rep, err := replay.Run(ctx, p, replay.Options{Settings: state.DefaultSettings(), Notice: func(string) {}})
+			rep, err := replay.Run(ctx, p, replay.Options{Settings: settings.Default(), Notice: func(string) {}})
 			if err != nil {
 				r.err = err
 				return
