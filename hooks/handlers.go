@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -55,5 +56,5 @@ func (s *session) newAssistantWords(p *Payload) []string {
 		return nil
 	}
 	d.TextMark = clip(mark, 256)
-	return words(scan.LastText)
+	return drift.Words(scan.LastText)
 }
