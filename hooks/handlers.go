@@ -50,7 +50,7 @@ func (s *session) newAssistantWords(p *Payload) []string {
 	}
 	mark := scan.Reading.MessageID
 	if mark == "" {
-		mark = "text:" + AnchorHash(scan.LastText)
+		mark = "text:" + anchorHash(scan.LastText)
 	}
 	if mark == d.TextMark {
 		return nil
