@@ -35,9 +35,9 @@ var intentKeywords = []struct {
 	{"docs", []string{"document", "docs", "readme", "changelog", "comment"}},
 }
 
-// ClassifyIntent returns feature, bugfix, refactor, research, docs or
+// classifyIntent returns feature, bugfix, refactor, research, docs or
 // unknown for a normalized prompt. Ties go to the earlier type in the table.
-func ClassifyIntent(tokens []string) string {
+func classifyIntent(tokens []string) string {
 	best, bestN := "unknown", 0
 	for _, k := range intentKeywords {
 		n := 0
@@ -55,9 +55,9 @@ func ClassifyIntent(tokens []string) string {
 	return best
 }
 
-// AnchorHash is the original's anchor_hash: the first 12 hex digits of
+// anchorHash is the original's anchor_hash: the first 12 hex digits of
 // sha1(lower(strip(text))).
-func AnchorHash(text string) string {
+func anchorHash(text string) string {
 	sum := sha1.Sum([]byte(strings.ToLower(strings.TrimSpace(text))))
 	return hex.EncodeToString(sum[:])[:12]
 }
@@ -185,8 +185,8 @@ func newAnchor(s *session, text, promptID, source string, prev *state.Anchor) *s
 		SchemaVersion: state.SchemaVersion,
 		SessionID:     s.id,
 		Text:          text,
-		Hash:          AnchorHash(text),
-		IntentType:    ClassifyIntent(toks),
+		Hash:          anchorHash(text),
+		IntentType:    classifyIntent(toks),
 		Tokens:        capTokens(toks, 512),
 		CapturedAt:    s.now,
 		PromptID:      clip(promptID, 128),

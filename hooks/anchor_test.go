@@ -47,8 +47,8 @@ func TestClassifyIntent(t *testing.T) {
 		"Document the config keys in the README":   "docs",
 		"hello there":                              "unknown",
 	} {
-		if got := ClassifyIntent(lcsNormalize(text)); got != want {
-			t.Errorf("ClassifyIntent(%q) = %s, want %s", text, got, want)
+		if got := classifyIntent(lcsNormalize(text)); got != want {
+			t.Errorf("classifyIntent(%q) = %s, want %s", text, got, want)
 		}
 	}
 }

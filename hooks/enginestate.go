@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/engines/loops"
 	"github.com/djinn-cc/djinn/engines/reservoir"
 	"github.com/djinn-cc/djinn/state"
@@ -44,8 +45,53 @@ func storeLoops(st *state.LoopState, ls loops.State) {
 	}
 }
 
-// sampler views the persisted drift reservoir as the engine's reservoir: the
-// two types have the same fields, so the conversion shares the data.
-func sampler(s *state.Samples) *reservoir.Reservoir[state.Sample] {
-	return (*reservoir.Reservoir[state.Sample])(s)
+// driftState copies the persisted drift state into the engine's type. The
+// slices of words are shared; nil slices stay nil, so window.json is
+// written back as it was read.
+func driftState(d *state.Drift) drift.State {
+	st := drift.State{
+		AnchorHash: d.AnchorHash, AnchorTokens: d.AnchorTokens, Insufficient: d.Insufficient,
+		Threshold: d.Threshold, ThresholdSource: d.ThresholdSource, Idents: d.Idents, Switched: d.Switched,
+		Calls: d.Calls, Vocab: d.Vocab, Files: d.Files, Obs: d.Obs, RefocusStreak: d.RefocusStreak,
+	}
+	if d.Recent != nil {
+		st.Recent = make([]drift.Signal, len(d.Recent))
+		for i, r := range d.Recent {
+			st.Recent[i] = drift.Signal(r)
+		}
+	}
+	if r := d.Reservoir; r != nil {
+		st.Reservoir = &reservoir.Reservoir[drift.Sample]{K: r.K, NSeen: r.NSeen}
+		if r.Items != nil {
+			st.Reservoir.Items = make([]drift.Sample, len(r.Items), max(len(r.Items), r.K))
+			for i, it := range r.Items {
+				st.Reservoir.Items[i] = drift.Sample(it)
+			}
+		}
+	}
+	return st
+}
+
+// storeDrift copies the engine's drift state back into the persisted one.
+func storeDrift(d *state.Drift, st drift.State) {
+	d.AnchorHash, d.AnchorTokens, d.Insufficient = st.AnchorHash, st.AnchorTokens, st.Insufficient
+	d.Threshold, d.ThresholdSource, d.Idents, d.Switched = st.Threshold, st.ThresholdSource, st.Idents, st.Switched
+	d.Calls, d.Vocab, d.Files, d.Obs, d.RefocusStreak = st.Calls, st.Vocab, st.Files, st.Obs, st.RefocusStreak
+	d.Recent = nil
+	if st.Recent != nil {
+		d.Recent = make([]state.CallSignal, len(st.Recent))
+		for i, r := range st.Recent {
+			d.Recent[i] = state.CallSignal(r)
+		}
+	}
+	d.Reservoir = nil
+	if r := st.Reservoir; r != nil {
+		d.Reservoir = &state.Samples{K: r.K, NSeen: r.NSeen}
+		if r.Items != nil {
+			d.Reservoir.Items = make([]state.Sample, len(r.Items))
+			for i, it := range r.Items {
+				d.Reservoir.Items[i] = state.Sample(it)
+			}
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -49,11 +50,11 @@ func (s *session) newAssistantWords(p *Payload) []string {
 	}
 	mark := scan.Reading.MessageID
 	if mark == "" {
-		mark = "text:" + AnchorHash(scan.LastText)
+		mark = "text:" + anchorHash(scan.LastText)
 	}
 	if mark == d.TextMark {
 		return nil
 	}
 	d.TextMark = clip(mark, 256)
-	return words(scan.LastText)
+	return drift.Words(scan.LastText)
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/engines/posterior"
 	"github.com/djinn-cc/djinn/state"
 )
@@ -48,22 +49,20 @@ func (e *Env) loadPosteriors() (*state.Posteriors, error) {
 	return &ps, nil
 }
 
-// threshold returns the on-task cutoff for an intent type: the posterior's
-// p10 once it has MinSessions sessions, else the setting (seed: 0.7).
+// threshold returns the on-task cutoff for an intent type (the engine's
+// choice between the setting and the developer's posterior), where it came
+// from, and the posterior's session count.
 func (s *session) threshold(intent string) (float64, string, int) {
 	set := s.env.Settings.Drift
 	ps, err := s.env.loadPosteriors()
 	if err != nil {
-		return set.Threshold, string(posterior.SourceFallback), 0
+		return drift.Threshold(set.Config, nil)
 	}
 	p, ok := ps.Entries[posteriorKey(intent, s.env.developerKey())]
 	if !ok {
-		return set.Threshold, string(posterior.SourceFallback), 0
+		return drift.Threshold(set.Config, nil)
 	}
-	post := posterior.Posterior{Alpha: set.Alpha, Mu: p.Mu, Var: p.Var, N: p.N, MeanLen: p.MeanLen}
-	t, src := posterior.Threshold(post, set.MinSessions, set.Threshold)
-	t = min(max(t, 0), 1)
-	return round3(t), string(src), p.N
+	return drift.Threshold(set.Config, &drift.Prior{Mu: p.Mu, Var: p.Var, N: p.N, MeanLen: p.MeanLen})
 }
 
 // learnSession records a finished session once: one line to
@@ -93,7 +92,7 @@ func (s *session) learnSession(ctx context.Context) error {
 	dev := s.env.developerKey()
 	l := state.Learning{
 		SchemaVersion: state.SchemaVersion, Time: s.now, SessionID: s.id, IntentType: a.IntentType,
-		Developer: dev, MeanScore: round3(meanScore(d.Reservoir.Items)), Samples: len(d.Reservoir.Items),
+		Developer: dev, MeanScore: round3(drift.Mean(scores(d.Reservoir.Items))), Samples: len(d.Reservoir.Items),
 		SessionLen: int(d.Reservoir.NSeen), Excluded: !counts,
 	}
 	if !counts {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/djinn-cc/djinn/engines/drift"
 	"io"
 	"io/fs"
 	"os"
@@ -204,5 +205,5 @@ func (s *session) touchAgent(key string) {
 
 // display shortens a path for advisories: relative to the project.
 func (s *session) display(p string) string {
-	return relPath(p, s.w.ProjectDir)
+	return drift.RelPath(p, s.w.ProjectDir)
 }

@@ -3,6 +3,7 @@ package hooks
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/djinn-cc/djinn/engines/pressure"
@@ -231,7 +232,9 @@ func (s *session) loadBearingFiles(n int) []string {
 			if len(out) == n {
 				return out
 			}
-			out = appendNew(out, filepath.ToSlash(f))
+			if f := filepath.ToSlash(f); f != "" && !slices.Contains(out, f) {
+				out = append(out, f)
+			}
 		}
 	}
 	return out

@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"encoding/json"
+	"github.com/djinn-cc/djinn/engines/drift"
 	"strings"
 	"unicode/utf8"
 
@@ -21,7 +22,7 @@ const maxFailures = 5
 // main agent, the context meter, and the tool-result compressor.
 func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, error) {
 	sat.Inc(&s.w.ToolCalls)
-	sig := callSignal(p.ToolName, p.ToolInput, s.w.ProjectDir)
+	sig := drift.Extract(p.ToolName, p.ToolInput, s.w.ProjectDir)
 	// The target is read once: the input can hold a whole file (Write).
 	target, rng := loops.TargetOf(p.ToolName, p.ToolInput)
 	outChars := s.toolResponse(p).visibleChars(p.ToolName, p.ToolResponse)
@@ -42,7 +43,7 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 		advs = append(advs, s.loopCall(p, target, rng)...)
 	}
 	if set.Drift.Enabled && !s.disabled("drift") && p.AgentID == "" && s.w.Drift != nil {
-		sig.Narrative = capStrings(appendNew(sig.Narrative, s.newAssistantWords(p)...), maxCallTokens)
+		sig.AddNarrative(s.newAssistantWords(p))
 		advs = append(advs, s.driftCall(p.ToolName, sig)...)
 		if v := s.w.Drift.Verdict; v != nil {
 			sc := v.Score
@@ -151,7 +152,7 @@ func callSummary(p *Payload, project string) string {
 
 // summarize is callSummary from the call's target and range.
 func summarize(tool, target, rng, project string) string {
-	target = relPath(target, project)
+	target = drift.RelPath(target, project)
 	if project != "" {
 		target = strings.ReplaceAll(target, project+"/", "")
 	}

@@ -5,29 +5,15 @@ import (
 	"sync"
 )
 
-// wordSet returns the set of the whitespace-separated words of text, built
-// on first use: a hook that never asks pays nothing for it.
-func wordSet(text string) func() map[string]bool {
-	return sync.OnceValue(func() map[string]bool {
-		set := map[string]bool{}
-		for _, w := range strings.Fields(text) {
-			set[w] = true
-		}
-		return set
-	})
-}
-
-var (
-	genericWords    = wordSet(genericWordsText)
-	subcommandTools = wordSet(subcommandToolsText)
-	ackWords        = wordSet(ackWordsText)
-)
-
-// isGenericWord reports whether w is one of the words of genericWordsText.
-func isGenericWord(w string) bool { return genericWords()[w] }
-
-// isSubcommandTool reports whether w is one of the words of subcommandToolsText.
-func isSubcommandTool(w string) bool { return subcommandTools()[w] }
+// ackWords is the set of the words of ackWordsText, built on first use: a
+// hook that never classifies a prompt pays nothing for it.
+var ackWords = sync.OnceValue(func() map[string]bool {
+	set := map[string]bool{}
+	for _, w := range strings.Fields(ackWordsText) {
+		set[w] = true
+	}
+	return set
+})
 
 // isAckWord reports whether w is one of the words of ackWordsText.
 func isAckWord(w string) bool { return ackWords()[w] }

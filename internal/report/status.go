@@ -2,12 +2,11 @@ package report
 
 import (
 	"fmt"
+	"github.com/djinn-cc/djinn/engines/drift"
 	"io"
-	"math/rand/v2"
 	"path/filepath"
 	"strings"
 
-	"github.com/djinn-cc/djinn/engines/reservoir"
 	"github.com/djinn-cc/djinn/hooks/advice"
 	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
@@ -112,20 +111,15 @@ func Status(w io.Writer, st *state.Store, id string, set settings.Drift) error {
 }
 
 // withCI adds the reservoir's bootstrap interval to a verdict, drawn as the
-// drift advisory draws it (same seed, same resamples), so status shows the
-// numbers the advisory gave.
+// drift advisory draws it (the engine's WithCI), so status shows the numbers
+// the advisory gave.
 func withCI(v state.Verdict, id string, d *state.Drift, resamples int) state.Verdict {
 	xs := make([]float64, len(d.Reservoir.Items))
 	for i, it := range d.Reservoir.Items {
 		xs[i] = it.Score
 	}
-	rng := rand.New(rand.NewPCG(reservoir.Seed(id, d.AnchorHash), uint64(d.Reservoir.NSeen)+1))
-	ci := reservoir.Bootstrap(xs, resamples, rng)
-	v.Mean, v.CILo, v.CIHi = round3(ci.Mean), round3(ci.Lo), round3(ci.Hi)
-	return v
+	return state.Verdict(drift.WithCI(drift.Verdict(v), xs, id, d.AnchorHash, d.Reservoir.NSeen, resamples))
 }
-
-func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }
 
 // relPath is p relative to the project when it lies inside it.
 func relPath(p, project string) string {

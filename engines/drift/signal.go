@@ -1,4 +1,4 @@
-package hooks
+package drift
 
 import (
 	"encoding/json"
@@ -22,8 +22,8 @@ import (
 // that say nothing about a topic: English function words, the verbs agents
 // narrate with, file extensions and directory names every project has.
 
-// maxCallTokens bounds the distinct words kept per call.
-const maxCallTokens = 32
+// MaxCallTokens bounds the distinct words kept per call.
+const MaxCallTokens = 32
 
 // splitCamel puts a space at each camelCase hump (darkTheme → dark Theme).
 func splitCamel(text string) string {
@@ -39,9 +39,9 @@ func splitCamel(text string) string {
 	return b.String()
 }
 
-// words splits text into signal words, in order of first appearance,
+// Words splits text into signal words, in order of first appearance,
 // without duplicates.
-func words(text string) []string {
+func Words(text string) []string {
 	text = splitCamel(text)
 	var out []string
 	seen := map[string]bool{}
@@ -109,13 +109,13 @@ sync status stat diff oneline verify verbose build compile compiling lint format
 ready list show open closed close reason progress
 `
 
-// callSig is what one tool call says about its topic. Object words name
+// CallSig is what one tool call says about its topic. Object words name
 // what the call acts on (paths, command arguments, patterns, queries, todo
 // items, task prompts); narrative words only describe it (a Bash
 // description, the agent's prose). Narrative words can show a call is about
 // the goal but never that it is not: descriptions and prose are full of
 // workflow phrases ("Push to remote", "All tests pass") that name no topic.
-type callSig struct {
+type CallSig struct {
 	Object    []string
 	Narrative []string
 	Files     []string
@@ -124,8 +124,9 @@ type callSig struct {
 	Acts string
 }
 
-// callSignal extracts a call's signal from its tool name and input.
-func callSignal(tool string, input json.RawMessage, project string) callSig {
+// Extract reads a call's signal from its tool name and input; project is
+// the project directory, which paths are made relative to.
+func Extract(tool string, input json.RawMessage, project string) CallSig {
 	var in map[string]json.RawMessage
 	_ = json.Unmarshal(input, &in)
 	str := func(k string) string {
@@ -135,13 +136,13 @@ func callSignal(tool string, input json.RawMessage, project string) callSig {
 		}
 		return s
 	}
-	var sig callSig
+	var sig CallSig
 	var obj, narr []string
 	addFile := func(p string) {
 		if p == "" {
 			return
 		}
-		rel := relPath(p, project)
+		rel := RelPath(p, project)
 		sig.Files = append(sig.Files, rel)
 		obj = append(obj, rel)
 	}
@@ -157,7 +158,7 @@ func callSignal(tool string, input json.RawMessage, project string) callSig {
 	case "Grep", "Glob":
 		obj = append(obj, str("pattern"), str("glob"))
 		if p := str("path"); p != "" {
-			obj = append(obj, relPath(p, project))
+			obj = append(obj, RelPath(p, project))
 		}
 	case "WebFetch":
 		obj = append(obj, str("url"), str("prompt"))
@@ -194,8 +195,8 @@ func callSignal(tool string, input json.RawMessage, project string) callSig {
 			}
 		}
 	}
-	sig.Object = capStrings(words(strings.Join(obj, "\n")), maxCallTokens)
-	sig.Narrative = capStrings(words(strings.Join(narr, "\n")), maxCallTokens)
+	sig.Object = capStrings(Words(strings.Join(obj, "\n")), MaxCallTokens)
+	sig.Narrative = capStrings(Words(strings.Join(narr, "\n")), MaxCallTokens)
 	if len(sig.Files) > 4 {
 		sig.Files = sig.Files[:4]
 	}
@@ -256,8 +257,8 @@ func shellSegments(cmd string) []string {
 const subcommandToolsText = `git gh bd npm npx yarn pnpm mix cargo go make docker kubectl pip pip3 poetry
 uv bundle rake rails dotnet mvn gradle terraform helm brew apt apt-get systemctl tmux bun deno swift`
 
-// relPath makes p relative to the project when it is inside it.
-func relPath(p, project string) string {
+// RelPath makes p relative to the project when it is inside it.
+func RelPath(p, project string) string {
 	p = filepath.Clean(p)
 	if project != "" {
 		if r, err := filepath.Rel(project, p); err == nil && !strings.HasPrefix(r, "..") {

@@ -1,7 +1,9 @@
-package hooks
+package drift
 
 import (
+	"regexp"
 	"strings"
+	"sync"
 )
 
 // Ticket identifiers. Goals often name the ticket, issue or bead they are
@@ -12,10 +14,13 @@ import (
 // of the goal's identifier (spotter-gqc.1, PROJ-123-a) is the same task.
 
 // identRe finds family-code identifiers: a word, a separator, and a code.
-var identRe = lazyRegexp(`(?i)\b([a-z][a-z0-9]{1,30})[-#]([a-z0-9]{2,12})((?:[.\-][a-z0-9]+)*)\b`)
+// It is compiled on first use: most texts never need it (see mayIdent).
+var identRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b([a-z][a-z0-9]{1,30})[-#]([a-z0-9]{2,12})((?:[.\-][a-z0-9]+)*)\b`)
+})
 
-// Ident is one family-code identifier, lower-cased.
-type Ident struct{ Family, Code string }
+// ident is one family-code identifier, lower-cased.
+type ident struct{ Family, Code string }
 
 // codeLike tells a ticket code (gqc, 123, x7k, dov) from an ordinary word
 // (mode, trap, theme), without a dictionary: it has a digit, has no vowel, or
@@ -56,17 +61,17 @@ func mayIdent(text string) bool {
 }
 
 // idents returns the ticket-like identifiers in text.
-func idents(text string) []Ident {
+func idents(text string) []ident {
 	if !mayIdent(text) {
 		return nil
 	}
-	var out []Ident
+	var out []ident
 	for _, m := range identRe().FindAllStringSubmatch(text, 32) {
 		fam, code := strings.ToLower(m[1]), strings.ToLower(m[2])
 		if !codeLike(code) || isGenericWord(fam) {
 			continue
 		}
-		id := Ident{fam, code}
+		id := ident{fam, code}
 		dup := false
 		for _, x := range out {
 			dup = dup || x == id
@@ -81,7 +86,7 @@ func idents(text string) []Ident {
 // identVerdict compares the identifiers a call names with the goal's:
 // hit when it names one of the goal's, conflict when it names only siblings
 // of them (same family, other code).
-func identVerdict(goal []Ident, text string) (hit, conflict bool) {
+func identVerdict(goal []ident, text string) (hit, conflict bool) {
 	if len(goal) == 0 || text == "" {
 		return false, false
 	}
@@ -101,7 +106,7 @@ func identVerdict(goal []Ident, text string) (hit, conflict bool) {
 }
 
 // identStrings and parseIdents keep identifiers in state as "family-code".
-func identStrings(ids []Ident) []string {
+func identStrings(ids []ident) []string {
 	out := make([]string, len(ids))
 	for i, id := range ids {
 		out[i] = id.Family + "-" + id.Code
@@ -109,11 +114,11 @@ func identStrings(ids []Ident) []string {
 	return out
 }
 
-func parseIdents(ss []string) []Ident {
-	out := make([]Ident, 0, len(ss))
+func parseIdents(ss []string) []ident {
+	out := make([]ident, 0, len(ss))
 	for _, s := range ss {
 		if f, c, ok := strings.Cut(s, "-"); ok {
-			out = append(out, Ident{f, c})
+			out = append(out, ident{f, c})
 		}
 	}
 	return out

@@ -1,0 +1,511 @@
+package drift
+
+import (
+	"math/rand/v2"
+	"slices"
+
+	"github.com/djinn-cc/djinn/engines/hmm"
+	"github.com/djinn-cc/djinn/engines/posterior"
+	"github.com/djinn-cc/djinn/engines/reservoir"
+	"github.com/djinn-cc/djinn/internal/sat"
+)
+
+// Topics of a call: what it says about the goal.
+const (
+	TopicAnchored   = "anchored"
+	TopicUnanchored = "unanchored"
+	TopicConflict   = "conflict"
+	TopicNeutral    = "neutral"
+)
+
+// Verdict kinds.
+const (
+	InsufficientData   = "insufficient_data"
+	OnTask             = "on_task"
+	RealDrift          = "real_drift"
+	TolerableSideQuest = "tolerable_side_quest"
+	RefocusMoment      = "refocus_moment"
+)
+
+const (
+	maxVocab = 1024
+	// minLearnedWords: an anchor too short to measure against becomes
+	// measurable once the session has taught it this many words.
+	minLearnedWords = 10
+	maxKnown        = 256
+	maxRecent       = 16
+	// ConfirmDelay is how old a call must be, in calls, before an on-task
+	// window confirms it into the anchor's vocabulary.
+	ConfirmDelay = 4
+)
+
+// emission is P(topic | state) for ON_TASK, SIDEQUEST, LOST. It is never
+// written: emissionFor copies from it.
+var emission = map[string][hmm.NumStates]float64{
+	TopicAnchored:   {0.75, 0.40, 0.10},
+	TopicUnanchored: {0.15, 0.45, 0.75},
+	TopicNeutral:    {0.10, 0.15, 0.15},
+	// A call on a sibling ticket of the goal's: about another task.
+	TopicConflict: {0.02, 0.10, 0.50},
+}
+
+// Signal is what one tool call said about its topic, as the detector keeps
+// it among the recent calls.
+type Signal struct {
+	Seq    int
+	Tokens []string
+	Files  []string
+	// Topic is anchored, unanchored, conflict or neutral.
+	Topic   string
+	Learned bool
+}
+
+// Sample is one window score in the reservoir.
+type Sample struct {
+	Seq   int
+	Score float64
+	Tool  string
+}
+
+// Verdict is the drift verdict with the honest numbers behind it.
+type Verdict struct {
+	Kind            string
+	Score           float64
+	Mean            float64
+	CILo            float64
+	CIHi            float64
+	N               int
+	Threshold       float64
+	ThresholdSource string
+	Tail            string
+	Lost            int
+	Side            int
+	Call            int
+}
+
+// State is the detector's memory of one anchor.
+type State struct {
+	AnchorHash   string
+	AnchorTokens []string
+	// Insufficient marks an anchor too short or generic to measure against.
+	Insufficient    bool
+	Threshold       float64
+	ThresholdSource string
+	// Idents are the goal's ticket identifiers ("family-code"); Switched is a
+	// sibling identifier the agent moved to, until it names the goal's again.
+	Idents   []string
+	Switched string
+	// Calls counts main-agent tool calls since the anchor was set.
+	Calls int
+	// Vocab and Files are what the session taught the anchor.
+	Vocab  []string
+	Files  []string
+	Recent []Signal
+	// Obs are the HMM observations of the last calls.
+	Obs       []string
+	Reservoir *reservoir.Reservoir[Sample]
+	// RefocusStreak counts consecutive refocus_moment verdicts.
+	RefocusStreak int
+}
+
+// Anchor is what the detector measures against, made from a goal.
+type Anchor struct {
+	Tokens       []string
+	Idents       []string
+	Insufficient bool
+}
+
+// NewAnchor makes the anchor of a goal: text is the goal, deltas its
+// constraint deltas, normalized the number of its normalized tokens.
+func NewAnchor(text string, deltas []string, normalized int, c Config) Anchor {
+	toks := Words(text)
+	all := text
+	for _, d := range deltas {
+		toks = appendNew(toks, Words(d)...)
+		all += "\n" + d
+	}
+	return Anchor{
+		Tokens:       capStrings(toks, 512),
+		Idents:       identStrings(idents(all)),
+		Insufficient: normalized < c.MinAnchorTokens || len(toks) < 2,
+	}
+}
+
+// Call is one main-agent tool call.
+type Call struct {
+	Tool string
+	Sig  CallSig
+	// Seq is the session's tool-call count at this call.
+	Seq int
+}
+
+// AddNarrative adds narrative words (the agent's prose) to a call's signal.
+func (cs *CallSig) AddNarrative(words []string) {
+	cs.Narrative = capStrings(appendNew(cs.Narrative, words...), MaxCallTokens)
+}
+
+// Step folds one call into the state and returns its verdict. session is
+// the session's id: with the anchor's hash it seeds the reservoir's random
+// choices, so a replayed session samples the same calls.
+func (st *State) Step(c Config, session string, call Call) Verdict {
+	sat.Inc(&st.Calls)
+	known := map[string]bool{}
+	for _, f := range st.Files {
+		known[f] = true
+	}
+	cs := call.Sig
+	toks := capStrings(appendNew(append([]string{}, cs.Object...), cs.Narrative...), MaxCallTokens)
+	sig := Signal{Seq: call.Seq, Tokens: toks, Files: cs.Files}
+	learning := st.Calls <= c.LearnCalls
+	hit, conflict := identVerdict(parseIdents(st.Idents), cs.Acts)
+	switch {
+	case hit:
+		st.Switched = ""
+	case conflict && !learning:
+		st.Switched = clip(firstSibling(parseIdents(st.Idents), cs.Acts), 128)
+	}
+	switch {
+	case st.Switched != "":
+		sig.Topic = TopicConflict
+	case len(toks) == 0 && len(cs.Files) == 0:
+		sig.Topic = TopicNeutral
+	case hit:
+		sig.Topic = TopicAnchored
+	case learning:
+		// While the session is still teaching the anchor its vocabulary,
+		// any overlap counts, and no overlap is not yet evidence.
+		sig.Topic = TopicNeutral
+		if st.anchorPoints(toks, cs.Files, known) >= 1 {
+			sig.Topic = TopicAnchored
+		}
+	case st.anchorPoints(toks, cs.Files, known) >= 2:
+		sig.Topic = TopicAnchored
+	case len(cs.Object) == 0 && len(cs.Files) == 0:
+		// Only narrative words, none about the goal: no evidence either way.
+		sig.Topic = TopicNeutral
+	default:
+		sig.Topic = TopicUnanchored
+	}
+	st.Recent = append(st.Recent, sig)
+	if len(st.Recent) > maxRecent {
+		st.Recent = st.Recent[len(st.Recent)-maxRecent:]
+	}
+	if learning {
+		st.learn(len(st.Recent) - 1)
+	}
+	score := WindowScore(st.Recent, c.SignalWindow)
+	if !learning && score >= st.Threshold && len(st.Recent) > ConfirmDelay {
+		st.learn(len(st.Recent) - 1 - ConfirmDelay)
+	}
+
+	rng := rand.New(rand.NewPCG(reservoir.Seed(session, st.AnchorHash), uint64(st.Reservoir.NSeen)))
+	st.Reservoir.Add(Sample{Seq: call.Seq, Score: round3(score), Tool: clip(call.Tool, 256)}, rng)
+
+	st.Obs = append(st.Obs, ToolClass(call.Tool)+"|"+sig.Topic)
+	if w := max(c.HMMWindow, hmm.TailLength); len(st.Obs) > w {
+		st.Obs = st.Obs[len(st.Obs)-w:]
+	}
+	v := st.verdict(c, score, call.Seq)
+	// The refocus streak rule: only consecutive refocus moments count.
+	if v.Kind == RefocusMoment {
+		st.RefocusStreak++
+	} else {
+		st.RefocusStreak = 0
+	}
+	return v
+}
+
+// ToolClass groups tools for the HMM's observations.
+func ToolClass(tool string) string {
+	switch tool {
+	case "Read", "NotebookRead", "Grep", "Glob", "LS":
+		return "read"
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+		return "edit"
+	case "Bash", "PowerShell", "BashOutput", "TaskOutput", "KillShell":
+		return "run"
+	case "WebFetch", "WebSearch":
+		return "web"
+	case "TodoWrite", "Task", "Agent", "ExitPlanMode", "AskUserQuestion":
+		return "plan"
+	}
+	return "other"
+}
+
+// anchorPoints scores how visibly a call is about the goal: a file the
+// on-task work touched settles it (2), a word of the user's own counts two,
+// a learned word one.
+func (st *State) anchorPoints(toks, files []string, known map[string]bool) int {
+	for _, f := range files {
+		if known[f] {
+			return 2
+		}
+	}
+	points := 0
+	for _, t := range toks {
+		switch {
+		case slices.Contains(st.AnchorTokens, t):
+			points += 2
+		case slices.Contains(st.Vocab, t):
+			points++
+		}
+		if points >= 2 {
+			return points
+		}
+	}
+	return points
+}
+
+// learn adds the words and files of the signal at index i to the anchor's
+// vocabulary, once.
+func (st *State) learn(i int) {
+	if i < 0 || i >= len(st.Recent) || st.Recent[i].Learned {
+		return
+	}
+	sig := &st.Recent[i]
+	sig.Learned = true
+	for _, t := range sig.Tokens {
+		if !slices.Contains(st.AnchorTokens, t) {
+			st.Vocab = appendNew(st.Vocab, t)
+		}
+	}
+	st.Files = appendNew(st.Files, sig.Files...)
+	if len(st.Vocab) > maxVocab {
+		st.Vocab = st.Vocab[len(st.Vocab)-maxVocab:]
+	}
+	if len(st.Files) > maxKnown {
+		st.Files = st.Files[len(st.Files)-maxKnown:]
+	}
+}
+
+// LearnRecent confirms every recent call (a user prompt saw them).
+func (st *State) LearnRecent() {
+	for i := range st.Recent {
+		st.learn(i)
+	}
+}
+
+// WindowScore is the share of anchored calls among the last n non-neutral
+// signals; 1 when there are none (nothing says the work has left the goal).
+func WindowScore(recent []Signal, n int) float64 {
+	anchored, total := 0, 0
+	for i := len(recent) - 1; i >= 0 && total < n; i-- {
+		switch recent[i].Topic {
+		case TopicAnchored:
+			anchored++
+			total++
+		case TopicUnanchored, TopicConflict:
+			total++
+		}
+	}
+	if total == 0 {
+		return 1
+	}
+	return float64(anchored) / float64(total)
+}
+
+// verdict maps the score, the reservoir and the HMM tail to a verdict, as
+// the design says: N < min_samples → insufficient_data; score ≥ threshold →
+// on_task; below it the HMM tail decides (lost → real_drift, side quest →
+// tolerable_side_quest, otherwise refocus_moment).
+func (st *State) verdict(c Config, score float64, call int) Verdict {
+	v := Verdict{Score: round3(score), N: len(st.Reservoir.Items), Threshold: st.Threshold, ThresholdSource: st.ThresholdSource, Call: call}
+	v.Mean = round3(Mean(scoresOf(st.Reservoir.Items)))
+	switch {
+	case st.Insufficient && len(st.Vocab) < minLearnedWords, v.N < c.MinSamples:
+		v.Kind = InsufficientData
+		return v
+	case score >= st.Threshold:
+		v.Kind = OnTask
+		return v
+	}
+	res, err := hmm.Infer(hmm.Seed(), st.Obs, hmm.Options[string]{Emission: emissionFor(st.Obs), FixedEmission: true})
+	if err != nil || len(res.Labels) == 0 {
+		v.Kind = RefocusMoment
+		return v
+	}
+	tail := res.Labels[max(0, len(res.Labels)-hmm.TailLength):]
+	for _, l := range tail {
+		switch l {
+		case hmm.Lost:
+			v.Lost++
+		case hmm.SideQuest:
+			v.Side++
+		}
+	}
+	v.Tail = string(hmm.Tail(res.Labels))
+	switch hmm.Tail(res.Labels) {
+	case hmm.DriftLost:
+		v.Kind = RealDrift
+	case hmm.DriftSideQuest:
+		v.Kind = TolerableSideQuest
+	default:
+		v.Kind = RefocusMoment
+	}
+	return v
+}
+
+// emissionFor builds the informed table for the symbols present.
+func emissionFor(obs []string) map[string][hmm.NumStates]float64 {
+	m := make(map[string][hmm.NumStates]float64, 8)
+	for _, o := range obs {
+		if _, ok := m[o]; ok {
+			continue
+		}
+		topic := o
+		for i := len(o) - 1; i >= 0; i-- {
+			if o[i] == '|' {
+				topic = o[i+1:]
+				break
+			}
+		}
+		if e, ok := emission[topic]; ok {
+			m[o] = e
+		}
+	}
+	return m
+}
+
+// WithCI adds the reservoir's bootstrap interval to a verdict: resamples
+// seeded resamples of scores, drawn from the session and the anchor's hash
+// and the reservoir's count, so every reader of the same reservoir (the
+// advisory, status) gets the same numbers. It is only computed when a
+// verdict is shown.
+func WithCI(v Verdict, scores []float64, session, anchorHash string, nSeen int64, resamples int) Verdict {
+	rng := rand.New(rand.NewPCG(reservoir.Seed(session, anchorHash), uint64(nSeen)+1))
+	ci := reservoir.Bootstrap(scores, resamples, rng)
+	v.Mean, v.CILo, v.CIHi = round3(ci.Mean), round3(ci.Lo), round3(ci.Hi)
+	return v
+}
+
+// Mean is the mean of window scores (0 for none).
+func Mean(scores []float64) float64 {
+	if len(scores) == 0 {
+		return 0
+	}
+	sum := 0.0
+	for _, x := range scores {
+		sum += x
+	}
+	return sum / float64(len(scores))
+}
+
+func scoresOf(items []Sample) []float64 {
+	xs := make([]float64, len(items))
+	for i, it := range items {
+		xs[i] = it.Score
+	}
+	return xs
+}
+
+// Prior is the developer's posterior for an intent type, as posteriors.json
+// keeps it.
+type Prior struct {
+	Mu, Var float64
+	N       int
+	MeanLen float64
+}
+
+// Threshold returns the on-task cutoff for a session, where it came from,
+// and the number of sessions behind it: the posterior's p10 once prior has
+// MinSessions sessions, else c.Threshold (the fallback, also when there is
+// no prior).
+func Threshold(c Config, prior *Prior) (float64, string, int) {
+	if prior == nil {
+		return c.Threshold, string(posterior.SourceFallback), 0
+	}
+	post := posterior.Posterior{Alpha: c.Alpha, Mu: prior.Mu, Var: prior.Var, N: prior.N, MeanLen: prior.MeanLen}
+	t, src := posterior.Threshold(post, c.MinSessions, c.Threshold)
+	t = min(max(t, 0), 1)
+	return round3(t), string(src), prior.N
+}
+
+// OffGoal lists what the last off-goal calls touched (a file, else their
+// first words), newest first, at most n: the evidence of an advisory.
+func OffGoal(recent []Signal, n int) []string {
+	var out []string
+	for i := len(recent) - 1; i >= 0 && len(out) < n; i-- {
+		r := recent[i]
+		if r.Topic != TopicUnanchored && r.Topic != TopicConflict {
+			continue
+		}
+		switch {
+		case len(r.Files) > 0:
+			out = append(out, r.Files[0])
+		case len(r.Tokens) > 0:
+			out = append(out, joinN(r.Tokens, 4))
+		}
+	}
+	return out
+}
+
+// firstSibling names the first sibling identifier of the goal's in text.
+func firstSibling(goal []ident, text string) string {
+	for _, id := range idents(text) {
+		for _, g := range goal {
+			if id.Family == g.Family && id.Code != g.Code {
+				return id.Family + "-" + id.Code
+			}
+		}
+	}
+	return ""
+}
+
+func joinN(t []string, n int) string {
+	if len(t) > n {
+		t = t[:n]
+	}
+	out := ""
+	for i, x := range t {
+		if i > 0 {
+			out += " "
+		}
+		out += x
+	}
+	return out
+}
+
+func appendNew(dst []string, xs ...string) []string {
+	for _, x := range xs {
+		if x != "" && !slices.Contains(dst, x) {
+			dst = append(dst, x)
+		}
+	}
+	return dst
+}
+
+func capStrings(t []string, n int) []string {
+	if len(t) > n {
+		t = t[:n]
+	}
+	out := make([]string, len(t))
+	for i, x := range t {
+		out[i] = clip(x, 256)
+	}
+	return out
+}
+
+// clip cuts s to at most n bytes, at a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}
+
+// clipRunes cuts s to at most n runes.
+func clipRunes(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j]
+		}
+		i++
+	}
+	return s
+}
+
+func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }

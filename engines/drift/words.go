@@ -1,0 +1,29 @@
+package drift
+
+import (
+	"strings"
+	"sync"
+)
+
+// wordSet returns the set of the whitespace-separated words of text, built
+// on first use: a hook that never asks pays nothing for it.
+func wordSet(text string) func() map[string]bool {
+	return sync.OnceValue(func() map[string]bool {
+		set := map[string]bool{}
+		for _, w := range strings.Fields(text) {
+			set[w] = true
+		}
+		return set
+	})
+}
+
+var (
+	genericWords    = wordSet(genericWordsText)
+	subcommandTools = wordSet(subcommandToolsText)
+)
+
+// isGenericWord reports whether w is one of the words of genericWordsText.
+func isGenericWord(w string) bool { return genericWords()[w] }
+
+// isSubcommandTool reports whether w is one of the words of subcommandToolsText.
+func isSubcommandTool(w string) bool { return subcommandTools()[w] }
