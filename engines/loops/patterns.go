@@ -100,6 +100,16 @@ func revertAt(w []Event, t int) (found int, viaBefore bool, first string, revert
 	h := cur.After
 	found = -1
 	state := "" // the file's hash just before w[t]; "" when unknown
+	// see takes in a known hash of the file at event i (before or after it).
+	see := func(i int, hash string, before bool) {
+		if first == "" {
+			first = hash
+		}
+		if hash == h {
+			found, viaBefore = i, before
+		}
+		state = hash
+	}
 	for i := 0; i <= t; i++ {
 		e := &w[i]
 		if e.Target != cur.Target {
@@ -110,25 +120,13 @@ func revertAt(w []Event, t int) (found int, viaBefore bool, first string, revert
 			continue
 		}
 		if e.Before != "" {
-			if first == "" {
-				first = e.Before
-			}
-			if e.Before == h {
-				found, viaBefore = i, true
-			}
-			state = e.Before
+			see(i, e.Before, true)
 		}
 		if i == t {
 			break
 		}
 		if e.After != "" {
-			if first == "" {
-				first = e.After
-			}
-			if e.After == h {
-				found, viaBefore = i, false
-			}
-			state = e.After
+			see(i, e.After, false)
 		} else if k == KindWrite {
 			state = ""
 		}
