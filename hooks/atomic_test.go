@@ -2,15 +2,14 @@ package hooks
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/djinn-cc/djinn/internal/statetest"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -18,14 +17,7 @@ var errInjected = errors.New("injected failure")
 
 // try runs one hook like sim.run but returns its error.
 func (s *sim) try(p *Payload) error {
-	p.SessionID = s.id
-	p.TranscriptPath = s.tpath
-	p.Cwd = s.project
-	if p.PromptID == "" {
-		p.PromptID = fmt.Sprintf("prompt-%d", s.prompt)
-	}
-	s.now = s.now.Add(time.Second)
-	_, err := Run(context.Background(), s.env, p)
+	_, err := s.do(p)
 	return err
 }
 
@@ -109,45 +101,6 @@ func TestPivotStoppedAtEachStep(t *testing.T) {
 	}
 }
 
-// learningsOf counts the learnings.jsonl lines of a session.
-func learningsOf(t *testing.T, root, id string) int {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(root, "learnings.jsonl"))
-	if errors.Is(err, os.ErrNotExist) {
-		return 0
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, l := range strings.Split(string(raw), "\n") {
-		var x state.Learning
-		if json.Unmarshal([]byte(l), &x) == nil && x.SessionID == id {
-			n++
-		}
-	}
-	return n
-}
-
-// posteriorN sums the sessions counted in posteriors.json.
-func posteriorN(t *testing.T, root string) int {
-	t.Helper()
-	var ps state.Posteriors
-	st := &state.Store{Root: root}
-	found, err := st.Peek(filepath.Join(root, "posteriors.json"), state.KindPosteriors, &ps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !found {
-		return 0
-	}
-	n := 0
-	for _, e := range ps.Entries {
-		n += e.N
-	}
-	return n
-}
-
 // TestSessionEndStoppedAtEachStep: SessionEnd stopped at one write step,
 // then retried and stopped at another, then retried until it finishes and
 // once more: every session is counted exactly once in posteriors.json and
@@ -160,14 +113,7 @@ func TestSessionEndStoppedAtEachStep(t *testing.T) {
 		s := newSim(t)
 		s.id = id
 		s.env.Store.Root = root
-		s.userPrompt("Add dark-mode support with a11y keyboard-trap tests")
-		if pivot {
-			s.userPrompt("New task: add keyboard shortcuts to the settings page")
-		}
-		f := s.file("src/theme/dark.ts", "x")
-		for i := 0; i < 8; i++ {
-			s.tool("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "a", "new_string": fmt.Sprint(i)}), map[string]any{})
-		}
+		s.darkModeEdits(pivot)
 		return s
 	}
 	end := func(s *sim, step int) error {
@@ -196,10 +142,10 @@ func TestSessionEndStoppedAtEachStep(t *testing.T) {
 				s.run(&Payload{HookEventName: SessionStart, Source: "resume"})
 				s.run(&Payload{HookEventName: SessionEnd, Reason: "other"})
 				s.run(&Payload{HookEventName: SessionEnd, Reason: "other"})
-				if n := learningsOf(t, root, id); n != 1 {
+				if n := statetest.LearningLines(t, root)[id]; n != 1 {
 					t.Fatalf("%s: %d learnings.jsonl lines, want 1", id, n)
 				}
-				if n := posteriorN(t, root); n != counted {
+				if n := statetest.PosteriorSessions(t, root); n != counted {
 					t.Fatalf("%s: posteriors.json counts %d sessions, want %d", id, n, counted)
 				}
 				if !s.window().Drift.Learned {

@@ -12,37 +12,44 @@ import (
 
 // loopsState copies an agent's persisted loop state into the engine's type.
 func loopsState(st *state.LoopState) loops.State {
-	ls := loops.State{Seq: st.Seq}
-	if st.Events != nil {
-		ls.Events = make([]loops.Event, len(st.Events))
-		for i, e := range st.Events {
-			ls.Events[i] = loops.Event(e)
-		}
+	return loops.State{
+		Seq:      st.Seq,
+		Events:   convertSlice(st.Events, func(e state.LoopEvent) loops.Event { return loops.Event(e) }),
+		Patterns: convertMap(st.Patterns, func(p state.LoopPattern) loops.PatternState { return loops.PatternState(p) }),
 	}
-	if st.Patterns != nil {
-		ls.Patterns = make(map[string]loops.PatternState, len(st.Patterns))
-		for k, p := range st.Patterns {
-			ls.Patterns[k] = loops.PatternState(p)
-		}
-	}
-	return ls
 }
 
 // storeLoops copies the engine's loop state back into the persisted one.
 func storeLoops(st *state.LoopState, ls loops.State) {
-	*st = state.LoopState{Seq: ls.Seq}
-	if ls.Events != nil {
-		st.Events = make([]state.LoopEvent, len(ls.Events))
-		for i, e := range ls.Events {
-			st.Events[i] = state.LoopEvent(e)
-		}
+	*st = state.LoopState{
+		Seq:      ls.Seq,
+		Events:   convertSlice(ls.Events, func(e loops.Event) state.LoopEvent { return state.LoopEvent(e) }),
+		Patterns: convertMap(ls.Patterns, func(p loops.PatternState) state.LoopPattern { return state.LoopPattern(p) }),
 	}
-	if ls.Patterns != nil {
-		st.Patterns = make(map[string]state.LoopPattern, len(ls.Patterns))
-		for k, p := range ls.Patterns {
-			st.Patterns[k] = state.LoopPattern(p)
-		}
+}
+
+// convertSlice converts each element of s; nil stays nil.
+func convertSlice[S, D any](s []S, conv func(S) D) []D {
+	if s == nil {
+		return nil
 	}
+	d := make([]D, len(s))
+	for i, v := range s {
+		d[i] = conv(v)
+	}
+	return d
+}
+
+// convertMap converts each value of m; nil stays nil.
+func convertMap[S, D any](m map[string]S, conv func(S) D) map[string]D {
+	if m == nil {
+		return nil
+	}
+	d := make(map[string]D, len(m))
+	for k, v := range m {
+		d[k] = conv(v)
+	}
+	return d
 }
 
 // driftState copies the persisted drift state into the engine's type. The

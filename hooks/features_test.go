@@ -146,14 +146,7 @@ func TestLearning(t *testing.T) {
 			}
 			return ""
 		}
-		s.userPrompt("Add dark-mode support with a11y keyboard-trap tests")
-		if pivot {
-			s.userPrompt("New task: add keyboard shortcuts to the settings page")
-		}
-		f := s.file("src/theme/dark.ts", "x")
-		for i := 0; i < 8; i++ {
-			s.tool("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "a", "new_string": fmt.Sprint(i)}), map[string]any{})
-		}
+		s.darkModeEdits(pivot)
 		s.run(&Payload{HookEventName: SessionEnd, Reason: "other"})
 		s.run(&Payload{HookEventName: SessionEnd, Reason: "other"}) // learned once
 		return s

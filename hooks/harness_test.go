@@ -82,8 +82,8 @@ func (s *sim) assistant(text string, tokens int64) {
 	}})
 }
 
-func (s *sim) run(p *Payload) Response {
-	s.t.Helper()
+// do fills in the session's fields, a second later, and runs one hook.
+func (s *sim) do(p *Payload) (Response, error) {
 	p.SessionID = s.id
 	if p.TranscriptPath == "" {
 		p.TranscriptPath = s.tpath
@@ -93,7 +93,26 @@ func (s *sim) run(p *Payload) Response {
 		p.PromptID = fmt.Sprintf("prompt-%d", s.prompt)
 	}
 	s.now = s.now.Add(time.Second)
-	r, err := Run(context.Background(), s.env, p)
+	return Run(context.Background(), s.env, p)
+}
+
+// darkModeEdits gives the session a goal (then a pivot to another task
+// when pivot is set) and eight edits of one file: a session SessionEnd
+// learns from.
+func (s *sim) darkModeEdits(pivot bool) {
+	s.userPrompt("Add dark-mode support with a11y keyboard-trap tests")
+	if pivot {
+		s.userPrompt("New task: add keyboard shortcuts to the settings page")
+	}
+	f := s.file("src/theme/dark.ts", "x")
+	for i := 0; i < 8; i++ {
+		s.tool("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "a", "new_string": fmt.Sprint(i)}), map[string]any{})
+	}
+}
+
+func (s *sim) run(p *Payload) Response {
+	s.t.Helper()
+	r, err := s.do(p)
 	if err != nil {
 		s.t.Fatalf("%s: %v", p.HookEventName, err)
 	}

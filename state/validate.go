@@ -28,11 +28,7 @@ type FieldError struct {
 }
 
 func (e FieldError) Error() string {
-	p := e.Pointer
-	if p == "" {
-		p = "/"
-	}
-	return p + ": " + e.Message
+	return orRoot(e.Pointer) + ": " + e.Message
 }
 
 // Invalid is the error of a document that fails its check: every
@@ -285,16 +281,52 @@ func (v *vet) maxProps(key string, n, max int) {
 	}
 }
 
-// strs checks an array of strings: at most maxN, each at most maxL runes.
-func (v *vet) strs(key string, list []string, maxN, maxL int) {
-	v.maxItems(key, len(list), maxN)
+// obj checks the object at member key with check.
+func (v *vet) obj(key string, check func()) {
 	v.in(key)
-	for i, s := range list {
-		if len(s) > maxL {
-			v.maxLen(strconv.Itoa(i), s, maxL)
-		}
+	check()
+	v.out()
+}
+
+// each checks an array at member key: at most max of its n items, and
+// item(i) on each with the path at the item.
+func (v *vet) each(key string, n, max int, item func(i int)) {
+	v.maxItems(key, n, max)
+	v.in(key)
+	for i := 0; i < n; i++ {
+		v.at(i)
+		item(i)
+		v.out()
 	}
 	v.out()
+}
+
+// members checks a map at member key: at most max members, and member on
+// each with the path at the map.
+func members[V any](v *vet, key string, m map[string]V, max int, member func(name string, val V)) {
+	v.maxProps(key, len(m), max)
+	v.in(key)
+	for name, val := range m {
+		member(name, val)
+	}
+	v.out()
+}
+
+// objects is members for a map of objects: a null member is a violation,
+// and check runs on each other with the path at the member.
+func objects[V any](v *vet, key string, m map[string]*V, max int, check func(*V)) {
+	members(v, key, m, max, func(name string, val *V) {
+		if val == nil {
+			v.fail(name, "expected object, but got null")
+			return
+		}
+		v.obj(name, func() { check(val) })
+	})
+}
+
+// strs checks an array of strings: at most maxN, each at most maxL runes.
+func (v *vet) strs(key string, list []string, maxN, maxL int) {
+	v.each(key, len(list), maxN, func(i int) { v.maxLen("", list[i], maxL) })
 }
 
 func (v *vet) enum(key, s string, allowed []string) {
@@ -344,106 +376,68 @@ func (w Window) Validate() error {
 	v.maxLen("project_dir", w.ProjectDir, 4096)
 	v.maxLen("transcript_path", w.TranscriptPath, 4096)
 	v.required("events", w.Events != nil)
-	v.maxProps("events", len(w.Events), 16)
-	v.in("events")
-	for name, n := range w.Events {
-		v.min(name, int64(n), 0)
-	}
-	v.out()
+	members(&v, "events", w.Events, 16, func(name string, n int) { v.min(name, int64(n), 0) })
 	v.min("tool_calls", int64(w.ToolCalls), 0)
 	v.maxLen("prompt_id", w.PromptID, 128)
-	v.maxItems("disabled", len(w.Disabled), 16)
-	v.in("disabled")
-	for i, d := range w.Disabled {
-		v.enum(strconv.Itoa(i), d, detectors)
-	}
-	v.out()
-	v.maxProps("loops", len(w.Loops), 16)
-	v.in("loops")
-	for agent, st := range w.Loops {
-		if st == nil {
-			v.fail(agent, "expected object, but got null")
-			continue
-		}
-		v.in(agent)
-		validateLoops(&v, st)
-		v.out()
-	}
-	v.out()
+	v.each("disabled", len(w.Disabled), 16, func(i int) { v.enum("", w.Disabled[i], detectors) })
+	objects(&v, "loops", w.Loops, 16, func(st *LoopState) { validateLoops(&v, st) })
 	v.strs("loop_agents", w.LoopAgents, 16, 128)
 	v.strs("tool_use_ids", w.ToolUseIDs, 32, 128)
 	if w.Drift != nil {
-		v.in("drift")
-		w.Drift.validate(&v)
-		v.out()
+		v.obj("drift", func() { w.Drift.validate(&v) })
 	}
 	if p := w.Pressure; p != nil {
-		v.in("pressure")
-		if len(p.Cursor) > 0 && p.Cursor[0] != '{' {
-			v.fail("cursor", "expected object")
-		}
-		v.min("tokens", p.Tokens, 0)
-		v.min("limit", p.Limit, 0)
-		v.required("announced", p.Announced != nil)
-		v.maxItems("announced", len(p.Announced), 8)
-		v.min("peak", p.Peak, 0)
-		v.intRange("pending", int64(p.Pending), 0, 8)
-		v.out()
+		v.obj("pressure", func() {
+			if len(p.Cursor) > 0 && p.Cursor[0] != '{' {
+				v.fail("cursor", "expected object")
+			}
+			v.min("tokens", p.Tokens, 0)
+			v.min("limit", p.Limit, 0)
+			v.required("announced", p.Announced != nil)
+			v.maxItems("announced", len(p.Announced), 8)
+			v.min("peak", p.Peak, 0)
+			v.intRange("pending", int64(p.Pending), 0, 8)
+		})
 	}
 	if s := w.Stall; s != nil {
-		v.in("stall")
-		v.maxLen("prompt_id", s.PromptID, 128)
-		v.min("rollbacks", int64(s.Rollbacks), 0)
-		v.min("total", int64(s.Total), 0)
-		v.maxProps("agents", len(s.Agents), 8)
-		v.in("agents")
-		for agent, n := range s.Agents {
-			v.min(agent, int64(n), 0)
-		}
-		v.out()
-		v.maxLen("pending", s.Pending, 4000)
-		v.out()
+		v.obj("stall", func() {
+			v.maxLen("prompt_id", s.PromptID, 128)
+			v.min("rollbacks", int64(s.Rollbacks), 0)
+			v.min("total", int64(s.Total), 0)
+			members(&v, "agents", s.Agents, 8, func(agent string, n int) { v.min(agent, int64(n), 0) })
+			v.maxLen("pending", s.Pending, 4000)
+		})
 	}
-	v.maxItems("recent", len(w.Recent), 16)
-	v.in("recent")
-	for i := range w.Recent {
+	v.each("recent", len(w.Recent), 16, func(i int) {
 		r := &w.Recent[i]
-		v.at(i)
 		v.min("seq", int64(r.Seq), 0)
 		v.maxLen("kind", r.Kind, 32)
 		v.maxLen("text", r.Text, 2000)
-		v.out()
-	}
-	v.out()
-	v.maxItems("failures", len(w.Failures), 16)
-	v.in("failures")
-	for i := range w.Failures {
+	})
+	v.each("failures", len(w.Failures), 16, func(i int) {
 		f := &w.Failures[i]
-		v.at(i)
 		v.min("seq", int64(f.Seq), 0)
 		v.maxLen("tool", f.Tool, 256)
 		v.maxLen("target", f.Target, 1024)
 		v.maxLen("error", f.Error, 1024)
 		v.min("count", int64(f.Count), 0)
-		v.out()
-	}
-	v.out()
+	})
 	if r := w.Reorient; r != nil {
-		v.in("reorient")
-		v.maxLen("prompt_id", r.PromptID, 128)
-		v.enum("outcome", r.Outcome, outcomes)
-		v.maxLen("old_hash", r.OldHash, 12)
-		v.maxLen("new_hash", r.NewHash, 12)
-		v.maxLen("text", r.Text, 4000)
-		v.out()
+		v.obj("reorient", func() {
+			v.maxLen("prompt_id", r.PromptID, 128)
+			v.enum("outcome", r.Outcome, outcomes)
+			v.maxLen("old_hash", r.OldHash, 12)
+			v.maxLen("new_hash", r.NewHash, 12)
+			v.maxLen("text", r.Text, 4000)
+		})
 	}
 	if l := w.Logged; l != nil {
 		// The schema bounds the lines only; each is checked as a line of
 		// its log when it is appended (Reconcile).
-		v.in("logged")
-		v.maxItems("turns", len(l.Turns), 64)
-		v.maxItems("advisories", len(l.Advisories), 64)
-		v.out()
+		v.obj("logged", func() {
+			v.maxItems("turns", len(l.Turns), 64)
+			v.maxItems("advisories", len(l.Advisories), 64)
+		})
 	}
 	// pending_anchor is checked as an anchor when the next hook writes it
 	// to anchor.json.
@@ -454,11 +448,8 @@ func (w Window) Validate() error {
 // state of one agent.
 func validateLoops(v *vet, s *LoopState) {
 	v.required("events", s.Events != nil)
-	v.maxItems("events", len(s.Events), 256)
-	v.in("events")
-	for i := range s.Events {
+	v.each("events", len(s.Events), 256, func(i int) {
 		e := &s.Events[i]
-		v.at(i)
 		v.maxLen("tool", e.Tool, 256)
 		v.maxLen("target", e.Target, 1024)
 		v.maxLen("range", e.Range, 256)
@@ -467,18 +458,13 @@ func validateLoops(v *vet, s *LoopState) {
 		v.maxLen("result", e.Result, 64)
 		v.maxLen("before", e.Before, 64)
 		v.maxLen("after", e.After, 64)
-		v.out()
-	}
-	v.out()
-	v.maxProps("patterns", len(s.Patterns), 32)
-	v.in("patterns")
-	for name, p := range s.Patterns {
-		v.in(name)
-		v.unit("ema", p.EMA)
-		v.min("alerts", int64(p.Alerts), 0)
-		v.out()
-	}
-	v.out()
+	})
+	members(v, "patterns", s.Patterns, 32, func(name string, p LoopPattern) {
+		v.obj(name, func() {
+			v.unit("ema", p.EMA)
+			v.min("alerts", int64(p.Alerts), 0)
+		})
+	})
 }
 
 func (d *Drift) validate(v *vet) {
@@ -495,37 +481,30 @@ func (d *Drift) validate(v *vet) {
 	v.required("files", d.Files != nil)
 	v.strs("files", d.Files, 256, 4096)
 	v.required("recent", d.Recent != nil)
-	v.maxItems("recent", len(d.Recent), 64)
-	v.in("recent")
-	for i := range d.Recent {
+	v.each("recent", len(d.Recent), 64, func(i int) {
 		c := &d.Recent[i]
-		v.at(i)
 		v.min("seq", int64(c.Seq), 0)
 		v.required("tokens", c.Tokens != nil)
 		v.strs("tokens", c.Tokens, 64, 256)
 		v.strs("files", c.Files, 16, 4096)
 		v.enum("topic", c.Topic, topics)
-		v.out()
-	}
-	v.out()
+	})
 	v.required("obs", d.Obs != nil)
 	v.strs("obs", d.Obs, 1024, 64)
 	if r := d.Reservoir; r != nil {
-		v.in("reservoir")
-		validateSamples(v, r)
-		v.out()
+		v.obj("reservoir", func() { validateSamples(v, r) })
 	}
 	if x := d.Verdict; x != nil {
-		v.in("verdict")
-		v.enum("kind", x.Kind, verdictKinds)
-		v.unit("score", x.Score)
-		v.min("n", int64(x.N), 0)
-		v.maxLen("threshold_source", x.ThresholdSource, 64)
-		v.maxLen("tail", x.Tail, 32)
-		v.min("lost", int64(x.Lost), 0)
-		v.min("side", int64(x.Side), 0)
-		v.min("call", int64(x.Call), 0)
-		v.out()
+		v.obj("verdict", func() {
+			v.enum("kind", x.Kind, verdictKinds)
+			v.unit("score", x.Score)
+			v.min("n", int64(x.N), 0)
+			v.maxLen("threshold_source", x.ThresholdSource, 64)
+			v.maxLen("tail", x.Tail, 32)
+			v.min("lost", int64(x.Lost), 0)
+			v.min("side", int64(x.Side), 0)
+			v.min("call", int64(x.Call), 0)
+		})
 	}
 	v.min("last_advised", int64(d.LastAdvised), 0)
 	v.min("refocus_streak", int64(d.RefocusStreak), 0)
@@ -540,17 +519,12 @@ func validateSamples(v *vet, r *Samples) {
 	v.intRange("k", int64(r.K), 1, 1024)
 	v.min("n_seen", r.NSeen, 0)
 	v.required("items", r.Items != nil)
-	v.maxItems("items", len(r.Items), 1024)
-	v.in("items")
-	for i := range r.Items {
+	v.each("items", len(r.Items), 1024, func(i int) {
 		s := &r.Items[i]
-		v.at(i)
 		v.min("seq", int64(s.Seq), 0)
 		v.unit("score", s.Score)
 		v.maxLen("tool", s.Tool, 256)
-		v.out()
-	}
-	v.out()
+	})
 }
 
 // Validate enforces turn.schema.json.
@@ -601,17 +575,12 @@ func (a Anchor) Validate() error {
 	v.maxLen("prompt_id", a.PromptID, 128)
 	v.enum("source", a.Source, anchorSources)
 	v.required("deltas", a.Deltas != nil)
-	v.maxItems("deltas", len(a.Deltas), 20)
-	v.in("deltas")
-	for i := range a.Deltas {
+	v.each("deltas", len(a.Deltas), 20, func(i int) {
 		d := &a.Deltas[i]
-		v.at(i)
 		v.maxLen("text", d.Text, 4000)
 		v.unit("ratio", d.Ratio)
 		v.maxLen("prompt_id", d.PromptID, 128)
-		v.out()
-	}
-	v.out()
+	})
 	v.min("delta_count", int64(a.DeltaCount), 0)
 	v.min("pivots", int64(a.Pivots), 0)
 	v.min("reorients", int64(a.Reorients), 0)
@@ -633,28 +602,14 @@ func (p Posteriors) Validate() error {
 	var v vet
 	v.version(p.SchemaVersion)
 	v.required("entries", p.Entries != nil)
-	v.maxProps("entries", len(p.Entries), 4096)
-	v.in("entries")
-	for key, e := range p.Entries {
-		if e == nil {
-			v.fail(key, "expected object, but got null")
-			continue
-		}
-		v.in(key)
+	objects(&v, "entries", p.Entries, 4096, func(e *Posterior) {
 		v.enum("intent_type", e.IntentType, intentTypes)
 		v.hex("developer", e.Developer, 16)
 		v.minNum("var", e.Var, 0)
 		v.min("n", int64(e.N), 0)
 		v.minNum("mean_len", e.MeanLen, 0)
-		v.out()
-	}
-	v.out()
-	v.maxItems("learned", len(p.Learned), MaxLearned)
-	v.in("learned")
-	for i, id := range p.Learned {
-		v.sessionID(strconv.Itoa(i), id)
-	}
-	v.out()
+	})
+	v.each("learned", len(p.Learned), MaxLearned, func(i int) { v.sessionID("", p.Learned[i]) })
 	// logged is checked as a learnings.jsonl line when it is appended.
 	return v.err()
 }

@@ -21,11 +21,7 @@ type Problem struct {
 }
 
 func (p Problem) String() string {
-	f := p.Field
-	if f == "" {
-		f = "/"
-	}
-	return fmt.Sprintf("%s: %s: %s", p.File, f, p.Message)
+	return fmt.Sprintf("%s: %s: %s", p.File, orRoot(p.Field), p.Message)
 }
 
 // CheckReport is the result of [Store.Check].
@@ -132,19 +128,25 @@ func (c *checkRun) checkArchive(dir string) {
 	}
 }
 
+// checkFile checks a whole document, or each line of a JSONL file.
 func (c *checkRun) checkFile(path string, k Kind) {
 	r := &c.report
-	if strings.HasSuffix(path, ".jsonl") {
-		c.checkLines(path, k)
-		return
+	jsonl := strings.HasSuffix(path, ".jsonl")
+	limit := int64(MaxDocBytes)
+	if jsonl {
+		limit = 1 << 30
 	}
-	raw, err := ReadBounded(path, MaxDocBytes)
+	raw, err := ReadBounded(path, limit)
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
 	r.Files++
 	if err != nil {
 		r.Problems = append(r.Problems, Problem{File: path, Message: err.Error()})
+		return
+	}
+	if jsonl {
+		c.checkLines(path, k, raw)
 		return
 	}
 	for _, e := range c.check(k, raw) {
@@ -152,17 +154,8 @@ func (c *checkRun) checkFile(path string, k Kind) {
 	}
 }
 
-func (c *checkRun) checkLines(path string, k Kind) {
+func (c *checkRun) checkLines(path string, k Kind, raw []byte) {
 	r := &c.report
-	raw, err := ReadBounded(path, 1<<30)
-	if errors.Is(err, fs.ErrNotExist) {
-		return
-	}
-	r.Files++
-	if err != nil {
-		r.Problems = append(r.Problems, Problem{File: path, Message: err.Error()})
-		return
-	}
 	lines := bytes.Split(raw, []byte("\n"))
 	for i, line := range lines {
 		if len(bytes.TrimSpace(line)) == 0 {
@@ -182,6 +175,7 @@ func (c *checkRun) checkLines(path string, k Kind) {
 	}
 }
 
+// orRoot renders the empty JSON pointer (the whole document) as "/".
 func orRoot(p string) string {
 	if p == "" {
 		return "/"

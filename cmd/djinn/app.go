@@ -185,6 +185,20 @@ func (a *app) env(c *cli.Context) (*hooks.Env, error) {
 	return a.envAt(c.String("state-dir"))
 }
 
+// session builds the hook environment and resolves the session a command
+// is about (see sessionID).
+func (a *app) session(c *cli.Context) (*hooks.Env, string, error) {
+	env, err := a.env(c)
+	if err != nil {
+		return nil, "", err
+	}
+	id, err := a.sessionID(c, env.Store)
+	if err != nil {
+		return nil, "", err
+	}
+	return env, id, nil
+}
+
 // envAt is env for a --state-dir value (may be empty).
 func (a *app) envAt(stateDir string) (*hooks.Env, error) {
 	return hookmain.NewEnv(stateDir, a.getenv, a.environ, a.now, func(msg string) { a.tui.errorf("%s", msg) })

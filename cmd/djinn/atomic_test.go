@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/djinn-cc/djinn/internal/statetest"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -88,12 +88,8 @@ func killSpan(took []time.Duration) time.Duration {
 // is the window's goal. Before the window committed the anchor, a kill
 // between the two renames left them on different goals (40 of 300).
 func TestPivotKillTrials(t *testing.T) {
-	trials := envInt("DJINN_RELIABILITY_TRIALS", 30)
-	seed := uint64(envInt("DJINN_RELIABILITY_SEED", 1))
-	rng := rand.New(rand.NewPCG(seed, 11))
-	dir := t.TempDir()
-	root := filepath.Join(dir, "state")
-	project := filepath.Join(dir, "project")
+	trials, rng := killTrials(11)
+	dir, root, project := scratch(t)
 	id := "pivot-session"
 	checkHookContract(t, "prompt", runHook(t, dir, root, "UserPromptSubmit", promptPayload(id, "Fix the invoice rounding in internal/billing so that tax is rounded per line", project)))
 	next := 0
@@ -162,54 +158,15 @@ func editPayload(id string, i int, project string) []byte {
 	return b
 }
 
-// learningLines counts learnings.jsonl's whole lines per session.
-func learningLines(t *testing.T, root string) map[string]int {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(root, "learnings.jsonl"))
-	if err != nil && !os.IsNotExist(err) {
-		t.Fatal(err)
-	}
-	n := map[string]int{}
-	for _, l := range bytes.Split(raw, []byte("\n")) {
-		var x state.Learning
-		if json.Unmarshal(l, &x) == nil && x.SessionID != "" {
-			n[x.SessionID]++
-		}
-	}
-	return n
-}
-
-// countedSessions sums the sessions posteriors.json counts.
-func countedSessions(t *testing.T, root string) int {
-	t.Helper()
-	var ps state.Posteriors
-	st := &state.Store{Root: root}
-	found, err := st.Peek(filepath.Join(root, "posteriors.json"), state.KindPosteriors, &ps)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	if found {
-		for _, e := range ps.Entries {
-			n += e.N
-		}
-	}
-	return n
-}
-
 // TestSessionEndKillTrials kills SessionEnd at random moments, then
 // resumes the session and ends it again, as a user would: each session is
 // counted exactly once in posteriors.json and has exactly one
 // learnings.jsonl line, and every file is valid. Before posteriors.json
 // committed the learning, 29 of 100 sessions were counted twice.
 func TestSessionEndKillTrials(t *testing.T) {
-	trials := envInt("DJINN_RELIABILITY_TRIALS", 30) / 3
-	trials = max(trials, 10)
-	seed := uint64(envInt("DJINN_RELIABILITY_SEED", 1))
-	rng := rand.New(rand.NewPCG(seed, 13))
-	dir := t.TempDir()
-	root := filepath.Join(dir, "state")
-	project := filepath.Join(dir, "project")
+	trials, rng := killTrials(13)
+	trials = max(trials/3, 10)
+	dir, root, project := scratch(t)
 	if err := os.MkdirAll(filepath.Join(project, "src", "theme"), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +189,7 @@ func TestSessionEndKillTrials(t *testing.T) {
 		checkHookContract(t, "SessionEnd", r)
 		took = append(took, r.took)
 	}
-	if n := countedSessions(t, root); n != 3 {
+	if n := statetest.PosteriorSessions(t, root); n != 3 {
 		t.Fatalf("the warm-up counted %d sessions, want 3 (is the session learnable?)", n)
 	}
 	span := killSpan(took)
@@ -240,14 +197,14 @@ func TestSessionEndKillTrials(t *testing.T) {
 	for trial := 0; trial < trials; trial++ {
 		id := fmt.Sprintf("end-%d", trial)
 		session(id)
-		beforeN := countedSessions(t, root)
+		beforeN := statetest.PosteriorSessions(t, root)
 		sig := syscall.SIGKILL
 		if trial%2 == 1 {
 			sig = syscall.SIGTERM
 		}
 		killed := killAfter(t, dir, root, "SessionEnd", endOf(id), time.Duration(rng.Int64N(int64(span))), sig)
 		checkState(t, root)
-		afterN, lines := countedSessions(t, root), learningLines(t, root)[id]
+		afterN, lines := statetest.PosteriorSessions(t, root), statetest.LearningLines(t, root)[id]
 		switch {
 		case !killed:
 			outcomes["finished before the kill"]++
@@ -269,10 +226,10 @@ func TestSessionEndKillTrials(t *testing.T) {
 			onlyNotices(t, fmt.Sprintf("trial %d: %s after the kill", trial, ev), r.stderr, restoredLearningRE, restoredRE)
 		}
 		checkState(t, root)
-		if n := countedSessions(t, root); n != 3+trial+1 {
+		if n := statetest.PosteriorSessions(t, root); n != 3+trial+1 {
 			t.Fatalf("trial %d: posteriors.json counts %d sessions for %d", trial, n, 3+trial+1)
 		}
-		for sid, n := range learningLines(t, root) {
+		for sid, n := range statetest.LearningLines(t, root) {
 			if n != 1 {
 				t.Fatalf("trial %d: session %s has %d learnings.jsonl lines", trial, sid, n)
 			}

@@ -21,11 +21,7 @@ func (a *app) rankCommand() *cli.Command {
 			if err := noArgs(c); err != nil {
 				return err
 			}
-			env, err := a.env(c)
-			if err != nil {
-				return err
-			}
-			id, err := a.sessionID(c, env.Store)
+			env, id, err := a.session(c)
 			if err != nil {
 				return err
 			}

@@ -73,6 +73,21 @@ func envInt(name string, def int) int {
 	return def
 }
 
+// killTrials is a kill test's number of trials (DJINN_RELIABILITY_TRIALS,
+// 30 by default) and its random source: DJINN_RELIABILITY_SEED (1 by
+// default) on the test's own stream.
+func killTrials(stream uint64) (int, *rand.Rand) {
+	seed := uint64(envInt("DJINN_RELIABILITY_SEED", 1))
+	return envInt("DJINN_RELIABILITY_TRIALS", 30), rand.New(rand.NewPCG(seed, stream))
+}
+
+// scratch is a test's temporary directory with the paths of the state root
+// and the project in it.
+func scratch(t *testing.T) (dir, root, project string) {
+	dir = t.TempDir()
+	return dir, filepath.Join(dir, "state"), filepath.Join(dir, "project")
+}
+
 // hookRun is one finished hook process.
 type hookRun struct {
 	stdout, stderr []byte
@@ -277,12 +292,8 @@ func TestOverlappingHooks(t *testing.T) {
 // fsyncing) and checks after each kill that every state file is the old or
 // the new version and schema-valid, and that the next hook runs normally.
 func TestCrashTrials(t *testing.T) {
-	trials := envInt("DJINN_RELIABILITY_TRIALS", 30)
-	seed := uint64(envInt("DJINN_RELIABILITY_SEED", 1))
-	rng := rand.New(rand.NewPCG(seed, 7))
-	dir := t.TempDir()
-	root := filepath.Join(dir, "state")
-	project := filepath.Join(dir, "project")
+	trials, rng := killTrials(7)
+	dir, root, project := scratch(t)
 	id := "crash-session"
 	bin := hookBinary(t)
 

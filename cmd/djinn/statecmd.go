@@ -77,11 +77,17 @@ func flagsFirst(c *cli.Context) error {
 	return nil
 }
 
-func (a *app) statePath(c *cli.Context) error {
+// storeNoArgs refuses arguments (the state subcommands take flags only)
+// and resolves the state root.
+func (a *app) storeNoArgs(c *cli.Context) (*state.Store, error) {
 	if err := noArgs(c); err != nil {
-		return err
+		return nil, err
 	}
-	st, err := a.store(c)
+	return a.store(c)
+}
+
+func (a *app) statePath(c *cli.Context) error {
+	st, err := a.storeNoArgs(c)
 	if err != nil {
 		return err
 	}
@@ -98,10 +104,7 @@ func (a *app) statePath(c *cli.Context) error {
 }
 
 func (a *app) stateShow(c *cli.Context) error {
-	if err := noArgs(c); err != nil {
-		return err
-	}
-	st, err := a.store(c)
+	st, err := a.storeNoArgs(c)
 	if err != nil {
 		return err
 	}
@@ -157,10 +160,7 @@ func (a *app) stateShow(c *cli.Context) error {
 }
 
 func (a *app) stateValidate(c *cli.Context) error {
-	if err := noArgs(c); err != nil {
-		return err
-	}
-	st, err := a.store(c)
+	st, err := a.storeNoArgs(c)
 	if err != nil {
 		return err
 	}
@@ -201,10 +201,7 @@ func checkDoc(k state.Kind, raw []byte) []state.FieldError {
 }
 
 func (a *app) stateDelete(c *cli.Context) error {
-	if err := noArgs(c); err != nil {
-		return err
-	}
-	st, err := a.store(c)
+	st, err := a.storeNoArgs(c)
 	if err != nil {
 		return err
 	}

@@ -32,11 +32,7 @@ func (a *app) switchCommand(name string) *cli.Command {
 			if c.NArg() == 1 {
 				detector = c.Args().First()
 			}
-			env, err := a.env(c)
-			if err != nil {
-				return err
-			}
-			id, err := a.sessionID(c, env.Store)
+			env, id, err := a.session(c)
 			if err != nil {
 				return err
 			}

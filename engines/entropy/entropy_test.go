@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/djinn-cc/djinn/engines/internal/brute"
 )
 
 // tolerance is the seed's own claim (§5.A): the O(1) window matches a
@@ -190,18 +192,7 @@ func TestNoDriftLongStream(t *testing.T) {
 	for i := range n {
 		got := w.Push(alpha[idx[i]])
 		lo := max(0, i+1-size)
-		counts = [32]int{}
-		for _, c := range idx[lo : i+1] {
-			counts[c]++
-		}
-		l := float64(i + 1 - lo)
-		want := 0.0
-		for _, c := range counts {
-			if c > 0 {
-				p := float64(c) / l
-				want -= p * math.Log2(p)
-			}
-		}
+		want := brute.Entropy(idx[lo:i+1], counts[:])
 		d := math.Abs(got.H - want)
 		maxDelta = max(maxDelta, d)
 		if d >= tolerance {

@@ -35,41 +35,28 @@ func callerWindow(n int) ([]string, map[string][NumStates]float64) {
 func BenchmarkHMM64(b *testing.B) {
 	obs, emission := callerWindow(Window)
 	opts := Options[string]{Emission: emission}
-	m := Seed()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Infer(m, obs, opts); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchInfer(b, obs, opts)
 }
 
 func BenchmarkHMM64Uniform(b *testing.B) {
 	obs, _ := callerWindow(Window)
-	m := Seed()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Infer(m, obs, Options[string]{}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchInfer(b, obs, Options[string]{})
 }
 
 func BenchmarkHMM64Fixed(b *testing.B) {
 	obs, emission := callerWindow(Window)
 	opts := Options[string]{Emission: emission, FixedEmission: true}
-	m := Seed()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Infer(m, obs, opts); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchInfer(b, obs, opts)
 }
 
 func BenchmarkHMM10000(b *testing.B) {
 	obs, emission := callerWindow(10000)
 	opts := Options[string]{Emission: emission}
+	benchInfer(b, obs, opts)
+}
+
+// benchInfer measures Infer from the seed model over obs.
+func benchInfer(b *testing.B, obs []string, opts Options[string]) {
 	m := Seed()
 	b.ReportAllocs()
 	for b.Loop() {

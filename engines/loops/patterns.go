@@ -1,6 +1,9 @@
 package loops
 
-import "strings"
+import (
+	"iter"
+	"strings"
+)
 
 // ok reports whether the call succeeded; an interruption is a failure.
 func ok(e *Event) bool { return !e.Failed && !e.Interrupted }
@@ -10,6 +13,22 @@ func ok(e *Event) bool { return !e.Failed && !e.Interrupted }
 func fileEvent(e *Event) (Kind, bool) {
 	k := KindOf(e.Tool)
 	return k, (k == KindRead || k == KindWrite) && ok(e) && e.Target != ""
+}
+
+// fileEventsOn yields the index and kind of each file tool's event on
+// target among w[:end], oldest first.
+func fileEventsOn(w []Event, target string, end int) iter.Seq2[int, Kind] {
+	return func(yield func(int, Kind) bool) {
+		for i := range w[:end] {
+			e := &w[i]
+			if e.Target != target {
+				continue
+			}
+			if k, isFile := fileEvent(e); isFile && !yield(i, k) {
+				return
+			}
+		}
+	}
 }
 
 // readLoop: a successful Read of the same file and range for the
@@ -26,15 +45,8 @@ func (readLoop) Check(w []Event, cfg Config) (Finding, bool) {
 	}
 	start, since, changed, count := 0, 0, false, 0
 	last := "" // the file's last known hash; "" when unknown
-	for i := range w {
+	for i, k := range fileEventsOn(w, cur.Target, n) {
 		e := &w[i]
-		if e.Target != cur.Target {
-			continue
-		}
-		k, isFile := fileEvent(e)
-		if !isFile {
-			continue
-		}
 		moved, known := false, false
 		for _, h := range [2]string{e.Before, e.After} {
 			if h == "" {
@@ -100,35 +112,26 @@ func revertAt(w []Event, t int) (found int, viaBefore bool, first string, revert
 	h := cur.After
 	found = -1
 	state := "" // the file's hash just before w[t]; "" when unknown
-	for i := 0; i <= t; i++ {
+	// see takes in a known hash of the file at event i (before or after it).
+	see := func(i int, hash string, before bool) {
+		if first == "" {
+			first = hash
+		}
+		if hash == h {
+			found, viaBefore = i, before
+		}
+		state = hash
+	}
+	for i, k := range fileEventsOn(w, cur.Target, t+1) {
 		e := &w[i]
-		if e.Target != cur.Target {
-			continue
-		}
-		k, isFile := fileEvent(e)
-		if !isFile {
-			continue
-		}
 		if e.Before != "" {
-			if first == "" {
-				first = e.Before
-			}
-			if e.Before == h {
-				found, viaBefore = i, true
-			}
-			state = e.Before
+			see(i, e.Before, true)
 		}
 		if i == t {
 			break
 		}
 		if e.After != "" {
-			if first == "" {
-				first = e.After
-			}
-			if e.After == h {
-				found, viaBefore = i, false
-			}
-			state = e.After
+			see(i, e.After, false)
 		} else if k == KindWrite {
 			state = ""
 		}

@@ -1,12 +1,13 @@
 package stall
 
 import (
-	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/djinn-cc/djinn/engines/internal/brute"
 )
 
 // oracleFire is the specification of the two rules on a single line of
@@ -39,18 +40,7 @@ func oracleFire(rs []rune, cfg Config) (at int, rule string, start int) {
 	counts := make([]int, len(index))
 	for x := range rs {
 		lo := max(0, x+1-cfg.Window)
-		clear(counts)
-		for _, id := range ids[lo : x+1] {
-			counts[id]++
-		}
-		l := float64(x + 1 - lo)
-		h := 0.0
-		for _, c := range counts {
-			if c > 0 {
-				p := float64(c) / l
-				h -= p * math.Log2(p)
-			}
-		}
+		h := brute.Entropy(ids[lo:x+1], counts)
 		hist[x] = h
 		if x+1-lo >= cfg.WarmUp {
 			if h < cfg.MinEntropy {

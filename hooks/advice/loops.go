@@ -25,6 +25,26 @@ func (c LoopContext) show(s string) string {
 	return Quote(s, 120)
 }
 
+// nextSteps are each loop pattern's next step: soft, then hard.
+var nextSteps = map[string][2]string{
+	loops.ReadLoop: {
+		"work from the content already read: quote the part you need, or Grep for the specific symbol instead of reading the whole file again.",
+		"stop re-reading it; write down what you are looking for in it, then use Grep or a narrower offset/limit to get exactly that.",
+	},
+	loops.EditRevert: {
+		"decide which version is right and say why in one sentence before editing this file again.",
+		"the edits are oscillating; stop editing this file, compare the two versions side by side, and commit to one approach (or ask the user which one they want).",
+	},
+	loops.FailLoop: {
+		"read the error text itself and change the code or the command before running it again.",
+		"retrying has not worked; investigate the cause (read the failing file or the error's first frame) or ask the user, instead of running the same command again.",
+	},
+	loops.ToolLoop: {
+		"use the result you already have; if you are waiting for something to change, say what and check something else meanwhile.",
+		"these calls are not making progress; try a different approach or ask the user.",
+	},
+}
+
 // Loop words a loop finding of the pattern engine. Soft findings state the
 // loop and a next step; hard ones (the pattern is chronic: EMA ≥ 0.5) say so
 // and ask for a different approach.
@@ -42,6 +62,10 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 	if sev == Hard {
 		chronic = fmt.Sprintf(" This loop keeps coming back (pattern EMA %.2f ≥ 0.5).", f.EMA)
 	}
+	next := nextSteps[f.Pattern][0]
+	if sev == Hard {
+		next = nextSteps[f.Pattern][1]
+	}
 	target := c.show(f.Target)
 	switch f.Pattern {
 	case loops.ReadLoop:
@@ -52,10 +76,6 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 		since := "in the last 20 tool calls"
 		if f.Since > 0 {
 			since = fmt.Sprintf("since it last changed at call #%d", f.Since)
-		}
-		next := "work from the content already read: quote the part you need, or Grep for the specific symbol instead of reading the whole file again."
-		if sev == Hard {
-			next = "stop re-reading it; write down what you are looking for in it, then use Grep or a narrower offset/limit to get exactly that."
 		}
 		return finish(KindReadLoop, sev, nums, "%s%s was read %s %s%s, unchanged each time (calls %s).%s Next step: %s",
 			target, rng, plural(f.Count, "time"), since, who, callList(f.Events), chronic, next)
@@ -71,10 +91,6 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 		if f.Undone > 0 {
 			undone = fmt.Sprintf(", undoing %s", plural(f.Undone, "edit"))
 		}
-		next := "decide which version is right and say why in one sentence before editing this file again."
-		if sev == Hard {
-			next = "the edits are oscillating; stop editing this file, compare the two versions side by side, and commit to one approach (or ask the user which one they want)."
-		}
 		return finish(KindEditRevert, sev, nums, "The write at call #%d returned %s to %s%s%s.%s Next step: %s",
 			f.Seq, target, what, undone, who, chronic, next)
 	case loops.FailLoop:
@@ -85,10 +101,6 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 		changed := "with no edit in between"
 		if f.Edits > 0 {
 			changed = fmt.Sprintf("although %s were made in between, none touched the cause", plural(f.Edits, "edit"))
-		}
-		next := "read the error text itself and change the code or the command before running it again."
-		if sev == Hard {
-			next = "retrying has not worked; investigate the cause (read the failing file or the error's first frame) or ask the user, instead of running the same command again."
 		}
 		return finish(KindFailLoop, sev, nums, "%s failed %s in a row with the same error (calls %s), %s%s. The error: %s.%s Next step: %s",
 			target, plural(f.Count, "time"), callList(f.Events), changed, who, fp, chronic, next)
@@ -102,10 +114,6 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 				steps[i] = Clean(s.Tool, 80) + " " + c.show(s.Target)
 			}
 			what = fmt.Sprintf("The cycle of %d calls (%s) repeated %s with the same results", f.Cycle, strings.Join(steps, " → "), plural(f.Count, "time"))
-		}
-		next := "use the result you already have; if you are waiting for something to change, say what and check something else meanwhile."
-		if sev == Hard {
-			next = "these calls are not making progress; try a different approach or ask the user."
 		}
 		return finish(KindToolLoop, sev, nums, "%s (calls %s)%s.%s Next step: %s", what, callList(f.Events), who, chronic, next)
 	}

@@ -24,6 +24,19 @@ func corpusFiles(t *testing.T) []string {
 	return files
 }
 
+// onCorpus runs test on each corpus file, in a subtest named for it.
+func onCorpus(t *testing.T, test func(t *testing.T, path string, data []byte)) {
+	for _, path := range corpusFiles(t) {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			test(t, path, data)
+		})
+	}
+}
+
 // oracle is a brute-force forward scan over every line, decoding each with
 // encoding/json into maps, independently of Decode and of the windows.
 type oracle struct {
@@ -170,75 +183,69 @@ func TestMeterAgainstOracleOnCorpus(t *testing.T) {
 }
 
 func oracleOnCorpus(t *testing.T, opt Options) {
-	for _, path := range corpusFiles(t) {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
+	onCorpus(t, func(t *testing.T, path string, data []byte) {
+		ends := lineEnds(data)
+		step := max(1, len(ends)/150)
+		o := newOracle()
+		prev := 0
+		checked, partial, exhausted := 0, 0, 0
+		for i, end := range ends {
+			o.add(data[prev:end])
+			prev = end
+			if i%step != 0 && i != len(ends)-1 {
+				continue
 			}
-			ends := lineEnds(data)
-			step := max(1, len(ends)/150)
-			o := newOracle()
-			prev := 0
-			checked, partial, exhausted := 0, 0, 0
-			for i, end := range ends {
-				o.add(data[prev:end])
-				prev = end
-				if i%step != 0 && i != len(ends)-1 {
+			cuts := [][]byte{data[:end]}
+			if i+1 < len(ends) {
+				next := data[end:ends[i+1]]
+				cuts = append(cuts, data[:end+len(next)/2])
+			}
+			for j, cut := range cuts {
+				s := measure(t, cut, nil, opt)
+				checked++
+				if j == 1 {
+					partial++
+				}
+				if !sameReading(s.Reading, o.reading) {
+					t.Fatalf("cut at line %d (%d bytes, partial %v): reading %+v, oracle %+v", i+1, len(cut), j == 1, s.Reading, o.reading)
+				}
+				last, recent := o.texts(opt.TextRunes)
+				want := o.latestResults(opt.ToolResults)
+				if int64(len(cut)) > opt.Budget && s.BytesRead >= opt.Budget {
+					// The window ran out before the text and the
+					// results were complete: what the meter has must
+					// be the newest part of the oracle's.
+					exhausted++
+					if !strings.HasSuffix(last, s.LastText) || !strings.HasSuffix(recent, s.RecentText) {
+						t.Fatalf("cut at line %d: texts %q, %q are not suffixes of the oracle's", i+1, s.LastText, s.RecentText)
+					}
+					if len(s.ToolResults) > len(want) {
+						t.Fatalf("cut at line %d: %d results, oracle %d", i+1, len(s.ToolResults), len(want))
+					}
+					for k, r := range s.ToolResults {
+						w := want[k]
+						if r.Name == "" {
+							w.Name = ""
+						}
+						if r != w {
+							t.Fatalf("cut at line %d: result %d %+v, oracle %+v", i+1, k, r, w)
+						}
+					}
 					continue
 				}
-				cuts := [][]byte{data[:end]}
-				if i+1 < len(ends) {
-					next := data[end:ends[i+1]]
-					cuts = append(cuts, data[:end+len(next)/2])
+				if s.LastText != last {
+					t.Fatalf("cut at line %d: LastText %q\noracle %q", i+1, s.LastText, last)
 				}
-				for j, cut := range cuts {
-					s := measure(t, cut, nil, opt)
-					checked++
-					if j == 1 {
-						partial++
-					}
-					if !sameReading(s.Reading, o.reading) {
-						t.Fatalf("cut at line %d (%d bytes, partial %v): reading %+v, oracle %+v", i+1, len(cut), j == 1, s.Reading, o.reading)
-					}
-					last, recent := o.texts(opt.TextRunes)
-					want := o.latestResults(opt.ToolResults)
-					if int64(len(cut)) > opt.Budget && s.BytesRead >= opt.Budget {
-						// The window ran out before the text and the
-						// results were complete: what the meter has must
-						// be the newest part of the oracle's.
-						exhausted++
-						if !strings.HasSuffix(last, s.LastText) || !strings.HasSuffix(recent, s.RecentText) {
-							t.Fatalf("cut at line %d: texts %q, %q are not suffixes of the oracle's", i+1, s.LastText, s.RecentText)
-						}
-						if len(s.ToolResults) > len(want) {
-							t.Fatalf("cut at line %d: %d results, oracle %d", i+1, len(s.ToolResults), len(want))
-						}
-						for k, r := range s.ToolResults {
-							w := want[k]
-							if r.Name == "" {
-								w.Name = ""
-							}
-							if r != w {
-								t.Fatalf("cut at line %d: result %d %+v, oracle %+v", i+1, k, r, w)
-							}
-						}
-						continue
-					}
-					if s.LastText != last {
-						t.Fatalf("cut at line %d: LastText %q\noracle %q", i+1, s.LastText, last)
-					}
-					if s.RecentText != recent {
-						t.Fatalf("cut at line %d: RecentText %q\noracle %q", i+1, s.RecentText, recent)
-					}
-					if !slices.Equal(s.ToolResults, want) && !(len(want) == 0 && s.ToolResults == nil) {
-						t.Fatalf("cut at line %d: ToolResults %+v\noracle %+v", i+1, s.ToolResults, want)
-					}
+				if s.RecentText != recent {
+					t.Fatalf("cut at line %d: RecentText %q\noracle %q", i+1, s.RecentText, recent)
+				}
+				if !slices.Equal(s.ToolResults, want) && !(len(want) == 0 && s.ToolResults == nil) {
+					t.Fatalf("cut at line %d: ToolResults %+v\noracle %+v", i+1, s.ToolResults, want)
 				}
 			}
-			t.Logf("%d lines, %d cuts checked (%d half-written), %d with text and results beyond the window", len(ends), checked, partial, exhausted)
-		})
-	}
+		}
+		t.Logf("%d lines, %d cuts checked (%d half-written), %d with text and results beyond the window", len(ends), checked, partial, exhausted)
+	})
 }
 
 // TestMeterCursorChainOnCorpus replays each transcript line by line with a
@@ -268,47 +275,41 @@ func TestMeterCursorChainOnCorpus(t *testing.T) {
 
 func cursorChain(t *testing.T, opt Options, known bool) {
 	limit := opt.sanitized().LongLine
-	for _, path := range corpusFiles(t) {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			o := newOracle()
-			var cur *Cursor
-			expected := Reading{}
-			prev, missed, maxRead := 0, 0, int64(0)
-			for i, end := range lineEnds(data) {
-				line := data[prev:end]
-				if o.add(line) {
-					// The window must hold the line and the newline
-					// before it.
-					if int64(len(line)) < limit || prev == 0 {
-						expected = o.reading
-					} else {
-						missed++
-					}
-				}
-				prev = end
-				if known && cur != nil {
-					opt.KnownMessage = cur.Reading.MessageID
-				}
-				s := measure(t, data[:end], cur, opt)
-				if !sameReading(s.Reading, expected) {
-					t.Fatalf("line %d: reading %+v, expected %+v (oracle %+v)", i+1, s.Reading, expected, o.reading)
-				}
-				maxRead = max(maxRead, s.BytesRead)
-				cur = &s.Cursor
-				if c, err := json.Marshal(cur); err != nil || len(c) > 300 {
-					t.Fatalf("cursor %s (%v)", c, err)
+	onCorpus(t, func(t *testing.T, path string, data []byte) {
+		o := newOracle()
+		var cur *Cursor
+		expected := Reading{}
+		prev, missed, maxRead := 0, 0, int64(0)
+		for i, end := range lineEnds(data) {
+			line := data[prev:end]
+			if o.add(line) {
+				// The window must hold the line and the newline
+				// before it.
+				if int64(len(line)) < limit || prev == 0 {
+					expected = o.reading
+				} else {
+					missed++
 				}
 			}
-			if maxRead > 2*opt.Budget+1 {
-				t.Errorf("read up to %d bytes in one call", maxRead)
+			prev = end
+			if known && cur != nil {
+				opt.KnownMessage = cur.Reading.MessageID
 			}
-			t.Logf("relevant lines over the window: %d; most bytes read in one call: %d", missed, maxRead)
-		})
-	}
+			s := measure(t, data[:end], cur, opt)
+			if !sameReading(s.Reading, expected) {
+				t.Fatalf("line %d: reading %+v, expected %+v (oracle %+v)", i+1, s.Reading, expected, o.reading)
+			}
+			maxRead = max(maxRead, s.BytesRead)
+			cur = &s.Cursor
+			if c, err := json.Marshal(cur); err != nil || len(c) > 300 {
+				t.Fatalf("cursor %s (%v)", c, err)
+			}
+		}
+		if maxRead > 2*opt.Budget+1 {
+			t.Errorf("read up to %d bytes in one call", maxRead)
+		}
+		t.Logf("relevant lines over the window: %d; most bytes read in one call: %d", missed, maxRead)
+	})
 }
 
 // TestMeterForwardWindowOnCorpus makes the last line of each prefix huge (a
@@ -318,37 +319,31 @@ func cursorChain(t *testing.T, opt Options, known bool) {
 func TestMeterForwardWindowOnCorpus(t *testing.T) {
 	opt := Options{Budget: 64 << 10, Chunk: 8 << 10}
 	hugeLine := []byte(jsonl(t, result("toolu_huge", strings.Repeat("x", 2<<20), false)))
-	for _, path := range corpusFiles(t) {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
+	onCorpus(t, func(t *testing.T, path string, data []byte) {
+		ends := lineEnds(data)
+		o := newOracle()
+		prev, last := 0, 0
+		lastReading := Reading{Source: SourceNone}
+		checked := 0
+		for i, end := range ends {
+			o.add(data[prev:end])
+			prev = end
+			if i%7 != 6 {
+				continue
 			}
-			ends := lineEnds(data)
-			o := newOracle()
-			prev, last := 0, 0
-			lastReading := Reading{Source: SourceNone}
-			checked := 0
-			for i, end := range ends {
-				o.add(data[prev:end])
-				prev = end
-				if i%7 != 6 {
-					continue
+			// Only when everything since the previous cut fits the
+			// forward window.
+			if int64(end-last) < opt.Budget {
+				file := append(bytes.Clone(data[:end]), hugeLine...)
+				cur := &Cursor{Size: int64(last), Boundary: int64(last), Reading: lastReading}
+				s := measure(t, file, cur, opt)
+				if !sameReading(s.Reading, o.reading) {
+					t.Fatalf("line %d: reading %+v, oracle %+v", i+1, s.Reading, o.reading)
 				}
-				// Only when everything since the previous cut fits the
-				// forward window.
-				if int64(end-last) < opt.Budget {
-					file := append(bytes.Clone(data[:end]), hugeLine...)
-					cur := &Cursor{Size: int64(last), Boundary: int64(last), Reading: lastReading}
-					s := measure(t, file, cur, opt)
-					if !sameReading(s.Reading, o.reading) {
-						t.Fatalf("line %d: reading %+v, oracle %+v", i+1, s.Reading, o.reading)
-					}
-					checked++
-				}
-				last, lastReading = end, o.reading
+				checked++
 			}
-			t.Logf("%d cuts checked", checked)
-		})
-	}
+			last, lastReading = end, o.reading
+		}
+		t.Logf("%d cuts checked", checked)
+	})
 }

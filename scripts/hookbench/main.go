@@ -41,6 +41,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/djinn-cc/djinn/internal/synth"
 )
 
 func main() {
@@ -139,14 +141,14 @@ func run() error {
 
 	for _, n := range sizes {
 		dir := filepath.Join(*data, fmt.Sprintf("len-%d", n))
-		s, err := newSession(dir, pluginData, fmt.Sprintf("bench-%d", n))
+		s, err := synth.New(dir, pluginData, fmt.Sprintf("bench-%d", n), os.Getenv)
 		if err != nil {
 			return err
 		}
 		marks := map[int]bool{10: true, 100: true, 1000: true, 3000: true, 10000: true, 30000: true}
-		sessDir, _ := s.env.Store.SessionDir(s.id)
+		sessDir, _ := s.Env.Store.SessionDir(s.ID)
 		t0 := time.Now()
-		if err := s.grow(n, func(calls int) error {
+		if err := s.Grow(n, func(calls int) error {
 			if marks[calls] && n == sizes[len(sizes)-1] {
 				rep.Sizes = append(rep.Sizes, sizePoint{Calls: calls, Files: dirBytes(sessDir)})
 			}
@@ -155,18 +157,18 @@ func run() error {
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "grew a session of %d tool calls in %.1f s\n", n, time.Since(t0).Seconds())
-		events, err := s.nextEvents()
+		events, err := nextEvents(s)
 		if err != nil {
 			return err
 		}
-		if err := s.tw.Close(); err != nil {
+		if err := s.Close(); err != nil {
 			return err
 		}
 		snap, err := takeSnapshot(sessDir, pluginData)
 		if err != nil {
 			return err
 		}
-		henv := append(env, "CLAUDE_PROJECT_DIR="+s.project)
+		henv := append(env, "CLAUDE_PROJECT_DIR="+s.Project)
 		ms := make([]*measurement, len(events))
 		for i, ev := range events {
 			payload, err := wirePayload(ev.p)
