@@ -357,3 +357,38 @@ func TestPrune(t *testing.T) {
 		}
 	}
 }
+
+// `djinn state validate` reads the session's files as the hooks do: a
+// link where window.json belongs is reported, and the file it points to is
+// never read as if it were Djinn's.
+func TestCheckDoesNotReadThroughLinks(t *testing.T) {
+	root := t.TempDir()
+	s := &Store{Root: root, LockWait: time.Second}
+	dir := filepath.Join(root, "sessions", "s-1")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(t.TempDir(), "secret.json")
+	decoy(t, outside)
+	if err := os.Symlink(outside, filepath.Join(dir, "window.json")); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.CheckWith([]string{"s-1"}, func(k Kind, raw []byte) []FieldError {
+		if strings.Contains(string(raw), "the user's") {
+			t.Errorf("the check read the linked file's content as %s", k)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, p := range rep.Problems {
+		if strings.HasSuffix(p.File, "window.json") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no problem reported for the linked window.json: %+v", rep.Problems)
+	}
+}

@@ -57,7 +57,7 @@ func sessionFileKind(name string) Kind {
 // settings.ValidateBytes checks them as a hook reads them, and `djinn state
 // validate` adds the embedded schemas' own.
 func (s *Store) CheckWith(ids []string, check func(k Kind, raw []byte) []FieldError) (CheckReport, error) {
-	c := checkRun{check: check}
+	c := checkRun{check: check, store: s}
 	r := &c.report
 	c.checkFile(filepath.Join(s.Root, "config.json"), KindConfig)
 	c.checkFile(filepath.Join(s.Root, "posteriors.json"), KindPosteriors)
@@ -106,6 +106,7 @@ func (s *Store) CheckWith(ids []string, check func(k Kind, raw []byte) []FieldEr
 
 // checkRun is one Check: the document check and the report.
 type checkRun struct {
+	store  *Store
 	check  func(k Kind, raw []byte) []FieldError
 	report CheckReport
 }
@@ -136,7 +137,16 @@ func (c *checkRun) checkFile(path string, k Kind) {
 	if jsonl {
 		limit = 1 << 30
 	}
-	raw, err := ReadBounded(path, limit)
+	// config.json is the user's own file, which a dotfiles manager may
+	// link; everything else under the root is Djinn's and read without
+	// following a link, as the hooks read it.
+	var raw []byte
+	var err error
+	if k == KindConfig {
+		raw, err = ReadBounded(path, limit)
+	} else {
+		raw, err = c.store.readFile(path, limit, walkRead)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
