@@ -733,3 +733,9 @@ func (s *Store) DropLines(path string, drop func(raw []byte) bool) (int, error) 
 	}
 	return dropped, s.write(path, out.Bytes())
 }
+
+// ReadDoc reads the state document at path (at most MaxDocBytes) without
+// following a link, as the hooks read it, for commands that show a file.
+func (s *Store) ReadDoc(path string) ([]byte, error) {
+	return s.readFile(path, MaxDocBytes, walkRead)
+}

@@ -3,8 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"time"
@@ -124,13 +125,14 @@ func (a *app) stateShow(c *cli.Context) error {
 		{"reservoir.json", state.KindReservoir, &state.Reservoir{}},
 	} {
 		p := filepath.Join(dir, f.name)
-		raw, err := os.ReadFile(p)
-		if os.IsNotExist(err) {
+		raw, err := st.ReadDoc(p)
+		if errors.Is(err, fs.ErrNotExist) {
 			fmt.Fprintf(a.stdout, "\n== %s: none\n", f.name)
 			continue
 		}
 		if err != nil {
-			return err
+			fmt.Fprintf(a.stdout, "\n== %s: not shown: %v\n", f.name, err)
+			continue
 		}
 		if errs := settings.ValidateBytes(f.kind, raw); len(errs) > 0 {
 			fmt.Fprintf(a.stdout, "\n== %s: INVALID: %v\n", f.name, errs[0])
