@@ -1,8 +1,9 @@
 // Command judgeeval replays every session of the labelled evaluation set
 // (testdata/eval/sessions), joins Djinn's advisories with the hand labels
-// (testdata/eval/labels.jsonl) by session, kind and tool call, scores recall
-// over the hand-listed misses (testdata/eval/misses.jsonl), and writes the
-// tables to docs/judgement.md. Labels are defined in ../shared/judging.md.
+// (by default the settled ones, testdata/eval/labels-settled.jsonl) by
+// session, kind and tool call, scores recall over the hand-listed misses
+// (misses-settled.jsonl), prints how far judges A and B agreed, and writes
+// the tables to docs/judgement.md. Labels are defined in ../shared/judging.md.
 package main
 
 import (
@@ -331,10 +332,15 @@ func gitHead() string {
 	return head
 }
 
+// judgeFiles are the suffixes of the label and miss files: judge A's
+// (labels.jsonl), judge B's (labels-b.jsonl) and the settled ones; each line
+// names its judge, and -judge picks the lines.
+var judgeFiles = []string{"", "-b", "-settled"}
+
 func main() {
-	dir := flag.String("dir", "testdata/eval", "the evaluation set: sessions/, labels.jsonl, misses.jsonl, heldout.txt")
+	dir := flag.String("dir", "testdata/eval", "the evaluation set: sessions/, labels*.jsonl, misses*.jsonl, heldout.txt")
 	out := flag.String("out", "docs/judgement.md", "where to write the report")
-	judge := flag.String("judge", "A", "whose labels and misses to score")
+	judge := flag.String("judge", "settled", "whose labels and misses to score: settled, A or B")
 	flag.Parse()
 	if err := run(*dir, *out, *judge); err != nil {
 		fmt.Fprintln(os.Stderr, "judge-eval:", err)
@@ -348,13 +354,18 @@ func run(dir, out, judge string) error {
 		return fmt.Errorf("no sessions in %s/sessions", dir)
 	}
 	sort.Strings(paths)
-	allLabels, err := readJSONL[Label](filepath.Join(dir, "labels.jsonl"))
-	if err != nil {
-		return err
-	}
-	allMisses, err := readJSONL[Miss](filepath.Join(dir, "misses.jsonl"))
-	if err != nil {
-		return err
+	var allLabels []Label
+	var allMisses []Miss
+	for _, f := range judgeFiles {
+		ls, err := readJSONL[Label](filepath.Join(dir, "labels"+f+".jsonl"))
+		if err != nil {
+			return err
+		}
+		ms, err := readJSONL[Miss](filepath.Join(dir, "misses"+f+".jsonl"))
+		if err != nil {
+			return err
+		}
+		allLabels, allMisses = append(allLabels, ls...), append(allMisses, ms...)
 	}
 	var labels []Label
 	for _, l := range allLabels {
@@ -391,7 +402,8 @@ func run(dir, out, judge string) error {
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Djinn judged on real sessions\n\n")
-	fmt.Fprintf(&b, "Written by `scripts/judge-eval` on %s at commit %s; judge %s's labels and misses from `%s` (definitions: `testdata/eval/README.md` and the team's judging.md). Precision = useful / (useful + useless + false); unsure is left out; unlabelled advisories are new output no judge has seen.\n\n", time.Now().UTC().Format("2006-01-02"), gitHead(), judge, dir)
+	fmt.Fprintf(&b, "Written by `scripts/judge-eval` on %s at commit %s; labels and misses of judge \"%s\" (`-judge`) from `%s` (definitions: `testdata/eval/README.md` and the team's judging.md). Precision = useful / (useful + useless + false); unsure is left out; unlabelled advisories are new output no judge has seen.\n\n", time.Now().UTC().Format("2006-01-02"), gitHead(), judge, dir)
+	renderAgreement(&b, allLabels, allMisses)
 	for _, p := range []part{all, tuning, heldout} {
 		render(&b, res, labels, misses, p)
 	}

@@ -75,3 +75,45 @@ func TestPrecision(t *testing.T) {
 		t.Errorf("per 100 = %v, want 2", d.Per100)
 	}
 }
+
+// TestKappa checks Cohen's kappa against a hand computation: ten advisories,
+// A says useful, useful, useful, useful, useful, false ×5 and B says useful
+// ×4, false, useful, false ×4. po = 8/10; both judges say useful half the
+// time, so pe = .5·.5 + .5·.5 = .5 and kappa = (.8 - .5) / (1 - .5) = .6.
+func TestKappa(t *testing.T) {
+	av := []string{"useful", "useful", "useful", "useful", "useful", "false", "false", "false", "false", "false"}
+	bv := []string{"useful", "useful", "useful", "useful", "false", "useful", "false", "false", "false", "false"}
+	var a, b []Label
+	for i := range av {
+		a = append(a, Label{Session: "s", Kind: "drift", ToolCall: i, Label: av[i], Judge: "A"})
+		b = append(b, Label{Session: "s", Kind: "drift", ToolCall: i, Label: bv[i], Judge: "B"})
+	}
+	b = append(b, Label{Session: "s", Kind: "drift", ToolCall: 99, Label: "useful", Judge: "B"}) // A never saw it: left out
+	ag := labelAgreement(a, b)
+	if ag.N != 10 || ag.Agree != 8 || len(ag.Differ) != 2 {
+		t.Fatalf("n %d agree %d differ %v, want 10, 8 and two", ag.N, ag.Agree, ag.Differ)
+	}
+	if d := ag.Kappa - 0.6; d > 1e-9 || d < -1e-9 {
+		t.Errorf("kappa %.6f, want 0.6", ag.Kappa)
+	}
+	if k := kappa(3, 3, map[string]int{"useful": 3}, map[string]int{"useful": 3}); k != 1 {
+		t.Errorf("total agreement on one label: kappa %v, want 1", k)
+	}
+}
+
+func TestMissAgreement(t *testing.T) {
+	a := []Miss{
+		{Session: "s", Kind: "fail-loop", StartCall: 10, EvidentCall: 14},
+		{Session: "s", Kind: "risk", StartCall: 30, EvidentCall: 31},
+		{Session: "t", Kind: "drift", StartCall: 1, EvidentCall: 5},
+	}
+	b := []Miss{
+		{Session: "s", Kind: "tool-loop", StartCall: 14, EvidentCall: 20}, // overlaps, loop kinds match
+		{Session: "s", Kind: "drift", StartCall: 30, EvidentCall: 31},     // overlaps, kind does not
+		{Session: "t", Kind: "drift", StartCall: 6, EvidentCall: 9},       // kind matches, calls do not
+	}
+	got := missAgreement(a, b)
+	if want := (MissAgreement{Both: 1, OnlyA: 2, OnlyB: 2}); got != want {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
