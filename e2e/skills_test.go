@@ -137,6 +137,11 @@ func TestSkillsShowBinaryOutput(t *testing.T) {
 		if !strings.Contains(status, "from reorient): "+intent) {
 			t.Errorf("status after /djinn:reorient does not show the new goal:\n%s", status)
 		}
+		// The skills' own commands (the !`…` lines and the model's Bash call
+		// of reorient --last) are Djinn's, not the agent's work.
+		if w := readWindow(t, stateDir, session); w.ToolCalls != 4 {
+			t.Errorf("tool calls after the skills = %d, want still 4: Djinn's own commands were counted\n%s", w.ToolCalls, w.Raw)
+		}
 	})
 }
 

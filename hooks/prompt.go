@@ -45,6 +45,13 @@ func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, er
 			return Response{}, err
 		}
 		s.w.Reorient = res
+		if res.Outcome == "empty" {
+			// Nothing was re-oriented: the model gets the usage (the text
+			// `reorient --last` shows), not an announcement, and nothing is
+			// recorded as an advisory.
+			resp.Context = append(resp.Context, res.Text)
+			break
+		}
 		// The skill's own commands run before this hook, so the model
 		// learns of the new goal here, with the skill's text.
 		text := advice.Tag(advice.KindReanchor) + " The user re-oriented the session with /djinn:reorient.\n" + res.Text
@@ -109,7 +116,7 @@ func (s *session) reorient(intent string, force bool, promptID string) (*state.R
 	intent = strings.TrimSpace(intent)
 	if intent == "" {
 		res.Outcome = "empty"
-		res.Text = "djinn reorient: no new intent given. Usage: /djinn:reorient <what the session should do now> (add --force to replace a goal the new text restates)."
+		res.Text = "djinn reorient: no new intent given. Nothing changed: the goal and the drift sample are as they were. Usage: /djinn:reorient <what the session should do now> (add --force to replace a goal the new text restates)."
 		return res, nil
 	}
 	old, err := s.loadAnchor()

@@ -21,6 +21,17 @@ const maxFailures = 5
 // call, runs the loop patterns for its agent, the drift detector for the
 // main agent, the context meter, and the tool-result compressor.
 func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, error) {
+	if isSelfCall(p, s.env.getenv) {
+		// Djinn's own command (a skill's /djinn:status, /djinn:reorient):
+		// not the agent's work. It takes no call number (advisories cite
+		// the agent's calls as #n), no turn (rank ranks the agent's calls),
+		// no loop event (three /djinn:status in a row are no tool-loop and
+		// do not break the agent's streaks), no drift signal (the window
+		// holds the agent's work), no failure for the snapshot, and no
+		// advisory is given on it: its output is shown to the person
+		// verbatim, and a pressure tier or a stall waits for the next call.
+		return Response{}, nil
+	}
 	sat.Inc(&s.w.ToolCalls)
 	sig := drift.Extract(p.ToolName, p.ToolInput, s.w.ProjectDir)
 	// The target is read once: the input can hold a whole file (Write).
