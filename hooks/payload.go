@@ -137,11 +137,12 @@ type payloadWire struct {
 
 // rawSlice is json.RawMessage without the copy: it keeps the slice of the
 // input it was decoded from, which is safe because DecodePayload's buffer
-// is never written again.
+// is never written again; its capacity ends with it, so an append copies
+// instead of writing over the rest of the payload.
 type rawSlice []byte
 
 func (r *rawSlice) UnmarshalJSON(b []byte) error {
-	*r = b
+	*r = b[:len(b):len(b)]
 	return nil
 }
 
@@ -151,7 +152,7 @@ func (r *rawSlice) UnmarshalJSON(b []byte) error {
 // peak and once after it, where a growing buffer (io.ReadAll) briefly
 // holds its old and new arrays and keeps up to a quarter more.
 func readAll(r io.Reader) ([]byte, error) {
-	const first, most = 64 << 10, 1 << 20
+	const first, most = 16 << 10, 1 << 20
 	var chunks [][]byte
 	total := 0
 	for size := first; ; size = min(2*size, most) {
