@@ -3,8 +3,10 @@ package hooks_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -31,16 +33,29 @@ var fuzzSeeds = []string{
 	"\xff\xfe",
 }
 
-// FuzzDecodePayload: any stdin either decodes into a payload for the event
-// or is refused with an error; never a panic.
+// FuzzDecodePayload: any stdin either decodes into a payload for the event,
+// the one json.Unmarshal gives, or is refused with an error; never a panic.
 func FuzzDecodePayload(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s), "PostToolUse")
 	}
 	f.Fuzz(func(t *testing.T, in []byte, event string) {
 		p, err := hooks.DecodePayload(bytes.NewReader(in), event)
-		if err == nil && p.HookEventName != event {
+		if err != nil {
+			return
+		}
+		if p.HookEventName != event {
 			t.Fatalf("decoded a payload for %q when asked for %q", p.HookEventName, event)
+		}
+		var want hooks.Payload
+		if err := json.Unmarshal(bytes.TrimSpace(in), &want); err != nil {
+			t.Fatalf("decoded a payload json.Unmarshal refuses: %v", err)
+		}
+		if want.HookEventName == "" {
+			want.HookEventName = event
+		}
+		if !reflect.DeepEqual(*p, want) {
+			t.Fatalf("decoded %+v, json.Unmarshal gives %+v", *p, want)
 		}
 	})
 }

@@ -93,8 +93,12 @@ type Payload struct {
 // decodes it. The event named on the command line wins over a missing
 // hook_event_name; a payload naming a different event is refused, because
 // answering it with the wrong hookEventName would inject nothing anyway.
+//
+// A tool response can be tens of MB, so the payload is held once: read into
+// one buffer of its exact size (readAll), with ToolInput and ToolResponse
+// slices of that buffer rather than copies.
 func DecodePayload(r io.Reader, event string) (*Payload, error) {
-	raw, err := io.ReadAll(io.LimitReader(r, MaxPayloadBytes+1))
+	raw, err := readAll(io.LimitReader(r, MaxPayloadBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("read stdin: %w", err)
 	}
@@ -109,9 +113,11 @@ func DecodePayload(r io.Reader, event string) (*Payload, error) {
 		return nil, errors.New("stdin is not a JSON object")
 	}
 	var p Payload
-	if err := json.Unmarshal(raw, &p); err != nil {
+	w := payloadWire{Payload: &p}
+	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil, fmt.Errorf("decode payload: %w", err)
 	}
+	p.ToolInput, p.ToolResponse = json.RawMessage(w.ToolInput), json.RawMessage(w.ToolResponse)
 	if p.HookEventName == "" {
 		p.HookEventName = event
 	}
@@ -119,4 +125,55 @@ func DecodePayload(r io.Reader, event string) (*Payload, error) {
 		return nil, fmt.Errorf("payload is for %q, not %q", p.HookEventName, event)
 	}
 	return &p, nil
+}
+
+// payloadWire decodes a Payload with its two raw fields as slices of the
+// decoded buffer: these fields, one level up, hide the Payload's own.
+type payloadWire struct {
+	*Payload
+	ToolInput    rawSlice `json:"tool_input"`
+	ToolResponse rawSlice `json:"tool_response"`
+}
+
+// rawSlice is json.RawMessage without the copy: it keeps the slice of the
+// input it was decoded from, which is safe because DecodePayload's buffer
+// is never written again; its capacity ends with it, so an append copies
+// instead of writing over the rest of the payload.
+type rawSlice []byte
+
+func (r *rawSlice) UnmarshalJSON(b []byte) error {
+	*r = b[:len(b):len(b)]
+	return nil
+}
+
+// readAll reads r to its end into a slice of exactly the bytes read. A
+// small payload is one read into a first chunk; a large one is read in
+// chunks copied once into the result, which costs twice its size at the
+// peak and once after it, where a growing buffer (io.ReadAll) briefly
+// holds its old and new arrays and keeps up to a quarter more.
+func readAll(r io.Reader) ([]byte, error) {
+	const first, most = 16 << 10, 1 << 20
+	var chunks [][]byte
+	total := 0
+	for size := first; ; size = min(2*size, most) {
+		c := make([]byte, size)
+		n, err := io.ReadFull(r, c)
+		total += n
+		chunks = append(chunks, c[:n])
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(chunks) == 1 {
+		return chunks[0], nil
+	}
+	out := make([]byte, 0, total)
+	for i, c := range chunks {
+		out = append(out, c...)
+		chunks[i] = nil
+	}
+	return out, nil
 }

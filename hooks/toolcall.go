@@ -179,11 +179,13 @@ func summarize(tool, target, rng, project string) string {
 
 // toolResp is what Djinn reads of a tool_response, decoded once per hook:
 // several detectors need a field of it, and a response can be large (an
-// Edit's carries the whole original file).
+// Edit's carries the whole original file). An object response is decoded
+// only for the tools whose fields are read (readsFields).
 type toolResp struct {
 	transcript.ToolResponse
-	ok  bool    // the response was a string, or an object that decoded
-	str *string // the response was a JSON string
+	ok    bool // the response was a string, or an object that decoded
+	str   bool // the response was a JSON string, of chars characters
+	chars int
 }
 
 func (s *session) toolResponse(p *Payload) *toolResp {
@@ -198,13 +200,23 @@ func (s *session) toolResponse(p *Payload) *toolResp {
 	case raw[0] == '"':
 		var str string
 		if json.Unmarshal(raw, &str) == nil {
-			r.str, r.ok = &str, true
+			r.str, r.ok, r.chars = true, true, utf8.RuneCountInString(str)
 		}
-	case raw[0] == '{':
+	case raw[0] == '{' && readsFields(p.ToolName):
 		// As json.Unmarshal(raw, &r.ToolResponse), in one pass.
 		r.ToolResponse, r.ok = transcript.DecodeToolResponse(raw)
 	}
 	return r
+}
+
+// readsFields reports whether a tool's response fields are read: by
+// visibleChars, or by originalHash for a write.
+func readsFields(tool string) bool {
+	switch tool {
+	case "Read", "Bash", "PowerShell", "Grep", "WebFetch":
+		return true
+	}
+	return loops.KindOf(tool) == loops.KindWrite
 }
 
 // visibleChars estimates how many characters of a tool response reach the
@@ -216,8 +228,8 @@ func (r *toolResp) visibleChars(tool string, raw json.RawMessage) int {
 	if len(raw) == 0 {
 		return 0
 	}
-	if r.str != nil {
-		return utf8.RuneCountInString(*r.str)
+	if r.str {
+		return r.chars
 	}
 	if !r.ok {
 		return utf8.RuneCount(raw)

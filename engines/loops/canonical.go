@@ -88,9 +88,26 @@ func InputHash(raw []byte) string {
 // per-call ids and paths) at every depth. Only metadata is dropped: output
 // text is compared exactly, so output that changes only in a number (a
 // progress counter while polling) is a changed result, as it should be.
+//
+// A response over MaxCanonicalResult bytes is hashed as it is written
+// (trimmed, behind a "#" that no canonical text starts with) instead:
+// canonicalising it would hold it decoded and re-encoded beside the raw
+// bytes, several times its size. Such a response is still the same result
+// when it is repeated byte for byte.
 func ResultHash(raw []byte) string {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) > MaxCanonicalResult {
+		h := sha256.New()
+		h.Write([]byte("#"))
+		h.Write(trimmed)
+		return hex.EncodeToString(h.Sum(nil)[:8])
+	}
 	return ShortHash([]byte(canonical(raw, volatileResultFields, true)))
 }
+
+// MaxCanonicalResult is the size in bytes of the largest tool_response
+// ResultHash canonicalises.
+const MaxCanonicalResult = 1 << 20
 
 // canonical decodes raw with encoding/json (numbers kept as written) and
 // writes the value back canonically (writeCanonical), dropping the keys in

@@ -56,6 +56,28 @@ func TestResultHash(t *testing.T) {
 	}
 }
 
+// TestResultHashLarge: a response over MaxCanonicalResult is hashed as
+// written, allocating nothing in proportion to it: the same bytes are the
+// same result, a changed byte a changed one.
+func TestResultHashLarge(t *testing.T) {
+	text := strings.Repeat("0123456789abcdef", MaxCanonicalResult/16)
+	a := []byte(`[{"type":"text","text":"` + text + `"}]`)
+	b := []byte(` [{"type":"text","text":"` + text + `"}]` + "\n")
+	c := []byte(`[{"type":"text","text":"` + text + `!"}]`)
+	if ResultHash(a) != ResultHash(b) {
+		t.Error("the same large response hashes differently")
+	}
+	if ResultHash(a) == ResultHash(c) {
+		t.Error("large responses differing in one byte hash the same")
+	}
+	if got := len(ResultHash(a)); got != 16 {
+		t.Errorf("hash length %d, want 16", got)
+	}
+	if n := testing.AllocsPerRun(3, func() { ResultHash(a) }); n > 8 {
+		t.Errorf("%v allocations per hash of a large response", n)
+	}
+}
+
 func TestTargetOf(t *testing.T) {
 	long := strings.Repeat("echo hello; ", 40)
 	tests := []struct {
