@@ -16,8 +16,8 @@ type Point struct {
 
 // PointOf is a window's context reading, if it has one.
 func PointOf(w *state.Window) (Point, bool) {
-	if w == nil || w.Pressure == nil || w.Pressure.Limit == 0 {
-		return Point{}, false
+	if w == nil || w.Pressure == nil || (w.Pressure.Limit == 0 && w.Pressure.Window == "") {
+		return Point{}, false // no reading yet
 	}
 	ps := w.Pressure
 	tier := 0
@@ -26,7 +26,11 @@ func PointOf(w *state.Window) (Point, bool) {
 			tier = i + 1
 		}
 	}
-	return Point{Tokens: ps.Tokens, Limit: ps.Limit, Share: float64(ps.Tokens) / float64(ps.Limit), Tier: tier, Stale: ps.Stale}, true
+	pt := Point{Tokens: ps.Tokens, Limit: ps.Limit, Tier: tier, Stale: ps.Stale}
+	if ps.Limit > 0 { // else the window is unknown: Limit and Share stay 0
+		pt.Share = float64(ps.Tokens) / float64(ps.Limit)
+	}
+	return pt, true
 }
 
 // newAssistantWords returns the signal words of the agent's latest prose

@@ -76,7 +76,7 @@ func (s *sim) line(v any) {
 // assistant writes an assistant message with prose and usage.
 func (s *sim) assistant(text string, tokens int64) {
 	s.line(map[string]any{"type": "assistant", "isSidechain": false, "message": map[string]any{
-		"id": fmt.Sprintf("msg_%d", s.calls), "role": "assistant", "model": "claude-test",
+		"id": fmt.Sprintf("msg_%d", s.calls), "role": "assistant", "model": "claude-sonnet-4-5-20250929", // a 200,000-token window
 		"content": []any{map[string]any{"type": "text", "text": text}},
 		"usage":   map[string]any{"input_tokens": 1, "cache_creation_input_tokens": 0, "cache_read_input_tokens": tokens - 1, "output_tokens": 10},
 	}})

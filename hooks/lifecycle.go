@@ -9,6 +9,7 @@ import (
 )
 
 func handleSessionStart(ctx context.Context, s *session, p *Payload) (Response, error) {
+	s.sessionModel(p)
 	switch p.Source {
 	case "compact":
 		s.rearmAll()

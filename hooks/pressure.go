@@ -15,8 +15,10 @@ import (
 // Context pressure (seed 004). The meter is the transcript's latest
 // main-chain usage (input + cache creation + cache read tokens), read from
 // the end of the file within a fixed byte budget; the window is
-// pressure.limit, else 200,000 tokens until a reading exceeds that, then
-// large_limit. Each tier is announced once as it is crossed and re-armed
+// pressure.limit, else the CLI's rule for the response's model, the
+// session's model setting and the CLI's environment (engines/pressure's
+// Window), unknown where that cannot tell until the context proves it
+// larger. Each tier is announced once as it is crossed and re-armed
 // after compaction or once the context falls rearm_drop below it: the rules
 // are engines/pressure's; this file reads the meter and keeps its state.
 
@@ -74,7 +76,7 @@ func (s *session) mayAnnounce(r transcript.Reading) bool {
 		return false
 	}
 	m := s.meter()
-	return m.Crosses(r.Tokens, s.env.Settings.Pressure.Config)
+	return m.Crosses(r.Tokens, r.Model, s.env.Settings.Pressure.Config, s.cliEnv())
 }
 
 func (s *session) pressureState() *state.Pressure {
@@ -97,20 +99,32 @@ func (s *session) meter() pressure.State {
 	if ps == nil {
 		return pressure.State{}
 	}
-	return pressure.State{Tokens: ps.Tokens, Limit: ps.Limit, Peak: ps.Peak, Stale: ps.Stale, Announced: ps.Announced, Pending: ps.Pending}
+	return pressure.State{Tokens: ps.Tokens, Limit: ps.Limit, Why: ps.Window, Peak: ps.Peak, Model: ps.Model, Configured: ps.Configured,
+		Stale: ps.Stale, Announced: ps.Announced, Pending: ps.Pending}
+}
+
+// cliEnv is what the CLI's environment, which hooks inherit, says about
+// the window.
+func (s *session) cliEnv() pressure.Env {
+	if s.env.Getenv == nil {
+		return pressure.EnvFrom(func(string) string { return "" })
+	}
+	return pressure.EnvFrom(s.env.Getenv)
 }
 
 func (s *session) keepMeter(m pressure.State) {
 	ps := s.pressureState()
-	ps.Tokens, ps.Limit, ps.Peak, ps.Stale, ps.Announced, ps.Pending = m.Tokens, m.Limit, m.Peak, m.Stale, m.Announced, m.Pending
+	ps.Tokens, ps.Limit, ps.Window, ps.Peak, ps.Stale, ps.Announced, ps.Pending = m.Tokens, m.Limit, m.Why, m.Peak, m.Stale, m.Announced, m.Pending
+	ps.Model, ps.Configured = m.Model, m.Configured
 }
 
-// observe updates the meter from a token count and returns the index of a
-// tier newly crossed (-1 if none).
-func (s *session) observe(tokens int64) int {
+// observe updates the meter from a token count (of a response from model,
+// "" if not known) and returns the index of a tier newly crossed (-1 if
+// none).
+func (s *session) observe(tokens int64, model string) int {
 	s.pressureState()
 	m := s.meter()
-	crossed := m.Observe(tokens, s.env.Settings.Pressure.Config)
+	crossed := m.Observe(tokens, advice.Clean(model, 120), s.env.Settings.Pressure.Config, s.cliEnv())
 	s.keepMeter(m)
 	return crossed
 }
@@ -135,7 +149,7 @@ func (s *session) meterEvent(p *Payload) {
 	ps := s.pressureState()
 	switch {
 	case scan.Reading.Found:
-		if tier := s.observe(scan.Reading.Tokens); tier >= 0 {
+		if tier := s.observe(scan.Reading.Tokens, scan.Reading.Model); tier >= 0 {
 			ps.Pending = tier + 1
 		}
 	case scan.Reading.Stale:
@@ -163,8 +177,9 @@ func (s *session) pressureCheck(p *Payload) []advice.Advisory {
 func (s *session) pressureAdvisory(tier int, scan transcript.Scan) advice.Advisory {
 	ps := s.pressureState()
 	set := s.env.Settings.Pressure
+	w := s.meter().Window(set.Config, s.cliEnv())
 	f := advice.PressureFacts{
-		Tokens: ps.Tokens, Limit: ps.Limit, Share: float64(ps.Tokens) / float64(ps.Limit),
+		Tokens: ps.Tokens, Limit: w.Max, Share: float64(ps.Tokens) / float64(w.Max), Unknown: !w.Known(),
 		Tier: tier + 1, Tiers: len(set.Tiers), TierShare: set.Tiers[tier], Top: tier == len(set.Tiers)-1,
 	}
 	f.ToolChars, f.TextChars, f.Biggest = s.contextFill(scan)
@@ -240,6 +255,21 @@ func (s *session) loadBearingFiles(n int) []string {
 	return out
 }
 
+// sessionModel keeps SessionStart's model (the session's model setting,
+// which may carry the [1m] the transcript never shows).
+func (s *session) sessionModel(p *Payload) {
+	if p.Model == "" {
+		return
+	}
+	ps := s.pressureState()
+	ps.Configured = advice.Clean(p.Model, 120)
+	if ps.Tokens > 0 {
+		m := s.meter()
+		w := m.Window(s.env.Settings.Pressure.Config, s.cliEnv())
+		ps.Limit, ps.Window = w.Limit(), w.Why
+	}
+}
+
 // resumeContext uses SessionStart(resume)'s context_tokens (which also
 // count output tokens) when nothing better is known.
 func (s *session) resumeContext(p *Payload) {
@@ -248,7 +278,7 @@ func (s *session) resumeContext(p *Payload) {
 	}
 	ps := s.pressureState()
 	if ps.Tokens == 0 || ps.Stale {
-		if tier := s.observe(int64(*p.ContextTokens)); tier >= 0 {
+		if tier := s.observe(int64(*p.ContextTokens), ""); tier >= 0 {
 			ps.Pending = tier + 1 // said at the next hook that can speak
 		}
 	}

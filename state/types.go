@@ -192,7 +192,14 @@ type Pressure struct {
 	// Cursor is where the transcript was read last (opaque to state).
 	Cursor json.RawMessage `json:"cursor,omitempty"`
 	Tokens int64           `json:"tokens"`
-	Limit  int64           `json:"limit"`
+	// Limit is the context window when known, else 0; Window says where it
+	// comes from, or why it is unknown.
+	Limit  int64  `json:"limit"`
+	Window string `json:"window,omitempty"`
+	// Model is the latest response's model id, Configured the session's
+	// model setting from SessionStart.
+	Model      string `json:"model,omitempty"`
+	Configured string `json:"configured,omitempty"`
 	// Stale is set after a compaction until the next reading.
 	Stale bool `json:"stale,omitempty"`
 	// Announced[i] says whether tier i was announced and not re-armed.

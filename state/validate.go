@@ -393,6 +393,9 @@ func (w Window) Validate() error {
 			}
 			v.min("tokens", p.Tokens, 0)
 			v.min("limit", p.Limit, 0)
+			v.maxLen("window", p.Window, 200)
+			v.maxLen("model", p.Model, 200)
+			v.maxLen("configured", p.Configured, 200)
 			v.required("announced", p.Announced != nil)
 			v.maxItems("announced", len(p.Announced), 8)
 			v.min("peak", p.Peak, 0)

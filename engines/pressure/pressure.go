@@ -15,8 +15,8 @@ type Config struct {
 	Tiers []float64 `json:"tiers"`
 	// RearmDrop re-arms a tier once the context falls this far below it.
 	RearmDrop float64 `json:"rearm_drop"`
-	// Limit is the context window in tokens; 0 means automatic:
-	// DefaultLimit, switched to LargeLimit once the context has exceeded
+	// Limit is the context window in tokens; 0 means automatic: the
+	// CLI's rule (Window), and LargeLimit once the context has exceeded
 	// DefaultLimit.
 	Limit      int `json:"limit"`
 	LargeLimit int `json:"large_limit"`
@@ -27,23 +27,17 @@ func DefaultConfig() Config {
 	return Config{Tiers: []float64{0.4, 0.55, 0.7}, RearmDrop: 0.05, Limit: 0, LargeLimit: 1_000_000}
 }
 
-// WindowLimit is the context window a reading is measured against, given
-// the largest context seen so far.
-func (c Config) WindowLimit(peak int64) int64 {
-	if c.Limit > 0 {
-		return int64(c.Limit)
-	}
-	if peak > DefaultLimit {
-		return int64(c.LargeLimit)
-	}
-	return DefaultLimit
-}
-
 // State is the meter's memory between hooks.
 type State struct {
 	Tokens int64
-	Limit  int64
-	Peak   int64
+	// Limit is the window when known, else 0; Why says where it comes from
+	// ("window unknown …" when it is not known).
+	Limit int64
+	Why   string
+	Peak  int64
+	// Model is the latest response's model id; Configured is the session's
+	// model setting as SessionStart gave it ("" if not known).
+	Model, Configured string
 	// Stale is set after a compaction until the next reading.
 	Stale bool
 	// Announced[i] says whether tier i was announced and not re-armed.
@@ -61,16 +55,27 @@ func (s *State) Fit(tiers int) {
 	}
 }
 
-// Observe takes a reading of tokens and returns the index of a tier newly
-// crossed (-1 if none; the highest when several are), re-arming the tiers
-// the context has fallen RearmDrop below.
-func (s *State) Observe(tokens int64, c Config) int {
+// Window is the session's window as known now.
+func (s State) Window(c Config, e Env) Window {
+	return c.Window(s.Model, s.Configured, s.Peak, e)
+}
+
+// Observe takes a reading of tokens from a response of model ("" keeps the
+// last one known) and returns the index of a tier newly crossed (-1 if
+// none; the highest when several are), re-arming the tiers the context has
+// fallen RearmDrop below. Against an unknown window a tier is crossed only
+// when the largest window the session may have is that full.
+func (s *State) Observe(tokens int64, model string, c Config, e Env) int {
 	s.Fit(len(c.Tiers))
 	s.Tokens = tokens
 	s.Stale = false
 	s.Peak = max(s.Peak, tokens)
-	s.Limit = c.WindowLimit(s.Peak)
-	share := float64(tokens) / float64(s.Limit)
+	if model != "" {
+		s.Model = model
+	}
+	w := s.Window(c, e)
+	s.Limit, s.Why = w.Limit(), w.Why
+	share := float64(tokens) / float64(w.Max)
 	crossed := -1
 	for i, t := range c.Tiers {
 		switch {
@@ -86,10 +91,10 @@ func (s *State) Observe(tokens int64, c Config) int {
 
 // Crosses reports whether a reading of tokens would cross a tier, leaving s
 // as it is.
-func (s *State) Crosses(tokens int64, c Config) bool {
+func (s *State) Crosses(tokens int64, model string, c Config, e Env) bool {
 	cp := *s
 	cp.Announced = append([]bool(nil), s.Announced...)
-	return cp.Observe(tokens, c) >= 0
+	return cp.Observe(tokens, model, c, e) >= 0
 }
 
 // Rearm re-arms every tier and marks the meter stale (after a compaction).

@@ -11,6 +11,7 @@ import (
 // several crossed at once is the one returned.
 func TestObserve(t *testing.T) {
 	c := DefaultConfig()
+	const m = "claude-sonnet-4-5-20250929" // a 200,000-token window
 	var s State
 	for _, step := range []struct {
 		tokens int64
@@ -26,7 +27,7 @@ func TestObserve(t *testing.T) {
 		{150_000, 2},  // 0.75: tiers 2 and 3 at once, the highest returned
 		{150_000, -1}, // nothing new
 	} {
-		if got := s.Observe(step.tokens, c); got != step.want {
+		if got := s.Observe(step.tokens, m, c, firstParty); got != step.want {
 			t.Fatalf("Observe(%d) = %d, want %d (state %+v)", step.tokens, got, step.want, s)
 		}
 	}
@@ -37,36 +38,17 @@ func TestObserve(t *testing.T) {
 	if !s.Stale || s.Announced[0] || s.Pending != 0 {
 		t.Errorf("after Rearm: %+v", s)
 	}
-	if got := s.Observe(150_000, c); got != 2 || s.Stale {
+	if got := s.Observe(150_000, "", c, firstParty); got != 2 || s.Stale {
 		t.Errorf("after Rearm, Observe = %d (stale %v), want 2", got, s.Stale)
-	}
-}
-
-func TestWindowLimit(t *testing.T) {
-	c := DefaultConfig()
-	for _, tc := range []struct {
-		limit int
-		peak  int64
-		want  int64
-	}{
-		{0, 0, DefaultLimit},
-		{0, DefaultLimit, DefaultLimit},
-		{0, DefaultLimit + 1, 1_000_000},
-		{500_000, 10, 500_000},
-	} {
-		c.Limit = tc.limit
-		if got := c.WindowLimit(tc.peak); got != tc.want {
-			t.Errorf("limit %d, peak %d: WindowLimit = %d, want %d", tc.limit, tc.peak, got, tc.want)
-		}
 	}
 }
 
 // TestCrossesLeavesState: Crosses answers as Observe would, on a copy.
 func TestCrossesLeavesState(t *testing.T) {
 	c := DefaultConfig()
-	s := State{Announced: []bool{true, false, false}, Peak: 90_000}
-	before := State{Announced: []bool{true, false, false}, Peak: 90_000}
-	if !s.Crosses(120_000, c) || s.Crosses(85_000, c) {
+	s := State{Announced: []bool{true, false, false}, Peak: 90_000, Model: "claude-opus-4-1-20250805"}
+	before := State{Announced: []bool{true, false, false}, Peak: 90_000, Model: "claude-opus-4-1-20250805"}
+	if !s.Crosses(120_000, "", c, firstParty) || s.Crosses(85_000, "", c, firstParty) {
 		t.Error("Crosses disagrees with Observe")
 	}
 	if diff := cmp.Diff(before, s); diff != "" {

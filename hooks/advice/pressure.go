@@ -19,6 +19,9 @@ type PressureFacts struct {
 	Tier, Tiers   int
 	TierShare     float64
 	Top           bool
+	// Unknown: the window's size is not known; Limit is the largest it can
+	// be, so Share is the least the context fills of it.
+	Unknown bool
 	// ToolChars is the characters of tool output since the session began
 	// (or its last compaction), TextChars the recent assistant text seen.
 	ToolChars, TextChars int
@@ -49,6 +52,10 @@ func Pressure(f PressureFacts) Advisory {
 		sev = Soft
 		next = "wrap up the current step, then compact with a focus that keeps the goal. Ready to paste: " + f.Compact
 	}
+	if f.Unknown {
+		return finish(KindPressure, sev, nums, "Context is at least %.0f%% of the window (window unknown, at most %s tokens; %s tokens; tier %d of %d, %.0f%%).%s Next step: %s",
+			f.Share*100, group(int(f.Limit)), group(int(f.Tokens)), f.Tier, f.Tiers, f.TierShare*100, fill, next)
+	}
 	return finish(KindPressure, sev, nums, "Context is at %.0f%% of the %s-token window (%s tokens; tier %d of %d, %.0f%%).%s Next step: %s",
 		f.Share*100, group(int(f.Limit)), group(int(f.Tokens)), f.Tier, f.Tiers, f.TierShare*100, fill, next)
 }
@@ -56,6 +63,9 @@ func Pressure(f PressureFacts) Advisory {
 // PressureUserMessage is the systemMessage shown to the user at the top
 // tier.
 func PressureUserMessage(f PressureFacts) string {
+	if f.Unknown {
+		return fmt.Sprintf("djinn: context at least %.0f%% of the window (window unknown, at most %s tokens). To keep the goal through compaction, run: %s", f.Share*100, group(int(f.Limit)), f.Compact)
+	}
 	return fmt.Sprintf("djinn: context at %.0f%% of %s tokens. To keep the goal through compaction, run: %s", f.Share*100, group(int(f.Limit)), f.Compact)
 }
 

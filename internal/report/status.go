@@ -83,12 +83,19 @@ func Status(w io.Writer, st *state.Store, id string, set settings.Drift) error {
 		}
 		fmt.Fprintf(w, "  learned: %d words, %d files; drift advisories given: %d\n", len(d.Vocab), len(d.Files), d.Advised)
 	}
-	if ps := win.Pressure; ps != nil && ps.Limit > 0 {
-		fmt.Fprintf(w, "context: %d of %d tokens (%.0f%%)", ps.Tokens, ps.Limit, 100*float64(ps.Tokens)/float64(ps.Limit))
+	if ps := win.Pressure; ps != nil && (ps.Limit > 0 || ps.Window != "") {
+		if ps.Limit > 0 {
+			fmt.Fprintf(w, "context: %d of %d tokens (%.0f%%)", ps.Tokens, ps.Limit, 100*float64(ps.Tokens)/float64(ps.Limit))
+		} else {
+			fmt.Fprintf(w, "context: %d tokens, window unknown", ps.Tokens)
+		}
 		if ps.Stale {
 			fmt.Fprint(w, ", unknown since the last compaction")
 		}
 		fmt.Fprintln(w)
+		if ps.Window != "" {
+			fmt.Fprintf(w, "  window: %s\n", advice.Clean(ps.Window, 200))
+		}
 	}
 	if len(win.Failures) > 0 {
 		fmt.Fprintln(w, "open failures:")
