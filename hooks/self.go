@@ -5,7 +5,6 @@ import (
 	"path"
 	"strings"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -155,20 +154,57 @@ func wordText(w *syntax.Word) (string, bool) {
 			return "", false
 		}
 	}
-	cfg := &expand.Config{Env: expand.FuncEnviron(func(name string) string { return "$" + name })}
-	s, err := expand.Literal(cfg, w)
-	if err != nil {
-		return "", false
+	var b strings.Builder
+	for _, part := range w.Parts {
+		writePart(&b, part, false)
 	}
-	return s, true
+	return b.String(), true
+}
+
+// writePart writes a plain word part (see plainPart) as the shell would
+// read it: quotes removed, backslash escapes resolved (inside double quotes
+// only before $, `, ", \ and a newline), a parameter kept as $NAME.
+// package expand would do the same but imports os/user, which links cgo
+// into the hook binary.
+func writePart(b *strings.Builder, part syntax.WordPart, quoted bool) {
+	switch x := part.(type) {
+	case *syntax.Lit:
+		v := x.Value
+		for i := 0; i < len(v); i++ {
+			if v[i] != '\\' || i+1 == len(v) {
+				b.WriteByte(v[i])
+				continue
+			}
+			next := v[i+1]
+			switch {
+			case next == '\n':
+				i++
+			case !quoted || strings.IndexByte("$`\"\\", next) >= 0:
+				b.WriteByte(next)
+				i++
+			default:
+				b.WriteByte(v[i])
+			}
+		}
+	case *syntax.SglQuoted:
+		b.WriteString(x.Value)
+	case *syntax.DblQuoted:
+		for _, q := range x.Parts {
+			writePart(b, q, true)
+		}
+	case *syntax.ParamExp:
+		b.WriteString("$" + x.Param.Value)
+	}
 }
 
 // plainPart reports whether a word part is literal text, quoted text or a
 // bare parameter (${NAME} or $NAME).
 func plainPart(part syntax.WordPart) bool {
 	switch x := part.(type) {
-	case *syntax.Lit, *syntax.SglQuoted:
+	case *syntax.Lit:
 		return true
+	case *syntax.SglQuoted:
+		return !x.Dollar // $'…' has escapes of its own
 	case *syntax.DblQuoted:
 		for _, q := range x.Parts {
 			if !plainPart(q) {
