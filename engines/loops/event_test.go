@@ -147,6 +147,8 @@ func TestErrorFingerprint(t *testing.T) {
 		{`File "x.py", line 12, in f\nKeyError: 'id'`, `File "x.py", line 14, in f\nKeyError: 'id'`},
 		{"exit status 1", "exit status 2"},
 		{"Allocated 1234 bytes", "Allocated 99 bytes"},
+		{"go: downloading github.com/a/b v1.2.3\n./main.go:10:2: undefined: Foo", "./main.go:10:2: undefined: Foo"},
+		{"npm warn Unknown env config \"x\".\n[TypeError: generate is not a function]", "[TypeError: generate is not a function]"},
 	}
 	for _, p := range same {
 		t.Run("same/"+p[0], func(t *testing.T) {

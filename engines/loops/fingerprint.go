@@ -15,6 +15,8 @@ const maxErrorInput = 256 << 10
 
 // ErrorFingerprint reduces a tool's error text to what stays the same when
 // the same failure happens again, and keeps what tells two failures apart.
+// Progress lines printed on some runs only ("go: downloading", "npm warn")
+// are dropped.
 // Volatile parts become placeholders: paths are cut to their base name (a
 // temp directory or worktree changes between runs, while the file that
 // failed still tells two errors apart) and the digits in that name become
@@ -38,8 +40,42 @@ func ErrorFingerprint(errText string) string {
 	if len(s) > maxErrorInput {
 		s = s[:maxErrorInput/2] + "\n" + s[len(s)-maxErrorInput/2:]
 	}
-	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.ToValidUTF8(dropProgress(s), "\uFFFD")
 	return clip(strings.Join(strings.Fields(normaliseError(s)), " "), MaxFingerprint, 100)
+}
+
+// progressPrefixes start lines a tool prints on some runs and not others
+// (a module fetched on the first run only), or on every run whatever
+// failed: they are no part of the failure.
+var progressPrefixes = []string{"go: downloading ", "go: finding ", "go: extracting ", "npm warn ", "npm WARN ", "npm notice "}
+
+// dropProgress removes the lines that start with a progress prefix.
+func dropProgress(s string) string {
+	found := false
+	for _, p := range progressPrefixes {
+		if strings.HasPrefix(s, p) || strings.Contains(s, "\n"+p) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for line := range strings.Lines(s) {
+		keep := true
+		for _, p := range progressPrefixes {
+			if strings.HasPrefix(line, p) {
+				keep = false
+				break
+			}
+		}
+		if keep {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }
 
 // normaliseError does the replacements of ErrorFingerprint, all but the
