@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/djinn-cc/djinn/engines/loops"
 	"github.com/djinn-cc/djinn/hooks/advice"
@@ -29,10 +30,10 @@ const noFile = "none"
 // the tool's originalFile) and after (read from disk, bounded).
 func (s *session) loopEvent(p *Payload, target, rng string) loops.Event {
 	ev := loops.NewEventWith(p.ToolName, p.ToolInput, target, rng)
-	if p.HookEventName == PostToolUseFailure {
+	if text, failed := s.failureText(p); failed {
 		ev.Failed = true
 		ev.Interrupted = p.IsInterrupt
-		ev.Error = loops.ErrorFingerprint(p.Error)
+		ev.Error = loops.ErrorFingerprint(text)
 	}
 	// Hash the real path from the input: ev.Target may be clipped (long
 	// paths keep a head and a hash), which is fine for comparing targets
@@ -41,7 +42,7 @@ func (s *session) loopEvent(p *Payload, target, rng string) loops.Event {
 	if (k == loops.KindRead || k == loops.KindWrite) && ev.Target != "" {
 		max := int64(s.env.Settings.Loops.HashMaxBytes)
 		ev.After = fileHash(inputPath(p.ToolInput), max)
-		if k == loops.KindWrite && p.HookEventName == PostToolUse {
+		if k == loops.KindWrite && !ev.Failed {
 			ev.Before = s.toolResponse(p).originalHash(max)
 			if ev.After == noFile {
 				// A write that succeeded left a file; if it is gone already
@@ -54,10 +55,39 @@ func (s *session) loopEvent(p *Payload, target, rng string) loops.Event {
 	// hash already says what it saw, and its response (which carries the
 	// whole original file) is the costliest to canonicalise, so it is
 	// hashed only when the content is unknown.
-	if p.HookEventName == PostToolUse && len(p.ToolResponse) > 0 && !((k == loops.KindRead || k == loops.KindWrite) && ev.After != "") {
+	if !ev.Failed && len(p.ToolResponse) > 0 && !((k == loops.KindRead || k == loops.KindWrite) && ev.After != "") {
 		ev.Result = loops.ResultHash(p.ToolResponse)
 	}
 	return ev
+}
+
+// failureText tells whether a tool call failed and gives its error text: a
+// PostToolUseFailure's error, or the string a file tool answered instead
+// of its result object ("Error: File has not been read yet…", a
+// <tool_use_error>), which a PostToolUse may carry and which changed
+// nothing on disk.
+func (s *session) failureText(p *Payload) (string, bool) {
+	if p.HookEventName == PostToolUseFailure {
+		return p.Error, true
+	}
+	if p.HookEventName != PostToolUse {
+		return "", false
+	}
+	if k := loops.KindOf(p.ToolName); k != loops.KindRead && k != loops.KindWrite {
+		return "", false
+	}
+	// A file tool answers with an object; a string is its error text
+	// (bounded: an error message, not a file).
+	raw := p.ToolResponse
+	var str string
+	if len(raw) == 0 || raw[0] != '"' || len(raw) > 64<<10 || json.Unmarshal(raw, &str) != nil {
+		return "", false
+	}
+	t := strings.TrimSpace(str)
+	if strings.HasPrefix(t, "Error:") || strings.HasPrefix(t, "<tool_use_error>") {
+		return t, true
+	}
+	return "", false
 }
 
 // inputPath is the file a file tool acts on, as given.
@@ -175,7 +205,7 @@ func (s *session) loopCall(p *Payload, target, rng string) []advice.Advisory {
 	for _, f := range findings {
 		c := advice.LoopContext{Agent: p.AgentID, Display: s.display}
 		if f.Pattern == loops.FailLoop {
-			c.ErrorText = p.Error
+			c.ErrorText, _ = s.failureText(p)
 		}
 		out = append(out, advice.Loop(f, c))
 	}

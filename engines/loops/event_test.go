@@ -151,6 +151,26 @@ func TestErrorFingerprint(t *testing.T) {
 		{`C:\Users\me\proj\a.go: bad`, `D:\work\a.go: bad`},
 		{"open ./src/a.go: no such file", "open lib/old/src/a.go: no such file"},
 		{"at 0x7ffd1234", "at 0xdeadbeef"},
+		// Volatile numbers: timings, ports, temp dirs, addresses, PIDs,
+		// seeds, dates, positions and counts of nouns.
+		{"--- FAIL: TestAdd (0.012s)\nadd_test.go:8: Add(2, 2) = 4, want 5\nFAIL\tgithub.com/x/y\t0.015s",
+			"--- FAIL: TestAdd (1.5s)\nadd_test.go:9: Add(2, 2) = 4, want 5\nFAIL\tgithub.com/x/y\t2.1s"},
+		{"listen tcp 127.0.0.1:43521: bind: address already in use", "listen tcp 127.0.0.1:38007: bind: address already in use"},
+		{"server on port 8080 refused", "server on port 9090 refused"},
+		{"open /tmp/TestFoo1234567/001/cfg.json: denied", "open /tmp/TestFoo7654321/002/cfg.json: denied"},
+		{"open /tmp/pytest-of-root/pytest-12/test_a0/x.db: locked", "open /tmp/pytest-of-root/pytest-13/test_a1/x.db: locked"},
+		{"panic: nil map\ngoroutine 7 [running]:\nmain.f(0xc000012345)", "panic: nil map\ngoroutine 19 [running]:\nmain.f(0xc0000a8f00)"},
+		{"(node:12345) DeprecationWarning: x", "(node:678) DeprecationWarning: x"},
+		{"worker pid=4242 crashed", "worker pid=977 crashed"},
+		{"Randomized with seed 4711", "Randomized with seed 1234"},
+		{"at 10:11:12 the build broke", "at 23:59:01 the build broke"},
+		{"Jan 2 log written at 1714212345", "Jan 2 log written at 1714299999"},
+		{"Time: 1.234 s\nTests: 1 failed, 2 passed", "Time: 3.9 s\nTests: 1 failed, 2 passed"},
+		{`File "x.py", line 12, in f\nKeyError: 'id'`, `File "x.py", line 14, in f\nKeyError: 'id'`},
+		{"exit status 1", "exit status 2"},
+		{"Allocated 1234 bytes", "Allocated 99 bytes"},
+		{"go: downloading github.com/a/b v1.2.3\n./main.go:10:2: undefined: Foo", "./main.go:10:2: undefined: Foo"},
+		{"npm warn Unknown env config \"x\".\n[TypeError: generate is not a function]", "[TypeError: generate is not a function]"},
 	}
 	for _, p := range same {
 		t.Run("same/"+p[0], func(t *testing.T) {
@@ -165,6 +185,19 @@ func TestErrorFingerprint(t *testing.T) {
 		{"/p/a.go:12: syntax error", "/p/b.go:12: syntax error"},
 		{"permission denied", "no such file or directory"},
 		{"word defaced here", "word effaced here"},
+		// Result values: assertions, got/want, expected/actual, counts of
+		// failures.
+		{"add_test.go:8: Add(2, 2) = 4, want 5", "add_test.go:8: Add(2, 2) = 5, want 5"},
+		{"parse_test.go:12: got 3 want 4", "parse_test.go:12: got 5 want 4"},
+		{"E       assert 4 == 5", "E       assert 3 == 5"},
+		{"AssertionError: 4 != 5", "AssertionError: 6 != 5"},
+		{"Expected: 4\nReceived: 5", "Expected: 4\nReceived: 6"},
+		{"expected 3 items, got 4 items", "expected 3 items, got 5 items"},
+		{"Tests: 3 failed, 2 passed, 5 total", "Tests: 2 failed, 3 passed, 5 total"},
+		{"Found 3 errors in 2 files", "Found 2 errors in 2 files"},
+		{"HTTP status 500", "HTTP status 404"},
+		{"error TS2345: bad argument", "error TS2322: bad argument"},
+		{"0.1 + 0.2 = 0.30000000000000004", "0.1 + 0.2 = 0.3"},
 	}
 	for _, p := range different {
 		t.Run("different/"+p[0], func(t *testing.T) {
@@ -193,7 +226,7 @@ func TestErrorFingerprint(t *testing.T) {
 	})
 	t.Run("example", func(t *testing.T) {
 		got := ErrorFingerprint("Exit code 1\n--- FAIL: TestParse (0.01s)\n    parse_test.go:12: got 3, want 4\nFAIL\tgithub.com/x/y\t0.015s")
-		want := "Exit code <n> --- FAIL: TestParse (<dur>) parse_test.go:<n>: got <n>, want <n> FAIL …/y <dur>"
+		want := "Exit code <n> --- FAIL: TestParse (<dur>) parse_test.go:<n>: got 3, want 4 FAIL …/y <dur>"
 		if got != want {
 			t.Errorf("got %q\nwant %q", got, want)
 		}

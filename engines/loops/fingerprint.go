@@ -14,13 +14,21 @@ const MaxFingerprint = 160
 const maxErrorInput = 256 << 10
 
 // ErrorFingerprint reduces a tool's error text to what stays the same when
-// the same failure happens again: paths are cut to their base name (a temp
-// directory or worktree changes between runs, while the file that failed
-// still tells two errors apart), UUIDs, per-call API ids (toolu_…, req_…)
-// and hex ids (commit and object hashes, addresses) become <uuid>, <id> and
-// <hex>, dates and times <time>, durations <dur>, every other number <n>
-// (line numbers, counts, seeds, exit codes) with the plural s of a counted
-// noun ("1 file", "4 files"), and whitespace runs one space. The result is
+// the same failure happens again, and keeps what tells two failures apart.
+// Progress lines printed on some runs only ("go: downloading", "npm warn")
+// are dropped.
+// Volatile parts become placeholders: paths are cut to their base name (a
+// temp directory or worktree changes between runs, while the file that
+// failed still tells two errors apart) and the digits in that name become
+// <n>; UUIDs, per-call API ids (toolu_…, req_…) and hex ids (commit and
+// object hashes, addresses) become <uuid>, <id> and <hex>, dates and times
+// <time>, durations <dur>. A number is <n> where it is volatile: glued to a
+// colon (file:line:col, host:port, a clock time), after a word that names
+// a volatile number (port, pid, seed, line, exit code…), ten digits or
+// more (epoch times), or counting a noun ("1 file", "4 files", whose
+// plural s is dropped too). Every other number is kept, so a result that
+// changed ("= 4, want 5" then "= 5, want 5", "3 failed" then "2 failed")
+// is a different failure. Whitespace runs become one space. The result is
 // at most MaxFingerprint bytes: a longer one keeps its head and tail, and a
 // hash of the whole normalised text, so two errors that differ only in the
 // middle still differ.
@@ -32,8 +40,42 @@ func ErrorFingerprint(errText string) string {
 	if len(s) > maxErrorInput {
 		s = s[:maxErrorInput/2] + "\n" + s[len(s)-maxErrorInput/2:]
 	}
-	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.ToValidUTF8(dropProgress(s), "\uFFFD")
 	return clip(strings.Join(strings.Fields(normaliseError(s)), " "), MaxFingerprint, 100)
+}
+
+// progressPrefixes start lines a tool prints on some runs and not others
+// (a module fetched on the first run only), or on every run whatever
+// failed: they are no part of the failure.
+var progressPrefixes = []string{"go: downloading ", "go: finding ", "go: extracting ", "npm warn ", "npm WARN ", "npm notice "}
+
+// dropProgress removes the lines that start with a progress prefix.
+func dropProgress(s string) string {
+	found := false
+	for _, p := range progressPrefixes {
+		if strings.HasPrefix(s, p) || strings.Contains(s, "\n"+p) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for line := range strings.Lines(s) {
+		keep := true
+		for _, p := range progressPrefixes {
+			if strings.HasPrefix(line, p) {
+				keep = false
+				break
+			}
+		}
+		if keep {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }
 
 // normaliseError does the replacements of ErrorFingerprint, all but the
@@ -44,6 +86,9 @@ func normaliseError(s string) string {
 	// count is 1 right after a "<n>", 2 after "<n>" and whitespace: the
 	// state in which a plural s is dropped.
 	count := 0
+	// pathEnd is where the path whose base name is being written ends:
+	// digits before it are <n> whatever their context.
+	pathEnd := 0
 	for i := 0; i < len(s); {
 		c := s[i]
 		if isSpace(c) {
@@ -59,6 +104,10 @@ func normaliseError(s string) string {
 				b.WriteString("…")
 				b.WriteString(sep)
 				count = 0
+				pathEnd = base
+				for pathEnd < len(s) && isPathChar(s[pathEnd]) {
+					pathEnd++
+				}
 				i = base // the base name is normalised as ordinary text
 				continue
 			}
@@ -69,7 +118,7 @@ func normaliseError(s string) string {
 			i++
 			continue
 		}
-		tok, end := wordAt(s, i, count == 2)
+		tok, end := wordAt(s, i, count == 2, i < pathEnd)
 		b.WriteString(tok)
 		count = 0
 		if strings.HasSuffix(tok, "<n>") {
@@ -82,8 +131,10 @@ func normaliseError(s string) string {
 
 // wordAt normalises the alphanumeric run starting at i and returns its
 // replacement and where it ends (past i's run when a number's decimals,
-// a date or an id continue it).
-func wordAt(s string, i int, counted bool) (string, int) {
+// a date or an id continue it). counted tells that a volatile number and
+// whitespace come just before; inPath that the run is in a path's base
+// name.
+func wordAt(s string, i int, counted, inPath bool) (string, int) {
 	j := i
 	for j < len(s) && isAlnum(s[j]) {
 		j++
@@ -122,7 +173,17 @@ func wordAt(s string, i int, counted bool) (string, int) {
 		}
 		return w, j
 	}
-	// An ordinary word: digit groups (with their decimals) become <n>.
+	if !inPath && allDigits(w) {
+		end := numberEnd(s, i)
+		if volatileNumber(s, i, end) {
+			return "<n>", end
+		}
+		return s[i:end], end
+	}
+	if !inPath {
+		return w, j // a word with digits (TS2345, E0308) names something
+	}
+	// A path's base name: digit groups (with their decimals) become <n>.
 	var b strings.Builder
 	k := i
 	for k < len(s) && isAlnum(s[k]) {
@@ -135,6 +196,100 @@ func wordAt(s string, i int, counted bool) (string, int) {
 		k++
 	}
 	return b.String(), k
+}
+
+// volatileNumberWords name, just before a number, a number that changes
+// from run to run of the same failure.
+var volatileNumberWords = map[string]bool{
+	"port": true, "pid": true, "ppid": true, "tid": true, "process": true, "thread": true,
+	"goroutine": true, "worker": true, "seed": true, "line": true, "lines": true, "col": true,
+	"column": true, "attempt": true, "retry": true, "elapsed": true, "time": true,
+	"took": true, "duration": true, "uptime": true, "timestamp": true, "id": true,
+}
+
+// resultWords, just before or just after a number, make it part of a
+// result (an assertion's value, a count of failures) or of a phrase rather
+// than the count of a noun; such a number is kept.
+var resultWords = map[string]bool{
+	"got": true, "want": true, "wanted": true, "expected": true, "expect": true,
+	"actual": true, "received": true, "result": true, "returned": true, "returns": true,
+	"value": true, "equal": true, "equals": true, "instead": true, "vs": true,
+	"failed": true, "failing": true, "failure": true, "failures": true, "fail": true,
+	"passed": true, "passing": true, "pass": true, "error": true, "errors": true,
+	"test": true, "tests": true, "total": true, "skipped": true, "pending": true,
+	"assertion": true, "assertions": true, "problem": true, "problems": true,
+	"example": true, "examples": true, "spec": true, "specs": true, "suite": true,
+	"suites": true, "mismatch": true, "mismatches": true, "differ": true, "differs": true,
+	"a": true, "an": true, "the": true, "of": true, "in": true, "on": true, "at": true,
+	"to": true, "and": true, "or": true, "but": true, "is": true, "are": true, "was": true,
+	"were": true, "be": true, "not": true, "than": true, "from": true, "for": true,
+	"with": true, "by": true, "as": true, "if": true, "then": true, "should": true,
+	"must": true, "does": true, "did": true, "has": true, "have": true,
+}
+
+// volatileNumber tells whether the number s[i:end] is one that changes
+// between runs of the same failure (see ErrorFingerprint).
+func volatileNumber(s string, i, end int) bool {
+	if end-i >= 10 && allDigits(s[i:end]) {
+		return true // an epoch time or a nanosecond count
+	}
+	if i >= 2 && s[i-1] == ':' && isAlnum(s[i-2]) {
+		return true // file:12, host:8080, 10:11
+	}
+	if end+1 < len(s) && s[end] == ':' && isDigit(s[end+1]) {
+		return true // 12:5, 10:11
+	}
+	prev, prev2 := wordsBefore(s, i)
+	if volatileNumberWords[prev] {
+		return true
+	}
+	if (prev == "code" || prev == "status") && (prev2 == "exit" || prev2 == "exited" || prev2 == "with") {
+		return true
+	}
+	if resultWords[prev] {
+		return false
+	}
+	// A count of a noun: the number, spaces, then a word of letters.
+	k := end
+	for k < len(s) && (s[k] == ' ' || s[k] == '\t') {
+		k++
+	}
+	if k == end {
+		return false
+	}
+	e := k
+	for e < len(s) && isLetter(s[e]) {
+		e++
+	}
+	if e == k || (e < len(s) && isAlnum(s[e])) {
+		return false
+	}
+	return !resultWords[strings.ToLower(s[k:e])]
+}
+
+// wordsBefore returns, lower-cased, the word of letters that ends just
+// before i (past spaces and ":", "=" or "#") and the word before that;
+// "" where there is none.
+func wordsBefore(s string, i int) (prev, prev2 string) {
+	word := func(j int) (string, int) {
+		for n := 0; j > 0 && n < 8 && strings.IndexByte(" \t:=#", s[j-1]) >= 0; n++ {
+			j--
+		}
+		e := j
+		for j > 0 && e-j <= 24 && isLetter(s[j-1]) {
+			j--
+		}
+		if j == e || (j > 0 && isDigit(s[j-1])) || e-j > 24 {
+			return "", j
+		}
+		return strings.ToLower(s[j:e]), j
+	}
+	prev, j := word(i)
+	if prev == "" {
+		return "", ""
+	}
+	prev2, _ = word(j)
+	return prev, prev2
 }
 
 // pathAt recognises a path starting at i (just after a delimiter): a
@@ -253,7 +408,7 @@ func durationAt(s string, i int) int {
 		e++
 	}
 	switch s[n:e] {
-	case "millisecond", "milliseconds", "msec", "msecs", "second", "seconds", "sec", "secs",
+	case "s", "ms", "us", "µs", "ns", "millisecond", "milliseconds", "msec", "msecs", "second", "seconds", "sec", "secs",
 		"minute", "minutes", "min", "mins", "hour", "hours", "hr", "hrs":
 		return e
 	}
@@ -298,6 +453,15 @@ func digitsAt(s string, i, n int) bool {
 }
 
 func byteAt(s string, i int, c byte) bool { return i < len(s) && s[i] == c }
+
+func allDigits(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if !isDigit(w[i]) {
+			return false
+		}
+	}
+	return len(w) > 0
+}
 
 func allHex(w string) bool {
 	for i := 0; i < len(w); i++ {

@@ -137,8 +137,16 @@ func FuzzErrorFingerprint(f *testing.F) {
 		if fp != strings.TrimSpace(fp) || strings.Contains(fp, "  ") || strings.ContainsAny(fp, "\n\t\r") {
 			t.Fatalf("whitespace not collapsed: %q", fp)
 		}
-		if other := renumber(s, 1+shift%8); ErrorFingerprint(other) != fp {
-			t.Fatalf("numbers changed the fingerprint:\n%q -> %q\n%q -> %q", s, fp, other, ErrorFingerprint(other))
+		// Which numbers are kept depends on where they stand, never on
+		// their digits: renumbering the text renumbers the fingerprint's
+		// kept numbers and nothing else (a clipped one's hash aside).
+		other := renumber(s, 1+shift%8)
+		ofp, want := ErrorFingerprint(other), renumber(fp, 1+shift%8)
+		if clipped := len(strings.Join(strings.Fields(normaliseError(strings.ToValidUTF8(s, "\uFFFD"))), " ")) > MaxFingerprint; clipped {
+			ofp, want = ofp[:len(ofp)-11], want[:len(want)-11]
+		}
+		if ofp != want {
+			t.Fatalf("numbers changed the fingerprint's shape:\n%q -> %q\n%q -> %q", s, fp, other, ErrorFingerprint(other))
 		}
 	})
 }

@@ -35,13 +35,17 @@ type obs struct {
 }
 
 // oObservations lists what events 0..upto say about file, in order; of
-// event upto only its Before is taken when withLastAfter is false.
-func oObservations(h []Event, file string, upto int, withLastAfter bool) []obs {
+// event upto only its Before is taken when withLastAfter is false, and
+// reads of part of the file only when partialReads is true.
+func oObservations(h []Event, file string, upto int, withLastAfter, partialReads bool) []obs {
 	var out []obs
 	for idx := 0; idx <= upto; idx++ {
 		e := h[idx]
 		if e.Target != file || !(oFileRead(e) || oFileWrite(e)) {
 			continue
+		}
+		if oFileRead(e) && e.Range != "" && !partialReads {
+			continue // a partial read tells nothing of the whole file
 		}
 		if e.Before != "" {
 			out = append(out, obs{idx, e.Before, true})
@@ -65,7 +69,7 @@ func oracleReadLoop(h []Event, cfg Config) (Finding, bool) {
 	if !oFileRead(cur) {
 		return Finding{}, false
 	}
-	ob := oObservations(h, cur.Target, t, true)
+	ob := oObservations(h, cur.Target, t, true, true)
 	// Reads count from the last change, or from the first hash seen after
 	// content was unknown (at the start, or after a write of unknown
 	// result), whichever is later.
@@ -121,7 +125,7 @@ func oracleRevert(h []Event) (Finding, bool) {
 	if !oFileWrite(cur) || cur.After == "" {
 		return Finding{}, false
 	}
-	ob := oObservations(h, cur.Target, t, false)
+	ob := oObservations(h, cur.Target, t, false, false)
 	if len(ob) == 0 {
 		return Finding{}, false
 	}
@@ -163,6 +167,9 @@ func oracleRevert(h []Event) (Finding, bool) {
 		if idx > at.idx || at.before {
 			f.Undone++
 		}
+	}
+	if f.Undone == 0 {
+		return Finding{}, false // someone else moved the file away; no write of the agent's is undone
 	}
 	return f, true
 }

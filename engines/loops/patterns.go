@@ -95,19 +95,25 @@ func (readLoop) Check(w []Event, cfg Config) (Finding, bool) {
 
 // editRevert: a successful write that leaves its file with a hash the file
 // had earlier in the window (reads and pre-edit hashes included), different
-// from the hash it had just before.
+// from the hash it had just before, undoing at least one of the agent's own
+// writes. A read of part of a file (offset/limit, pages) says nothing about
+// the whole file the agent saw, so it takes no part; and when no write of
+// the agent's lies between the earlier hash and this write, the file was
+// moved away from it by someone else (the user, a formatter, a command) and
+// this write is the agent's first change, not a revert.
 type editRevert struct{}
 
 func (editRevert) Name() string { return EditRevert }
 
 // revertAt tells whether the write w[t] reverts its file within w[:t+1]:
 // found is the index of the latest earlier event that showed w[t].After,
-// viaBefore whether that was its Before hash, and first the earliest hash
-// of the file in the window.
-func revertAt(w []Event, t int) (found int, viaBefore bool, first string, reverted bool) {
+// viaBefore whether that was its Before hash, first the earliest hash of
+// the file in the window, and undone how many of the agent's writes of the
+// file the revert undoes.
+func revertAt(w []Event, t int) (found int, viaBefore bool, first string, undone int, reverted bool) {
 	cur := &w[t]
 	if k, isFile := fileEvent(cur); !isFile || k != KindWrite || cur.After == "" {
-		return -1, false, "", false
+		return -1, false, "", 0, false
 	}
 	h := cur.After
 	found = -1
@@ -124,6 +130,9 @@ func revertAt(w []Event, t int) (found int, viaBefore bool, first string, revert
 	}
 	for i, k := range fileEventsOn(w, cur.Target, t+1) {
 		e := &w[i]
+		if k == KindRead && e.Range != "" {
+			continue
+		}
 		if e.Before != "" {
 			see(i, e.Before, true)
 		}
@@ -137,14 +146,25 @@ func revertAt(w []Event, t int) (found int, viaBefore bool, first string, revert
 		}
 	}
 	if found == t || state == "" || state == h || found < 0 {
-		return -1, false, first, false
+		return -1, false, first, 0, false
 	}
-	return found, viaBefore, first, true
+	if viaBefore && KindOf(w[found].Tool) == KindWrite {
+		undone++ // the write at found moved the file away from the hash
+	}
+	for i, k := range fileEventsOn(w, cur.Target, t) {
+		if i > found && k == KindWrite {
+			undone++
+		}
+	}
+	if undone == 0 {
+		return -1, false, first, 0, false
+	}
+	return found, viaBefore, first, undone, true
 }
 
 func (editRevert) Check(w []Event, cfg Config) (Finding, bool) {
 	n := len(w)
-	found, viaBefore, first, reverted := revertAt(w, n-1)
+	found, viaBefore, first, undone, reverted := revertAt(w, n-1)
 	if !reverted {
 		return Finding{}, false
 	}
@@ -157,20 +177,13 @@ func (editRevert) Check(w []Event, cfg Config) (Finding, bool) {
 		FromBefore: viaBefore,
 		Hash:       cur.After,
 		Original:   cur.After == first,
-	}
-	if viaBefore && KindOf(w[found].Tool) == KindWrite {
-		f.Undone++ // the write at found moved the file away from the hash
-	}
-	for i := found + 1; i < n-1; i++ {
-		if k, isFile := fileEvent(&w[i]); isFile && k == KindWrite && w[i].Target == cur.Target {
-			f.Undone++
-		}
+		Undone:     undone,
 	}
 	for i := range n {
 		if w[i].Target != cur.Target {
 			continue
 		}
-		if _, _, _, r := revertAt(w, i); r {
+		if _, _, _, _, r := revertAt(w, i); r {
 			f.Count++
 		}
 	}

@@ -96,11 +96,17 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 	case loops.FailLoop:
 		fp := Quote(firstLine(f.Fingerprint), 160)
 		if t := strings.TrimSpace(c.ErrorText); t != "" {
-			fp = Quote(lastMeaningfulLine(t), 160)
+			fp = Quote(TellingLine(t), 160)
 		}
+		// The failures share a fingerprint, and a fingerprint keeps result
+		// values: that the edits did not change the error is a fact, where
+		// they did or did not touch is not known.
 		changed := "with no edit in between"
-		if f.Edits > 0 {
-			changed = fmt.Sprintf("although %s were made in between, none touched the cause", plural(f.Edits, "edit"))
+		switch {
+		case f.Edits == 1:
+			changed = "and the edit made in between did not change it"
+		case f.Edits > 1:
+			changed = fmt.Sprintf("and the %d edits made in between did not change it", f.Edits)
 		}
 		return finish(KindFailLoop, sev, nums, "%s failed %s in a row with the same error (calls %s), %s%s. The error: %s.%s Next step: %s",
 			target, plural(f.Count, "time"), callList(f.Events), changed, who, fp, chronic, next)
@@ -120,16 +126,110 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 	return finish(f.Pattern, sev, nums, "%s on %s, %s%s.%s", f.Pattern, target, plural(f.Count, "time"), who, chronic)
 }
 
-// lastMeaningfulLine picks the line of an error worth quoting: the first
-// that is not just an exit code.
-func lastMeaningfulLine(s string) string {
+// maxTellingInput bounds the error text TellingLine scans: its head and
+// tail, where commands print their errors and summaries.
+const maxTellingInput = 64 << 10
+
+// TellingLine picks the line of an error text worth quoting: an exception,
+// an assertion or got/want line, an "error:" line, before a line that only
+// says something failed, before any other line; never, while another line
+// is left, an exit code, a package manager's warning or progress ("npm
+// warn", "go: downloading") or a shell's start-up complaint printed on
+// every command. The first line of the best kind wins.
+func TellingLine(s string) string {
+	if len(s) > maxTellingInput {
+		s = s[:maxTellingInput/2] + "\n" + s[len(s)-maxTellingInput/2:]
+	}
+	best, bestScore := "", -2
 	for _, l := range strings.Split(s, "\n") {
 		l = strings.TrimSpace(l)
-		if l != "" && !strings.HasPrefix(l, "Exit code") {
-			return l
+		if l == "" {
+			continue
+		}
+		if sc := lineScore(l); sc > bestScore {
+			best, bestScore = l, sc
 		}
 	}
-	return firstLine(s)
+	if best == "" {
+		return firstLine(s)
+	}
+	return best
+}
+
+// lineScore ranks a line of error output for TellingLine: 3 the error
+// itself, 2 a line that says an error or failure happened, 1 any other,
+// 0 an exit code, -1 noise.
+func lineScore(l string) int {
+	low := strings.ToLower(l)
+	switch {
+	case strings.HasPrefix(l, "Exit code"), strings.HasPrefix(low, "exit status"):
+		return 0
+	case noiseLine(low):
+		return -1
+	case tellingError(l, low):
+		return 3
+	case strings.Contains(low, "error"), strings.Contains(low, "fail"), strings.Contains(low, "panic"),
+		strings.Contains(low, "fatal"), strings.Contains(low, "cannot"), strings.Contains(low, "undefined"),
+		strings.Contains(low, "not found"), strings.Contains(low, "no such"), strings.Contains(low, "denied"),
+		strings.Contains(low, "refused"), strings.Contains(low, "invalid"), strings.Contains(low, "unexpected"):
+		if low == "fail" || strings.HasPrefix(low, "fail\t") || strings.HasPrefix(low, "npm err") || strings.HasPrefix(low, "npm error") {
+			return 1 // the summary, not the failure
+		}
+		return 2
+	}
+	return 1
+}
+
+// noiseLine tells lines printed whatever went wrong: package managers'
+// warnings and progress, and shells complaining about their start-up files.
+func noiseLine(low string) bool {
+	for _, p := range []string{"npm warn", "npm notice", "yarn warn", "pnpm warn", "warn ", "warning:", "go: downloading", "go: finding", "go: extracting", "downloading ", "(node:"} {
+		if strings.HasPrefix(low, p) {
+			return true
+		}
+	}
+	for _, p := range []string{".bashrc", ".bash_profile", ".zshrc", ".zshenv", ".zprofile", ".profile:", "no job control in this shell", "cannot set terminal process group", "setlocale:"} {
+		if strings.Contains(low, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// tellingError tells the line that states the error: an exception or an
+// error class with its message (TypeError: …, KeyError: …), a compiler's
+// "error:" or "error[E…]", a panic, an assertion or a got/want line.
+func tellingError(l, low string) bool {
+	if strings.HasPrefix(low, "npm err") || strings.HasPrefix(low, "npm error") {
+		return false
+	}
+	body := low
+	if len(l) > 1 && l[0] == 'E' && (l[1] == ' ' || l[1] == '\t') {
+		body = strings.TrimSpace(low[1:]) // pytest's "E   assert …"
+	}
+	body = strings.TrimLeft(body, "[(>*●✕× ")
+	for _, p := range []string{"panic:", "fatal error:", "error:", "error[", "error ts", "assert"} {
+		if strings.HasPrefix(body, p) {
+			return true
+		}
+	}
+	for _, p := range []string{" error:", " error ts", "exception:", "exception ", "assertionerror", "expected", "received", " want ", " got ", "want:", "got:"} {
+		if strings.Contains(low, p) {
+			return true
+		}
+	}
+	// SomeError: message, some.pkg.SomeException: message
+	if i := strings.Index(l, "Error:"); i > 0 && isIdentByte(l[i-1]) {
+		return true
+	}
+	if i := strings.Index(l, "Exception"); i > 0 && isIdentByte(l[i-1]) {
+		return true
+	}
+	return false
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '.' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
 }
 
 func firstLine(s string) string {

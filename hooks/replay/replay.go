@@ -611,7 +611,9 @@ func (r *runner) toolResults(ctx context.Context, e *transcript.Entry, line int)
 		if len(results) == 1 && len(e.ToolUseResult) > 0 {
 			response = e.ToolUseResult
 		}
-		if effect != nil {
+		// A failed call ("File has not been read yet", "String to replace
+		// not found") left the file as it was.
+		if effect != nil && !b.IsError {
 			var resp effectResp
 			if response != nil && needsEffectResp(pt.name) {
 				resp = parseEffectResp(response)

@@ -1,0 +1,70 @@
+package advice
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/djinn-cc/djinn/engines/loops"
+)
+
+func TestTellingLine(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"npm warnings before the exception",
+			"npm warn Unknown env config \"verify-deps-before-run\". This will stop working in the next major version of npm.\nnpm warn Unknown env config \"store-dir\".\n\n> Build error occurred\n[TypeError: generate is not a function]\n\n> todo-app@0.1.0 build\n> next build",
+			"[TypeError: generate is not a function]"},
+		{"go test: the assertion, not FAIL or --- FAIL",
+			"Exit code 1\n--- FAIL: TestAdd (0.00s)\n    add_test.go:8: Add(2, 2) = 4, want 5\nFAIL\nFAIL\tgithub.com/x/y\t0.012s",
+			"add_test.go:8: Add(2, 2) = 4, want 5"},
+		{"go: downloading lines first",
+			"Exit code 1\ngo: downloading github.com/a/b v1.2.3\ngo: downloading golang.org/x/mod v0.1.0\n./main.go:10:2: undefined: Foo",
+			"./main.go:10:2: undefined: Foo"},
+		{"a shell start-up error printed on every command",
+			"Exit code 2\n/root/.bashrc: line 12: nvm: command not found\nmake: *** [build] Error 2\ncc: error: foo.c: No such file or directory",
+			"cc: error: foo.c: No such file or directory"},
+		{"python traceback: the exception line",
+			"Traceback (most recent call last):\n  File \"x.py\", line 3, in <module>\n    if a == b:\nKeyError: 'id'",
+			"KeyError: 'id'"},
+		{"pytest assertion",
+			"F\n=== FAILURES ===\n    def test_add():\n>       assert add(2, 2) == 5\nE       assert 4 == 5\nFAILED test_x.py::test_add",
+			">       assert add(2, 2) == 5"},
+		{"rust error code",
+			"   Compiling x v0.1.0\nwarning: unused variable\nerror[E0308]: mismatched types",
+			"error[E0308]: mismatched types"},
+		{"plain message", "Exit code 3\nboom", "boom"},
+		{"only an exit code", "Exit code 3", "Exit code 3"},
+		{"only noise", "npm warn a\nnpm warn b", "npm warn a"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := TellingLine(tc.in); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestFailLoopWording(t *testing.T) {
+	base := loops.Finding{Pattern: loops.FailLoop, Target: "go test ./...", Count: 3, Events: []uint64{1, 3, 5}, Fingerprint: "x"}
+	for _, tc := range []struct {
+		edits        int
+		want, absent string
+	}{
+		{0, "with no edit in between", "did not change"},
+		{1, "and the edit made in between did not change it", "were made"},
+		{2, "and the 2 edits made in between did not change it", "edit was"},
+	} {
+		f := base
+		f.Edits = tc.edits
+		text := Loop(f, LoopContext{ErrorText: "Exit code 1\nFAIL\n    a_test.go:3: got 1, want 2"}).Text
+		if !strings.Contains(text, tc.want) || strings.Contains(text, tc.absent) {
+			t.Errorf("edits %d: %q; want %q, not %q", tc.edits, text, tc.want, tc.absent)
+		}
+		for _, never := range []string{"none touched the cause", "1 edit were", "1 edits"} {
+			if strings.Contains(text, never) {
+				t.Errorf("edits %d: %q says %q", tc.edits, text, never)
+			}
+		}
+		if !strings.Contains(text, `The error: "a_test.go:3: got 1, want 2".`) {
+			t.Errorf("edits %d: %q does not quote the assertion", tc.edits, text)
+		}
+	}
+}

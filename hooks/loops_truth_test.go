@@ -1,0 +1,155 @@
+package hooks
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// editFile runs a successful Edit of path from old to new content, as the
+// CLI reports it: the file on disk already holds new, and the response
+// carries the original.
+func (s *sim) editFile(path, old, new string) Response {
+	s.t.Helper()
+	s.file(strings.TrimPrefix(path, s.project+"/"), new)
+	in := jsonStr(map[string]any{"file_path": path, "old_string": old, "new_string": new})
+	return s.tool("Edit", in, map[string]any{"filePath": path, "oldString": old, "newString": new, "originalFile": old, "structuredPatch": []any{}, "userModified": false, "replaceAll": false})
+}
+
+// readFile runs a successful Read of path; extra holds offset and limit.
+func (s *sim) readFile(path, content string, extra map[string]any) Response {
+	s.t.Helper()
+	in := map[string]any{"file_path": path}
+	for k, v := range extra {
+		in[k] = v
+	}
+	n := strings.Count(content, "\n") + 1
+	return s.tool("Read", jsonStr(in), map[string]any{"type": "text", "file": map[string]any{"filePath": path, "content": content, "numLines": n, "startLine": 1, "totalLines": n}})
+}
+
+// TestEditRevertOnlyTheAgentsOwn: a revert is a write of the agent's that
+// undoes a write of the agent's, to content the agent saw whole. Failed
+// edits, partial reads and changes someone else made are not.
+func TestEditRevertOnlyTheAgentsOwn(t *testing.T) {
+	const a, b, c = "package a\n\nconst V = 1\n", "package a\n\nconst V = 2\n", "package a\n\nconst V = 3\n"
+	notRead := "File has not been read yet. Read it first before writing to it."
+	for _, tc := range []struct {
+		name  string
+		fires bool
+		run   func(s *sim, p string)
+	}{
+		{"failed edits, a read, one forward edit", false, func(s *sim, p string) {
+			s.readFile(p, a, nil)
+			in := jsonStr(map[string]any{"file_path": p, "old_string": a, "new_string": b})
+			s.fail("Edit", in, "<tool_use_error>"+notRead+"</tool_use_error>")
+			s.fail("Edit", in, "<tool_use_error>"+notRead+"</tool_use_error>")
+			s.readFile(p, a, nil)
+			s.editFile(p, a, b)
+		}},
+		{"a failed edit answered as a PostToolUse error string", false, func(s *sim, p string) {
+			s.readFile(p, a, nil)
+			in := jsonStr(map[string]any{"file_path": p, "old_string": a, "new_string": b})
+			s.tool("Edit", in, "Error: "+notRead)
+			s.tool("Edit", in, "Error: File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.")
+			s.readFile(p, a, nil)
+			s.editFile(p, a, b)
+		}},
+		{"a partial read gives no hash of the whole file", false, func(s *sim, p string) {
+			s.readFile(p, "package a", map[string]any{"offset": 1, "limit": 1})
+			s.file("a.go", b) // someone else changes the file
+			s.editFile(p, b, c)
+			s.editFile(p, c, a)
+		}},
+		{"the agent re-applies its edit after someone else undid it", false, func(s *sim, p string) {
+			s.editFile(p, a, b)
+			s.file("a.go", a) // the user reverts it
+			s.readFile(p, a, nil)
+			s.editFile(p, a, b)
+		}},
+		{"a whole read, then an edit undone", true, func(s *sim, p string) {
+			s.readFile(p, a, nil)
+			s.editFile(p, a, b)
+			s.editFile(p, b, a)
+		}},
+		{"an edit undone with a failed edit between", true, func(s *sim, p string) {
+			s.editFile(p, a, b)
+			s.fail("Edit", jsonStr(map[string]any{"file_path": p, "old_string": "x", "new_string": "y"}), "<tool_use_error>String to replace not found in file.</tool_use_error>")
+			s.editFile(p, b, a)
+		}},
+		{"after someone else's change, the agent undoes its own edit", true, func(s *sim, p string) {
+			s.readFile(p, a, nil)
+			s.file("a.go", b)
+			s.editFile(p, b, c)
+			s.editFile(p, c, a)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("Set V in a.go")
+			p := s.file("a.go", a)
+			tc.run(s, p)
+			if got := s.count("edit-revert"); (got > 0) != tc.fires {
+				t.Errorf("edit-revert advisories: %d, want fires=%v; said %q", got, tc.fires, s.said)
+			}
+			for _, said := range s.said {
+				if strings.HasPrefix(said, "[djinn:edit-revert]") && !strings.Contains(said, "undoing ") {
+					t.Errorf("a revert that undoes nothing: %q", said)
+				}
+			}
+		})
+	}
+}
+
+// TestFailLoopTruth: volatile numbers do not split a failure, a changed
+// result does, and the advisory quotes the telling line and says only
+// what is known of the edits between.
+func TestFailLoopTruth(t *testing.T) {
+	goTest := jsonStr(map[string]any{"command": "go test ./..."})
+	run := func(got int, secs float64, port int, tmp string) string {
+		return fmt.Sprintf("Exit code 1\ngo: downloading github.com/a/b v1.2.3\n--- FAIL: TestAdd (%.3fs)\n    add_test.go:8: Add(2, 2) = %d, want 5\n    server.go:40: listening on 127.0.0.1:%d in %s\nFAIL\nFAIL\tgithub.com/x/y\t%.3fs", secs, got, port, tmp, secs+0.004)
+	}
+	t.Run("volatile numbers still loop", func(t *testing.T) {
+		s := newSim(t)
+		s.userPrompt("Fix Add")
+		s.fail("Bash", goTest, run(4, 0.012, 43521, "/tmp/TestAdd123/001"))
+		s.fail("Bash", goTest, run(4, 0.231, 38007, "/tmp/TestAdd987/001"))
+		s.fail("Bash", goTest, run(4, 1.5, 51234, "/tmp/TestAdd555/001"))
+		if s.count("fail-loop") != 1 {
+			t.Fatalf("fail-loop advisories: %d; said %q", s.count("fail-loop"), s.said)
+		}
+		text := s.said[len(s.said)-1]
+		for _, want := range []string{"failed 3 times in a row with the same error", "with no edit in between", `The error: "add_test.go:8: Add(2, 2) = 4, want 5".`} {
+			if !strings.Contains(text, want) {
+				t.Errorf("%q lacks %q", text, want)
+			}
+		}
+	})
+	t.Run("a result changed by an edit is no loop", func(t *testing.T) {
+		s := newSim(t)
+		s.userPrompt("Fix Add")
+		f := s.file("add.go", "v1")
+		s.fail("Bash", goTest, run(4, 0.012, 43521, "/tmp/TestAdd123/001"))
+		s.editFile(f, "v1", "v2")
+		s.fail("Bash", goTest, run(5, 0.02, 43522, "/tmp/TestAdd124/001"))
+		s.fail("Bash", goTest, run(5, 0.03, 43523, "/tmp/TestAdd125/001"))
+		if n := s.count("fail-loop"); n != 0 {
+			t.Errorf("fail-loop advisories: %d; said %q", n, s.said)
+		}
+	})
+	t.Run("an edit that did not change the failure", func(t *testing.T) {
+		s := newSim(t)
+		s.userPrompt("Fix Add")
+		f := s.file("add.go", "v1")
+		s.fail("Bash", goTest, run(4, 0.012, 43521, "/tmp/TestAdd123/001"))
+		s.editFile(f, "v1", "v2")
+		s.fail("Bash", goTest, run(4, 0.02, 43522, "/tmp/TestAdd124/001"))
+		s.fail("Bash", goTest, run(4, 0.03, 43523, "/tmp/TestAdd125/001"))
+		if s.count("fail-loop") != 1 {
+			t.Fatalf("fail-loop advisories: %d; said %q", s.count("fail-loop"), s.said)
+		}
+		text := s.said[len(s.said)-1]
+		if !strings.Contains(text, "and the edit made in between did not change it") || strings.Contains(text, "none touched") || strings.Contains(text, "were made") {
+			t.Errorf("wording: %q", text)
+		}
+	})
+}
