@@ -16,6 +16,9 @@ func TestReadLoopAdvisoryReachesModel(t *testing.T) {
 	const tag = "[djinn:read-loop]"
 	stub := NewStub(t)
 	env := djinnEnv(t, stub, t.TempDir())
+	// read-loop ships as observe (not told); this test is about how a told
+	// advisory reaches the model.
+	env.Env = append(env.Env, "DJINN_ADVISORIES_READ_LOOP=advise")
 	file := filepath.Join(env.Project, "config.yaml")
 	writeFile(t, file, "retries: 3\ntimeout: 30s\n")
 	read := Tool("Read", map[string]string{"file_path": file})

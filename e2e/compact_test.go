@@ -21,6 +21,9 @@ func TestCompactionHandOff(t *testing.T) {
 	stateDir := t.TempDir()
 	stub := NewStub(t)
 	env := djinnEnv(t, stub, stateDir)
+	// reanchor, and with it the PreCompact hand-off, ships as observe; this
+	// test is about how the told hand-off reaches the compactor and the model.
+	env.Env = append(env.Env, "DJINN_ADVISORIES_REANCHOR=advise")
 	server := filepath.Join(env.Project, "server.go")
 	writeFile(t, server, "package server\n\nfunc upload() {}\n")
 	stub.Push(

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/settings"
+	"github.com/djinn-cc/djinn/state"
 )
 
 // The compaction hand-off. Claude Code appends a PreCompact hook's plain
@@ -20,6 +22,11 @@ import (
 const maxSnapshot = 6000
 
 func handlePreCompact(ctx context.Context, s *session, p *Payload) (Response, error) {
+	if s.mode(advice.KindReanchor) != settings.Advise {
+		// The hand-off is the reanchor's other half: what the compactor
+		// keeps, the agent reads.
+		return Response{}, nil
+	}
 	snap := s.snapshot(ctx)
 	if snap == "" {
 		return Response{}, nil
@@ -92,9 +99,9 @@ func (s *session) snapshot(ctx context.Context) string {
 			}
 			b.WriteString("  </open_failures>\n")
 		}
-		if advs > 0 && len(s.w.Recent) > 0 {
+		if told := toldRecent(s.w.Recent); advs > 0 && len(told) > 0 {
 			b.WriteString("  <recent_advisories>\n")
-			for _, r := range s.w.Recent[max(0, len(s.w.Recent)-advs):] {
+			for _, r := range told[max(0, len(told)-advs):] {
 				b.WriteString("    <advisory" + attr("kind", r.Kind) + attr("call", fmt.Sprint(r.Seq)) + ">" + esc(advice.Clean(strings.TrimPrefix(r.Text, advice.Tag(r.Kind)), 300)) + "</advisory>\n")
 			}
 			b.WriteString("  </recent_advisories>\n")
@@ -108,6 +115,18 @@ func (s *session) snapshot(ctx context.Context) string {
 		}
 	}
 	return clipRunes(build(0, 0, 0), maxSnapshot)
+}
+
+// toldRecent is the recent advisories the agent was told: an observed one
+// is not restated to it (nor to the compactor, whose summary it reads).
+func toldRecent(rs []state.Recent) []state.Recent {
+	var out []state.Recent
+	for _, r := range rs {
+		if r.Mode != string(settings.Observe) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // xmlEscape is encoding/xml.EscapeText as a string function, written out

@@ -28,6 +28,8 @@ type sim struct {
 	prompt  int
 	now     time.Time
 	said    []string // every advisory paragraph, in order
+	// observed are the advisories of kinds in observe mode, not told.
+	observed []string
 	// messages are the systemMessages shown to the person.
 	messages []string
 }
@@ -40,9 +42,14 @@ func newSim(t *testing.T) *sim {
 		t.Fatal(err)
 	}
 	s := &sim{t: t, id: "sim-session", project: project, tpath: filepath.Join(dir, "transcript.jsonl"), now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
+	// The scenarios of the detectors run with every kind advised, so they
+	// see what each detector says; modes_test.go holds the modes and their
+	// defaults.
+	set := settings.Default()
+	set.Advisories.SetAll(settings.Advise)
 	s.env = &Env{
 		Store:    &state.Store{Root: filepath.Join(dir, "state"), LockWait: time.Second},
-		Settings: settings.Default(),
+		Settings: set,
 		Now:      func() time.Time { return s.now },
 		Getenv: func(k string) string {
 			if k == "CLAUDE_PROJECT_DIR" {
@@ -125,6 +132,7 @@ func (s *sim) run(p *Payload) Response {
 	if r.Reason != "" {
 		s.said = append(s.said, r.Reason)
 	}
+	s.observed = append(s.observed, r.Observed...)
 	if r.SystemMessage != "" {
 		s.messages = append(s.messages, r.SystemMessage)
 	}

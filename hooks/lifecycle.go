@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -19,11 +21,11 @@ func handleSessionStart(ctx context.Context, s *session, p *Payload) (Response, 
 			s.w.Drift.Recent = s.w.Drift.Recent[:0]
 			s.w.Drift.Obs = s.w.Drift.Obs[:0]
 		}
-		ctxs := s.reanchor(ctx)
-		if len(ctxs) > 0 {
-			s.recordText(p, "reanchor", ctxs[0])
+		var resp Response
+		if ctxs := s.reanchor(ctx); len(ctxs) > 0 {
+			s.say(p, []advice.Advisory{{Kind: advice.KindReanchor, Severity: advice.Info, Text: ctxs[0]}}, &resp)
 		}
-		return Response{Context: ctxs}, nil
+		return resp, nil
 	case "resume":
 		s.resumeContext(p)
 	}
@@ -42,9 +44,13 @@ func handleSessionEnd(ctx context.Context, s *session, p *Payload) (Response, er
 	return Response{}, nil
 }
 
-// recordText logs an advisory given as plain text.
+// recordText logs an advisory given as plain text whatever its kind's
+// mode: /djinn:reorient's confirmation, which answers the user's own
+// command.
 func (s *session) recordText(p *Payload, kind, text string) {
-	s.advs = append(s.advs, stateAdvisory(s, p, kind, "info", text))
+	adv := stateAdvisory(s, p, kind, "info", text)
+	adv.Mode = string(settings.Advise)
+	s.advs = append(s.advs, adv)
 }
 
 // sweepTemp removes temporary files of writes that a crash interrupted

@@ -8,6 +8,7 @@ import (
 	"github.com/djinn-cc/djinn/engines/stall"
 	"github.com/djinn-cc/djinn/hooks/advice"
 	"github.com/djinn-cc/djinn/internal/sat"
+	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -27,7 +28,8 @@ func handleStop(ctx context.Context, s *session, p *Payload) (Response, error) {
 		// or a subagent that cannot be told apart from it: never blocked.
 		return Response{}, nil
 	}
-	if !s.env.Settings.Stall.Enabled || s.disabled("stall") {
+	mode := s.mode(advice.KindStall)
+	if !s.env.Settings.Stall.Enabled || s.disabled("stall") || mode == settings.Off {
 		return Response{}, nil
 	}
 	text := p.LastAssistantMessage
@@ -52,6 +54,9 @@ func handleStop(ctx context.Context, s *session, p *Payload) (Response, error) {
 		Rollbacks: st.count(key), Max: set.MaxRollbacks,
 	}
 	ans := advice.Stall(facts, set.Rollback)
+	if mode == settings.Observe {
+		ans = advice.StallObserve(facts)
+	}
 	switch {
 	case ans.Block:
 		st.add(key)
@@ -60,7 +65,15 @@ func handleStop(ctx context.Context, s *session, p *Payload) (Response, error) {
 	case ans.Pending:
 		st.Pending = ans.Advisory.Text
 	}
-	s.record(p, ans.Advisory)
+	if ans.Observed {
+		s.record(p, ans.Advisory, settings.Observe)
+		resp := Response{Observed: []string{ans.Advisory.Text}}
+		if p.HookEventName == Stop {
+			resp.SystemMessage = ans.UserMessage
+		}
+		return resp, nil
+	}
+	s.record(p, ans.Advisory, settings.Advise)
 	if ans.Block {
 		return Response{Block: true, Reason: ans.Advisory.Text}, nil
 	}

@@ -75,47 +75,9 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 	}
 	s.turns = append(s.turns, turn)
 	resp.Context = append(resp.Context, s.pendingStall()...)
-	// Only PostToolUse can block a tool call.
-	if b, rest, ok := advice.LoopBlock(advs, set.Loops.Block && p.HookEventName == PostToolUse); ok {
-		resp.Block, resp.Reason = true, b.Text
-		s.record(p, b)
-		advs = rest
-	}
 	s.say(p, advs, &resp)
 	resp.SystemMessage = s.userMessage
 	return resp, nil
-}
-
-// say records advisories (advisories.jsonl and the recent list) and puts
-// them into the response's context, most severe first.
-func (s *session) say(p *Payload, advs []advice.Advisory, resp *Response) {
-	if len(advs) == 0 {
-		return
-	}
-	advice.Order(advs)
-	for _, a := range advs {
-		s.record(p, a)
-	}
-	resp.Context = append(resp.Context, advice.Paragraphs(advs)...)
-}
-
-// record logs one advisory.
-func (s *session) record(p *Payload, a advice.Advisory) {
-	adv := stateAdvisory(s, p, a.Kind, string(a.Severity), a.Text)
-	adv.Numbers = a.Numbers
-	s.advs = append(s.advs, adv)
-	s.w.Recent = append(s.w.Recent, state.Recent{Seq: s.w.ToolCalls, Time: s.now, Kind: a.Kind, Text: clipRunes(a.Text, 600)})
-	if len(s.w.Recent) > 8 {
-		s.w.Recent = s.w.Recent[len(s.w.Recent)-8:]
-	}
-}
-
-func stateAdvisory(s *session, p *Payload, kind, severity, text string) state.Advisory {
-	return state.Advisory{
-		SchemaVersion: state.SchemaVersion, Time: s.now, Event: p.HookEventName,
-		PromptID: clip(p.PromptID, 128), AgentID: clip(p.AgentID, 128), Kind: kind,
-		Severity: severity, Text: clipRunes(text, 10000), Seq: s.w.ToolCalls,
-	}
 }
 
 // noteFailure keeps the recent failing commands for the snapshot; target is

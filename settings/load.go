@@ -244,7 +244,13 @@ func checkSetting(key string, v reflect.Value) error {
 			return errors.New("must be a finite number")
 		}
 	case reflect.String:
-		// stall.divergence_prompt, the one string setting.
+		if m, ok := v.Interface().(Mode); ok {
+			if !m.Valid() {
+				return fmt.Errorf("must be one of %q, %q, %q", Advise, Observe, Off)
+			}
+			return nil
+		}
+		// stall.divergence_prompt, the one free-text setting.
 		if utf8.RuneCountInString(v.String()) > 2000 {
 			return errors.New("length must be <= 2000")
 		}

@@ -35,6 +35,77 @@ type Settings struct {
 	Stall         Stall    `json:"stall"`
 	Pressure      Pressure `json:"pressure"`
 	Compress      Compress `json:"compress"`
+	// Advisories says, per advisory kind, whether the agent is told.
+	Advisories Advisories `json:"advisories"`
+}
+
+// Mode says what becomes of one kind of advisory.
+type Mode string
+
+// The modes: Advise tells the agent; Observe records the advisory
+// (advisories.jsonl, djinn status, replay) without telling the agent; Off
+// drops it.
+const (
+	Advise  Mode = "advise"
+	Observe Mode = "observe"
+	Off     Mode = "off"
+)
+
+// Valid reports whether m is one of the three modes.
+func (m Mode) Valid() bool { return m == Advise || m == Observe || m == Off }
+
+// Advisories holds each advisory kind's mode (the keys are the kinds, with
+// "_" for "-" so that every key is also an environment variable name). A
+// kind's default follows its measured precision on the labelled real
+// sessions (README, "Which advisories the agent is told"): under 90 %, or
+// not measured, it is Observe; compacted reports a fact the agent needs and
+// is Advise. For stall, whose finding is a rollback, Observe means no
+// rollback and no advice, the finding recorded.
+type Advisories struct {
+	Drift      Mode `json:"drift"`
+	ReadLoop   Mode `json:"read_loop"`
+	EditRevert Mode `json:"edit_revert"`
+	FailLoop   Mode `json:"fail_loop"`
+	ToolLoop   Mode `json:"tool_loop"`
+	Stall      Mode `json:"stall"`
+	Pressure   Mode `json:"pressure"`
+	Reanchor   Mode `json:"reanchor"`
+	Compacted  Mode `json:"compacted"`
+}
+
+// SetAll puts every kind in mode m.
+func (a *Advisories) SetAll(m Mode) {
+	*a = Advisories{m, m, m, m, m, m, m, m, m}
+}
+
+// Mode returns the mode of an advisory kind (its tag name, e.g.
+// "fail-loop"); an unknown kind is advised, as before modes existed.
+func (a Advisories) Mode(kind string) Mode {
+	var m Mode
+	switch kind {
+	case "drift":
+		m = a.Drift
+	case "read-loop":
+		m = a.ReadLoop
+	case "edit-revert":
+		m = a.EditRevert
+	case "fail-loop":
+		m = a.FailLoop
+	case "tool-loop":
+		m = a.ToolLoop
+	case "stall":
+		m = a.Stall
+	case "pressure":
+		m = a.Pressure
+	case "reanchor":
+		m = a.Reanchor
+	case "compacted":
+		m = a.Compacted
+	}
+	if !m.Valid() {
+		return Advise
+	}
+	return m
 }
 
 // Drift configures goal anchoring and drift (the engine's Config, seed
@@ -125,6 +196,11 @@ func Default() Settings {
 		Compress: Compress{
 			Config:  compress.DefaultConfig(),
 			Enabled: true, BuiltinTools: false,
+		},
+		Advisories: Advisories{
+			Drift: Observe, ReadLoop: Observe, EditRevert: Observe,
+			FailLoop: Advise, ToolLoop: Advise, Stall: Advise,
+			Pressure: Observe, Reanchor: Observe, Compacted: Advise,
 		},
 	}
 }

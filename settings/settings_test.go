@@ -266,6 +266,10 @@ func TestHostileValuesEverySource(t *testing.T) {
 		{"pressure.tiers", "", "0.4,NaN"},
 		{"compress.cap", "0", "0"},
 		{"compress.head_share", "", "NaN"},
+		{"advisories.drift", `"loud"`, "loud"},
+		{"advisories.fail_loop", `"Advise"`, "Advise"},
+		{"advisories.stall", `""`, "quiet"},
+		{"advisories.compacted", `true`, "true"},
 	} {
 		sec, sub, nested := strings.Cut(tc.key, ".")
 		envVar := strings.ToUpper(strings.ReplaceAll(tc.key, ".", "_"))
@@ -310,6 +314,46 @@ func TestHostileValuesEverySource(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestModes: each advisory kind's mode is set from every source, and the
+// defaults follow the README's table: under 90 % measured precision (or
+// unmeasured), observe.
+func TestModes(t *testing.T) {
+	want := map[string]Mode{
+		"drift": Observe, "read-loop": Observe, "edit-revert": Observe, "fail-loop": Advise,
+		"tool-loop": Advise, "stall": Advise, "pressure": Observe, "reanchor": Observe, "compacted": Advise,
+		"no-such-kind": Advise,
+	}
+	d := Default().Advisories
+	for kind, m := range want {
+		if got := d.Mode(kind); got != m {
+			t.Errorf("default mode of %s = %s, want %s", kind, got, m)
+		}
+	}
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"advisories":{"drift":"advise","pressure":"off","edit_revert":"advise"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, problems := Load(root, nil, []string{"CLAUDE_PLUGIN_OPTION_ADVISORIES_FAIL_LOOP=observe", "DJINN_ADVISORIES_EDIT_REVERT= off "})
+	if len(problems) > 0 {
+		t.Fatalf("problems: %q", problems)
+	}
+	for kind, m := range map[string]Mode{"drift": Advise, "pressure": Off, "fail-loop": Observe, "edit-revert": Off, "tool-loop": Advise} {
+		if got := s.Advisories.Mode(kind); got != m {
+			t.Errorf("mode of %s = %s, want %s", kind, got, m)
+		}
+	}
+	// A kind spelt with its tag's "-" is not a key.
+	_, problems = Load(t.TempDir(), nil, []string{"DJINN_ADVISORIES_READ-LOOP=advise"})
+	if len(problems) != 1 || !strings.Contains(problems[0], "unknown setting") {
+		t.Errorf("problems = %q, want one unknown setting", problems)
+	}
+	bad := Default()
+	bad.Advisories.Reanchor = "shout"
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "advisories/reanchor") {
+		t.Errorf("Validate() = %v, want advisories/reanchor refused", err)
 	}
 }
 

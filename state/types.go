@@ -228,6 +228,9 @@ type Recent struct {
 	Time time.Time `json:"time"`
 	Kind string    `json:"kind"`
 	Text string    `json:"text"`
+	// Mode is the advisory's mode ("observe": recorded, the agent not
+	// told; empty or "advise": told).
+	Mode string `json:"mode,omitempty"`
 }
 
 // Failure is a command that failed recently.
@@ -283,6 +286,10 @@ type Advisory struct {
 	Text          string             `json:"text"`
 	Numbers       map[string]float64 `json:"numbers,omitempty"`
 	Seq           int                `json:"seq"`
+	// Mode is the kind's mode when it was given: "advise" (the agent was
+	// told) or "observe" (recorded only). Lines written before modes
+	// existed have none and were all told.
+	Mode string `json:"mode,omitempty"`
 }
 
 // Anchor is anchor.json: the goal this session is held to.

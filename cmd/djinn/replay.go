@@ -127,7 +127,7 @@ func (a *app) replay(c *cli.Context) error {
 		if !c.Bool("json") && !c.Bool("quiet") {
 			opt.OnEvent = func(ev replay.Event) {
 				for _, adv := range ev.Fired {
-					fmt.Fprintf(&r.out, "line %d, tool call %d, %s%s:\n  %s\n", adv.Line, adv.Call, adv.Event, agentNote(adv.Agent), strings.ReplaceAll(adv.Text, "\n", "\n  "))
+					fmt.Fprintf(&r.out, "line %d, tool call %d, %s%s%s:\n  %s\n", adv.Line, adv.Call, adv.Event, agentNote(adv.Agent), modeNote(adv.Mode), strings.ReplaceAll(adv.Text, "\n", "\n  "))
 				}
 			}
 		}
@@ -189,6 +189,14 @@ func (a *app) replay(c *cli.Context) error {
 		}
 	}
 	return nil
+}
+
+// modeNote marks an advisory of a kind in observe mode.
+func modeNote(mode string) string {
+	if mode == string(settings.Observe) {
+		return " (observed, not told to the agent)"
+	}
+	return ""
 }
 
 func agentNote(id string) string {

@@ -64,7 +64,7 @@ func StallUserMessage(f StallFacts, gaveUp bool) string {
 }
 
 // StallAnswer is what a Stop (or a real subagent's SubagentStop) does about
-// a stall: exactly one of Block, GaveUp and Pending is set.
+// a stall: exactly one of Block, GaveUp, Pending and Observed is set.
 type StallAnswer struct {
 	// Advisory is logged; with Block it is also the block's reason.
 	Advisory Advisory
@@ -77,9 +77,20 @@ type StallAnswer struct {
 	// Pending: advice only (rollback off); the advisory waits for the
 	// agent's next hook.
 	Pending bool
+	// Observed: the stall kind is in observe mode; the finding is recorded
+	// and the user told, the agent neither told nor rolled back.
+	Observed bool
 	// UserMessage is the user's systemMessage when not rolling back (only a
 	// Stop can carry it).
 	UserMessage string
+}
+
+// StallObserve is what a stall comes to when its kind is in observe mode:
+// no rollback and nothing for the agent, the finding recorded and the user
+// told.
+func StallObserve(f StallFacts) StallAnswer {
+	msg := fmt.Sprintf("djinn: the last message repeats %s from character %d (stall is in observe mode: not rolled back, the agent not told).", Quote(f.Unit, 60), f.Start)
+	return StallAnswer{Advisory: StallAdvice(f), Observed: true, UserMessage: msg}
 }
 
 // Stall decides about a stall given the rollbacks already made for this

@@ -85,6 +85,9 @@ type Advisory struct {
 	Agent string `json:"agent_id,omitempty"`
 	Block bool   `json:"block,omitempty"`
 	Text  string `json:"text"`
+	// Mode is "advise" (the agent was told) or "observe" (the kind is in
+	// observe mode: recorded, the agent not told).
+	Mode string `json:"mode"`
 }
 
 // ContextPoint is the context meter's reading at one hook.
@@ -444,13 +447,19 @@ func (r *runner) fire(ctx context.Context, p *hooks.Payload, line int) error {
 	if resp.Plain != "" {
 		texts = append(texts, resp.Plain)
 	}
-	for _, t := range texts {
+	told := len(texts)
+	texts = append(texts, resp.Observed...)
+	for i, t := range texts {
+		mode := "advise"
+		if i >= told {
+			mode = "observe"
+		}
 		for _, para := range strings.Split(t, "\n\n") {
 			m := tagRe().FindStringSubmatch(para)
 			if m == nil || !strings.HasPrefix(strings.TrimSpace(para), m[0]) {
 				continue
 			}
-			a := Advisory{Kind: m[1], Event: p.HookEventName, Line: line, Call: r.rep.ToolCalls, Agent: p.AgentID, Block: resp.Block && t == resp.Reason, Text: para}
+			a := Advisory{Kind: m[1], Event: p.HookEventName, Line: line, Call: r.rep.ToolCalls, Agent: p.AgentID, Block: resp.Block && t == resp.Reason && mode == "advise", Text: para, Mode: mode}
 			ev.Fired = append(ev.Fired, a)
 			r.rep.Advisories = append(r.rep.Advisories, a)
 			r.rep.ByKind[a.Kind]++

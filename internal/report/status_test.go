@@ -69,3 +69,40 @@ func TestStatusPrefersPendingAnchor(t *testing.T) {
 		})
 	}
 }
+
+// An observed advisory is shown in status, marked as not told to the
+// agent; a told one is not marked.
+func TestStatusMarksObserved(t *testing.T) {
+	st := &state.Store{Root: t.TempDir(), LockWait: time.Second}
+	dir, err := st.SessionDir("s-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	w := state.NewWindow("s-1", now)
+	w.Recent = []state.Recent{
+		{Seq: 4, Time: now, Kind: "drift", Text: "[djinn:drift] The last calls relate to none of the work.", Mode: "observe"},
+		{Seq: 7, Time: now, Kind: "fail-loop", Text: "[djinn:fail-loop] go test failed 3 times the same way."},
+	}
+	if err := st.Save(filepath.Join(dir, "window.json"), state.KindWindow, &w); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := report.Status(&out, st, "s-1", settings.Default().Drift); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"call #4: [djinn:drift] (observed, not told to the agent) The last calls",
+		"call #7: [djinn:fail-loop] go test failed",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("status does not show %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Count(out.String(), "observed") != 1 {
+		t.Errorf("status marks more than the observed advisory:\n%s", out.String())
+	}
+}

@@ -189,6 +189,20 @@ func table(joined []Joined, calls int) []Row {
 	return out
 }
 
+// modeList renders the modes a kind's advisories had ("–" for none, as on
+// the total row).
+func modeList(ms map[string]bool) string {
+	if len(ms) == 0 {
+		return "–"
+	}
+	out := make([]string, 0, len(ms))
+	for m := range ms {
+		out = append(out, m)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}
+
 func readJSONL[T any](path string) ([]T, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -219,6 +233,9 @@ type sessionResult struct {
 	name  string
 	calls int
 	advs  []Advisory
+	// modes are the modes replay gave each kind's advisories (advise:
+	// told; observe: recorded, the agent not told). Both are scored.
+	modes map[string]map[string]bool
 	err   error
 }
 
@@ -240,8 +257,13 @@ func replayAll(ctx context.Context, paths []string) []sessionResult {
 				return
 			}
 			r.calls = rep.ToolCalls
+			r.modes = map[string]map[string]bool{}
 			for _, a := range rep.Advisories {
 				r.advs = append(r.advs, Advisory{Session: r.name, Kind: a.Kind, ToolCall: a.Call, Text: a.Text})
+				if r.modes[a.Kind] == nil {
+					r.modes[a.Kind] = map[string]bool{}
+				}
+				r.modes[a.Kind][a.Mode] = true
 			}
 		}()
 	}
@@ -256,6 +278,7 @@ type part struct {
 
 func render(w io.Writer, res []sessionResult, labels []Label, misses []Miss, p part) {
 	var advs []Advisory
+	modes := map[string]map[string]bool{}
 	calls, n := 0, 0
 	for _, r := range res {
 		if !p.sessions[r.name] {
@@ -264,16 +287,24 @@ func render(w io.Writer, res []sessionResult, labels []Label, misses []Miss, p p
 		n++
 		calls += r.calls
 		advs = append(advs, r.advs...)
+		for k, ms := range r.modes {
+			if modes[k] == nil {
+				modes[k] = map[string]bool{}
+			}
+			for m := range ms {
+				modes[k][m] = true
+			}
+		}
 	}
 	fmt.Fprintf(w, "## %s: %d sessions, %d tool calls\n\n", p.title, n, calls)
-	fmt.Fprintf(w, "| kind | advisories | labelled | useful | useless | false | unsure | unlabelled | precision | per 100 calls |\n")
-	fmt.Fprintf(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(w, "| kind | mode | advisories | labelled | useful | useless | false | unsure | unlabelled | precision | per 100 calls |\n")
+	fmt.Fprintf(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range table(join(advs, labels), calls) {
 		prec := "–"
 		if pr := r.Precision(); pr >= 0 {
 			prec = fmt.Sprintf("%.0f %%", pr*100)
 		}
-		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %d | %d | %d | %s | %.2f |\n", r.Kind, r.Advisories, r.Labelled, r.Useful, r.Useless, r.False, r.Unsure, r.Unlabelled, prec, r.Per100)
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %d | %d | %d | %d | %d | %s | %.2f |\n", r.Kind, modeList(modes[r.Kind]), r.Advisories, r.Labelled, r.Useful, r.Useless, r.False, r.Unsure, r.Unlabelled, prec, r.Per100)
 	}
 	type rc struct{ n, caught int }
 	byKind := map[string]*rc{}
@@ -402,7 +433,7 @@ func run(dir, out, judge string) error {
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Djinn judged on real sessions\n\n")
-	fmt.Fprintf(&b, "Written by `scripts/judge-eval` on %s at commit %s; labels and misses of judge \"%s\" (`-judge`) from `%s` (definitions: `testdata/eval/README.md` and the team's judging.md). Precision = useful / (useful + useless + false); unsure is left out; unlabelled advisories are new output no judge has seen.\n\n", time.Now().UTC().Format("2006-01-02"), gitHead(), judge, dir)
+	fmt.Fprintf(&b, "Written by `scripts/judge-eval` on %s at commit %s; labels and misses of judge \"%s\" (`-judge`) from `%s` (definitions: `testdata/eval/README.md` and the team's judging.md). Precision = useful / (useful + useless + false); unsure is left out; unlabelled advisories are new output no judge has seen. Every advisory Djinn would give is scored, whatever its mode: advise (the agent is told) or observe (recorded, the agent not told; settings `advisories.<kind>`).\n\n", time.Now().UTC().Format("2006-01-02"), gitHead(), judge, dir)
 	renderAgreement(&b, allLabels, allMisses)
 	for _, p := range []part{all, tuning, heldout} {
 		render(&b, res, labels, misses, p)

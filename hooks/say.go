@@ -1,0 +1,77 @@
+package hooks
+
+import (
+	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/settings"
+	"github.com/djinn-cc/djinn/state"
+)
+
+// say is the one place where advisories become the hook's answer. Each
+// advisory's kind has a mode (settings.Advisories): advise puts it into the
+// response's context, most severe first, observe keeps it out of the
+// context (Response.Observed, for replay), off drops it. Advise and observe
+// advisories are recorded (advisories.jsonl with their mode, and the recent
+// list that djinn status shows). With loops.block on, a hard loop of an
+// advised kind on PostToolUse blocks the tool call (advice.LoopBlock): an
+// observed kind never blocks.
+func (s *session) say(p *Payload, advs []advice.Advisory, resp *Response) {
+	if len(advs) == 0 {
+		return
+	}
+	var told, observed []advice.Advisory
+	for _, a := range advs {
+		switch s.mode(a.Kind) {
+		case settings.Advise:
+			told = append(told, a)
+		case settings.Observe:
+			observed = append(observed, a)
+		}
+	}
+	// Only PostToolUse can block a tool call.
+	if b, rest, ok := advice.LoopBlock(told, s.env.Settings.Loops.Block && p.HookEventName == PostToolUse); ok {
+		resp.Block, resp.Reason = true, b.Text
+		s.record(p, b, settings.Advise)
+		told = rest
+	}
+	for _, a := range advice.Order(told) {
+		s.record(p, a, settings.Advise)
+	}
+	for _, a := range advice.Order(observed) {
+		s.record(p, a, settings.Observe)
+	}
+	resp.Context = append(resp.Context, advice.Paragraphs(told)...)
+	resp.Observed = append(resp.Observed, advice.Paragraphs(observed)...)
+}
+
+// mode is the mode of an advisory kind.
+func (s *session) mode(kind string) settings.Mode {
+	return s.env.Settings.Advisories.Mode(kind)
+}
+
+// record logs one advisory with its mode. A reanchor is not added to the
+// recent list: it restates the state, and is not part of it.
+func (s *session) record(p *Payload, a advice.Advisory, mode settings.Mode) {
+	adv := stateAdvisory(s, p, a.Kind, string(a.Severity), a.Text)
+	adv.Numbers = a.Numbers
+	adv.Mode = string(mode)
+	s.advs = append(s.advs, adv)
+	if a.Kind == advice.KindReanchor {
+		return
+	}
+	r := state.Recent{Seq: s.w.ToolCalls, Time: s.now, Kind: a.Kind, Text: clipRunes(a.Text, 600)}
+	if mode == settings.Observe {
+		r.Mode = string(mode)
+	}
+	s.w.Recent = append(s.w.Recent, r)
+	if len(s.w.Recent) > 8 {
+		s.w.Recent = s.w.Recent[len(s.w.Recent)-8:]
+	}
+}
+
+func stateAdvisory(s *session, p *Payload, kind, severity, text string) state.Advisory {
+	return state.Advisory{
+		SchemaVersion: state.SchemaVersion, Time: s.now, Event: p.HookEventName,
+		PromptID: clip(p.PromptID, 128), AgentID: clip(p.AgentID, 128), Kind: kind,
+		Severity: severity, Text: clipRunes(text, 10000), Seq: s.w.ToolCalls,
+	}
+}
