@@ -13,10 +13,10 @@ type Point struct {
 	Stale  bool
 }
 
-// PointOf is a window's context reading, if it has one.
-func PointOf(w *state.Window) (Point, bool) {
+// pointOf is a window's context reading, nil when it has none.
+func pointOf(w *state.Window) *Point {
 	if w == nil || w.Pressure == nil || w.Pressure.Limit == 0 {
-		return Point{}, false
+		return nil
 	}
 	ps := w.Pressure
 	tier := 0
@@ -25,7 +25,7 @@ func PointOf(w *state.Window) (Point, bool) {
 			tier = i + 1
 		}
 	}
-	return Point{Tokens: ps.Tokens, Limit: ps.Limit, Share: float64(ps.Tokens) / float64(ps.Limit), Tier: tier, Stale: ps.Stale}, true
+	return &Point{Tokens: ps.Tokens, Limit: ps.Limit, Share: float64(ps.Tokens) / float64(ps.Limit), Tier: tier, Stale: ps.Stale}
 }
 
 // newAssistantWords returns the signal words of the agent's latest prose

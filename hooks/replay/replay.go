@@ -456,7 +456,7 @@ func (r *runner) fire(ctx context.Context, p *hooks.Payload, line int) error {
 			r.rep.ByKind[a.Kind]++
 		}
 	}
-	if pt, ok := hooks.PointOf(r.window()); ok {
+	if pt := resp.Meter; pt != nil {
 		r.rep.Context = append(r.rep.Context, ContextPoint{Event: p.HookEventName, Line: line, Call: r.rep.ToolCalls, Tokens: pt.Tokens, Limit: pt.Limit, Share: pt.Share, Tier: pt.Tier, Stale: pt.Stale, Expected: r.expected})
 	}
 	if r.opt.OnEvent != nil {
@@ -877,18 +877,4 @@ func (rep *Report) Summary(w io.Writer) {
 			fmt.Fprintf(w, "    line %5d  call %4d  %-13s %8d / %d  %5.1f%%  tier %d\n", c.Line, c.Call, c.Event, c.Tokens, c.Limit, c.Share*100, c.Tier)
 		}
 	}
-}
-
-// window is the session's window as the last hook saved it, nil when there
-// is none.
-func (r *runner) window() *state.Window {
-	dir, err := r.env.Store.SessionDir(r.sessionID)
-	if err != nil {
-		return nil
-	}
-	var w state.Window
-	if found, err := r.env.Store.Load(filepath.Join(dir, "window.json"), state.KindWindow, &w); err != nil || !found {
-		return nil
-	}
-	return &w
 }
