@@ -250,9 +250,27 @@ type measurer struct {
 }
 
 // tooLong reports whether the tail walk, with [pos, hi) searched and no
-// line start found, should give up on the line ending at hi.
+// line start found, should give up on the line ending at hi. It is asked
+// only where a whole number of chunks from the end has been read, so the
+// small first read (firstRead) does not change where a line is given up on.
 func (m *measurer) tooLong(pos, hi int64) bool {
-	return m.prev != nil && hi-pos >= m.opt.LongLine
+	return m.prev != nil && (m.size-pos)%m.opt.Chunk == 0 && hi-pos >= m.opt.LongLine
+}
+
+// minFirstRead is the least the tail walk reads first.
+const minFirstRead = 4 << 10
+
+// firstRead is the size of the tail walk's first read: what was written
+// since the cursor and the newline before it (where the walk usually ends),
+// or minFirstRead without a cursor; at least minFirstRead, at most a chunk.
+// Most hooks decide in the last few lines, and a whole chunk would be read
+// and searched for nothing.
+func (m *measurer) firstRead() int64 {
+	n := int64(minFirstRead)
+	if m.prev != nil {
+		n = max(n, m.size-m.prev.Boundary+1)
+	}
+	return min(n, m.opt.Chunk)
 }
 
 // validCursor reports whether prev can describe this file: not beyond its
@@ -301,11 +319,18 @@ func (m *measurer) tail() (seenFrom, lastNL int64) {
 	var win []byte                       // holds [pos, size) at its end
 	pos := m.size
 	at := func(off int64) int64 { return off - (m.size - int64(len(win))) }
+	first := m.firstRead()
 	more := func() bool {
 		if pos == limit || m.err != nil {
 			return false
 		}
-		k := min(m.opt.Chunk, pos-limit)
+		// Reads end at whole chunks from the end of the file, but for the
+		// first, which is firstRead bytes.
+		next := m.size - ((m.size-pos)/m.opt.Chunk+1)*m.opt.Chunk
+		if pos == m.size {
+			next = max(next, m.size-first)
+		}
+		k := pos - max(next, limit)
 		if free := at(pos); free < k {
 			grown := make([]byte, min(max(2*int64(len(win)), int64(len(win))+k), m.size-limit))
 			copy(grown[int64(len(grown))-(m.size-pos):], win[at(pos):])
