@@ -252,7 +252,7 @@ type measurer struct {
 // tooLong reports whether the tail walk, with [pos, hi) searched and no
 // line start found, should give up on the line ending at hi. It is asked
 // only where a whole number of chunks from the end has been read, so the
-// small first read (firstRead) does not change where a line is given up on.
+// small first reads (firstRead) do not change where a line is given up on.
 func (m *measurer) tooLong(pos, hi int64) bool {
 	return m.prev != nil && (m.size-pos)%m.opt.Chunk == 0 && hi-pos >= m.opt.LongLine
 }
@@ -264,7 +264,7 @@ const minFirstRead = 4 << 10
 // since the cursor and the newline before it (where the walk usually ends),
 // or minFirstRead without a cursor; at least minFirstRead, at most a chunk.
 // Most hooks decide in the last few lines, and a whole chunk would be read
-// and searched for nothing.
+// and searched for nothing; later reads double.
 func (m *measurer) firstRead() int64 {
 	n := int64(minFirstRead)
 	if m.prev != nil {
@@ -319,17 +319,16 @@ func (m *measurer) tail() (seenFrom, lastNL int64) {
 	var win []byte                       // holds [pos, size) at its end
 	pos := m.size
 	at := func(off int64) int64 { return off - (m.size - int64(len(win))) }
-	first := m.firstRead()
+	step := m.firstRead() // the size of the next read, short of a chunk boundary
 	more := func() bool {
 		if pos == limit || m.err != nil {
 			return false
 		}
-		// Reads end at whole chunks from the end of the file, but for the
-		// first, which is firstRead bytes.
-		next := m.size - ((m.size-pos)/m.opt.Chunk+1)*m.opt.Chunk
-		if pos == m.size {
-			next = max(next, m.size-first)
-		}
+		// Reads start at firstRead bytes and double, but never cross a
+		// whole number of chunks from the end of the file (where tooLong
+		// is asked).
+		next := max(m.size-((m.size-pos)/m.opt.Chunk+1)*m.opt.Chunk, pos-step)
+		step = min(2*step, m.opt.Chunk)
 		k := pos - max(next, limit)
 		if free := at(pos); free < k {
 			grown := make([]byte, min(max(2*int64(len(win)), int64(len(win))+k), m.size-limit))
