@@ -37,6 +37,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -270,16 +271,29 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 // counted as a bad line) and takes from them the session id, the first
 // main-chain working directory (the project, mapped under the scratch
 // file system) and the first timestamp.
+//
+// The lines are decoded side by side, a share per CPU: decoding is a good
+// part of a replay and, unlike the hooks, needs no order.
 func (r *runner) decodeAll(lines [][]byte) []*transcript.Entry {
 	out := make([]*transcript.Entry, len(lines))
+	parts := min(runtime.GOMAXPROCS(0), len(lines)/256+1)
+	var wg sync.WaitGroup
+	for k := range parts {
+		wg.Go(func() {
+			for i := k * len(lines) / parts; i < (k+1)*len(lines)/parts; i++ {
+				if e, err := transcript.Decode(lines[i]); err == nil {
+					out[i] = &e
+				}
+			}
+		})
+	}
+	wg.Wait()
 	cwd := ""
-	for i, l := range lines {
-		e, err := transcript.Decode(l)
-		if err != nil {
+	for _, e := range out {
+		if e == nil {
 			r.rep.BadLines++
 			continue
 		}
-		out[i] = &e
 		if r.sessionID == "" && e.SessionID != "" && state.ValidateSessionID(e.SessionID) == nil {
 			r.sessionID = e.SessionID
 		}
