@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -520,7 +521,44 @@ var (
 	keyBoundary  = []byte(`"compact_boundary"`)
 	keyResult    = []byte(`"tool_result"`)
 	keyEscape    = []byte(`\u`) // a value may be spelt with escapes
+	keyProgress  = []byte(`"progress"`)
 )
+
+// lineHead is what decides whether back uses a line, decoded as Decode
+// decodes those fields.
+type lineHead struct {
+	Type        string `json:"type"`
+	Subtype     string `json:"subtype"`
+	IsSidechain bool   `json:"isSidechain"`
+}
+
+// mayMatter reports whether back can use the line, from its head: a
+// main-chain assistant line, compact boundary before the reading is
+// decided, or user line while tool results are wanted.
+func (c *collector) mayMatter(line []byte, wantResults bool) bool {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 || line[0] != '{' {
+		return false // Decode fails on it
+	}
+	var h lineHead
+	if err := json.Unmarshal(line, &h); err != nil {
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) {
+			return false // malformed: Decode fails on it
+		}
+	}
+	switch {
+	case h.IsSidechain:
+		return false
+	case h.Type == "system" && h.Subtype == "compact_boundary":
+		return !c.decided
+	case h.Type == "assistant":
+		return true
+	case h.Type == "user":
+		return wantResults
+	}
+	return false
+}
 
 // back takes the next line, going backwards. Only lines that may matter
 // are decoded: those that contain a value that matters, or a \u escape that
@@ -534,6 +572,15 @@ func (c *collector) back(line []byte) {
 	result := wantResults && bytes.Contains(line, keyResult)
 	if !assistant && !boundary && !result && !bytes.Contains(line, keyEscape) {
 		return
+	}
+	// A line found only by an escape, or that may be a progress line (whose
+	// nested messages say "assistant"), is first decoded into its head,
+	// which costs no allocation for its content, and decoded whole only if
+	// its kind can matter.
+	if (!assistant && !boundary && !result) || bytes.Contains(line, keyProgress) {
+		if !c.mayMatter(line, wantResults) {
+			return
+		}
 	}
 	e, err := Decode(line)
 	if err != nil {
