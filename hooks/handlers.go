@@ -14,10 +14,10 @@ type Point struct {
 	Stale  bool
 }
 
-// PointOf is a window's context reading, if it has one.
-func PointOf(w *state.Window) (Point, bool) {
+// pointOf is a window's context reading, nil when it has none.
+func pointOf(w *state.Window) *Point {
 	if w == nil || w.Pressure == nil || (w.Pressure.Limit == 0 && w.Pressure.Window == "") {
-		return Point{}, false // no reading yet
+		return nil // no reading yet
 	}
 	ps := w.Pressure
 	tier := 0
@@ -26,11 +26,11 @@ func PointOf(w *state.Window) (Point, bool) {
 			tier = i + 1
 		}
 	}
-	pt := Point{Tokens: ps.Tokens, Limit: ps.Limit, Tier: tier, Stale: ps.Stale}
+	pt := &Point{Tokens: ps.Tokens, Limit: ps.Limit, Tier: tier, Stale: ps.Stale}
 	if ps.Limit > 0 { // else the window is unknown: Limit and Share stay 0
 		pt.Share = float64(ps.Tokens) / float64(ps.Limit)
 	}
-	return pt, true
+	return pt
 }
 
 // newAssistantWords returns the signal words of the agent's latest prose

@@ -36,9 +36,13 @@ type Response struct {
 	// mode: recorded, never sent (Encode ignores them), kept here so that
 	// replay and tests see what Djinn would have said.
 	Observed []string
+	// Meter is the session's context reading as the hook left it, nil when
+	// there is none. It is never printed: replay draws its context curve
+	// from it.
+	Meter *Point
 }
 
-// Empty reports whether there is nothing to print.
+// Empty reports whether there is nothing to print (Meter is not printed).
 func (r Response) Empty() bool {
 	return len(r.Context) == 0 && r.SystemMessage == "" && !r.Block && r.Reason == "" &&
 		len(r.UpdatedToolOutput) == 0 && len(r.UpdatedMCPToolOutput) == 0 && r.Plain == ""

@@ -40,7 +40,8 @@ func readsMeter(event string) bool {
 	return false
 }
 
-// Run handles one decoded hook payload and returns what to print. On error
+// Run handles one decoded hook payload and returns what to print, with the
+// context reading it left (Response.Meter). On error
 // nothing was written and nothing must be printed.
 func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 	h, ok := handlerFor(p.HookEventName)
@@ -65,7 +66,7 @@ func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 		if s.seenToolUse(p.ToolUseID) {
 			// The same call delivered again: counted once, said once.
 			// Nothing changed, so nothing is written.
-			return Response{}, nil
+			return Response{Meter: pointOf(&s.w)}, nil
 		}
 		s.noteToolUse(p.ToolUseID)
 	}
@@ -101,6 +102,7 @@ func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 	if err := s.save(); err != nil {
 		return Response{}, err
 	}
+	resp.Meter = pointOf(&s.w)
 	return resp, nil
 }
 

@@ -37,6 +37,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -273,16 +274,29 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 // counted as a bad line) and takes from them the session id, the first
 // main-chain working directory (the project, mapped under the scratch
 // file system) and the first timestamp.
+//
+// The lines are decoded side by side, a share per CPU: decoding is a good
+// part of a replay and, unlike the hooks, needs no order.
 func (r *runner) decodeAll(lines [][]byte) []*transcript.Entry {
 	out := make([]*transcript.Entry, len(lines))
+	parts := min(runtime.GOMAXPROCS(0), len(lines)/256+1)
+	var wg sync.WaitGroup
+	for k := range parts {
+		wg.Go(func() {
+			for i := k * len(lines) / parts; i < (k+1)*len(lines)/parts; i++ {
+				if e, err := transcript.Decode(lines[i]); err == nil {
+					out[i] = &e
+				}
+			}
+		})
+	}
+	wg.Wait()
 	cwd := ""
-	for i, l := range lines {
-		e, err := transcript.Decode(l)
-		if err != nil {
+	for _, e := range out {
+		if e == nil {
 			r.rep.BadLines++
 			continue
 		}
-		out[i] = &e
 		if r.sessionID == "" && e.SessionID != "" && state.ValidateSessionID(e.SessionID) == nil {
 			r.sessionID = e.SessionID
 		}
@@ -465,7 +479,7 @@ func (r *runner) fire(ctx context.Context, p *hooks.Payload, line int) error {
 			r.rep.ByKind[a.Kind]++
 		}
 	}
-	if pt, ok := hooks.PointOf(r.window()); ok {
+	if pt := resp.Meter; pt != nil {
 		r.rep.Context = append(r.rep.Context, ContextPoint{Event: p.HookEventName, Line: line, Call: r.rep.ToolCalls, Tokens: pt.Tokens, Limit: pt.Limit, Share: pt.Share, Tier: pt.Tier, Stale: pt.Stale, Expected: r.expected})
 	}
 	if r.opt.OnEvent != nil {
@@ -888,18 +902,4 @@ func (rep *Report) Summary(w io.Writer) {
 			fmt.Fprintf(w, "    line %5d  call %4d  %-13s %8d / %d  %5.1f%%  tier %d\n", c.Line, c.Call, c.Event, c.Tokens, c.Limit, c.Share*100, c.Tier)
 		}
 	}
-}
-
-// window is the session's window as the last hook saved it, nil when there
-// is none.
-func (r *runner) window() *state.Window {
-	dir, err := r.env.Store.SessionDir(r.sessionID)
-	if err != nil {
-		return nil
-	}
-	var w state.Window
-	if found, err := r.env.Store.Load(filepath.Join(dir, "window.json"), state.KindWindow, &w); err != nil || !found {
-		return nil
-	}
-	return &w
 }

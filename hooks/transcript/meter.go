@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -250,9 +251,27 @@ type measurer struct {
 }
 
 // tooLong reports whether the tail walk, with [pos, hi) searched and no
-// line start found, should give up on the line ending at hi.
+// line start found, should give up on the line ending at hi. It is asked
+// only where a whole number of chunks from the end has been read, so the
+// small first reads (firstRead) do not change where a line is given up on.
 func (m *measurer) tooLong(pos, hi int64) bool {
-	return m.prev != nil && hi-pos >= m.opt.LongLine
+	return m.prev != nil && (m.size-pos)%m.opt.Chunk == 0 && hi-pos >= m.opt.LongLine
+}
+
+// minFirstRead is the least the tail walk reads first.
+const minFirstRead = 4 << 10
+
+// firstRead is the size of the tail walk's first read: what was written
+// since the cursor and the newline before it (where the walk usually ends),
+// or minFirstRead without a cursor; at least minFirstRead, at most a chunk.
+// Most hooks decide in the last few lines, and a whole chunk would be read
+// and searched for nothing; later reads double.
+func (m *measurer) firstRead() int64 {
+	n := int64(minFirstRead)
+	if m.prev != nil {
+		n = max(n, m.size-m.prev.Boundary+1)
+	}
+	return min(n, m.opt.Chunk)
 }
 
 // validCursor reports whether prev can describe this file: not beyond its
@@ -301,11 +320,17 @@ func (m *measurer) tail() (seenFrom, lastNL int64) {
 	var win []byte                       // holds [pos, size) at its end
 	pos := m.size
 	at := func(off int64) int64 { return off - (m.size - int64(len(win))) }
+	step := m.firstRead() // the size of the next read, short of a chunk boundary
 	more := func() bool {
 		if pos == limit || m.err != nil {
 			return false
 		}
-		k := min(m.opt.Chunk, pos-limit)
+		// Reads start at firstRead bytes and double, but never cross a
+		// whole number of chunks from the end of the file (where tooLong
+		// is asked).
+		next := max(m.size-((m.size-pos)/m.opt.Chunk+1)*m.opt.Chunk, pos-step)
+		step = min(2*step, m.opt.Chunk)
+		k := pos - max(next, limit)
 		if free := at(pos); free < k {
 			grown := make([]byte, min(max(2*int64(len(win)), int64(len(win))+k), m.size-limit))
 			copy(grown[int64(len(grown))-(m.size-pos):], win[at(pos):])
@@ -496,7 +521,44 @@ var (
 	keyBoundary  = []byte(`"compact_boundary"`)
 	keyResult    = []byte(`"tool_result"`)
 	keyEscape    = []byte(`\u`) // a value may be spelt with escapes
+	keyProgress  = []byte(`"progress"`)
 )
+
+// lineHead is what decides whether back uses a line, decoded as Decode
+// decodes those fields.
+type lineHead struct {
+	Type        string `json:"type"`
+	Subtype     string `json:"subtype"`
+	IsSidechain bool   `json:"isSidechain"`
+}
+
+// mayMatter reports whether back can use the line, from its head: a
+// main-chain assistant line, compact boundary before the reading is
+// decided, or user line while tool results are wanted.
+func (c *collector) mayMatter(line []byte, wantResults bool) bool {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 || line[0] != '{' {
+		return false // Decode fails on it
+	}
+	var h lineHead
+	if err := json.Unmarshal(line, &h); err != nil {
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) {
+			return false // malformed: Decode fails on it
+		}
+	}
+	switch {
+	case h.IsSidechain:
+		return false
+	case h.Type == "system" && h.Subtype == "compact_boundary":
+		return !c.decided
+	case h.Type == "assistant":
+		return true
+	case h.Type == "user":
+		return wantResults
+	}
+	return false
+}
 
 // back takes the next line, going backwards. Only lines that may matter
 // are decoded: those that contain a value that matters, or a \u escape that
@@ -510,6 +572,15 @@ func (c *collector) back(line []byte) {
 	result := wantResults && bytes.Contains(line, keyResult)
 	if !assistant && !boundary && !result && !bytes.Contains(line, keyEscape) {
 		return
+	}
+	// A line found only by an escape, or that may be a progress line (whose
+	// nested messages say "assistant"), is first decoded into its head,
+	// which costs no allocation for its content, and decoded whole only if
+	// its kind can matter.
+	if (!assistant && !boundary && !result) || bytes.Contains(line, keyProgress) {
+		if !c.mayMatter(line, wantResults) {
+			return
+		}
 	}
 	e, err := Decode(line)
 	if err != nil {
