@@ -113,7 +113,8 @@ type State struct {
 	Reservoir *reservoir.Reservoir[Sample]
 	// RefocusStreak counts consecutive refocus_moment verdicts.
 	RefocusStreak int
-	// OffGoal counts the off-goal calls since the work was last on task.
+	// OffGoal counts the off-goal calls since an on-goal call last found
+	// the work on task.
 	OffGoal int
 }
 
@@ -241,10 +242,11 @@ func (st *State) Step(c Config, session string, call Call) Verdict {
 		st.RefocusStreak = 0
 	}
 	switch {
-	case v.Kind == OnTask:
-		st.OffGoal = 0
 	case sig.Topic == TopicUnanchored || sig.Topic == TopicConflict:
 		sat.Inc(&st.OffGoal)
+	case sig.Topic == TopicAnchored && v.Kind == OnTask:
+		// The work is back on the goal: the stretch of off-goal work ends.
+		st.OffGoal = 0
 	}
 	return v
 }
