@@ -1,6 +1,8 @@
 package hooks
 
 import (
+	"slices"
+
 	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/engines/reservoir"
 	"github.com/djinn-cc/djinn/hooks/advice"
@@ -35,12 +37,12 @@ func (s *session) rebaseDrift(a *state.Anchor) {
 	an := drift.NewAnchor(a.Text, deltas, len(a.Tokens), set.Config)
 	d := &state.Drift{
 		AnchorHash:   a.Hash,
-		AnchorTokens: an.Tokens,
+		AnchorTokens: an.Stems,
 		Intent:       a.IntentType,
 		Insufficient: an.Insufficient,
 		Idents:       an.Idents,
 		Vocab:        []string{},
-		Files:        []string{},
+		Files:        goalFiles(an.Files, s.w.ProjectDir),
 		Recent:       []state.CallSignal{},
 		Obs:          []string{},
 		Reservoir:    (*state.Samples)(reservoir.New[state.Sample](set.ReservoirK)),
@@ -48,7 +50,9 @@ func (s *session) rebaseDrift(a *state.Anchor) {
 	d.Threshold, d.ThresholdSource, d.PosteriorN = s.threshold(a.IntentType)
 	if old != nil && old.AnchorHash == a.Hash {
 		// Same goal (a delta was added): keep what was learned.
-		d.Calls, d.Vocab, d.Files, d.Recent, d.Obs = old.Calls, old.Vocab, old.Files, old.Recent, old.Obs
+		d.Calls, d.Vocab, d.Recent, d.Obs = old.Calls, old.Vocab, old.Recent, old.Obs
+		d.Files = mergeFiles(old.Files, d.Files)
+		d.OffGoal, d.Repeated = old.OffGoal, old.Repeated
 		d.Reservoir, d.Verdict, d.LastAdvised, d.Advised, d.TextMark = old.Reservoir, old.Verdict, old.LastAdvised, old.Advised, old.TextMark
 		d.Switched = old.Switched
 	}
@@ -59,7 +63,9 @@ func (s *session) rebaseDrift(a *state.Anchor) {
 // the drift advisory, if one is due.
 func (s *session) driftCall(tool string, cs drift.CallSig) []advice.Advisory {
 	d := s.w.Drift
-	if d == nil {
+	if d == nil || drift.Bookkeeping(tool) {
+		// Bookkeeping (todo lists, tasks, plan mode) is no evidence either
+		// way: it is not a step of the drift window at all.
 		return nil
 	}
 	set := s.env.Settings.Drift
@@ -67,6 +73,10 @@ func (s *session) driftCall(tool string, cs drift.CallSig) []advice.Advisory {
 	v := state.Verdict(st.Step(set.Config, s.id, drift.Call{Tool: tool, Sig: cs, Seq: s.w.ToolCalls}))
 	storeDrift(d, st)
 	d.Verdict = &v
+	if d.OffGoal == 0 {
+		// The work came back to the goal: a later stretch starts afresh.
+		d.Repeated = 0
+	}
 	facts := advice.DriftFacts{
 		Verdict:       v,
 		SinceAdvised:  sinceAdvised(d.LastAdvised, s.w.ToolCalls),
@@ -74,6 +84,8 @@ func (s *session) driftCall(tool string, cs drift.CallSig) []advice.Advisory {
 		Cooldown:      set.Cooldown,
 		StreakNeeded:  set.RefocusStreak,
 		Advised:       d.Advised,
+		Repeated:      d.Repeated,
+		OffGoal:       d.OffGoal,
 	}
 	if !advice.DriftDue(facts) {
 		return nil
@@ -85,6 +97,7 @@ func (s *session) driftCall(tool string, cs drift.CallSig) []advice.Advisory {
 	adv := advice.DriftText(facts)
 	d.LastAdvised = s.w.ToolCalls
 	sat.Inc(&d.Advised)
+	sat.Inc(&d.Repeated)
 	return []advice.Advisory{adv}
 }
 
@@ -94,6 +107,35 @@ func learnRecent(d *state.Drift) {
 	st := driftState(d)
 	st.LearnRecent()
 	storeDrift(d, st)
+	d.OffGoal, d.Repeated = 0, 0
+}
+
+// mergeFiles adds the files b names that a lacks, keeping the newest
+// maxDriftFiles.
+func mergeFiles(a, b []string) []string {
+	out := append([]string{}, a...)
+	for _, f := range b {
+		if !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	if len(out) > maxDriftFiles {
+		out = out[len(out)-maxDriftFiles:]
+	}
+	return out
+}
+
+// maxDriftFiles is window.json's bound on the drift state's files.
+const maxDriftFiles = 256
+
+// goalFiles makes the files a goal names project-relative, as the calls'
+// files are.
+func goalFiles(files []string, project string) []string {
+	out := make([]string, 0, len(files))
+	for _, f := range files {
+		out = append(out, drift.RelPath(f, project))
+	}
+	return out
 }
 
 func sinceAdvised(last, now int) int {

@@ -170,3 +170,155 @@ func TestTicketSwitch(t *testing.T) {
 		t.Fatalf("drift on the goal's own sub-tickets: %q", s2.said)
 	}
 }
+
+const poolGoal = "Now let's work on the database layer instead: add connection pooling to db/pool.go"
+
+// edit runs one Edit of a project file.
+func (s *sim) edit(rel string) Response {
+	f := s.file(rel, "a")
+	return s.tool("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "a", "new_string": "b"}), map[string]any{"filePath": f})
+}
+
+// TestDriftEarlyDetour: a switch to unrelated work is advised within 8
+// tool calls wherever it starts, the first calls included (the first calls
+// no longer teach the anchor whatever they are).
+func TestDriftEarlyDetour(t *testing.T) {
+	detour := []string{"web/landing/hero.tsx", "web/analytics/events.ts", "web/landing/pricing.tsx", "web/analytics/tracker.ts"}
+	for _, start := range []int{0, 2, 5, 10, 20} {
+		t.Run(fmt.Sprint(start), func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt(poolGoal)
+			for i := 0; i < start; i++ {
+				s.edit("db/pool.go")
+			}
+			for i := 0; i < 8; i++ {
+				s.edit(detour[i%len(detour)])
+			}
+			seqs := s.advisorySeqs("drift")
+			t.Logf("detour from call %d: drift at %v", start+1, seqs)
+			if len(seqs) == 0 || seqs[0] <= start || seqs[0] > start+8 {
+				t.Fatalf("detour from call %d: drift advisories at %v, want one within 8 calls: %q", start+1, seqs, s.said)
+			}
+		})
+	}
+}
+
+// TestDriftQuietBesideGoalFiles: after a goal naming db/pool.go, work on
+// db/pool6.go, db/pool7.go, files beside it and tests named like it stays
+// quiet, with TodoWrite between.
+func TestDriftQuietBesideGoalFiles(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt(poolGoal)
+	for i := 0; i < 30; i++ {
+		switch i % 5 {
+		case 0:
+			s.edit(fmt.Sprintf("db/pool%d.go", 6+i%2))
+		case 1:
+			s.edit("db/conn.go")
+		case 2:
+			s.tool("TodoWrite", jsonStr(map[string]any{"todos": []map[string]string{{"content": "pool sizing", "status": "completed"}}}), map[string]any{})
+		case 3:
+			f := s.file("internal/pool_test.go", "")
+			s.tool("Read", jsonStr(map[string]any{"file_path": f}), map[string]any{})
+		default:
+			s.tool("Bash", jsonStr(map[string]any{"command": "go test ./db/...", "description": "Run the db tests"}), map[string]any{"stdout": "ok"})
+		}
+	}
+	if n := s.count("drift"); n != 0 {
+		t.Fatalf("%d drift advisories on work beside the goal's file: %q", n, s.said)
+	}
+}
+
+// TestDriftSaidAgainFirmer: drift that goes on after an advisory is said
+// again after the cooldown, firmer, with the count of off-goal calls; it
+// stops once the user lets the work go on.
+func TestDriftSaidAgainFirmer(t *testing.T) {
+	s := drifted(t, 40)
+	var advs []string
+	for _, p := range s.said {
+		if strings.HasPrefix(p, "[djinn:drift]") {
+			advs = append(advs, p)
+		}
+	}
+	if len(advs) < 2 {
+		t.Fatalf("drift said %d times over 40 off-goal calls: %q", len(advs), advs)
+	}
+	again := advs[1]
+	for _, want := range []string{"still away from the session's goal", "off-goal tool calls since it last served the goal", "after 1 drift notice", "dark-mode", "Next step: stop and return to the goal"} {
+		if !strings.Contains(again, want) {
+			t.Errorf("repeat lacks %q: %s", want, again)
+		}
+	}
+	if strings.Contains(advs[0], "still away") {
+		t.Errorf("first advisory worded as a repeat: %s", advs[0])
+	}
+	// The user lets the billing work go on: no more drift on it.
+	s.userPrompt("yes, the billing invoices need that, carry on")
+	before := len(s.advisorySeqs("drift"))
+	for i := 0; i < 40; i++ {
+		f := s.file(fmt.Sprintf("billing/invoice_%d.go", i%8), "")
+		s.tool("Read", jsonStr(map[string]any{"file_path": f}), map[string]any{})
+	}
+	if after := len(s.advisorySeqs("drift")); after != before {
+		t.Fatalf("drift said again after the user let the work go on: %d then %d", before, after)
+	}
+	if d := s.window().Drift; d.OffGoal != 0 || d.Repeated != 0 {
+		t.Fatalf("off-goal stretch not ended: %+v", d)
+	}
+}
+
+// TestDriftRepeatStopsWhenWorkComesBack: after an advisory the agent
+// returns to the goal; the next detour is a first notice again, not a
+// repeat.
+func TestDriftRepeatStopsWhenWorkComesBack(t *testing.T) {
+	s := drifted(t, 8)
+	dark := s.file("src/theme/dark.ts", "")
+	for i := 0; i < 20; i++ {
+		s.tool("Edit", jsonStr(map[string]any{"file_path": dark, "old_string": "a", "new_string": fmt.Sprintf("c%d", i)}), map[string]any{})
+	}
+	if d := s.window().Drift; d.OffGoal != 0 || d.Repeated != 0 {
+		t.Fatalf("back on the goal: off_goal %d repeated %d", d.OffGoal, d.Repeated)
+	}
+	for i := 0; i < 10; i++ {
+		f := s.file(fmt.Sprintf("billing/ledger_%d.go", i), "")
+		s.tool("Read", jsonStr(map[string]any{"file_path": f}), map[string]any{})
+	}
+	var last string
+	for _, p := range s.said {
+		if strings.HasPrefix(p, "[djinn:drift]") {
+			last = p
+		}
+	}
+	if s.count("drift") != 2 || strings.Contains(last, "still away") {
+		t.Fatalf("second detour: %d advisories, last %s", s.count("drift"), last)
+	}
+}
+
+// TestDriftTodoWordsNeverEvidence: TodoWrite items and statuses are never
+// shown as off-goal work.
+func TestDriftTodoWordsNeverEvidence(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt("Add dark-mode support with a11y keyboard-trap tests")
+	dark := s.file("src/theme/dark.ts", "")
+	for i := 0; i < 10; i++ {
+		s.tool("Edit", jsonStr(map[string]any{"file_path": dark, "old_string": "a", "new_string": fmt.Sprintf("b%d", i)}), map[string]any{})
+	}
+	for i := 0; i < 12; i++ {
+		s.tool("TodoWrite", jsonStr(map[string]any{"todos": []map[string]string{{"content": "Wire quarterly ledger export", "status": "completed"}, {"content": "Reconcile ledger", "status": "in_progress"}}}), map[string]any{})
+		f := s.file(fmt.Sprintf("billing/invoice_%d.go", i), "")
+		s.tool("Read", jsonStr(map[string]any{"file_path": f}), map[string]any{})
+	}
+	if s.count("drift") == 0 {
+		t.Fatalf("no drift on the billing detour: %q", s.said)
+	}
+	for _, p := range s.said {
+		if !strings.HasPrefix(p, "[djinn:drift]") {
+			continue
+		}
+		for _, w := range []string{"completed", "in_progress", "ledger", "quarterly", "reconcile"} {
+			if strings.Contains(strings.ToLower(p), w) {
+				t.Errorf("todo word %q shown as evidence: %s", w, p)
+			}
+		}
+	}
+}

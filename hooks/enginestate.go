@@ -59,7 +59,7 @@ func driftState(d *state.Drift) drift.State {
 	st := drift.State{
 		AnchorHash: d.AnchorHash, AnchorTokens: d.AnchorTokens, Insufficient: d.Insufficient,
 		Threshold: d.Threshold, ThresholdSource: d.ThresholdSource, Idents: d.Idents, Switched: d.Switched,
-		Calls: d.Calls, Vocab: d.Vocab, Files: d.Files, Obs: d.Obs, RefocusStreak: d.RefocusStreak,
+		Calls: d.Calls, Vocab: d.Vocab, Files: d.Files, Obs: d.Obs, RefocusStreak: d.RefocusStreak, OffGoal: d.OffGoal,
 	}
 	if d.Recent != nil {
 		st.Recent = make([]drift.Signal, len(d.Recent))
@@ -83,7 +83,7 @@ func driftState(d *state.Drift) drift.State {
 func storeDrift(d *state.Drift, st drift.State) {
 	d.AnchorHash, d.AnchorTokens, d.Insufficient = st.AnchorHash, st.AnchorTokens, st.Insufficient
 	d.Threshold, d.ThresholdSource, d.Idents, d.Switched = st.Threshold, st.ThresholdSource, st.Idents, st.Switched
-	d.Calls, d.Vocab, d.Files, d.Obs, d.RefocusStreak = st.Calls, st.Vocab, st.Files, st.Obs, st.RefocusStreak
+	d.Calls, d.Vocab, d.Files, d.Obs, d.RefocusStreak, d.OffGoal = st.Calls, st.Vocab, st.Files, st.Obs, st.RefocusStreak, st.OffGoal
 	d.Recent = nil
 	if st.Recent != nil {
 		d.Recent = make([]state.CallSignal, len(st.Recent))

@@ -92,8 +92,9 @@ type Drift struct {
 	Switched string   `json:"switched,omitempty"`
 	// Calls counts main-agent tool calls since the anchor was set.
 	Calls int `json:"calls"`
-	// Vocab and Files are what the session taught the anchor: the words and
-	// the files of its on-task work.
+	// Vocab and Files are what the session taught the anchor: the stems of
+	// the words and the files of its on-task work (Files starts with the
+	// files the goal names). AnchorTokens are the stems of the goal's words.
 	Vocab []string `json:"vocab"`
 	Files []string `json:"files"`
 	// Recent are the signals of the last calls, newest last.
@@ -108,6 +109,10 @@ type Drift struct {
 	LastAdvised   int `json:"last_advised"`
 	RefocusStreak int `json:"refocus_streak"`
 	Advised       int `json:"advised"`
+	// OffGoal counts the off-goal tool calls since the work was last on
+	// task; Repeated the drift advisories given in that stretch.
+	OffGoal  int `json:"off_goal,omitempty"`
+	Repeated int `json:"repeated,omitempty"`
 	// Learned is set once SessionEnd taught the posterior this session.
 	Learned bool `json:"learned,omitempty"`
 	// TextMark identifies the newest assistant message whose text was
@@ -169,6 +174,9 @@ type CallSignal struct {
 	// Topic is anchored, unanchored or neutral (no words, no files).
 	Topic   string `json:"topic"`
 	Learned bool   `json:"learned,omitempty"`
+	// Narr is how many of the last Tokens are narrative (the agent's
+	// prose), which are never learned.
+	Narr int `json:"narr,omitempty"`
 }
 
 // Verdict is the drift verdict with the honest numbers behind it.

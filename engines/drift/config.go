@@ -20,10 +20,13 @@ type Config struct {
 	HMMWindow          int `json:"hmm_window"`
 	// SignalWindow is how many recent tool calls the drift score covers.
 	SignalWindow int `json:"signal_window"`
-	// LearnCalls is how many early tool calls teach the anchor its on-task
-	// vocabulary.
+	// LearnCalls is how many early tool calls after an anchor are the
+	// agent finding its way in: reading the project is no evidence yet, one
+	// shared word ties a call to the goal, and a goal too short to measure
+	// is taught by them whatever they are.
 	LearnCalls int `json:"learn_calls"`
-	// Cooldown is the number of tool calls between two drift advisories.
+	// Cooldown is the number of tool calls between two drift advisories;
+	// drift that goes on is said again after it.
 	Cooldown int `json:"cooldown"`
 	// RefocusStreak: a refocus moment is advised only after this many
 	// consecutive refocus verdicts (design: 3).

@@ -16,13 +16,26 @@
 // so the seed's numbers keep a plain meaning: 0.7 is "seven calls in ten
 // are visibly about the goal", 0.4 "fewer than half are".
 //
-// How the anchor learns. The first learn_calls (12) main-agent calls after an
-// anchor is set are the agent finding its way into the task: their words
-// and files are learned at once. After that a call is learned only once it is
-// ConfirmDelay (4) calls old and the window is still on task, so a gradual
-// widening of the work is absorbed but an abrupt switch to other work is not
-// (its calls never see an on-task window). A user prompt confirms the recent
-// work too (LearnRecent): whatever the user saw and let continue is learned.
+// Words. Paths and identifiers are split into words (db/pool7.go gives db,
+// pool; ReadTimeout gives read, timeout), digits are stripped from word ends,
+// and words are compared by their English (Porter2) stems. A file is related
+// to the goal when the goal names it or the on-task work touched it, or when
+// it sits beside one or shares a name stem with one.
+//
+// How the anchor learns. Only what connects to the goal is learned: an
+// anchored call's object words and files join the anchor's at once. Any
+// other call is learned when the user lets the work go on (a prompt:
+// LearnRecent), or once it is ConfirmDelay (4) calls old, the window is on
+// task and the work came back to the goal after it (a gradual widening of
+// the work). An abrupt switch is never learned, however early it starts. In
+// the first learn_calls (12) calls, reading the project is orientation (no
+// evidence) and one shared word is enough; only a goal too short to measure
+// against is taught by those calls whatever they are. Bookkeeping (todo
+// lists, tasks, plan mode) is no evidence and no step of the window.
+//
+// When drift goes on after an advisory, OffGoal counts the off-goal calls
+// until an on-goal call finds the work on task again; the hook repeats the
+// advisory after the cooldown, firmer, with that count.
 //
 // The HMM (D2) sees each call as "<tool class>|<topic>", where the topic is
 // anchored, unanchored or neutral: file membership and word overlap, never

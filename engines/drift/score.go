@@ -3,6 +3,7 @@ package drift
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/djinn-cc/djinn/engines/hmm"
 	"github.com/djinn-cc/djinn/engines/posterior"
@@ -58,6 +59,10 @@ type Signal struct {
 	// Topic is anchored, unanchored, conflict or neutral.
 	Topic   string
 	Learned bool
+	// Narr is how many of the last Tokens are narrative words (the agent's
+	// prose): they can show a call is about the goal, but are too general
+	// to teach the anchor.
+	Narr int
 }
 
 // Sample is one window score in the reservoir.
@@ -85,7 +90,8 @@ type Verdict struct {
 
 // State is the detector's memory of one anchor.
 type State struct {
-	AnchorHash   string
+	AnchorHash string
+	// AnchorTokens are the stems of the goal's words.
 	AnchorTokens []string
 	// Insufficient marks an anchor too short or generic to measure against.
 	Insufficient    bool
@@ -97,7 +103,8 @@ type State struct {
 	Switched string
 	// Calls counts main-agent tool calls since the anchor was set.
 	Calls int
-	// Vocab and Files are what the session taught the anchor.
+	// Vocab (stems) and Files are what the session taught the anchor; Files
+	// starts with the files the goal names.
 	Vocab  []string
 	Files  []string
 	Recent []Signal
@@ -106,11 +113,18 @@ type State struct {
 	Reservoir *reservoir.Reservoir[Sample]
 	// RefocusStreak counts consecutive refocus_moment verdicts.
 	RefocusStreak int
+	// OffGoal counts the off-goal calls since an on-goal call last found
+	// the work on task.
+	OffGoal int
 }
 
-// Anchor is what the detector measures against, made from a goal.
+// Anchor is what the detector measures against, made from a goal: its
+// words as written, their stems (what calls are compared with), the files
+// it names, and its ticket identifiers.
 type Anchor struct {
 	Tokens       []string
+	Stems        []string
+	Files        []string
 	Idents       []string
 	Insufficient bool
 }
@@ -124,8 +138,11 @@ func NewAnchor(text string, deltas []string, normalized int, c Config) Anchor {
 		toks = appendNew(toks, Words(d)...)
 		all += "\n" + d
 	}
+	toks = capStrings(toks, 512)
 	return Anchor{
-		Tokens:       capStrings(toks, 512),
+		Tokens:       toks,
+		Stems:        Stems(toks),
+		Files:        capStrings(NamedFiles(all), 64),
 		Idents:       identStrings(idents(all)),
 		Insufficient: normalized < c.MinAnchorTokens || len(toks) < 2,
 	}
@@ -147,41 +164,53 @@ func (cs *CallSig) AddNarrative(words []string) {
 // Step folds one call into the state and returns its verdict. session is
 // the session's id: with the anchor's hash it seeds the reservoir's random
 // choices, so a replayed session samples the same calls.
+//
+// Only what connects to the goal is learned at once: an anchored call's
+// words and files join the anchor's. Other calls are learned when the user
+// lets the work go on (LearnRecent) or, ConfirmDelay calls later, when the
+// window is still on task (a gradual widening of the work); an abrupt
+// switch never sees an on-task window, wherever it starts. Only a goal too
+// short to say what it is about is taught by its first learn_calls calls,
+// whatever they are.
 func (st *State) Step(c Config, session string, call Call) Verdict {
 	sat.Inc(&st.Calls)
-	known := map[string]bool{}
-	for _, f := range st.Files {
-		known[f] = true
-	}
 	cs := call.Sig
 	toks := capStrings(appendNew(append([]string{}, cs.Object...), cs.Narrative...), MaxCallTokens)
-	sig := Signal{Seq: call.Seq, Tokens: toks, Files: cs.Files}
-	learning := st.Calls <= c.LearnCalls
+	sig := Signal{Seq: call.Seq, Tokens: toks, Files: cs.Files, Narr: len(toks) - min(len(cs.Object), len(toks))}
+	early := st.Calls <= c.LearnCalls
+	teach := early && st.Insufficient
 	hit, conflict := identVerdict(parseIdents(st.Idents), cs.Acts)
 	switch {
 	case hit:
 		st.Switched = ""
-	case conflict && !learning:
+	case conflict && !early:
 		st.Switched = clip(firstSibling(parseIdents(st.Idents), cs.Acts), 128)
 	}
+	points := 0
+	if !Bookkeeping(call.Tool) && (len(toks) > 0 || len(cs.Files) > 0) {
+		points = st.anchorPoints(Stems(toks), cs.Files)
+	}
 	switch {
+	case Bookkeeping(call.Tool):
+		sig.Tokens, sig.Files, sig.Topic = []string{}, nil, TopicNeutral
 	case st.Switched != "":
 		sig.Topic = TopicConflict
 	case len(toks) == 0 && len(cs.Files) == 0:
 		sig.Topic = TopicNeutral
-	case hit:
+	case hit, points >= 2:
 		sig.Topic = TopicAnchored
-	case learning:
-		// While the session is still teaching the anchor its vocabulary,
-		// any overlap counts, and no overlap is not yet evidence.
+	case early && points >= 1:
+		// While the anchor's vocabulary is still small, one shared word
+		// connects a call to the goal.
+		sig.Topic = TopicAnchored
+	case early && ToolClass(call.Tool) == "read":
+		// Reading the project before the work starts is how an agent
+		// finds its way in: no evidence yet, and not learned unless the
+		// work comes back to the goal after it.
 		sig.Topic = TopicNeutral
-		if st.anchorPoints(toks, cs.Files, known) >= 1 {
-			sig.Topic = TopicAnchored
-		}
-	case st.anchorPoints(toks, cs.Files, known) >= 2:
-		sig.Topic = TopicAnchored
-	case len(cs.Object) == 0 && len(cs.Files) == 0:
-		// Only narrative words, none about the goal: no evidence either way.
+	case teach, len(cs.Object) == 0 && len(cs.Files) == 0:
+		// A goal too short to measure against, or only narrative words
+		// none about the goal: no evidence either way.
 		sig.Topic = TopicNeutral
 	default:
 		sig.Topic = TopicUnanchored
@@ -190,12 +219,12 @@ func (st *State) Step(c Config, session string, call Call) Verdict {
 	if len(st.Recent) > maxRecent {
 		st.Recent = st.Recent[len(st.Recent)-maxRecent:]
 	}
-	if learning {
+	if sig.Topic == TopicAnchored || teach {
 		st.learn(len(st.Recent) - 1)
 	}
 	score := WindowScore(st.Recent, c.SignalWindow)
-	if !learning && score >= st.Threshold && len(st.Recent) > ConfirmDelay {
-		st.learn(len(st.Recent) - 1 - ConfirmDelay)
+	if i := len(st.Recent) - 1 - ConfirmDelay; i >= 0 && score >= st.Threshold && cameBack(st.Recent[i+1:]) {
+		st.learn(i)
 	}
 
 	rng := rand.New(rand.NewPCG(reservoir.Seed(session, st.AnchorHash), uint64(st.Reservoir.NSeen)))
@@ -212,6 +241,13 @@ func (st *State) Step(c Config, session string, call Call) Verdict {
 	} else {
 		st.RefocusStreak = 0
 	}
+	switch {
+	case sig.Topic == TopicUnanchored || sig.Topic == TopicConflict:
+		sat.Inc(&st.OffGoal)
+	case sig.Topic == TopicAnchored && v.Kind == OnTask:
+		// The work is back on the goal: the stretch of off-goal work ends.
+		st.OffGoal = 0
+	}
 	return v
 }
 
@@ -226,23 +262,22 @@ func ToolClass(tool string) string {
 		return "run"
 	case "WebFetch", "WebSearch":
 		return "web"
-	case "TodoWrite", "Task", "Agent", "ExitPlanMode", "AskUserQuestion":
+	case "TodoWrite", "TodoRead", "TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "Task", "Agent", "ExitPlanMode", "EnterPlanMode", "AskUserQuestion":
 		return "plan"
 	}
 	return "other"
 }
 
-// anchorPoints scores how visibly a call is about the goal: a file the
-// on-task work touched settles it (2), a word of the user's own counts two,
-// a learned word one.
-func (st *State) anchorPoints(toks, files []string, known map[string]bool) int {
-	for _, f := range files {
-		if known[f] {
-			return 2
-		}
+// anchorPoints scores how visibly a call is about the goal from the stems
+// of its words and its files: a file the goal names or the on-task work
+// touched, or one beside or named like it, settles it (2); a stem of the
+// user's own counts two, a learned one one.
+func (st *State) anchorPoints(stems, files []string) int {
+	if relatedFile(files, st.Files) {
+		return 2
 	}
 	points := 0
-	for _, t := range toks {
+	for _, t := range stems {
 		switch {
 		case slices.Contains(st.AnchorTokens, t):
 			points += 2
@@ -256,6 +291,20 @@ func (st *State) anchorPoints(toks, files []string, known map[string]bool) int {
 	return points
 }
 
+// cameBack reports whether the work returned to the goal in later: a call
+// is confirmed by the window only when the work came back to the goal after
+// it, so a side step within the goal's work is learned and the first calls
+// of a switch are not, however many of the goal's calls the window still
+// holds.
+func cameBack(later []Signal) bool {
+	for _, r := range later {
+		if r.Topic == TopicAnchored {
+			return true
+		}
+	}
+	return false
+}
+
 // learn adds the words and files of the signal at index i to the anchor's
 // vocabulary, once.
 func (st *State) learn(i int) {
@@ -264,7 +313,7 @@ func (st *State) learn(i int) {
 	}
 	sig := &st.Recent[i]
 	sig.Learned = true
-	for _, t := range sig.Tokens {
+	for _, t := range Stems(sig.Tokens[:len(sig.Tokens)-min(max(sig.Narr, 0), len(sig.Tokens))]) {
 		if !slices.Contains(st.AnchorTokens, t) {
 			st.Vocab = appendNew(st.Vocab, t)
 		}
@@ -278,11 +327,22 @@ func (st *State) learn(i int) {
 	}
 }
 
-// LearnRecent confirms every recent call (a user prompt saw them).
+// LearnRecent confirms every recent call (a user prompt saw them and let
+// the work go on): their words and files are learned, and the calls count
+// as on the goal from now on, so the stretch of off-goal work ends.
 func (st *State) LearnRecent() {
 	for i := range st.Recent {
 		st.learn(i)
+		if st.Recent[i].Topic == TopicUnanchored {
+			st.Recent[i].Topic = TopicAnchored
+			if j := len(st.Obs) - len(st.Recent) + i; j >= 0 && j < len(st.Obs) {
+				if class, topic, ok := strings.Cut(st.Obs[j], "|"); ok && topic == TopicUnanchored {
+					st.Obs[j] = class + "|" + TopicAnchored
+				}
+			}
+		}
 	}
+	st.OffGoal = 0
 }
 
 // WindowScore is the share of anchored calls among the last n non-neutral
@@ -421,7 +481,8 @@ func Threshold(c Config, prior *Prior) (float64, string, int) {
 }
 
 // OffGoal lists what the last off-goal calls touched (a file, else their
-// first words), newest first, at most n: the evidence of an advisory.
+// first words), newest first, each once, at most n: the evidence of an
+// advisory.
 func OffGoal(recent []Signal, n int) []string {
 	var out []string
 	for i := len(recent) - 1; i >= 0 && len(out) < n; i-- {
@@ -431,9 +492,9 @@ func OffGoal(recent []Signal, n int) []string {
 		}
 		switch {
 		case len(r.Files) > 0:
-			out = append(out, r.Files[0])
+			out = appendNew(out, r.Files[0])
 		case len(r.Tokens) > 0:
-			out = append(out, joinN(r.Tokens, 4))
+			out = appendNew(out, joinN(r.Tokens, 4))
 		}
 	}
 	return out

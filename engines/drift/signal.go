@@ -39,26 +39,48 @@ func splitCamel(text string) string {
 	return b.String()
 }
 
-// Words splits text into signal words, in order of first appearance,
-// without duplicates.
+// Words splits text into signal words, in order of first appearance, one
+// per stem: a path or identifier is split into its words (db/pool7.go gives
+// db, pool; ReadTimeout gives read, timeout; snake_case and kebab-case at
+// their separators), digits are stripped from the ends of each word, and of
+// the words that share a stem (scope, scopes) only the first is kept. The
+// words stay as written, so they can be shown as evidence; Stem gives what
+// is compared.
 func Words(text string) []string {
 	text = splitCamel(text)
 	var out []string
 	seen := map[string]bool{}
 	for _, tok := range lcs.Normalize(text) {
 		for _, w := range strings.FieldsFunc(tok, func(r rune) bool { return r == '_' || r == '.' }) {
-			if !isSignalWord(w) || seen[w] {
+			if !isSignalWord(w) {
 				continue
 			}
-			seen[w] = true
+			w = strings.TrimFunc(w, unicode.IsDigit)
+			if len(w) < 2 || isGenericWord(w) {
+				continue
+			}
+			st := Stem(w)
+			if seen[st] || isGenericWord(st) {
+				continue
+			}
+			seen[st] = true
 			out = append(out, w)
 		}
 	}
 	return out
 }
 
+// Stems returns the stems of words, deduplicated, in order.
+func Stems(words []string) []string {
+	out := make([]string, 0, len(words))
+	for _, w := range words {
+		out = appendNew(out, Stem(w))
+	}
+	return out
+}
+
 func isSignalWord(w string) bool {
-	if len(w) < 3 || isGenericWord(w) {
+	if len(w) < 2 || isGenericWord(w) {
 		return false
 	}
 	digits, hex := 0, 0
@@ -97,6 +119,8 @@ start starting started continue continuing now step steps done finish finished w
 works worked update updating updated change changes changing changed add adding added new
 file files code line lines read reading write writing wrote edit editing edited create
 creating created show showing find finding found call calls called task tasks let note
+delete deleting deleted remove removing removed rename renaming renamed move moving moved
+final finally actually again
 test tests testing fix fixing fixed error errors issue issues problem problems result results
 output input value values return returns function method type types name names data
 src lib pkg cmd internal app apps main index utils util common core base home user users usr
@@ -104,6 +128,7 @@ tmp var etc opt bin dev local share projects project repo repos worktree worktre
 go mod sum json yaml yml toml txt log logs lock ts tsx js jsx mjs cjs py rb rs ex exs erl
 java kt swift cpp hpp html css scss md rst sh bash zsh cfg conf ini xml csv sql
 true false null nil none yes
+to of in on at by an as be do if is it me my no or so up us we am he hi ok id vs eg ie re un
 push pull fetch commit commits stage staged merge rebase stash branch branches remote origin upstream
 sync status stat diff oneline verify verbose build compile compiling lint format install clean
 ready list show open closed close reason progress
@@ -127,6 +152,9 @@ type CallSig struct {
 // Extract reads a call's signal from its tool name and input; project is
 // the project directory, which paths are made relative to.
 func Extract(tool string, input json.RawMessage, project string) CallSig {
+	if Bookkeeping(tool) {
+		return CallSig{}
+	}
 	var in map[string]json.RawMessage
 	_ = json.Unmarshal(input, &in)
 	str := func(k string) string {
@@ -154,7 +182,9 @@ func Extract(tool string, input json.RawMessage, project string) CallSig {
 		cmd := str("command")
 		obj = append(obj, commandWords(cmd, project))
 		narr = append(narr, str("description"))
-		sig.Acts = cmd
+		// The project's own path can name the ticket (a worktree per
+		// ticket): it says nothing about what this command is on.
+		sig.Acts = withoutProject(cmd, project)
 	case "Grep", "Glob":
 		obj = append(obj, str("pattern"), str("glob"))
 		if p := str("path"); p != "" {
@@ -168,20 +198,6 @@ func Extract(tool string, input json.RawMessage, project string) CallSig {
 		narr = append(narr, str("description"))
 		obj = append(obj, clipRunes(str("prompt"), 2000))
 		sig.Acts = str("description") + "\n" + clipRunes(str("prompt"), 2000)
-	case "TodoWrite":
-		var todos []struct {
-			Content string `json:"content"`
-			Status  string `json:"status"`
-		}
-		if raw, ok := in["todos"]; ok {
-			_ = json.Unmarshal(raw, &todos)
-		}
-		for _, t := range todos {
-			if t.Status != "completed" {
-				obj = append(obj, t.Content)
-				sig.Acts += t.Content + "\n"
-			}
-		}
 	default:
 		// MCP and other tools: their string arguments, briefly.
 		keys := make([]string, 0, len(in))
@@ -203,6 +219,18 @@ func Extract(tool string, input json.RawMessage, project string) CallSig {
 	return sig
 }
 
+// Bookkeeping tools keep the agent's own plan (todo lists, tasks, plan
+// mode) or load its tools (ToolSearch): they say nothing about what the work is on, so they carry no
+// evidence either way, and their words (completed, in_progress) are never
+// shown as evidence.
+func Bookkeeping(tool string) bool {
+	switch tool {
+	case "TodoWrite", "TodoRead", "TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "ExitPlanMode", "EnterPlanMode", "ToolSearch":
+		return true
+	}
+	return false
+}
+
 // commandWords keeps what a shell command is about: its arguments, not the
 // program that runs them or the options. The program and, for tools with
 // subcommands, the subcommand say how work is done (git push, npm test, bd
@@ -210,11 +238,7 @@ func Extract(tool string, input json.RawMessage, project string) CallSig {
 // patterns) say on what. Paths are made project-relative so the project's
 // own location adds nothing.
 func commandWords(cmd, project string) string {
-	cmd = clipRunes(cmd, 1000)
-	if project != "" {
-		cmd = strings.ReplaceAll(cmd, project+"/", "")
-		cmd = strings.ReplaceAll(cmd, project, "")
-	}
+	cmd = withoutProject(clipRunes(cmd, 1000), project)
 	var out []string
 	for _, seg := range shellSegments(cmd) {
 		fields := strings.Fields(seg)
@@ -242,6 +266,16 @@ func commandWords(cmd, project string) string {
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// withoutProject removes the project directory from a command, so paths
+// in it read project-relative.
+func withoutProject(cmd, project string) string {
+	if project == "" {
+		return cmd
+	}
+	cmd = strings.ReplaceAll(cmd, project+"/", "")
+	return strings.ReplaceAll(cmd, project, "")
 }
 
 // shellSegments separates the commands of a pipeline or list (at | || &&

@@ -3,6 +3,8 @@ package drift
 import (
 	"strings"
 	"sync"
+
+	"github.com/kljensen/snowball/english"
 )
 
 // wordSet returns the set of the whitespace-separated words of text, built
@@ -27,3 +29,7 @@ func isGenericWord(w string) bool { return genericWords()[w] }
 
 // isSubcommandTool reports whether w is one of the words of subcommandToolsText.
 func isSubcommandTool(w string) bool { return subcommandTools()[w] }
+
+// Stem is the English (Porter2) stem of a lower-case word, the form words
+// are compared in: scopes and scope, pooling and pool meet.
+func Stem(w string) string { return english.Stem(w, true) }

@@ -17,8 +17,12 @@ type DriftFacts struct {
 	RefocusStreak int
 	Cooldown      int
 	StreakNeeded  int
-	// Advised counts drift advisories already given this anchor.
+	// Advised counts drift advisories already given this anchor; Repeated
+	// those given since the work was last on task, and OffGoal the
+	// off-goal calls in that stretch.
 	Advised    int
+	Repeated   int
+	OffGoal    int
 	AnchorText string
 	AnchorHash string
 	// Recent names the latest off-goal work (files or words).
@@ -70,6 +74,9 @@ func DriftText(f DriftFacts) Advisory {
 		}
 		evidence = " Recent off-goal work: " + strings.Join(q, ", ") + "."
 	}
+	if f.Repeated > 0 {
+		return driftAgain(f, nums, evidence)
+	}
 	hmmPart := ""
 	if v.Tail != "" {
 		hmmPart = fmt.Sprintf(" The task-state model labels %d of the last 5 calls lost and %d a side quest.", v.Lost, v.Side)
@@ -78,4 +85,23 @@ func DriftText(f DriftFacts) Advisory {
 	return finish(KindDrift, sev, nums,
 		"The last tool calls %s the session's goal: %s (anchor %s). Alignment of recent work %.2f, below the on-task threshold %.2f (%s); %s.%s%s Next step: if this work serves the goal, say how in one sentence and carry on; if not, return to the goal. If the user changed the task, they can record it with /djinn:reorient.",
 		what, Quote(f.AnchorText, 200), f.AnchorHash, v.Score, v.Threshold, src, ci, hmmPart, evidence)
+}
+
+// driftAgain words the advisory repeated after the cooldown while the work
+// stays off the goal: firmer, with the count of off-goal calls.
+func driftAgain(f DriftFacts, nums map[string]float64, evidence string) Advisory {
+	v := f.Verdict
+	nums["off_goal"] = float64(f.OffGoal)
+	nums["repeated"] = float64(f.Repeated)
+	return finish(KindDrift, Hard, nums,
+		"The work is still away from the session's goal: %s (anchor %s). %s since it last served the goal, after %s already; alignment of recent work %.2f, threshold %.2f.%s Next step: stop and return to the goal now, or say in one sentence why this work is needed for it. If the user changed the task, they can record it with /djinn:reorient.",
+		Quote(f.AnchorText, 200), f.AnchorHash, capitalize(plural(f.OffGoal, "off-goal tool call")), plural(f.Repeated, "drift notice"), v.Score, v.Threshold, evidence)
+}
+
+// capitalize upper-cases the first letter of an ASCII sentence.
+func capitalize(s string) string {
+	if s != "" && 'a' <= s[0] && s[0] <= 'z' {
+		return string(s[0]-'a'+'A') + s[1:]
+	}
+	return s
 }
