@@ -1,9 +1,14 @@
 package hooks
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/djinn-cc/djinn/state"
 )
 
 // TestDarkModeOnTask is the case the original Djinn got wrong: goal "Add
@@ -320,5 +325,36 @@ func TestDriftTodoWordsNeverEvidence(t *testing.T) {
 				t.Errorf("todo word %q shown as evidence: %s", w, p)
 			}
 		}
+	}
+}
+
+// TestBookkeepingTurnsCarryNoDrift: a TodoWrite is logged as a turn but with
+// no drift score or topic of its own (it would repeat the previous call's).
+func TestBookkeepingTurnsCarryNoDrift(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt("Add dark-mode support with a11y keyboard-trap tests")
+	dark := s.file("src/theme/dark.ts", "")
+	for i := 0; i < 6; i++ {
+		s.tool("Edit", jsonStr(map[string]any{"file_path": dark, "old_string": "a", "new_string": fmt.Sprintf("b%d", i)}), map[string]any{})
+	}
+	s.tool("TodoWrite", jsonStr(map[string]any{"todos": []map[string]string{{"content": "dark mode", "status": "completed"}}}), map[string]any{})
+	dir, _ := s.env.Store.SessionDir(s.id)
+	raw, err := os.ReadFile(filepath.Join(dir, "turns.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	var last, prev state.Turn
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-2]), &prev); err != nil {
+		t.Fatal(err)
+	}
+	if prev.Score == nil || prev.Topic == "" {
+		t.Fatalf("the edit before has no score or topic: %s", lines[len(lines)-2])
+	}
+	if last.Tool != "TodoWrite" || last.Score != nil || last.Topic != "" {
+		t.Errorf("the TodoWrite turn carries drift: %s", lines[len(lines)-1])
 	}
 }

@@ -53,7 +53,9 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 	if set.Loops.Enabled && !s.disabled("loops") {
 		advs = append(advs, s.loopCall(p, target, rng)...)
 	}
-	if set.Drift.Enabled && !s.disabled("drift") && p.AgentID == "" && s.w.Drift != nil {
+	// Bookkeeping (todo lists, plans) is no evidence either way: it leaves
+	// drift, the agent's pending prose and the turn's score alone.
+	if set.Drift.Enabled && !s.disabled("drift") && p.AgentID == "" && s.w.Drift != nil && !drift.Bookkeeping(p.ToolName) {
 		sig.AddNarrative(s.newAssistantWords(p))
 		advs = append(advs, s.driftCall(p.ToolName, sig)...)
 		if v := s.w.Drift.Verdict; v != nil {
