@@ -57,10 +57,10 @@ func (a *app) replay(c *cli.Context) error {
 	if err := flagsFirst(c); err != nil {
 		return err
 	}
-	// Replay's heap is mostly the transcripts it holds, live to the end:
-	// collecting it less often (GOGC=400 unless GOGC is set) makes replay
-	// about a tenth faster. A soft limit (unless GOMEMLIMIT is set) keeps a
-	// very large replay from growing to five times its live heap.
+	// Replay's heap is mostly the transcripts it holds, live to the end, so
+	// it is collected less often (GOGC=400 unless GOGC is set), under a soft
+	// limit (unless GOMEMLIMIT is set) that keeps a very large replay from
+	// growing to five times its live heap.
 	if _, set := os.LookupEnv("GOGC"); !set {
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
 		if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
