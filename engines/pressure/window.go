@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The context window, mirroring how Claude Code chooses it (docs/context-window.md):
@@ -101,10 +102,12 @@ const (
 	classNative  // 1M natively
 )
 
+// The model-id patterns are compiled on first use: most hooks read no
+// model id, and a hook process should not pay for them at start.
 var (
-	one1m     = regexp.MustCompile(`(?i)\[1m\]`)
-	dateTail  = regexp.MustCompile(`-\d{8}$|@\d{8}$|-v\d+(:\d+)?$`)
-	familyOf  = regexp.MustCompile(`claude-[a-z0-9-]+`)
+	one1m     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\[1m\]`) })
+	dateTail  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-\d{8}$|@\d{8}$|-v\d+(:\d+)?$`) })
+	familyOf  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`claude-[a-z0-9-]+`) })
 	knownFams = []struct {
 		prefix string
 		class  int
@@ -128,13 +131,13 @@ var (
 // "us.anthropic.claude-opus-4-6-v1:0" or "claude-opus-4-6[1m]"; "" when it
 // is not a Claude model id.
 func Family(model string) string {
-	m := strings.ToLower(one1m.ReplaceAllString(strings.TrimSpace(model), ""))
-	f := familyOf.FindString(m)
+	m := strings.ToLower(one1m().ReplaceAllString(strings.TrimSpace(model), ""))
+	f := familyOf().FindString(m)
 	if f == "" {
 		return ""
 	}
-	for dateTail.MatchString(f) {
-		f = dateTail.ReplaceAllString(f, "")
+	for dateTail().MatchString(f) {
+		f = dateTail().ReplaceAllString(f, "")
 	}
 	for _, k := range knownFams {
 		if f == k.prefix || (!k.exact && strings.HasPrefix(f, k.prefix+"-")) {
@@ -198,7 +201,7 @@ func (c Config) ruleWindow(model, configured string, e Env) Window {
 		small.Why = "CLAUDE_CODE_DISABLE_1M_CONTEXT"
 		return small
 	}
-	if sameModel && one1m.MatchString(configured) && classOf(fam) != classSmall {
+	if sameModel && one1m().MatchString(configured) && classOf(fam) != classSmall {
 		large.Why = "model setting " + configured
 		return large
 	}
