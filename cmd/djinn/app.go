@@ -55,10 +55,16 @@ func commonFlags() []cli.Flag {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runWith(ctx, args, stdin, stdout, stderr, nil)
+}
+
+// runWith is run with the launcher's staleness check of a hook (nil for
+// none).
+func runWith(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, stale func() bool) int {
 	a := &app{
 		stdin: stdin, stdout: stdout, stderr: stderr, tui: tui{stderr},
 		getenv: os.Getenv, environ: os.Environ(), now: time.Now,
-		stale: launcherStale, args: args,
+		stale: stale, args: args,
 	}
 	// Tests pin the clock with DJINN_NOW.
 	a.now = hookmain.Clock(os.Getenv)

@@ -10,17 +10,16 @@ import (
 	"github.com/djinn-cc/djinn/internal/hookmain"
 )
 
-// launcherStale, when set, waits for the background staleness check of a
-// hook started by the launcher (see hookmain.StaleAsync).
-var launcherStale func() bool
-
 func main() {
+	// stale, for a hook, waits for the background staleness check of the
+	// binary the launcher started (see hookmain.StaleAsync).
+	var stale func() bool
 	if len(os.Args) > 1 && os.Args[1] == "hook" {
 		hookmain.LimitMemory(os.Getenv)
-		launcherStale = hookmain.StaleAsync(os.Getenv)
+		stale = hookmain.StaleAsync(os.Getenv)
 	} else {
 		hookmain.StaleRelaunch(os.Getenv, os.Args)
 	}
 	// run is separate so deferred unlocks and cleanups finish before exit.
-	os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(runWith(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr, stale))
 }
