@@ -87,13 +87,13 @@ func ownOutput(command string) bool {
 	return false
 }
 
-// sourceLine tells a line that shows code or a search hit (file:line:
-// prefix, a code statement) rather than reports an error.
+// sourceLine tells a line that shows code, a search hit (file:line:
+// prefix) or a passing test's name rather than reports an error.
 func sourceLine(l string) bool {
 	if i := strings.IndexByte(l, ':'); i > 0 && i+1 < len(l) && isDigit(l[i+1]) && !strings.ContainsAny(l[:i], " \t") {
 		return true // path:12: …
 	}
-	for _, p := range []string{"//", "#", "*", "throw ", "raise ", "return ", "const ", "let ", "var ", "if ", "case ", "console.", "print(", "log."} {
+	for _, p := range []string{"✓", "✔", "√", "PASS", "ok ", "pass ", "passed", "//", "#", "*", "throw ", "raise ", "return ", "const ", "let ", "var ", "if ", "case ", "console.", "print(", "log."} {
 		if strings.HasPrefix(l, p) {
 			return true
 		}
