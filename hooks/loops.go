@@ -34,6 +34,13 @@ func (s *session) loopEvent(p *Payload, target, rng string) loops.Event {
 		ev.Failed = true
 		ev.Interrupted = p.IsInterrupt
 		ev.Error = loops.ErrorFingerprint(text)
+		ev.Fail = loops.FailureKey(text)
+	} else if loops.KindOf(p.ToolName) == loops.KindShell && p.HookEventName == PostToolUse {
+		// A command that exited 0 may still print its failure (a script
+		// that catches the error); its own output lines can tell.
+		if out := shellOutput(p.ToolResponse); out != "" {
+			ev.Fail = loops.OutputFailureKey(ev.Target, out)
+		}
 	}
 	// Hash the real path from the input: ev.Target may be clipped (long
 	// paths keep a head and a hash), which is fine for comparing targets
@@ -88,6 +95,33 @@ func (s *session) failureText(p *Payload) (string, bool) {
 		return t, true
 	}
 	return "", false
+}
+
+// maxShellOutput bounds the shell response read for a failure it reports:
+// larger outputs are logs and builds, whose failures exit non-zero.
+const maxShellOutput = 256 << 10
+
+// shellOutput is a shell call's stdout and stderr (or its string
+// response), "" when the response is too large or not one of these.
+func shellOutput(raw json.RawMessage) string {
+	if len(raw) == 0 || len(raw) > maxShellOutput {
+		return ""
+	}
+	if raw[0] == '"' {
+		var str string
+		if json.Unmarshal(raw, &str) != nil {
+			return ""
+		}
+		return str
+	}
+	var r struct {
+		Stdout string `json:"stdout"`
+		Stderr string `json:"stderr"`
+	}
+	if json.Unmarshal(raw, &r) != nil {
+		return ""
+	}
+	return r.Stdout + "\n" + r.Stderr
 }
 
 // inputPath is the file a file tool acts on, as given.
@@ -205,7 +239,10 @@ func (s *session) loopCall(p *Payload, target, rng string) []advice.Advisory {
 	for _, f := range findings {
 		c := advice.LoopContext{Agent: p.AgentID, Display: s.display}
 		if f.Pattern == loops.FailLoop {
-			c.ErrorText, _ = s.failureText(p)
+			var failed bool
+			if c.ErrorText, failed = s.failureText(p); !failed {
+				c.ErrorText = shellOutput(p.ToolResponse)
+			}
 		}
 		out = append(out, advice.Loop(f, c))
 	}

@@ -153,3 +153,90 @@ func TestFailLoopTruth(t *testing.T) {
 		}
 	})
 }
+
+// TestFailLoopSameFailureOtherMeans: the same failure met through other
+// tools or commands is a loop (issue 20); retries that change the target,
+// and exit-0 output that only mentions an error, are not.
+func TestFailLoopSameFailureOtherMeans(t *testing.T) {
+	notRead := "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"
+	inUse := func(cmd string, port int) (string, string) {
+		return jsonStr(map[string]any{"command": cmd}), fmt.Sprintf("Exit code 1\nnpm warn Unknown env config \"store-dir\".\nError: listen EADDRINUSE: address already in use :::%d", port)
+	}
+	bash := func(cmd, stdout string) (string, map[string]any) {
+		return jsonStr(map[string]any{"command": cmd}), map[string]any{"stdout": stdout, "stderr": "", "interrupted": false, "isImage": false}
+	}
+	for _, tc := range []struct {
+		name  string
+		fires int // the call (1-based) at which the one fail-loop comes; 0 for none
+		want  []string
+		run   func(s *sim, p string)
+	}{
+		{"Write, Edit, MultiEdit on one unread file", 3, []string{"3 calls failed with the same failure", "Write", "MultiEdit", "File has not been read yet"}, func(s *sim, p string) {
+			s.fail("Write", jsonStr(map[string]any{"file_path": p, "content": "x"}), notRead)
+			s.fail("Edit", jsonStr(map[string]any{"file_path": p, "old_string": "a", "new_string": "b"}), notRead)
+			s.fail("MultiEdit", jsonStr(map[string]any{"file_path": p, "edits": []any{map[string]any{"old_string": "a", "new_string": "b"}}}), notRead)
+		}},
+		{"28 failing Edits of one file in a batch: one advisory", 3, []string{"failed 3 times in a row"}, func(s *sim, p string) {
+			for i := range 28 {
+				s.fail("Edit", jsonStr(map[string]any{"file_path": p, "old_string": fmt.Sprint(i), "new_string": "b"}), notRead)
+			}
+		}},
+		{"edits of three files without reading them", 0, nil, func(s *sim, p string) {
+			for _, f := range []string{"a.ts", "b.ts", "c.ts"} {
+				s.fail("Edit", jsonStr(map[string]any{"file_path": s.project + "/" + f, "old_string": "a", "new_string": "b"}), notRead)
+			}
+		}},
+		{"the port in use through varied commands", 5, []string{"the same failure: \"address in use :3000\"", "Error: listen EADDRINUSE: address already in use :::3000"}, func(s *sim, p string) {
+			in, e := inUse("npm run dev", 3000)
+			s.fail("Bash", in, e)
+			kin, kout := bash("pkill -f 'next dev'", "")
+			s.tool("Bash", kin, kout)
+			in, e = inUse("PORT=3000 node server.js", 3000)
+			s.fail("Bash", in, e)
+			kin, kout = bash("lsof -ti:3000 | xargs kill -9", "123")
+			s.tool("Bash", kin, kout)
+			in, e = inUse("npx next dev -p 3000", 3000)
+			s.fail("Bash", in, e)
+		}},
+		{"each retry on another port", 0, nil, func(s *sim, p string) {
+			for i, cmd := range []string{"npm run dev", "PORT=3001 npm run dev", "PORT=3002 npm run dev"} {
+				in, e := inUse(cmd, 3000+i)
+				s.fail("Bash", in, e)
+			}
+		}},
+		{"a script that catches the error and exits 0", 3, []string{"authentication failed for user", "fail password authentication failed for user \\\"app\\\""}, func(s *sim, p string) {
+			for i := range 3 {
+				in, resp := bash(fmt.Sprintf("node -e \"require('./db').check(%d)\"", i), "fail password authentication failed for user \"app\"")
+				s.tool("Bash", in, resp)
+			}
+		}},
+		{"exit-0 output that only quotes an error", 0, nil, func(s *sim, p string) {
+			for range 3 {
+				in, resp := bash("grep -rn 'EADDRINUSE' src", "src/server.ts:12: Error: listen EADDRINUSE: address already in use :::3000")
+				s.tool("Bash", in, resp)
+				in, resp = bash("npm test", "PASS src/db.test.ts\n  ✓ reports 'password authentication failed for user' (3 ms)")
+				s.tool("Bash", in, resp)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("Get the app running")
+			p := s.project + "/src/hooks/useTodos.ts"
+			tc.run(s, p)
+			if n := s.count("fail-loop"); (n == 1) != (tc.fires > 0) || n > 1 {
+				t.Fatalf("fail-loop advisories: %d, want %v; said %q", n, tc.fires > 0, s.said)
+			}
+			for _, said := range s.said {
+				if !strings.HasPrefix(said, "[djinn:fail-loop]") {
+					continue
+				}
+				for _, w := range tc.want {
+					if !strings.Contains(said, w) {
+						t.Errorf("%q lacks %q", said, w)
+					}
+				}
+			}
+		})
+	}
+}

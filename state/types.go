@@ -143,6 +143,7 @@ type LoopEvent struct {
 	Failed      bool   `json:"failed,omitempty"`
 	Interrupted bool   `json:"interrupted,omitempty"`
 	Error       string `json:"error,omitempty"`
+	Fail        string `json:"fail,omitempty"`
 	Result      string `json:"result,omitempty"`
 	Before      string `json:"before,omitempty"`
 	After       string `json:"after,omitempty"`

@@ -67,9 +67,14 @@ type Finding struct {
 	// the edits did not touch the cause.
 	Fingerprint string `json:"fingerprint,omitempty"`
 	Edits       int    `json:"edits,omitempty"`
+	// Key (fail-loop) is what the failures had in common when the calls
+	// differ: the failure's class and target (FailureKey), or the file
+	// that several file tools failed on.
+	Key string `json:"key,omitempty"`
 
 	// Cycle (tool-loop) is the cycle length, 1 for identical calls, and
-	// Steps the calls of one cycle in order.
+	// Steps the calls of one cycle in order. For a fail-loop, Steps are the
+	// distinct calls that failed, when there is more than one.
 	Cycle int    `json:"cycle,omitempty"`
 	Steps []Step `json:"steps,omitempty"`
 }

@@ -32,7 +32,8 @@
 //   - Tool, Target, Range, Input: NewEvent(tool_name, tool_input).
 //   - PostToolUse: Result = ResultHash(tool_response).
 //   - PostToolUseFailure: Failed, Interrupted = is_interrupt, Error =
-//     ErrorFingerprint(error).
+//     ErrorFingerprint(error), Fail = FailureKey(error).
+//   - A shell call that exited 0: Fail = OutputFailureKey(command, output).
 //   - File tools: After = ShortHash of the whole file on disk after the call
 //     (for a ranged Read too, so a change anywhere in the file counts), and
 //     Before = ShortHash of the tool_response's originalFile (Edit, Write,
@@ -55,10 +56,18 @@
 //   - edit-revert: a successful write that leaves the file with a hash it had
 //     earlier in the window, reads and the pre-edit state (Edit's
 //     originalFile) included, and differs from the state just before it.
-//   - fail-loop: the same command (tool and target) failing 3 times in a row
-//     with the same error fingerprint. Calls to other targets between the
-//     failures do not break the streak; a success of the command, an
-//     interruption, or a different error does.
+//   - fail-loop: the same failure 3 times in a row, whichever tools or
+//     commands met it. A failure is known by what failed: for a file tool,
+//     the file and the error fingerprint (Edit, MultiEdit and Write failing
+//     alike on one file are one failure); else by Event.Fail, the class
+//     and target its text names (the port in use, the missing module, the
+//     database user; [FailureKey], or [OutputFailureKey] for a call that
+//     exited 0 but printed the failure); else by the call and the error.
+//     Calls that bear on none of the failing calls do not break the
+//     streak; a failing call that succeeds or fails otherwise, an
+//     interruption of one, or a write of the failing file does. It holds
+//     when the streak reaches 3, not after, so one streak (a batch of
+//     identical failures) is said once.
 //   - tool-loop: the same call (tool, canonical input and result) 3 times
 //     running, or a cycle of 2 to 5 calls repeated 3 times running, each
 //     position with the same result every time. Unknown results never match,

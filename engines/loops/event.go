@@ -46,6 +46,11 @@ type Event struct {
 	Interrupted bool `json:"interrupted,omitempty"`
 	// Error is ErrorFingerprint of the failure's error text.
 	Error string `json:"error,omitempty"`
+	// Fail is FailureKey of a failure's error text, or OutputFailureKey of
+	// the output of a call that succeeded but reports a failure ("" when
+	// no line names a known class of failure). Fail-loop counts calls
+	// with one key together whichever command they ran.
+	Fail string `json:"fail,omitempty"`
 	// Result is ResultHash of the tool_response of a successful call; ""
 	// when unknown, and an unknown result never equals another.
 	Result string `json:"result,omitempty"`

@@ -2,6 +2,7 @@ package loops
 
 import (
 	"iter"
+	"slices"
 	"strings"
 )
 
@@ -190,41 +191,98 @@ func (editRevert) Check(w []Event, cfg Config) (Finding, bool) {
 	return f, true
 }
 
-// failLoop: the same command (tool and target) failing FailThreshold times
-// in a row with the same error fingerprint; calls to other targets do not
-// count, a success, an interruption or another error ends the streak.
+// failLoop: FailThreshold failures with one identity (see failIdentity)
+// in a row, whichever tools or commands met them. Calls that bear on none
+// of the failing calls do not count; a failing call that succeeds or fails
+// otherwise, an interruption of one, or a write of the failing file ends
+// the streak. It holds when the streak reaches the threshold, not after:
+// one streak is one loop, so a batch of identical failures is said once.
 type failLoop struct{}
 
 func (failLoop) Name() string { return FailLoop }
 
+// failIdentity is what a failure is about: for a file tool, the file and
+// the error (Edit, MultiEdit and Write failing alike on one file are one
+// failure); else the failure's key when its text names one (the port, the
+// module, the user); else the call and the error. ok is false for a call
+// that neither failed nor reported a failure, and for an interruption.
+func failIdentity(e *Event) (id string, file bool, ok bool) {
+	if e.Interrupted {
+		return "", false, false
+	}
+	if k := KindOf(e.Tool); e.Failed && (k == KindRead || k == KindWrite) && e.Target != "" {
+		return "file\x00" + e.Target + "\x00" + e.Error, true, true
+	}
+	if e.Fail != "" {
+		return "key\x00" + e.Fail, false, true
+	}
+	if e.Failed {
+		return "call\x00" + e.Tool + "\x00" + e.Target + "\x00" + e.Error, false, true
+	}
+	return "", false, false
+}
+
 func (failLoop) Check(w []Event, cfg Config) (Finding, bool) {
 	n := len(w)
 	cur := &w[n-1]
-	if !cur.Failed || cur.Interrupted {
+	id, file, isFail := failIdentity(cur)
+	if !isFail {
 		return Finding{}, false
 	}
-	count, first := 0, n-1
+	type call struct{ tool, target string }
+	var members []call
+	isMember := func(e *Event) bool {
+		for _, m := range members {
+			if m.tool == e.Tool && m.target == e.Target {
+				return true
+			}
+		}
+		return false
+	}
+	var idx []int
 	for i := n - 1; i >= 0; i-- {
 		e := &w[i]
-		if e.Tool != cur.Tool || e.Target != cur.Target {
+		if eid, _, f := failIdentity(e); f && eid == id {
+			idx = append(idx, i)
+			if !isMember(e) {
+				members = append(members, call{e.Tool, e.Target})
+			}
 			continue
 		}
-		if !e.Failed || e.Interrupted || e.Error != cur.Error {
+		if isMember(e) {
 			break
 		}
-		count, first = count+1, i
+		if k := KindOf(e.Tool); file && e.Target == cur.Target && (k == KindWrite || (k == KindRead && !ok(e))) {
+			break
+		}
 	}
-	if count < cfg.FailThreshold {
+	count := len(idx)
+	if count != cfg.FailThreshold {
 		return Finding{}, false
 	}
+	slices.Reverse(idx)
 	f := Finding{Tool: cur.Tool, Target: cur.Target, Count: count, Fingerprint: cur.Error}
+	if cur.Fail != "" && !file {
+		f.Fingerprint, f.Key = cur.Fail, cur.Fail
+	}
+	if file && len(members) > 1 {
+		f.Key = cur.Target
+	}
 	f.Events = make([]uint64, 0, count)
-	for i := first; i < n; i++ {
-		e := &w[i]
-		if e.Tool == cur.Tool && e.Target == cur.Target {
-			f.Events = append(f.Events, e.Seq)
-		} else if k, isFile := fileEvent(e); isFile && k == KindWrite {
-			f.Edits++
+	for _, i := range idx {
+		f.Events = append(f.Events, w[i].Seq)
+	}
+	for i := idx[0] + 1; i < n; i++ {
+		if e := &w[i]; !isMember(e) {
+			if k, isFile := fileEvent(e); isFile && k == KindWrite {
+				f.Edits++
+			}
+		}
+	}
+	if len(members) > 1 {
+		slices.Reverse(members)
+		for _, m := range members {
+			f.Steps = append(f.Steps, Step{Tool: m.tool, Target: m.target})
 		}
 	}
 	return f, true
@@ -251,11 +309,11 @@ func sameCall(a, b *Event) bool {
 }
 
 // claimed reports whether another enabled pattern owns loops of e: reads
-// belong to read-loop, failures to fail-loop, writes with a known result to
+// belong to read-loop, failures (and outputs that report one) to fail-loop, writes with a known result to
 // edit-revert (the same write with the same result twice leaves the file as
 // it was after the first, which is a revert).
 func claimed(e *Event, cfg Config) bool {
-	if e.Failed || e.Interrupted {
+	if e.Failed || e.Interrupted || e.Fail != "" {
 		return cfg.On(FailLoop)
 	}
 	switch KindOf(e.Tool) {

@@ -28,7 +28,10 @@ type scenarioEvent struct {
 	Input json.RawMessage `json:"input"`
 	// Error, when present, makes the call a PostToolUseFailure with this
 	// error text.
-	Error       *string `json:"error"`
+	Error *string `json:"error"`
+	// Output, when present, is the output of a call that succeeded, read
+	// for a failure it reports (OutputFailureKey).
+	Output      *string `json:"output"`
 	Interrupted bool    `json:"interrupted"`
 	// Result labels the output: equal labels are equal outputs.
 	Result string `json:"result"`
@@ -53,6 +56,7 @@ type expectation struct {
 	Fingerprint *string  `json:"fingerprint"`
 	Edits       *int     `json:"edits"`
 	Cycle       *int     `json:"cycle"`
+	Key         *string  `json:"key"`
 }
 
 func loadScenario(t *testing.T, path string) scenario {
@@ -116,6 +120,10 @@ func runScenario(t *testing.T, sc scenario, cfg Config) {
 		if se.Error != nil {
 			e.Failed = true
 			e.Error = ErrorFingerprint(*se.Error)
+			e.Fail = FailureKey(*se.Error)
+		}
+		if se.Output != nil {
+			e.Fail = OutputFailureKey(e.Target, *se.Output)
 		}
 		e.Interrupted = se.Interrupted
 		if se.Interrupted {
@@ -203,6 +211,7 @@ func checkFacts(t *testing.T, k string, x expectation, f Finding) {
 	eqS("fingerprint", x.Fingerprint, f.Fingerprint)
 	eqInt("edits", x.Edits, f.Edits)
 	eqInt("cycle", x.Cycle, f.Cycle)
+	eqS("key", x.Key, f.Key)
 	if x.Events != nil && fmt.Sprint(x.Events) != fmt.Sprint(f.Events) {
 		t.Errorf("%s: events = %v, want %v", k, f.Events, x.Events)
 	}

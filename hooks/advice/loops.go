@@ -108,6 +108,23 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 		case f.Edits > 1:
 			changed = fmt.Sprintf("and the %d edits made in between did not change it", f.Edits)
 		}
+		if len(f.Steps) > 1 || f.Key != "" {
+			// The calls differ; say what they were and what they shared.
+			calls := target
+			if len(f.Steps) > 1 {
+				steps := make([]string, len(f.Steps))
+				for i, st := range f.Steps {
+					steps[i] = Clean(st.Tool, 80) + " " + c.show(st.Target)
+				}
+				calls = strings.Join(steps, ", ")
+			}
+			common := "the same error"
+			if f.Key != "" {
+				common = "the same failure: " + c.show(f.Key)
+			}
+			return finish(KindFailLoop, sev, nums, "%d calls failed with %s (calls %s: %s), %s%s. The error: %s.%s Next step: %s",
+				f.Count, common, callList(f.Events), calls, changed, who, fp, chronic, next)
+		}
 		return finish(KindFailLoop, sev, nums, "%s failed %s in a row with the same error (calls %s), %s%s. The error: %s.%s Next step: %s",
 			target, plural(f.Count, "time"), callList(f.Events), changed, who, fp, chronic, next)
 	case loops.ToolLoop:

@@ -68,3 +68,22 @@ func TestFailLoopWording(t *testing.T) {
 		}
 	}
 }
+
+func TestFailLoopAcrossCalls(t *testing.T) {
+	f := loops.Finding{Pattern: loops.FailLoop, Tool: "MultiEdit", Target: "/p/a.ts", Count: 3, Events: []uint64{1, 3, 4}, Key: "/p/a.ts",
+		Steps: []loops.Step{{Tool: "Edit", Target: "/p/a.ts"}, {Tool: "MultiEdit", Target: "/p/a.ts"}}}
+	text := Loop(f, LoopContext{ErrorText: "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"}).Text
+	for _, want := range []string{"3 calls failed with the same failure: \"/p/a.ts\"", "#1, #3 and #4", "Edit \"/p/a.ts\", MultiEdit \"/p/a.ts\"", "File has not been read yet"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("%q lacks %q", text, want)
+		}
+	}
+	f = loops.Finding{Pattern: loops.FailLoop, Tool: "Bash", Target: "npx next dev", Count: 3, Events: []uint64{1, 3, 5}, Key: "address in use :3000",
+		Steps: []loops.Step{{Tool: "Bash", Target: "npm run dev"}, {Tool: "Bash", Target: "npx next dev"}}}
+	text = Loop(f, LoopContext{ErrorText: "Exit code 1\nnpm warn Unknown env config\nError: listen EADDRINUSE: address already in use :::3000"}).Text
+	for _, want := range []string{"the same failure: \"address in use :3000\"", "Bash \"npm run dev\", Bash \"npx next dev\"", "Error: listen EADDRINUSE: address already in use :::3000"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("%q lacks %q", text, want)
+		}
+	}
+}

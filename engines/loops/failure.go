@@ -1,0 +1,197 @@
+package loops
+
+import "strings"
+
+// maxFailureInput bounds the text FailureKey scans: its head and tail, where
+// commands print their errors.
+const maxFailureInput = 64 << 10
+
+// maxFailureLine bounds the length of a line FailureKey reads: a longer one
+// is data (a minified bundle, a JSON dump), not an error report.
+const maxFailureLine = 400
+
+// FailureKey names what a failure is about, whichever command or tool
+// reported it: the error's class and its target, such as "address in use
+// :3000", "module not found 'express'", "authentication failed for user
+// \"app\"", "permission denied /etc/x", "no such file ./a.txt" or "unknown
+// revision v0.6.1". It returns "" unless a line clearly reports one of
+// these classes; shells' start-up complaints (.bashrc and the like) are
+// skipped. Two failures with one key are the same failure even when the
+// commands that met it differ, so fail-loop counts them together.
+func FailureKey(text string) string {
+	if len(text) > maxFailureInput {
+		text = text[:maxFailureInput/2] + "\n" + text[len(text)-maxFailureInput/2:]
+	}
+	for line := range strings.Lines(text) {
+		line = strings.TrimSpace(line)
+		if line == "" || len(line) > maxFailureLine {
+			continue
+		}
+		if k := lineFailureKey(line); k != "" {
+			return clip(strings.ToValidUTF8(k, "\uFFFD"), MaxFingerprint, 100)
+		}
+	}
+	return ""
+}
+
+// OutputFailureKey is FailureKey for the output of a command that exited 0:
+// only lines that read as an error report count (not a source line printed
+// by a search, which may quote the same words), and only for commands whose
+// output is their own, not a file's or a search's.
+func OutputFailureKey(command, output string) string {
+	if !ownOutput(command) {
+		return ""
+	}
+	if len(output) > maxFailureInput {
+		output = output[:maxFailureInput/2] + "\n" + output[len(output)-maxFailureInput/2:]
+	}
+	for line := range strings.Lines(output) {
+		line = strings.TrimSpace(line)
+		if line == "" || len(line) > maxFailureLine || sourceLine(line) {
+			continue
+		}
+		if k := lineFailureKey(line); k != "" {
+			return clip(strings.ToValidUTF8(k, "\uFFFD"), MaxFingerprint, 100)
+		}
+	}
+	return ""
+}
+
+// readerPrograms print files, searches or history: what they show may
+// quote a failure without being one.
+var readerPrograms = map[string]bool{
+	"grep": true, "rg": true, "ag": true, "ack": true, "git": true, "cat": true, "less": true,
+	"more": true, "sed": true, "awk": true, "find": true, "ls": true, "head": true, "tail": true,
+	"diff": true, "jq": true, "echo": true, "printf": true, "journalctl": true, "docker": true,
+	"kubectl": true, "gh": true, "bat": true, "nl": true, "wc": true, "sort": true, "uniq": true,
+}
+
+// ownOutput tells whether a command's first program (past cd and
+// environment assignments) prints its own work rather than a file's or a
+// search's.
+func ownOutput(command string) bool {
+	for _, seg := range strings.FieldsFunc(command, func(r rune) bool { return r == '&' || r == ';' || r == '\n' }) {
+		fields := strings.Fields(seg)
+		for len(fields) > 0 && strings.Contains(fields[0], "=") && !strings.HasPrefix(fields[0], "=") {
+			fields = fields[1:]
+		}
+		if len(fields) == 0 || fields[0] == "cd" || fields[0] == "export" || fields[0] == "source" {
+			continue
+		}
+		prog := fields[0]
+		if i := strings.LastIndexByte(prog, '/'); i >= 0 {
+			prog = prog[i+1:]
+		}
+		return !readerPrograms[prog]
+	}
+	return false
+}
+
+// sourceLine tells a line that shows code, a search hit (file:line:
+// prefix) or a passing test's name rather than reports an error.
+func sourceLine(l string) bool {
+	if i := strings.IndexByte(l, ':'); i > 0 && i+1 < len(l) && isDigit(l[i+1]) && !strings.ContainsAny(l[:i], " \t") {
+		return true // path:12: …
+	}
+	for _, p := range []string{"✓", "✔", "√", "PASS", "ok ", "pass ", "passed", "//", "#", "*", "throw ", "raise ", "return ", "const ", "let ", "var ", "if ", "case ", "console.", "print(", "log."} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// lineFailureKey gives the key of one line, or "".
+func lineFailureKey(line string) string {
+	low := strings.ToLower(line)
+	for _, p := range []string{".bashrc", ".bash_profile", ".zshrc", ".zshenv", ".zprofile", ".profile:"} {
+		if strings.Contains(low, p) {
+			return ""
+		}
+	}
+	switch {
+	case strings.Contains(low, "eaddrinuse") || strings.Contains(low, "address already in use"):
+		return "address in use" + portOf(low)
+	case strings.Contains(low, "authentication failed for user"):
+		return "authentication failed for user " + tokenAfter(line, low, "authentication failed for user")
+	case strings.Contains(low, "access denied for user"):
+		return "access denied for user " + tokenAfter(line, low, "access denied for user")
+	case strings.Contains(low, "cannot find module"):
+		return "module not found " + tokenAfter(line, low, "cannot find module")
+	case strings.Contains(low, "no module named"):
+		return "module not found " + tokenAfter(line, low, "no module named")
+	case strings.Contains(low, "can't resolve"):
+		return "module not found " + tokenAfter(line, low, "can't resolve")
+	case strings.Contains(low, "unknown revision"):
+		return "unknown revision " + tokenAfter(line, low, "unknown revision")
+	case strings.Contains(low, "permission denied"):
+		if t := subjectOf(line, low, "permission denied"); t != "" {
+			return "permission denied " + t
+		}
+	case strings.Contains(low, "no such file or directory"):
+		if t := subjectOf(line, low, "no such file or directory"); t != "" {
+			return "no such file " + t
+		}
+	case strings.HasSuffix(low, ": command not found"):
+		seg := strings.Split(line[:len(line)-len(": command not found")], ": ")
+		return "command not found " + seg[len(seg)-1]
+	}
+	return ""
+}
+
+// portOf finds the port of an address-in-use line: the digits after the
+// last colon, or after "port".
+func portOf(low string) string {
+	if i := strings.LastIndex(low, "port "); i >= 0 {
+		if d := digitsAt0(low[i+5:]); d != "" {
+			return " :" + d
+		}
+	}
+	for i := len(low) - 1; i >= 0; i-- {
+		if low[i] == ':' {
+			if d := digitsAt0(low[i+1:]); d != "" {
+				return " :" + d
+			}
+		}
+	}
+	return ""
+}
+
+func digitsAt0(s string) string {
+	j := 0
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	return s[:j]
+}
+
+// tokenAfter returns the word that follows phrase in line (quotes kept, a
+// trailing comma or period dropped).
+func tokenAfter(line, low, phrase string) string {
+	i := strings.Index(low, phrase) + len(phrase)
+	rest := strings.Fields(line[i:])
+	if len(rest) == 0 {
+		return ""
+	}
+	return strings.TrimRight(rest[0], ",.;:)]")
+}
+
+// subjectOf finds what a "permission denied" or "no such file" line is
+// about: a quoted name on the line, or the part before the phrase
+// ("bash: ./x.sh: Permission denied").
+func subjectOf(line, low, phrase string) string {
+	for _, q := range []byte{'\'', '"', '`'} {
+		if i := strings.IndexByte(line, q); i >= 0 {
+			if j := strings.IndexByte(line[i+1:], q); j > 0 {
+				return line[i+1 : i+1+j]
+			}
+		}
+	}
+	before := strings.TrimRight(line[:strings.Index(low, phrase)], ": ,")
+	seg := strings.Split(before, ": ")
+	t := strings.TrimSpace(seg[len(seg)-1])
+	if t == "" || strings.ContainsAny(t, " \t") && !strings.ContainsRune(t, '/') {
+		return ""
+	}
+	return t
+}
