@@ -141,6 +141,7 @@ type LoopEvent struct {
 	Result      string `json:"result,omitempty"`
 	Before      string `json:"before,omitempty"`
 	After       string `json:"after,omitempty"`
+	Prompt      uint64 `json:"prompt,omitempty"`
 }
 
 // LoopPattern is what the loop engine remembers about one pattern (the
