@@ -32,6 +32,10 @@ type Response struct {
 	// Plain is PreCompact's plain stdout, appended to the compactor's
 	// instructions.
 	Plain string
+	// Observed are the texts of the advisories that are recorded but not
+	// told (advice.Advisory.Observed): never sent (Encode ignores them),
+	// kept here so that replay and tests see what Djinn would have said.
+	Observed []string
 }
 
 // Empty reports whether there is nothing to print.

@@ -87,24 +87,41 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 }
 
 // say records advisories (advisories.jsonl and the recent list) and puts
-// them into the response's context, most severe first.
+// them into the response's context, most severe first; an observed one
+// (advice.Advisory.Observed) is recorded with mode "observe" and kept out
+// of the context (Response.Observed).
 func (s *session) say(p *Payload, advs []advice.Advisory, resp *Response) {
 	if len(advs) == 0 {
 		return
 	}
-	advice.Order(advs)
-	for _, a := range advs {
+	var told, observed []advice.Advisory
+	for _, a := range advice.Order(advs) {
+		if a.Observed {
+			observed = append(observed, a)
+		} else {
+			told = append(told, a)
+		}
+	}
+	for _, a := range told {
 		s.record(p, a)
 	}
-	resp.Context = append(resp.Context, advice.Paragraphs(advs)...)
+	for _, a := range observed {
+		s.record(p, a)
+	}
+	resp.Context = append(resp.Context, advice.Paragraphs(told)...)
+	resp.Observed = append(resp.Observed, advice.Paragraphs(observed)...)
 }
 
 // record logs one advisory.
 func (s *session) record(p *Payload, a advice.Advisory) {
 	adv := stateAdvisory(s, p, a.Kind, string(a.Severity), a.Text)
 	adv.Numbers = a.Numbers
+	r := state.Recent{Seq: s.w.ToolCalls, Time: s.now, Kind: a.Kind, Text: clipRunes(a.Text, 600)}
+	if a.Observed {
+		adv.Mode, r.Mode = "observe", "observe"
+	}
 	s.advs = append(s.advs, adv)
-	s.w.Recent = append(s.w.Recent, state.Recent{Seq: s.w.ToolCalls, Time: s.now, Kind: a.Kind, Text: clipRunes(a.Text, 600)})
+	s.w.Recent = append(s.w.Recent, r)
 	if len(s.w.Recent) > 8 {
 		s.w.Recent = s.w.Recent[len(s.w.Recent)-8:]
 	}

@@ -26,6 +26,10 @@ type Window struct {
 	ToolCalls int `json:"tool_calls"`
 	// PromptID is the current user prompt's id.
 	PromptID string `json:"prompt_id,omitempty"`
+	// UserPrompts counts the prompts the user typed (not those Claude Code
+	// injects); the loop events carry it, so an edit-revert can tell a
+	// revert the user asked for.
+	UserPrompts uint64 `json:"user_prompts,omitempty"`
 	// Disabled holds the detectors turned off for this session ("all" for
 	// every one).
 	Disabled []string `json:"disabled,omitempty"`
@@ -229,6 +233,9 @@ type Recent struct {
 	Time time.Time `json:"time"`
 	Kind string    `json:"kind"`
 	Text string    `json:"text"`
+	// Mode is the advisory's mode ("observe": recorded, the agent not
+	// told; empty or "advise": told).
+	Mode string `json:"mode,omitempty"`
 }
 
 // Failure is a command that failed recently.
@@ -284,6 +291,10 @@ type Advisory struct {
 	Text          string             `json:"text"`
 	Numbers       map[string]float64 `json:"numbers,omitempty"`
 	Seq           int                `json:"seq"`
+	// Mode is the kind's mode when it was given: "advise" (the agent was
+	// told) or "observe" (recorded only). Lines written before modes
+	// existed have none and were all told.
+	Mode string `json:"mode,omitempty"`
 }
 
 // Anchor is anchor.json: the goal this session is held to.

@@ -364,6 +364,7 @@ var (
 	verdictKinds  = []string{"no_anchor", "insufficient_data", "on_task", "tolerable_side_quest", "refocus_moment", "real_drift"}
 	outcomes      = []string{"replaced", "constraint", "refused", "empty"}
 	anchorSources = []string{"prompt", "pivot", "reorient"}
+	adviceModes   = []string{"advise", "observe"}
 	adviceKinds   = []string{"drift", "read-loop", "edit-revert", "fail-loop", "tool-loop", "stall", "pressure", "reanchor", "compacted"}
 	severities    = []string{"info", "soft", "hard", "block"}
 )
@@ -416,6 +417,9 @@ func (w Window) Validate() error {
 		v.min("seq", int64(r.Seq), 0)
 		v.maxLen("kind", r.Kind, 32)
 		v.maxLen("text", r.Text, 2000)
+		if r.Mode != "" {
+			v.enum("mode", r.Mode, adviceModes)
+		}
 	})
 	v.each("failures", len(w.Failures), 16, func(i int) {
 		f := &w.Failures[i]
@@ -562,6 +566,9 @@ func (a Advisory) Validate() error {
 	v.maxLen("text", a.Text, 10000)
 	v.maxProps("numbers", len(a.Numbers), 32)
 	v.min("seq", int64(a.Seq), 0)
+	if a.Mode != "" {
+		v.enum("mode", a.Mode, adviceModes)
+	}
 	return v.err()
 }
 

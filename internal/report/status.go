@@ -111,7 +111,11 @@ func Status(w io.Writer, st *state.Store, id string, set settings.Drift) error {
 			// Djinn's own tag, then the advisory's text, cleaned: it
 			// quotes tool output, and window.json is only as trusted as
 			// the disk.
-			fmt.Fprintf(w, "  call #%d: %s %s\n", r.Seq, advice.Tag(advice.Clean(r.Kind, 20)), advice.Clean(strings.TrimPrefix(r.Text, advice.Tag(r.Kind)), 300))
+			note := ""
+			if r.Mode == "observe" {
+				note = " (observed, not told to the agent)"
+			}
+			fmt.Fprintf(w, "  call #%d: %s%s %s\n", r.Seq, advice.Tag(advice.Clean(r.Kind, 20)), note, advice.Clean(strings.TrimPrefix(r.Text, advice.Tag(r.Kind)), 300))
 		}
 	}
 	return nil
