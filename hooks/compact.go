@@ -20,6 +20,7 @@ import (
 const maxSnapshot = 6000
 
 func handlePreCompact(ctx context.Context, s *session, p *Payload) (Response, error) {
+	s.compacted()
 	snap := s.snapshot(ctx)
 	if snap == "" {
 		return Response{}, nil

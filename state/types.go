@@ -212,6 +212,10 @@ type Pressure struct {
 	Peak      int64  `json:"peak"`
 	// Pending is a tier (1-based) crossed at a hook that could not say so.
 	Pending int `json:"pending,omitempty"`
+	// Compacted is the tool call (Window.ToolCalls) at the last
+	// compaction: the outputs of that call and earlier ones are no longer
+	// in the context.
+	Compacted int `json:"compacted,omitempty"`
 }
 
 // Stall counts rollbacks of one user prompt: the main agent's, and each
