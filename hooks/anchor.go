@@ -72,6 +72,15 @@ const (
 	promptReorient                   // /djinn:reorient <new intent>
 )
 
+// typedByUser reports whether a prompt is the user's words (a slash command
+// or a one-word reply included): not empty, not from a machine source, not
+// a block Claude Code injects (<task-notification>, <local-command-stdout>)
+// nor its interruption marker.
+func typedByUser(prompt, source string) bool {
+	t := strings.TrimSpace(prompt)
+	return t != "" && !machineSources[source] && !strings.HasPrefix(t, "<") && !strings.HasPrefix(t, "[Request interrupted")
+}
+
 // machineSources are UserPromptSubmit sources that no person typed.
 var machineSources = map[string]bool{"system": true, "loop_wakeup": true, "schedule_wakeup": true, "poll_event": true}
 

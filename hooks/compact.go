@@ -22,6 +22,7 @@ import (
 const maxSnapshot = 6000
 
 func handlePreCompact(ctx context.Context, s *session, p *Payload) (Response, error) {
+	s.compacted()
 	if s.mode(advice.KindReanchor) != settings.Advise {
 		// The hand-off is the reanchor's other half: what the compactor
 		// keeps, the agent reads.

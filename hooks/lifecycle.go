@@ -15,6 +15,7 @@ func handleSessionStart(ctx context.Context, s *session, p *Payload) (Response, 
 	switch p.Source {
 	case "compact":
 		s.rearmAll()
+		s.compacted()
 		if s.w.Drift != nil {
 			// The compacted context no longer shows the recent calls the
 			// model would be judged by; start the window afresh.

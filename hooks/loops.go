@@ -30,6 +30,7 @@ const noFile = "none"
 // the tool's originalFile) and after (read from disk, bounded).
 func (s *session) loopEvent(p *Payload, target, rng string) loops.Event {
 	ev := loops.NewEventWith(p.ToolName, p.ToolInput, target, rng)
+	ev.Prompt = s.w.UserPrompts
 	if text, failed := s.failureText(p); failed {
 		ev.Failed = true
 		ev.Interrupted = p.IsInterrupt

@@ -32,9 +32,9 @@ type Response struct {
 	// Plain is PreCompact's plain stdout, appended to the compactor's
 	// instructions.
 	Plain string
-	// Observed are the texts of the advisories whose kind is in observe
-	// mode: recorded, never sent (Encode ignores them), kept here so that
-	// replay and tests see what Djinn would have said.
+	// Observed are the texts of the advisories that are recorded but not
+	// told (advice.Advisory.Observed): never sent (Encode ignores them),
+	// kept here so that replay and tests see what Djinn would have said.
 	Observed []string
 	// Meter is the session's context reading as the hook left it, nil when
 	// there is none. It is never printed: replay draws its context curve

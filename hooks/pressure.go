@@ -153,8 +153,17 @@ func (s *session) meterEvent(p *Payload) {
 			ps.Pending = tier + 1
 		}
 	case scan.Reading.Stale:
+		// A compact_boundary after the latest usage: the context was
+		// compacted, whether or not PreCompact reached us.
 		ps.Stale = true
+		s.compacted()
 	}
+}
+
+// compacted notes that the context was compacted at the current tool call:
+// the outputs of the calls so far are gone from it (contextFill).
+func (s *session) compacted() {
+	s.pressureState().Compacted = s.w.ToolCalls
 }
 
 // pressureCheck announces a tier crossed since the last hook that could
@@ -192,17 +201,24 @@ func (s *session) pressureAdvisory(tier int, scan transcript.Scan) advice.Adviso
 
 // contextFill sums what the session's recent tool outputs hold (from
 // turns.jsonl, its last 256 KiB, about 1,000 calls) against the assistant text the
-// transcript window shows, and names the biggest outputs.
+// transcript window shows, and names the biggest outputs. Only the main
+// agent's calls since the last compaction count: a compaction removed the
+// outputs before it from the context.
 func (s *session) contextFill(scan transcript.Scan) (toolChars, textChars int, biggest []advice.Output) {
+	since := s.pressureState().Compacted
 	var turns []state.Turn
 	_, _ = s.env.Store.ReadLines(s.path("turns.jsonl"), state.KindTurn, 256<<10, func(raw []byte) error {
 		var t state.Turn
-		if json.Unmarshal(raw, &t) == nil && t.AgentID == "" {
+		if json.Unmarshal(raw, &t) == nil && t.AgentID == "" && t.Seq > since {
 			turns = append(turns, t)
 		}
 		return nil
 	})
-	turns = append(turns, s.turns...)
+	for _, t := range s.turns {
+		if t.AgentID == "" && t.Seq > since {
+			turns = append(turns, t)
+		}
+	}
 	for _, t := range turns {
 		toolChars += t.OutputChars
 	}

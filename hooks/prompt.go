@@ -19,6 +19,9 @@ import (
 // /djinn:reorient <intent> re-orients. Slash commands, one-word replies and
 // machine-injected prompts leave the anchor alone.
 func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, error) {
+	if typedByUser(p.Prompt, p.Source) {
+		sat.Inc(&s.w.UserPrompts)
+	}
 	resp := Response{Context: s.pendingStall()}
 	if s.env.Settings.Pressure.Enabled && !s.disabled("pressure") {
 		advs := s.pressureCheck(p)

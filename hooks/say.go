@@ -20,7 +20,11 @@ func (s *session) say(p *Payload, advs []advice.Advisory, resp *Response) {
 	}
 	var told, observed []advice.Advisory
 	for _, a := range advs {
-		switch s.mode(a.Kind) {
+		m := s.mode(a.Kind)
+		if a.Observed && m == settings.Advise {
+			m = settings.Observe // a finding its detector only records (an asked-for revert)
+		}
+		switch m {
 		case settings.Advise:
 			told = append(told, a)
 		case settings.Observe:

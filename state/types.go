@@ -26,6 +26,10 @@ type Window struct {
 	ToolCalls int `json:"tool_calls"`
 	// PromptID is the current user prompt's id.
 	PromptID string `json:"prompt_id,omitempty"`
+	// UserPrompts counts the prompts the user typed (not those Claude Code
+	// injects); the loop events carry it, so an edit-revert can tell a
+	// revert the user asked for.
+	UserPrompts uint64 `json:"user_prompts,omitempty"`
 	// Disabled holds the detectors turned off for this session ("all" for
 	// every one).
 	Disabled []string `json:"disabled,omitempty"`
@@ -147,6 +151,7 @@ type LoopEvent struct {
 	Result      string `json:"result,omitempty"`
 	Before      string `json:"before,omitempty"`
 	After       string `json:"after,omitempty"`
+	Prompt      uint64 `json:"prompt,omitempty"`
 }
 
 // LoopPattern is what the loop engine remembers about one pattern (the
@@ -216,6 +221,10 @@ type Pressure struct {
 	Peak      int64  `json:"peak"`
 	// Pending is a tier (1-based) crossed at a hook that could not say so.
 	Pending int `json:"pending,omitempty"`
+	// Compacted is the tool call (Window.ToolCalls) at the last
+	// compaction: the outputs of that call and earlier ones are no longer
+	// in the context.
+	Compacted int `json:"compacted,omitempty"`
 }
 
 // Stall counts rollbacks of one user prompt: the main agent's, and each

@@ -401,6 +401,7 @@ func (w Window) Validate() error {
 			v.maxItems("announced", len(p.Announced), 8)
 			v.min("peak", p.Peak, 0)
 			v.intRange("pending", int64(p.Pending), 0, 8)
+			v.min("compacted", int64(p.Compacted), 0)
 		})
 	}
 	if s := w.Stall; s != nil {

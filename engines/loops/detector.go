@@ -60,6 +60,11 @@ type Finding struct {
 	Hash       string `json:"hash,omitempty"`
 	Original   bool   `json:"original,omitempty"`
 	Undone     int    `json:"undone,omitempty"`
+	// Asked (edit-revert) tells that a user prompt came between the first
+	// write the revert undoes and the revert: the user most likely asked
+	// for it, so it is no loop. Such a finding is returned for the record
+	// but takes no part in the pattern's EMA, cooldown or alert count.
+	Asked bool `json:"asked,omitempty"`
 
 	// Fingerprint (fail-loop) is the repeated error's fingerprint, and
 	// Edits the number of successful writes made between the first and the
@@ -145,7 +150,9 @@ func (s *State) Record(e Event, cfg Config) []Finding {
 // that holds alerts unless it alerted within its cooldown: Cooldown events,
 // times CooldownStretch when its last alert was hard and its EMA is still at
 // or above HardEMA. An alert is hard when the EMA is at or above HardEMA,
-// otherwise soft. Alerts come back hard first, then in pattern order.
+// otherwise soft. Alerts come back hard first, then in pattern order; a
+// finding that is no loop (Finding.Asked) comes last, soft, and leaves the
+// pattern's EMA and cooldown as if it had not held.
 //
 // A config value that Validate would refuse is replaced by its default, and
 // a state read from a damaged file is repaired (window trimmed, numbers
@@ -178,7 +185,7 @@ func (s *State) RecordWith(e Event, cfg Config, patterns []Pattern) []Finding {
 		}
 	}
 
-	var out []Finding
+	var out, asked []Finding
 	for _, p := range patterns {
 		name := p.Name()
 		if !cfg.On(name) {
@@ -189,6 +196,13 @@ func (s *State) RecordWith(e Event, cfg Config, patterns []Pattern) []Finding {
 		prev := ps.EMA
 		if !(prev >= 0 && prev <= 1) {
 			prev = 0
+		}
+		if hit && f.Asked {
+			// Not a loop: reported as it is, after the alerts, the
+			// pattern's memory left as if it had not held.
+			f.Pattern, f.Seq, f.Severity, f.EMA = name, s.Seq, Soft, prev
+			asked = append(asked, f)
+			hit = false
 		}
 		x := 0.0
 		if hit {
@@ -221,7 +235,7 @@ func (s *State) RecordWith(e Event, cfg Config, patterns []Pattern) []Finding {
 			return rank(a.Severity) - rank(b.Severity)
 		})
 	}
-	return out
+	return append(out, asked...)
 }
 
 func rank(s Severity) int {

@@ -60,6 +60,10 @@ type Event struct {
 	// The hashes are opaque: a hook may use a fixed token for "no file".
 	Before string `json:"before,omitempty"`
 	After  string `json:"after,omitempty"`
+	// Prompt is the number of user prompts the session had when the call
+	// ran (0 when unknown): a prompt between two events means the user
+	// spoke between them, and may have asked for what came after.
+	Prompt uint64 `json:"prompt,omitempty"`
 }
 
 // Kind classifies a tool by what it does to files.

@@ -101,7 +101,9 @@ func (readLoop) Check(w []Event, cfg Config) (Finding, bool) {
 // the whole file the agent saw, so it takes no part; and when no write of
 // the agent's lies between the earlier hash and this write, the file was
 // moved away from it by someone else (the user, a formatter, a command) and
-// this write is the agent's first change, not a revert.
+// this write is the agent's first change, not a revert. When a user prompt
+// came between the first write undone and the revert, the user most likely
+// asked for it ("put it back"): the finding is Asked, recorded, no loop.
 type editRevert struct{}
 
 func (editRevert) Name() string { return EditRevert }
@@ -110,11 +112,12 @@ func (editRevert) Name() string { return EditRevert }
 // found is the index of the latest earlier event that showed w[t].After,
 // viaBefore whether that was its Before hash, first the earliest hash of
 // the file in the window, and undone how many of the agent's writes of the
-// file the revert undoes.
-func revertAt(w []Event, t int) (found int, viaBefore bool, first string, undone int, reverted bool) {
+// file the revert undoes; asked tells whether a user prompt came between
+// the first of those writes and the revert.
+func revertAt(w []Event, t int) (found int, viaBefore bool, first string, undone int, asked, reverted bool) {
 	cur := &w[t]
 	if k, isFile := fileEvent(cur); !isFile || k != KindWrite || cur.After == "" {
-		return -1, false, "", 0, false
+		return -1, false, "", 0, false, false
 	}
 	h := cur.After
 	found = -1
@@ -147,25 +150,31 @@ func revertAt(w []Event, t int) (found int, viaBefore bool, first string, undone
 		}
 	}
 	if found == t || state == "" || state == h || found < 0 {
-		return -1, false, first, 0, false
+		return -1, false, first, 0, false, false
 	}
+	firstUndone := -1
 	if viaBefore && KindOf(w[found].Tool) == KindWrite {
 		undone++ // the write at found moved the file away from the hash
+		firstUndone = found
 	}
 	for i, k := range fileEventsOn(w, cur.Target, t) {
 		if i > found && k == KindWrite {
 			undone++
+			if firstUndone < 0 {
+				firstUndone = i
+			}
 		}
 	}
 	if undone == 0 {
-		return -1, false, first, 0, false
+		return -1, false, first, 0, false, false
 	}
-	return found, viaBefore, first, undone, true
+	asked = cur.Prompt > w[firstUndone].Prompt
+	return found, viaBefore, first, undone, asked, true
 }
 
 func (editRevert) Check(w []Event, cfg Config) (Finding, bool) {
 	n := len(w)
-	found, viaBefore, first, undone, reverted := revertAt(w, n-1)
+	found, viaBefore, first, undone, asked, reverted := revertAt(w, n-1)
 	if !reverted {
 		return Finding{}, false
 	}
@@ -179,12 +188,15 @@ func (editRevert) Check(w []Event, cfg Config) (Finding, bool) {
 		Hash:       cur.After,
 		Original:   cur.After == first,
 		Undone:     undone,
+		Asked:      asked,
 	}
+	// Count the reverts of the file in the window that were loops (all of
+	// them, this one included, when this one was asked for).
 	for i := range n {
 		if w[i].Target != cur.Target {
 			continue
 		}
-		if _, _, _, _, r := revertAt(w, i); r {
+		if _, _, _, _, a, r := revertAt(w, i); r && (asked || !a) {
 			f.Count++
 		}
 	}

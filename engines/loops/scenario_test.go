@@ -37,6 +37,8 @@ type scenarioEvent struct {
 	Result string `json:"result"`
 	Before string `json:"before"`
 	After  string `json:"after"`
+	// Prompt is the number of user prompts so far (Event.Prompt).
+	Prompt uint64 `json:"prompt"`
 }
 
 type expectation struct {
@@ -53,6 +55,7 @@ type expectation struct {
 	FromBefore  *bool    `json:"from_before"`
 	Original    *bool    `json:"original"`
 	Undone      *int     `json:"undone"`
+	Asked       *bool    `json:"asked"`
 	Fingerprint *string  `json:"fingerprint"`
 	Edits       *int     `json:"edits"`
 	Cycle       *int     `json:"cycle"`
@@ -132,7 +135,7 @@ func runScenario(t *testing.T, sc scenario, cfg Config) {
 		if se.Result != "" {
 			e.Result = ShortHash([]byte(se.Result))
 		}
-		e.Before, e.After = se.Before, se.After
+		e.Before, e.After, e.Prompt = se.Before, se.After, se.Prompt
 
 		var st State
 		if raw, ok := states[se.Agent]; ok {
@@ -208,6 +211,7 @@ func checkFacts(t *testing.T, k string, x expectation, f Finding) {
 	eqB("from_before", x.FromBefore, f.FromBefore)
 	eqB("original", x.Original, f.Original)
 	eqInt("undone", x.Undone, f.Undone)
+	eqB("asked", x.Asked, f.Asked)
 	eqS("fingerprint", x.Fingerprint, f.Fingerprint)
 	eqInt("edits", x.Edits, f.Edits)
 	eqInt("cycle", x.Cycle, f.Cycle)

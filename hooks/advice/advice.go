@@ -55,6 +55,10 @@ type Advisory struct {
 	Text     string
 	// Numbers are the figures behind the text, logged with it.
 	Numbers map[string]float64
+	// Observed marks a finding that is recorded (advisories.jsonl, the
+	// recent list, djinn status) but not told to the agent: a revert the
+	// user asked for is no loop.
+	Observed bool
 }
 
 // Tag returns the tag an advisory of kind starts with.

@@ -91,6 +91,13 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 		if f.Undone > 0 {
 			undone = fmt.Sprintf(", undoing %s", plural(f.Undone, "edit"))
 		}
+		if f.Asked {
+			// Recorded, not told: the user spoke after the edit.
+			a := finish(KindEditRevert, Soft, nums, "The write at call #%d returned %s to %s%s%s. A user prompt came after the edit it undoes, so it is taken as asked for: no loop, the agent not told.",
+				f.Seq, target, what, undone, who)
+			a.Observed = true
+			return a
+		}
 		return finish(KindEditRevert, sev, nums, "The write at call #%d returned %s to %s%s%s.%s Next step: %s",
 			f.Seq, target, what, undone, who, chronic, next)
 	case loops.FailLoop:
