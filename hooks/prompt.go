@@ -20,6 +20,7 @@ import (
 // machine-injected prompts leave the anchor alone.
 func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, error) {
 	resp := Response{Context: s.pendingStall()}
+	s.riskPrompt(p)
 	if s.env.Settings.Pressure.Enabled && !s.disabled("pressure") {
 		advs := s.pressureCheck(p)
 		s.say(p, advs, &resp)

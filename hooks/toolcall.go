@@ -67,6 +67,13 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 	if set.Pressure.Enabled && !s.disabled("pressure") && p.AgentID == "" {
 		advs = append(advs, s.pressureCheck(p)...)
 	}
+	if set.Enabled && !s.disabled("risk") {
+		if r := s.riskCall(p); advice.RiskMode == "advise" {
+			advs = append(advs, r...)
+		} else {
+			s.riskObserve(p, r)
+		}
+	}
 	var resp Response
 	if set.Compress.Enabled && !s.disabled("compress") && p.HookEventName == PostToolUse {
 		var a []advice.Advisory

@@ -43,15 +43,15 @@ type Entry struct {
 var (
 	RmRecursive = &Entry{ID: "rm-recursive", Category: DeleteData,
 		What:         "deletes a directory tree that is not a build or cache directory",
-		Cover:        []string{"delet*", "remov*", "rm", "clean*", "wipe", "purge", "get rid"},
+		Cover:        []string{"delet* folder*", "delet* director*", "remov* folder*", "remov* director*", "rm -rf", "clean up", "wipe", "purge"},
 		TargetCovers: true}
 	RmOutside = &Entry{ID: "rm-outside", Category: DeleteData,
 		What:         "deletes a file or directory outside the project (not a temporary one)",
-		Cover:        []string{"delet*", "remov*", "rm", "clean*", "wipe", "purge", "reset"},
+		Cover:        []string{"delet* file*", "delet* folder*", "remov* file*", "remov* folder*", "clean up", "wipe", "purge", "reset* config*", "reset* setting*"},
 		TargetCovers: true}
 	RmFile = &Entry{ID: "rm-file", Category: DeleteData,
 		What:         "deletes a project file this session did not create",
-		Cover:        []string{"delet*", "remov*", "rm", "clean*", "get rid", "drop"},
+		Cover:        []string{"delet* file*", "remov* file*", "clean up", "get rid"},
 		TargetCovers: true}
 	SQLDrop = &Entry{ID: "sql-drop", Category: DeleteData,
 		What:         "drops or truncates a database table, schema or database",

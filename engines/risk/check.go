@@ -348,7 +348,7 @@ func isTemp(p string) bool {
 // outside reports whether p is outside the project and not temporary: in
 // the home directory (~, $HOME) or an absolute path not under project.
 func outside(p, project string) bool {
-	if isTemp(p) {
+	if inDir(p, project) || isTemp(p) {
 		return false
 	}
 	if strings.HasPrefix(p, "~") || strings.HasPrefix(p, "$HOME") || strings.HasPrefix(p, "${HOME}") {
@@ -419,7 +419,7 @@ func checkRm(c Call, x cmd) []Finding {
 	var out []Finding
 	for _, t := range targets {
 		p := resolve(t, x.cwd)
-		if t == "" || isTemp(p) {
+		if t == "" || isTemp(p) && !inDir(p, c.ProjectDir) {
 			continue
 		}
 		switch {
@@ -815,4 +815,46 @@ func lastArg(xs []string) string {
 
 func lazy(p string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(p) })
+}
+
+// Creates returns the files and directories a command creates: its
+// redirection targets, cp's, mv's and install's destination, touch's and
+// mkdir's operands, resolved against the project (and its cds). A later
+// step deleting one of them is the session cleaning up after itself.
+func Creates(command, project string) []string {
+	if command == "" || len(command) > maxCommand {
+		return nil
+	}
+	cmds, _ := parseCommand(command, 0)
+	var out []string
+	cwd := project
+	for _, x := range cmds {
+		if len(x.args) == 0 {
+			continue
+		}
+		name := path.Base(x.args[0])
+		if name == "cd" && len(x.args) > 1 {
+			cwd = resolve(x.args[1], cwd)
+			continue
+		}
+		files := append([]string(nil), x.writes...)
+		_, params := splitFlags(x.args[1:])
+		switch name {
+		case "touch", "mkdir":
+			files = append(files, params...)
+		case "cp", "mv", "install", "git":
+			if name == "git" && (len(params) < 3 || params[0] != "mv") {
+				break
+			}
+			if len(params) >= 2 {
+				files = append(files, params[len(params)-1])
+			}
+		}
+		for _, f := range files {
+			if p := resolve(f, cwd); path.IsAbs(p) && (inDir(p, project) || !isTemp(p)) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
