@@ -13,7 +13,7 @@ import (
 const (
 	riskPrompts      = 3
 	riskPromptRunes  = 4000
-	riskCreated      = 64
+	riskWritten      = 64
 	riskSecrets      = 8
 	riskAdvisedKinds = 32
 )
@@ -101,7 +101,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		c.NewText, c.OldText = nb.String(), ob.String()
 	}
 	r := s.riskState()
-	c.Created, c.Secrets = r.Created, r.Secrets
+	c.Written, c.Secrets = r.Written, r.Secrets
 	findings := risk.Check(c)
 	failed := p.HookEventName == PostToolUseFailure
 	if !failed {
@@ -134,20 +134,18 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 	return advs
 }
 
-// riskRemember notes the files a successful call created.
+// riskRemember notes the files a successful call created or wrote.
 func (s *session) riskRemember(p *Payload, c risk.Call) {
 	r := s.riskState()
 	var made []string
 	switch p.ToolName {
 	case "Bash":
 		made = risk.Creates(c.Command, c.ProjectDir)
-	case "Write":
-		if c.OldText == "" && s.toolResponse(p).OriginalFile == nil {
-			made = []string{c.FilePath}
-		}
+	case "Write", "Edit", "MultiEdit":
+		made = []string{c.FilePath}
 	}
 	for _, f := range made {
-		r.Created = appendBounded(r.Created, clip(f, 1024), riskCreated)
+		r.Written = appendBounded(r.Written, clip(f, 1024), riskWritten)
 	}
 }
 

@@ -237,9 +237,9 @@ type Risk struct {
 	// Prompts are the latest user prompts, oldest first: what may cover a
 	// risky step.
 	Prompts []string `json:"prompts,omitempty"`
-	// Created are files the session created; Secrets are files it wrote a
-	// literal secret into, not yet staged.
-	Created []string `json:"created,omitempty"`
+	// Written are files the session created or wrote; Secrets are files
+	// it wrote a literal secret into, not yet staged.
+	Written []string `json:"written,omitempty"`
 	Secrets []string `json:"secrets,omitempty"`
 	// Advised is the tool-call count at each catalogue entry's last
 	// advisory.

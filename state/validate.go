@@ -428,7 +428,7 @@ func (w Window) Validate() error {
 	if r := w.Risk; r != nil {
 		v.obj("risk", func() {
 			v.strs("prompts", r.Prompts, 3, 4000)
-			v.strs("created", r.Created, 64, 1024)
+			v.strs("written", r.Written, 64, 1024)
 			v.strs("secrets", r.Secrets, 8, 1024)
 			members(&v, "advised", r.Advised, 32, func(id string, n int) { v.min(id, int64(n), 0) })
 		})

@@ -21,10 +21,10 @@ type Call struct {
 	FilePath, NewText, OldText string
 	// ProjectDir is the project's root ("" if unknown).
 	ProjectDir string
-	// Created are files this session created (a step deleting one of them
-	// is the session's own clean-up); Secrets are files into which it
-	// wrote a literal secret.
-	Created, Secrets []string
+	// Written are files this session created or wrote (deleting one, or
+	// discarding its changes, is the session undoing its own work);
+	// Secrets are files into which it wrote a literal secret.
+	Written, Secrets []string
 }
 
 // Finding is one catalogue entry a call matched.
@@ -425,7 +425,7 @@ func checkRm(c Call, x cmd) []Finding {
 		switch {
 		case outside(p, c.ProjectDir):
 			out = append(out, Finding{Entry: RmOutside, Target: t})
-		case isBuildPath(p) || created(p, c.Created):
+		case isBuildPath(p) || created(p, c.Written):
 		case recursive:
 			out = append(out, Finding{Entry: RmRecursive, Target: t})
 		case !isGenerated(p) && !strings.ContainsAny(t, "*?[$"):
@@ -444,6 +444,26 @@ func created(p string, files []string) bool {
 		}
 	}
 	return false
+}
+
+// allWritten reports whether every path is one the session wrote: as
+// resolved against cwd, or, since the shell's directory may have moved,
+// as the tail of a written path.
+func allWritten(ps []string, cwd string, written []string) bool {
+	for _, p := range ps {
+		if created(resolve(p, cwd), written) {
+			continue
+		}
+		tail := "/" + strings.TrimPrefix(strings.TrimSuffix(p, "/"), "./")
+		ok := false
+		for _, w := range written {
+			ok = ok || !path.IsAbs(p) && strings.HasSuffix(w, tail)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return len(ps) > 0
 }
 
 // gitGlobal are git's options that take a value before the subcommand.
@@ -519,11 +539,11 @@ func checkGit(c Call, x cmd) []Finding {
 		}
 	case "restore":
 		staged, worktree := has("--staged", 'S'), has("--worktree", 'W')
-		if (!staged || worktree) && len(params) > 0 {
+		if (!staged || worktree) && len(params) > 0 && !allWritten(params, x.cwd, c.Written) {
 			out = append(out, Finding{Entry: GitDiscard, Target: strings.Join(params, " ")})
 		}
 	case "checkout":
-		if i := indexOf(rest, "--"); i >= 0 && i+1 < len(rest) {
+		if i := indexOf(rest, "--"); i >= 0 && i+1 < len(rest) && !allWritten(rest[i+1:], x.cwd, c.Written) {
 			out = append(out, Finding{Entry: GitDiscard, Target: strings.Join(rest[i+1:], " ")})
 		} else if contains(params, ".") || has("--force", 'f') {
 			out = append(out, Finding{Entry: GitDiscard, Target: "."})

@@ -42,7 +42,9 @@ func checkFile(c Call) []Finding {
 		if n := added(suppressors(), c.NewText, c.OldText); n != "" {
 			out = append(out, Finding{Entry: LintSuppress, Target: path.Base(p) + ": " + n})
 		}
-		if n := added(skips(), c.NewText, c.OldText); n != "" && testFile(p) {
+		// A new file's conditional skip (no API key) is not a test
+		// turned off; only a skip added to an existing file is.
+		if n := added(skips(), c.NewText, c.OldText); n != "" && testFile(p) && c.OldText != "" {
 			out = append(out, Finding{Entry: TestSkip, Target: path.Base(p) + ": " + n})
 		}
 		if lintConfig(p) && strings.Count(strings.ToLower(c.NewText), `"off"`)+strings.Count(strings.ToLower(c.NewText), `'off'`) >
@@ -90,7 +92,7 @@ func newSecret(p, newText, oldText string) string {
 	}
 	for _, m := range secretAssign().FindAllStringSubmatch(newText, 16) {
 		v := m[2]
-		if placeholder().MatchString(v) || strings.Contains(oldText, v) || strings.ContainsAny(v, "()[]{}") || strings.Trim(v, "*xX.") == "" {
+		if placeholder().MatchString(v) || strings.Contains(oldText, v) || strings.ContainsAny(v, "()[]{}") || !strong(v) {
 			continue
 		}
 		return v
@@ -146,4 +148,16 @@ func testFile(p string) bool {
 func lintConfig(p string) bool {
 	b := path.Base(p)
 	return strings.HasPrefix(b, ".eslintrc") || strings.HasPrefix(b, "eslint.config.") || b == ".golangci.yml" || b == ".golangci.yaml" || b == "biome.json" || b == ".rubocop.yml"
+}
+
+// strong reports whether a value looks like a real secret rather than a
+// word standing in for one ("ollama", "local"): 20 characters or more, or
+// 8 or more mixing letters with digits or symbols.
+func strong(v string) bool {
+	if len(v) >= 20 {
+		return true
+	}
+	letters := strings.IndexFunc(v, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) >= 0
+	others := strings.IndexFunc(v, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) >= 0
+	return len(v) >= 8 && letters && others
 }

@@ -37,6 +37,7 @@ func TestCommands(t *testing.T) {
 		{"git clean -nd", ""},
 		{"git restore logs/ && git status", "git-discard"},
 		{"git restore --staged file.go", ""},
+		{"git checkout -- cmd/new_helper.go", ""}, // the session's own change
 		{"git checkout -- src/a.go", "git-discard"},
 		{"git checkout main", ""},
 		{"git stash drop", "git-discard"},
@@ -88,7 +89,7 @@ func TestCommands(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.cmd, func(t *testing.T) {
-			got := Check(Call{Tool: "Bash", Command: tt.cmd, ProjectDir: proj, Created: []string{proj + "/cmd/new_helper.go"}})
+			got := Check(Call{Tool: "Bash", Command: tt.cmd, ProjectDir: proj, Written: []string{proj + "/cmd/new_helper.go"}})
 			ids := idsOf(got)
 			if tt.want == "" && len(got) > 0 || tt.want != "" && !strings.Contains(ids, tt.want) {
 				t.Errorf("Check(%q) = %s, want %q", tt.cmd, ids, tt.want)
@@ -118,6 +119,7 @@ func TestFiles(t *testing.T) {
 		{"lint in docs", "Write", proj + "/README.md", "use // eslint-disable sparingly", "", ""},
 		{"eslint rule off", "Edit", proj + "/.eslintrc.json", `"no-unused-vars": "off"`, `"no-unused-vars": "error"`, "lint-suppress"},
 		{"test skipped", "Edit", proj + "/src/a.test.ts", "it.skip('works', () => {", "it('works', () => {", "test-skip"},
+		{"skip in a new test file", "Write", proj + "/src/b.test.ts", "if (!key) { it.skip('no key', () => {}) }", "", ""},
 		{"skip in non-test", "Edit", proj + "/src/a.ts", "it.skip(", "", ""},
 		{"pg_hba", "Edit", "/etc/postgresql/16/main/pg_hba.conf", "host all all 0.0.0.0/0 md5", "host all all 0.0.0.0/0 scram-sha-256", "auth-config"},
 		{"etc", "Write", "/etc/nginx/sites-enabled/app", "server {}", "", "system-etc"},
@@ -125,6 +127,7 @@ func TestFiles(t *testing.T) {
 		{"claude hooks only", "Edit", proj + "/.claude/settings.json", `"hooks": {}`, `{}`, ""},
 		{"wifi password", "Edit", proj + "/esphome/x.yaml", "wifi:\n  ssid: \"home\"\n  password: \"@@Hunter99.55\"", "wifi:\n", "secret-file"},
 		{"secret placeholder", "Edit", proj + "/esphome/x.yaml", "wifi:\n  password: !secret wifi_password", "wifi:\n", ""},
+		{"word for a key", "Write", proj + "/jcode/config.toml", `api_key = "ollama"`, "", ""},
 		{"secret from env", "Edit", proj + "/app.py", "API_KEY = os.environ['API_KEY']", "", ""},
 		{"env example", "Write", proj + "/.env.example", "API_KEY=sk-abcdef123456", "", ""},
 		{"db url switched", "Edit", proj + "/.env", "DATABASE_URL=postgres://localhost/other", "DATABASE_URL=postgres://localhost/app", "env-switch"},
