@@ -153,7 +153,7 @@ func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
 			c := simple(ce)
 			for _, r := range x.Redirs {
 				switch r.Op {
-				case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.ClbOut:
+				case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
 					if r.Word != nil {
 						c.writes = append(c.writes, wordText(r.Word))
 					}
