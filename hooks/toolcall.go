@@ -69,6 +69,9 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 	if set.Pressure.Enabled && !s.disabled("pressure") && p.AgentID == "" {
 		advs = append(advs, s.pressureCheck(p)...)
 	}
+	if set.Enabled && !s.disabled("risk") {
+		advs = append(advs, s.riskCall(p)...)
+	}
 	var resp Response
 	if set.Compress.Enabled && !s.disabled("compress") && p.HookEventName == PostToolUse {
 		var a []advice.Advisory

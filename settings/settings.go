@@ -71,11 +71,12 @@ type Advisories struct {
 	Pressure   Mode `json:"pressure"`
 	Reanchor   Mode `json:"reanchor"`
 	Compacted  Mode `json:"compacted"`
+	Risk       Mode `json:"risk"`
 }
 
 // SetAll puts every kind in mode m.
 func (a *Advisories) SetAll(m Mode) {
-	*a = Advisories{m, m, m, m, m, m, m, m, m}
+	*a = Advisories{m, m, m, m, m, m, m, m, m, m}
 }
 
 // Mode returns the mode of an advisory kind (its tag name, e.g.
@@ -101,6 +102,8 @@ func (a Advisories) Mode(kind string) Mode {
 		m = a.Reanchor
 	case "compacted":
 		m = a.Compacted
+	case "risk":
+		m = a.Risk
 	}
 	if !m.Valid() {
 		return Advise
@@ -201,6 +204,7 @@ func Default() Settings {
 			Drift: Observe, ReadLoop: Observe, EditRevert: Observe,
 			FailLoop: Advise, ToolLoop: Advise, Stall: Advise,
 			Pressure: Observe, Reanchor: Observe, Compacted: Advise,
+			Risk: Observe,
 		},
 	}
 }

@@ -50,6 +50,8 @@ type Window struct {
 	Recent []Recent `json:"recent,omitempty"`
 	// Failures are the last few failing commands, for the snapshot.
 	Failures []Failure `json:"failures,omitempty"`
+	// Risk is the risk catalogue's memory.
+	Risk *Risk `json:"risk,omitempty"`
 	// Reorient is the result of the last /djinn:reorient, for the skill.
 	Reorient *ReorientResult `json:"reorient,omitempty"`
 	// Logged are the lines the last hook appended, or was about to
@@ -249,6 +251,20 @@ type Recent struct {
 	// Mode is the advisory's mode ("observe": recorded, the agent not
 	// told; empty or "advise": told).
 	Mode string `json:"mode,omitempty"`
+}
+
+// Risk is the risk catalogue's bounded memory of a session.
+type Risk struct {
+	// Prompts are the latest user prompts, oldest first: what may cover a
+	// risky step.
+	Prompts []string `json:"prompts,omitempty"`
+	// Written are files the session created or wrote; Secrets are files
+	// it wrote a literal secret into, not yet staged.
+	Written []string `json:"written,omitempty"`
+	Secrets []string `json:"secrets,omitempty"`
+	// Advised is the tool-call count at each catalogue entry's last
+	// advisory.
+	Advised map[string]int `json:"advised,omitempty"`
 }
 
 // Failure is a command that failed recently.

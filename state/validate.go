@@ -365,7 +365,7 @@ var (
 	outcomes      = []string{"replaced", "constraint", "refused", "empty"}
 	anchorSources = []string{"prompt", "pivot", "reorient"}
 	adviceModes   = []string{"advise", "observe"}
-	adviceKinds   = []string{"drift", "read-loop", "edit-revert", "fail-loop", "tool-loop", "stall", "pressure", "reanchor", "compacted"}
+	adviceKinds   = []string{"drift", "read-loop", "edit-revert", "fail-loop", "tool-loop", "stall", "pressure", "reanchor", "compacted", "risk"}
 	severities    = []string{"info", "soft", "hard", "block"}
 )
 
@@ -430,6 +430,14 @@ func (w Window) Validate() error {
 		v.maxLen("error", f.Error, 1024)
 		v.min("count", int64(f.Count), 0)
 	})
+	if r := w.Risk; r != nil {
+		v.obj("risk", func() {
+			v.strs("prompts", r.Prompts, 3, 4000)
+			v.strs("written", r.Written, 64, 1024)
+			v.strs("secrets", r.Secrets, 8, 1024)
+			members(&v, "advised", r.Advised, 32, func(id string, n int) { v.min(id, int64(n), 0) })
+		})
+	}
 	if r := w.Reorient; r != nil {
 		v.obj("reorient", func() {
 			v.maxLen("prompt_id", r.PromptID, 128)

@@ -42,6 +42,7 @@ const (
 	KindPressure   = "pressure"
 	KindReanchor   = "reanchor"
 	KindCompacted  = "compacted"
+	KindRisk       = "risk"
 )
 
 // MaxChars keeps each advisory well under Claude Code's 10,000-character
@@ -93,6 +94,8 @@ func kindRank(kind string) int {
 		return 3
 	case KindToolLoop:
 		return 4
+	case KindRisk:
+		return 5
 	case KindDrift:
 		return 5
 	case KindPressure:

@@ -1,0 +1,140 @@
+// Package risk is the catalogue of risky steps outside the task: tool calls
+// that need the user's say-so when no recent instruction covers them
+// (deleting data, weakening security, handling secrets, system-wide
+// configuration, databases and environments, the agent's own permissions).
+// A call is matched on its parsed shell command (mvdan.cc/sh/v3/syntax) or
+// on the file it writes and the text it adds, never on loose words; a
+// finding is covered, and stays quiet, when a recent user instruction names
+// its action or its target. It is pure: the caller gives it the call and the
+// instructions, and words and records what it returns. docs/risk.md is the
+// catalogue's documentation.
+package risk
+
+// Category groups catalogue entries.
+type Category string
+
+// The categories of the catalogue.
+const (
+	DeleteData  Category = "deleting project or user data"
+	Security    Category = "weakening security"
+	Secrets     Category = "handling secrets"
+	System      Category = "system-wide configuration and services"
+	Databases   Category = "creating or switching databases and environments"
+	Permissions Category = "the agent's own permissions"
+)
+
+// Entry is one kind of risky step.
+type Entry struct {
+	ID       string
+	Category Category
+	// What says what the step does, completing "it ...".
+	What string
+	// Cover lists the phrases that, in a recent user instruction, ask for
+	// the step: each phrase is a set of words that must all appear in one
+	// instruction (a word ending in * matches any word it starts).
+	Cover []string
+	// TargetCovers: an instruction naming the finding's target (the file,
+	// directory, branch or table) covers it too. Off for secrets, whose
+	// target is not shown.
+	TargetCovers bool
+}
+
+// The catalogue. docs/risk.md documents each entry; keep the two in step.
+var (
+	RmRecursive = &Entry{ID: "rm-recursive", Category: DeleteData,
+		What:         "deletes a directory tree that is not a build or cache directory",
+		Cover:        []string{"delet* folder*", "delet* director*", "remov* folder*", "remov* director*", "rm -rf", "clean up", "wipe", "purge"},
+		TargetCovers: true}
+	RmOutside = &Entry{ID: "rm-outside", Category: DeleteData,
+		What:         "deletes a file or directory outside the project (not a temporary one)",
+		Cover:        []string{"delet* file*", "delet* folder*", "remov* file*", "remov* folder*", "clean up", "wipe", "purge", "reset* config*", "reset* setting*"},
+		TargetCovers: true}
+	RmFile = &Entry{ID: "rm-file", Category: DeleteData,
+		What:         "deletes a project file this session did not create",
+		Cover:        []string{"delet* file*", "remov* file*", "clean up", "get rid"},
+		TargetCovers: true}
+	SQLDrop = &Entry{ID: "sql-drop", Category: DeleteData,
+		What:         "drops or truncates a database table, schema or database",
+		Cover:        []string{"drop*", "truncat*", "delet*", "wipe", "reset*", "recreat*"},
+		TargetCovers: true}
+	DBReset = &Entry{ID: "db-reset", Category: DeleteData,
+		What:         "resets or deletes a database or its volumes",
+		Cover:        []string{"reset*", "drop*", "delet*", "wipe", "recreat*", "from scratch", "volume*"},
+		TargetCovers: false}
+	GitResetHard = &Entry{ID: "git-reset-hard", Category: DeleteData,
+		What:  "throws away uncommitted changes and moves the branch (git reset --hard)",
+		Cover: []string{"reset hard", "hard reset", "discard", "throw away", "revert", "undo", "start over"}}
+	GitDiscard = &Entry{ID: "git-discard", Category: DeleteData,
+		What:         "throws away uncommitted changes to files (git restore / git checkout -- / git stash drop)",
+		Cover:        []string{"restor*", "discard", "revert*", "throw away", "undo", "checkout", "drop", "reset"},
+		TargetCovers: true}
+	GitClean = &Entry{ID: "git-clean", Category: DeleteData,
+		What:  "deletes untracked files (git clean -f)",
+		Cover: []string{"git clean", "untracked", "clean up", "cleanup"}}
+	GitPushForce = &Entry{ID: "git-push-force", Category: DeleteData,
+		What:  "force-pushes, replacing the remote branch's history",
+		Cover: []string{"force push", "force-push", "push force", "force-with-lease", "overwrite remote", "rewrite history"}}
+	GitBranchDelete = &Entry{ID: "git-branch-delete", Category: DeleteData,
+		What:         "deletes a git branch that may hold unmerged work",
+		Cover:        []string{"delet* branch*", "remov* branch*", "branch -D", "clean* branch*", "prune"},
+		TargetCovers: true}
+	NoVerify = &Entry{ID: "no-verify", Category: Security,
+		What:  "bypasses the repository's commit or push hooks (--no-verify)",
+		Cover: []string{"no-verify", "skip hook*", "bypass hook*", "skip the hook*", "skip pre-commit", "without hook*", "ignore hook*"}}
+	Chmod777 = &Entry{ID: "chmod-open", Category: Security,
+		What:  "makes files writable by everyone (chmod 777, o+w)",
+		Cover: []string{"chmod", "777", "permission*"}}
+	AuthConfig = &Entry{ID: "auth-config", Category: Security,
+		What:  "changes an authentication configuration (pg_hba.conf, sshd_config, sudoers)",
+		Cover: []string{"pg_hba*", "sshd*", "sudoers", "authenticat*", "auth method*", "trust", "md5", "scram*"}}
+	LintSuppress = &Entry{ID: "lint-suppress", Category: Security,
+		What:  "adds a comment that silences a linter or type checker (eslint-disable, @ts-ignore, # noqa, nolint…)",
+		Cover: []string{"eslint-disable", "ts-ignore", "noqa", "nolint", "suppress*", "silence", "ignore* the", "disabl* the rule", "disable rule", "type: ignore"}}
+	TestSkip = &Entry{ID: "test-skip", Category: Security,
+		What:  "marks a test to be skipped",
+		Cover: []string{"skip*", "disabl* test*", "xfail"}}
+	SecretCLI = &Entry{ID: "secret-cli", Category: Secrets,
+		What:  "puts a password or key on a command line, where shell history and process lists keep it",
+		Cover: []string{"password on the command line", "inline password"}}
+	SecretSudo = &Entry{ID: "secret-sudo", Category: Secrets,
+		What:  "pipes a password into sudo -S",
+		Cover: []string{"sudo -S", "pipe* password", "echo password"}}
+	SecretFile = &Entry{ID: "secret-file", Category: Secrets,
+		What:         "writes a literal password or key into a file",
+		Cover:        []string{"hardcod*", "hard-cod*", "put the password", "add the password", "store the password"},
+		TargetCovers: true}
+	SecretCommit = &Entry{ID: "secret-commit", Category: Secrets,
+		What:  "stages or commits a file into which this session wrote a literal password or key",
+		Cover: []string{"commit* password*", "commit* secret*", "commit* credential*", "push* password*"}}
+	SystemService = &Entry{ID: "system-service", Category: System,
+		What:  "starts, stops or reconfigures a system service (systemctl, service, launchctl)",
+		Cover: []string{"restart*", "start*", "stop*", "reload*", "enable*", "disable*", "systemctl", "launchctl", "servic*", "daemon*"}}
+	SystemEtc = &Entry{ID: "system-etc", Category: System,
+		What:  "writes system-wide configuration under /etc",
+		Cover: []string{"/etc", "etc", "system config*", "system-wide"}}
+	DBCreate = &Entry{ID: "db-create", Category: Databases,
+		What:         "creates a database",
+		Cover:        []string{"creat* database*", "creat* db", "createdb", "new database", "set up* database", "setup database"},
+		TargetCovers: true}
+	EnvSwitch = &Entry{ID: "env-switch", Category: Databases,
+		What:  "changes which database or environment the project connects to (.env connection settings)",
+		Cover: []string{"database_url", "db_host", "connect* to", "switch*", "point* to", "use the", ".env", "env var*", "environment"}}
+	SkipPermissions = &Entry{ID: "skip-permissions", Category: Permissions,
+		What:  "runs Claude Code with its permission checks off (--dangerously-skip-permissions, bypassPermissions)",
+		Cover: []string{"dangerously-skip-permissions", "skip permission*", "skip-permission*", "bypasspermissions", "yolo"}}
+	AgentSettings = &Entry{ID: "agent-permissions", Category: Permissions,
+		What:  "changes Claude Code's permission settings (.claude/settings*.json)",
+		Cover: []string{"permission*", "allow*", "settings.json", "settings.local.json"}}
+)
+
+// Catalogue returns every entry, in documentation order.
+func Catalogue() []*Entry {
+	return []*Entry{
+		RmRecursive, RmOutside, RmFile, SQLDrop, DBReset, GitResetHard, GitDiscard, GitClean, GitPushForce, GitBranchDelete,
+		NoVerify, Chmod777, AuthConfig, LintSuppress, TestSkip,
+		SecretCLI, SecretSudo, SecretFile, SecretCommit,
+		SystemService, SystemEtc,
+		DBCreate, EnvSwitch,
+		SkipPermissions, AgentSettings,
+	}
+}

@@ -1,0 +1,880 @@
+package risk
+
+import (
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Call is one tool call as the catalogue reads it.
+type Call struct {
+	Tool string
+	// Command is a Bash call's command.
+	Command string
+	// FilePath, NewText and OldText are a file tool's file, the text it
+	// adds (Write's content, Edit's new_string, MultiEdit's new_strings
+	// joined) and the text it replaces ("" for Write unless the original
+	// file is known).
+	FilePath, NewText, OldText string
+	// ProjectDir is the project's root ("" if unknown).
+	ProjectDir string
+	// Written are files this session created or wrote (deleting one, or
+	// discarding its changes, is the session undoing its own work);
+	// Secrets are files into which it wrote a literal secret.
+	Written, Secrets []string
+}
+
+// Finding is one catalogue entry a call matched.
+type Finding struct {
+	Entry *Entry
+	// Target is what the step acts on (a path, branch, table), shown to
+	// the model; never a secret's value.
+	Target string
+	// Cover is extra text an instruction may name to cover the finding
+	// (a secret's value the user typed themselves); never shown.
+	Cover string
+}
+
+// Check returns the catalogue entries a call matches, at most one finding
+// per entry and target.
+func Check(c Call) []Finding {
+	var out []Finding
+	switch c.Tool {
+	case "Bash":
+		out = checkCommand(c)
+	case "Write", "Edit", "MultiEdit":
+		out = checkFile(c)
+	}
+	return dedupe(out)
+}
+
+func dedupe(fs []Finding) []Finding {
+	seen := map[string]bool{}
+	out := fs[:0]
+	for _, f := range fs {
+		k := f.Entry.ID + "\x00" + f.Target
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// maxCommand bounds the command text parsed.
+const maxCommand = 64 << 10
+
+// cmd is one simple command, its wrappers (sudo, env, nohup…) removed.
+type cmd struct {
+	args   []string
+	sudo   bool
+	assign map[string]string
+	writes []string // redirection targets
+	hdoc   string   // heredoc body
+	cwd    string   // directory after the command's cds, "" if unknown
+}
+
+func checkCommand(c Call) []Finding {
+	if c.Command == "" || len(c.Command) > maxCommand {
+		return nil
+	}
+	cmds, pipes := parseCommand(c.Command, 0)
+	var out []Finding
+	if pipes > 0 {
+		out = append(out, Finding{Entry: SecretSudo, Target: "sudo -S"})
+	}
+	cwd := c.ProjectDir
+	for _, x := range cmds {
+		if len(x.args) == 0 {
+			continue
+		}
+		name := path.Base(x.args[0])
+		if name == "cd" && len(x.args) > 1 {
+			cwd = resolve(x.args[1], cwd)
+			continue
+		}
+		x.cwd = cwd
+		out = append(out, checkSecretsCLI(x)...)
+		for _, w := range x.writes {
+			out = append(out, checkWritePath(resolve(w, cwd), x.sudo)...)
+		}
+		for _, a := range x.args {
+			if a == "--dangerously-skip-permissions" || strings.EqualFold(strings.TrimPrefix(a, "--permission-mode="), "bypassPermissions") && a != "bypassPermissions" {
+				out = append(out, Finding{Entry: SkipPermissions, Target: a})
+			}
+		}
+		if i := indexOf(x.args, "--permission-mode"); i >= 0 && i+1 < len(x.args) && x.args[i+1] == "bypassPermissions" {
+			out = append(out, Finding{Entry: SkipPermissions, Target: "--permission-mode bypassPermissions"})
+		}
+		switch name {
+		case "rm", "rmdir", "unlink":
+			out = append(out, checkRm(c, x)...)
+		case "git":
+			out = append(out, checkGit(c, x)...)
+		case "chmod":
+			out = append(out, checkChmod(x)...)
+		case "systemctl", "service", "launchctl":
+			out = append(out, checkService(name, x)...)
+		case "createdb":
+			out = append(out, Finding{Entry: DBCreate, Target: lastArg(x.args[1:])})
+		case "dropdb":
+			out = append(out, Finding{Entry: SQLDrop, Target: lastArg(x.args[1:])})
+		case "tee", "cp", "mv", "install", "ln", "sed", "perl":
+			out = append(out, checkFileCommand(name, x)...)
+		}
+		out = append(out, checkDBTools(name, x)...)
+		out = append(out, checkSQL(name, x)...)
+	}
+	return out
+}
+
+// parseCommand parses a command line into its simple commands, in source
+// order, descending into sh -c / bash -c strings (to depth 2); pipes
+// counts the pipelines that feed echo or printf into sudo -S.
+func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
+	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
+	if err != nil {
+		return nil, 0
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.BinaryCmd:
+			if (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && sudoS(x.Y) && echoes(x.X) {
+				pipes++
+			}
+		case *syntax.Stmt:
+			ce, ok := x.Cmd.(*syntax.CallExpr)
+			if !ok {
+				return true
+			}
+			c := simple(ce)
+			for _, r := range x.Redirs {
+				switch r.Op {
+				case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
+					if r.Word != nil {
+						c.writes = append(c.writes, wordText(r.Word))
+					}
+				case syntax.Hdoc, syntax.DashHdoc:
+					if r.Hdoc != nil {
+						c.hdoc += wordText(r.Hdoc)
+					}
+				}
+			}
+			if depth < 2 && len(c.args) >= 3 && isShell(c.args[0]) && c.args[1] == "-c" {
+				in, p := parseCommand(c.args[2], depth+1)
+				cmds = append(cmds, in...)
+				pipes += p
+				return true
+			}
+			cmds = append(cmds, c)
+		}
+		return true
+	})
+	return cmds, pipes
+}
+
+func isShell(s string) bool {
+	switch path.Base(s) {
+	case "sh", "bash", "zsh", "dash":
+		return true
+	}
+	return false
+}
+
+// simple reads a call's words and strips the wrappers that run another
+// command: sudo (with its options), env NAME=VALUE…, nohup, time, command,
+// exec, nice.
+func simple(ce *syntax.CallExpr) cmd {
+	c := cmd{assign: map[string]string{}}
+	for _, a := range ce.Assigns {
+		if a.Name != nil && a.Value != nil {
+			c.assign[a.Name.Value] = wordText(a.Value)
+		}
+	}
+	args := make([]string, 0, len(ce.Args))
+	for _, w := range ce.Args {
+		args = append(args, wordText(w))
+	}
+	for len(args) > 0 {
+		switch path.Base(args[0]) {
+		case "sudo", "doas":
+			c.sudo = true
+			args = args[1:]
+			for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+				opt := args[0]
+				args = args[1:]
+				if len(opt) == 2 && strings.ContainsRune("ugCDprtTUh", rune(opt[1])) && len(args) > 0 {
+					args = args[1:]
+				}
+			}
+			continue
+		case "env":
+			args = args[1:]
+			for len(args) > 0 {
+				if k, v, ok := strings.Cut(args[0], "="); ok && !strings.HasPrefix(args[0], "-") {
+					c.assign[k] = v
+					args = args[1:]
+					continue
+				}
+				if strings.HasPrefix(args[0], "-") {
+					args = args[1:]
+					continue
+				}
+				break
+			}
+			continue
+		case "nohup", "time", "command", "exec", "nice":
+			args = args[1:]
+			continue
+		}
+		break
+	}
+	c.args = args
+	return c
+}
+
+// sudoS reports whether a statement runs sudo -S (the password on stdin).
+func sudoS(st *syntax.Stmt) bool {
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 || path.Base(wordText(ce.Args[0])) != "sudo" {
+		return false
+	}
+	for _, w := range ce.Args[1:] {
+		a := wordText(w)
+		if !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "--") {
+			if a == "--stdin" {
+				return true
+			}
+			if !strings.HasPrefix(a, "-") {
+				return false
+			}
+			continue
+		}
+		if strings.ContainsRune(a[1:], 'S') {
+			return true
+		}
+	}
+	return false
+}
+
+// echoes reports whether a statement prints a literal or a variable
+// (echo, printf, cat of a here-string): what feeds a password to sudo -S.
+func echoes(st *syntax.Stmt) bool {
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) < 2 {
+		return false
+	}
+	switch wordText(ce.Args[0]) {
+	case "echo", "printf":
+		return true
+	}
+	return false
+}
+
+// wordText is a word's text with quotes removed; a parameter stays as
+// $NAME and any other expansion as its source text.
+func wordText(w *syntax.Word) string {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		writePart(&b, p)
+	}
+	return b.String()
+}
+
+func writePart(b *strings.Builder, p syntax.WordPart) {
+	switch x := p.(type) {
+	case *syntax.Lit:
+		v := x.Value
+		for i := 0; i < len(v); i++ {
+			if v[i] == '\\' && i+1 < len(v) {
+				i++
+			}
+			b.WriteByte(v[i])
+		}
+	case *syntax.SglQuoted:
+		b.WriteString(x.Value)
+	case *syntax.DblQuoted:
+		for _, q := range x.Parts {
+			writePart(b, q)
+		}
+	case *syntax.ParamExp:
+		if x.Param != nil {
+			b.WriteString("$" + x.Param.Value)
+		}
+	default:
+		_ = syntax.NewPrinter().Print(b, p)
+	}
+}
+
+// resolve makes p absolute against dir; ~ and $HOME stay as they are
+// (they are outside any project).
+func resolve(p, dir string) string {
+	if p == "" || strings.HasPrefix(p, "~") || strings.HasPrefix(p, "$") || path.IsAbs(p) || dir == "" {
+		if path.IsAbs(p) {
+			return path.Clean(p)
+		}
+		return p
+	}
+	return path.Join(dir, p)
+}
+
+// inDir reports whether p is dir or under it.
+func inDir(p, dir string) bool {
+	if dir == "" || !path.IsAbs(p) {
+		return false
+	}
+	dir = path.Clean(dir)
+	return p == dir || strings.HasPrefix(p, dir+"/")
+}
+
+// tempDirs are where deleting is never a risk.
+var tempDirs = []string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/folders", "/var/folders", "/dev"}
+
+func isTemp(p string) bool {
+	if strings.HasPrefix(p, "$TMPDIR") || strings.HasPrefix(p, "${TMPDIR") {
+		return true
+	}
+	for _, d := range tempDirs {
+		if inDir(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// outside reports whether p is outside the project and not temporary: in
+// the home directory (~, $HOME) or an absolute path not under project.
+func outside(p, project string) bool {
+	if inDir(p, project) || isTemp(p) {
+		return false
+	}
+	if strings.HasPrefix(p, "~") || strings.HasPrefix(p, "$HOME") || strings.HasPrefix(p, "${HOME}") {
+		return true
+	}
+	if !path.IsAbs(p) || project == "" {
+		return false
+	}
+	return !inDir(p, project)
+}
+
+// buildDirs are directories a build or a package manager regenerates:
+// deleting one loses no work. (Deleting one against an instruction is the
+// instructions-in-force model's concern, not the catalogue's.)
+var buildDirs = map[string]bool{
+	"node_modules": true, ".next": true, ".nuxt": true, ".svelte-kit": true, ".turbo": true, ".parcel-cache": true,
+	"dist": true, "build": true, "out": true, "target": true, "coverage": true, ".nyc_output": true,
+	"__pycache__": true, ".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true, ".tox": true,
+	".venv": true, "venv": true, ".cache": true, ".gradle": true, ".dart_tool": true, "bin": true, "obj": true,
+	".esphome": true, "tmp": true, ".tmp": true, "htmlcov": true, ".angular": true, ".expo": true,
+}
+
+// generated are file names and suffixes whose loss costs nothing.
+var generatedSuffixes = []string{".log", ".tmp", ".bak", ".orig", ".rej", ".pyc", ".o", ".swp", "~", ".DS_Store", ".pid", ".lock", ".tsbuildinfo"}
+
+func isBuildPath(p string) bool {
+	for _, el := range strings.Split(strings.Trim(p, "/"), "/") {
+		if buildDirs[el] || strings.HasSuffix(el, ".egg-info") {
+			return true
+		}
+	}
+	return false
+}
+
+func isGenerated(p string) bool {
+	b := path.Base(p)
+	for _, s := range generatedSuffixes {
+		if strings.HasSuffix(b, s) {
+			return true
+		}
+	}
+	return isBuildPath(p)
+}
+
+func checkRm(c Call, x cmd) []Finding {
+	recursive := path.Base(x.args[0]) == "rmdir"
+	var targets []string
+	opts := true
+	for _, a := range x.args[1:] {
+		if opts && a == "--" {
+			opts = false
+			continue
+		}
+		if opts && strings.HasPrefix(a, "--") {
+			if a == "--recursive" {
+				recursive = true
+			}
+			continue
+		}
+		if opts && strings.HasPrefix(a, "-") && len(a) > 1 {
+			if strings.ContainsAny(a, "rR") {
+				recursive = true
+			}
+			continue
+		}
+		targets = append(targets, a)
+	}
+	var out []Finding
+	for _, t := range targets {
+		p := resolve(t, x.cwd)
+		if t == "" || isTemp(p) && !inDir(p, c.ProjectDir) {
+			continue
+		}
+		switch {
+		case outside(p, c.ProjectDir):
+			out = append(out, Finding{Entry: RmOutside, Target: t})
+		case isBuildPath(p) || created(p, c.Written):
+		case recursive:
+			out = append(out, Finding{Entry: RmRecursive, Target: t})
+		case !isGenerated(p) && !strings.ContainsAny(t, "*?[$"):
+			out = append(out, Finding{Entry: RmFile, Target: t})
+		}
+	}
+	return out
+}
+
+// created reports whether p is, or is under, a file or directory the
+// session created.
+func created(p string, files []string) bool {
+	for _, f := range files {
+		if p == f || strings.HasPrefix(p, strings.TrimSuffix(f, "/")+"/") || path.Base(p) == path.Base(f) && !path.IsAbs(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// allWritten reports whether every path is one the session wrote: as
+// resolved against cwd, or, since the shell's directory may have moved,
+// as the tail of a written path.
+func allWritten(ps []string, cwd string, written []string) bool {
+	for _, p := range ps {
+		if created(resolve(p, cwd), written) {
+			continue
+		}
+		tail := "/" + strings.TrimPrefix(strings.TrimSuffix(p, "/"), "./")
+		ok := false
+		for _, w := range written {
+			ok = ok || !path.IsAbs(p) && strings.HasSuffix(w, tail)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return len(ps) > 0
+}
+
+// gitGlobal are git's options that take a value before the subcommand.
+var gitGlobal = map[string]bool{"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true}
+
+func checkGit(c Call, x cmd) []Finding {
+	args := x.args[1:]
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		if gitGlobal[args[0]] && len(args) > 1 {
+			args = args[1:]
+		}
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return nil
+	}
+	sub, rest := args[0], args[1:]
+	flags, params := splitFlags(rest)
+	has := func(long string, short byte) bool {
+		for _, f := range flags {
+			if f == long || long != "" && strings.HasPrefix(f, long+"=") {
+				return true
+			}
+			if short != 0 && len(f) > 1 && f[0] == '-' && f[1] != '-' && strings.IndexByte(f[1:], short) >= 0 {
+				return true
+			}
+		}
+		return false
+	}
+	var out []Finding
+	switch sub {
+	case "reset":
+		if has("--hard", 0) {
+			out = append(out, Finding{Entry: GitResetHard, Target: strings.Join(params, " ")})
+		}
+	case "push":
+		if has("--force", 'f') || has("--force-with-lease", 0) || has("--mirror", 0) {
+			out = append(out, Finding{Entry: GitPushForce, Target: strings.Join(params, " ")})
+		} else {
+			for _, p := range params {
+				if strings.HasPrefix(p, "+") {
+					out = append(out, Finding{Entry: GitPushForce, Target: p})
+				}
+			}
+		}
+		if has("--delete", 'd') {
+			out = append(out, Finding{Entry: GitBranchDelete, Target: lastArg(params)})
+		}
+		if has("--no-verify", 0) {
+			out = append(out, Finding{Entry: NoVerify, Target: "git push"})
+		}
+	case "commit":
+		if has("--no-verify", 'n') {
+			out = append(out, Finding{Entry: NoVerify, Target: "git commit"})
+		}
+		if has("--all", 'a') {
+			out = append(out, secretStaged(c.Secrets, nil, true)...)
+		} else {
+			out = append(out, secretStaged(c.Secrets, resolveAll(params, x.cwd), false)...)
+		}
+	case "add":
+		all := has("--all", 'A') || has("--update", 'u') || contains(params, ".") || contains(params, "-A")
+		out = append(out, secretStaged(c.Secrets, resolveAll(params, x.cwd), all)...)
+	case "branch":
+		if has("", 'D') || (has("--delete", 'd') && has("--force", 'f')) {
+			for _, p := range params {
+				out = append(out, Finding{Entry: GitBranchDelete, Target: p})
+			}
+		}
+	case "clean":
+		if (has("--force", 'f')) && !has("--dry-run", 'n') {
+			out = append(out, Finding{Entry: GitClean, Target: strings.Join(params, " ")})
+		}
+	case "restore":
+		staged, worktree := has("--staged", 'S'), has("--worktree", 'W')
+		if (!staged || worktree) && len(params) > 0 && !allWritten(params, x.cwd, c.Written) {
+			out = append(out, Finding{Entry: GitDiscard, Target: strings.Join(params, " ")})
+		}
+	case "checkout":
+		if i := indexOf(rest, "--"); i >= 0 && i+1 < len(rest) && !allWritten(rest[i+1:], x.cwd, c.Written) {
+			out = append(out, Finding{Entry: GitDiscard, Target: strings.Join(rest[i+1:], " ")})
+		} else if contains(params, ".") || has("--force", 'f') {
+			out = append(out, Finding{Entry: GitDiscard, Target: "."})
+		}
+	case "stash":
+		if len(params) > 0 && (params[0] == "drop" || params[0] == "clear") {
+			out = append(out, Finding{Entry: GitDiscard, Target: "stash " + params[0]})
+		}
+	}
+	return out
+}
+
+// splitFlags separates options from parameters; after "--" all are
+// parameters.
+func splitFlags(args []string) (flags, params []string) {
+	for i, a := range args {
+		if a == "--" {
+			return flags, append(params, args[i+1:]...)
+		}
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			flags = append(flags, a)
+		} else {
+			params = append(params, a)
+		}
+	}
+	return flags, params
+}
+
+func resolveAll(ps []string, dir string) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = resolve(p, dir)
+	}
+	return out
+}
+
+// secretStaged finds the secret files a git add or commit takes: all of
+// them, or those named (or under a named directory).
+func secretStaged(secrets, named []string, all bool) []Finding {
+	var out []Finding
+	for _, s := range secrets {
+		hit := all
+		for _, n := range named {
+			if n == s || inDir(s, n) || !path.IsAbs(n) && strings.HasSuffix(s, "/"+strings.TrimPrefix(n, "./")) {
+				hit = true
+			}
+		}
+		if hit {
+			out = append(out, Finding{Entry: SecretCommit, Target: path.Base(s)})
+		}
+	}
+	return out
+}
+
+var openMode = lazy(`^(0?[0-7]?[0-7][0-7]7|0?[0-7]?[0-7]7[0-7]|[ugoa]*[+=][rwxXst]*w[rwxXst]*)$`)
+
+func checkChmod(x cmd) []Finding {
+	for _, a := range x.args[1:] {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		// o+w and a+w / +w (umask aside) open a file to everyone;
+		// u+w or g+w do not.
+		if openMode().MatchString(a) {
+			if strings.ContainsAny(a, "+=") {
+				who, _, _ := strings.Cut(strings.NewReplacer("=", "+").Replace(a), "+")
+				if who != "" && !strings.ContainsAny(who, "oa") {
+					return nil
+				}
+			}
+			return []Finding{{Entry: Chmod777, Target: strings.Join(x.args[1:], " ")}}
+		}
+		return nil
+	}
+	return nil
+}
+
+var serviceVerbs = map[string]bool{
+	"start": true, "stop": true, "restart": true, "reload": true, "enable": true, "disable": true, "mask": true,
+	"unmask": true, "kill": true, "daemon-reload": true, "edit": true, "set-property": true, "try-restart": true,
+	"reload-or-restart": true, "isolate": true, "set-default": true, "load": true, "unload": true,
+	"bootstrap": true, "bootout": true, "kickstart": true, "submit": true, "remove": true,
+}
+
+func checkService(name string, x cmd) []Finding {
+	_, params := splitFlags(x.args[1:])
+	if name == "service" {
+		// service NAME VERB
+		if len(params) >= 2 && serviceVerbs[params[1]] {
+			return []Finding{{Entry: SystemService, Target: "service " + params[0] + " " + params[1]}}
+		}
+		return nil
+	}
+	if len(params) > 0 && serviceVerbs[params[0]] {
+		if name == "systemctl" && contains(x.args, "--user") {
+			return nil
+		}
+		return []Finding{{Entry: SystemService, Target: name + " " + strings.Join(params, " ")}}
+	}
+	return nil
+}
+
+// checkFileCommand reads the file a command writes: tee's files, cp's,
+// mv's, install's and ln's destination, sed -i's and perl -i's files.
+func checkFileCommand(name string, x cmd) []Finding {
+	flags, params := splitFlags(x.args[1:])
+	var files []string
+	switch name {
+	case "tee":
+		files = params
+	case "cp", "mv", "install", "ln":
+		if len(params) >= 2 {
+			files = params[len(params)-1:]
+		}
+	case "sed", "perl":
+		inPlace := false
+		for _, f := range flags {
+			if strings.HasPrefix(f, "-i") || f == "--in-place" || strings.HasPrefix(f, "-pi") {
+				inPlace = true
+			}
+		}
+		if inPlace && len(params) >= 2 {
+			files = params[1:]
+		}
+	}
+	var out []Finding
+	for _, f := range files {
+		out = append(out, checkWritePath(resolve(f, x.cwd), x.sudo)...)
+	}
+	return out
+}
+
+// checkWritePath reads a file a command writes by path alone.
+func checkWritePath(p string, sudo bool) []Finding {
+	if p == "/dev/null" || strings.HasPrefix(p, "/dev/") {
+		return nil
+	}
+	if authFile(p) {
+		return []Finding{{Entry: AuthConfig, Target: p}}
+	}
+	if inDir(p, "/etc") || inDir(p, "/private/etc") {
+		return []Finding{{Entry: SystemEtc, Target: p}}
+	}
+	if agentSettings(p) {
+		return []Finding{{Entry: AgentSettings, Target: p}}
+	}
+	_ = sudo
+	return nil
+}
+
+func authFile(p string) bool {
+	b := path.Base(p)
+	return b == "pg_hba.conf" || b == "sshd_config" || b == "sudoers" || inDir(p, "/etc/sudoers.d") || inDir(p, "/etc/ssh/sshd_config.d") || inDir(p, "/etc/pam.d")
+}
+
+// agentSettings reports whether p is one of Claude Code's settings files.
+func agentSettings(p string) bool {
+	b := path.Base(p)
+	return path.Base(path.Dir(p)) == ".claude" && (b == "settings.json" || b == "settings.local.json") || b == ".claude.json"
+}
+
+var dbToolVerbs = lazy(`^(db:(drop|reset|schema:load|setup)|migrate:(fresh|reset|refresh))$`)
+
+// checkDBTools reads the database tools that reset or delete data.
+func checkDBTools(name string, x cmd) []Finding {
+	a := x.args
+	switch {
+	case name == "prisma" || name == "npx" && len(a) > 1 && a[1] == "prisma" || name == "bunx" && len(a) > 1 && a[1] == "prisma":
+		if contains(a, "reset") && contains(a, "migrate") || contains(a, "--force-reset") || contains(a, "--accept-data-loss") {
+			return []Finding{{Entry: DBReset, Target: "prisma " + strings.Join(a[indexOf(a, "prisma")+1:], " ")}}
+		}
+	case name == "supabase":
+		if contains(a, "db") && contains(a, "reset") {
+			return []Finding{{Entry: DBReset, Target: "supabase db reset"}}
+		}
+	case name == "rails" || name == "rake" || name == "bin/rails" || name == "artisan" || name == "php":
+		for _, v := range a[1:] {
+			if dbToolVerbs().MatchString(v) {
+				return []Finding{{Entry: DBReset, Target: v}}
+			}
+		}
+	case name == "docker" || name == "docker-compose" || name == "podman":
+		if contains(a, "down") && (contains(a, "-v") || contains(a, "--volumes")) {
+			return []Finding{{Entry: DBReset, Target: "compose down --volumes"}}
+		}
+		if i := indexOf(a, "volume"); i >= 0 && i+1 < len(a) && (a[i+1] == "rm" || a[i+1] == "prune") {
+			return []Finding{{Entry: DBReset, Target: "docker volume " + a[i+1]}}
+		}
+	}
+	return nil
+}
+
+var (
+	sqlDrop   = lazy(`(?is)\b(drop\s+(?:table|database|schema)(?:\s+if\s+exists)?|truncate(?:\s+table)?)\s+([\w."]+)`)
+	sqlCreate = lazy(`(?is)\bcreate\s+database(?:\s+if\s+not\s+exists)?\s+([\w."]+)`)
+)
+
+// sqlClients are the commands whose arguments or heredoc hold SQL.
+var sqlClients = map[string]bool{"psql": true, "mysql": true, "mariadb": true, "sqlite3": true, "sqlcmd": true, "clickhouse-client": true, "cockroach": true, "duckdb": true}
+
+func checkSQL(name string, x cmd) []Finding {
+	var texts []string
+	if sqlClients[name] {
+		texts = append(texts, x.args[1:]...)
+		texts = append(texts, x.hdoc)
+	} else if name == "docker" || name == "kubectl" || name == "supabase" {
+		// docker exec db psql -c "…"
+		for i, a := range x.args {
+			if sqlClients[path.Base(a)] {
+				texts = append(texts, x.args[i+1:]...)
+				texts = append(texts, x.hdoc)
+				break
+			}
+		}
+	}
+	var out []Finding
+	for _, t := range texts {
+		for _, m := range sqlDrop().FindAllStringSubmatch(t, 4) {
+			out = append(out, Finding{Entry: SQLDrop, Target: strings.Trim(m[2], `"`)})
+		}
+		for _, m := range sqlCreate().FindAllStringSubmatch(t, 4) {
+			out = append(out, Finding{Entry: DBCreate, Target: strings.Trim(m[1], `"`)})
+		}
+	}
+	return out
+}
+
+// secretVars are environment variables that carry a password.
+var secretVars = map[string]bool{"PGPASSWORD": true, "MYSQL_PWD": true, "SSHPASS": true, "REDISCLI_AUTH": true}
+
+var credURL = lazy(`^[a-z][a-z0-9+.-]*://[^/:@\s]+:([^/@\s]+)@`)
+
+// checkSecretsCLI finds a literal password on a command line: a password
+// variable, a --password option, mysql's -pSECRET, sshpass -p, a URL with
+// a password in it. A value that is a variable ($X) is not literal.
+func checkSecretsCLI(x cmd) []Finding {
+	var out []Finding
+	lit := func(v string) bool { return len(v) >= 3 && !strings.ContainsAny(v[:1], "$<`") }
+	for k, v := range x.assign {
+		if secretVars[k] && lit(v) {
+			out = append(out, Finding{Entry: SecretCLI, Target: k + "=…", Cover: v})
+		}
+	}
+	name := path.Base(x.args[0])
+	for i, a := range x.args {
+		if i == 0 {
+			continue
+		}
+		var v string
+		switch {
+		case strings.HasPrefix(a, "--password=") || strings.HasPrefix(a, "--passwd="):
+			_, v, _ = strings.Cut(a, "=")
+		case (a == "--password" || name == "sshpass" && a == "-p") && i+1 < len(x.args):
+			v = x.args[i+1]
+		case strings.HasPrefix(name, "mysql") && strings.HasPrefix(a, "-p") && len(a) > 2:
+			v = a[2:]
+		default:
+			if m := credURL().FindStringSubmatch(a); m != nil {
+				v = m[1]
+			}
+		}
+		if v != "" && lit(v) {
+			out = append(out, Finding{Entry: SecretCLI, Target: name + " " + redact(a, v), Cover: v})
+		}
+	}
+	return out
+}
+
+func redact(s, secret string) string { return strings.ReplaceAll(s, secret, "…") }
+
+func contains(xs []string, s string) bool { return indexOf(xs, s) >= 0 }
+
+func indexOf(xs []string, s string) int {
+	for i, x := range xs {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+func lastArg(xs []string) string {
+	_, params := splitFlags(xs)
+	if len(params) == 0 {
+		return ""
+	}
+	return params[len(params)-1]
+}
+
+func lazy(p string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(p) })
+}
+
+// Creates returns the files and directories a command creates: its
+// redirection targets, cp's, mv's and install's destination, touch's and
+// mkdir's operands, resolved against the project (and its cds). A later
+// step deleting one of them is the session cleaning up after itself.
+func Creates(command, project string) []string {
+	if command == "" || len(command) > maxCommand {
+		return nil
+	}
+	cmds, _ := parseCommand(command, 0)
+	var out []string
+	cwd := project
+	for _, x := range cmds {
+		if len(x.args) == 0 {
+			continue
+		}
+		name := path.Base(x.args[0])
+		if name == "cd" && len(x.args) > 1 {
+			cwd = resolve(x.args[1], cwd)
+			continue
+		}
+		files := append([]string(nil), x.writes...)
+		_, params := splitFlags(x.args[1:])
+		switch name {
+		case "touch", "mkdir":
+			files = append(files, params...)
+		case "cp", "mv", "install", "git":
+			if name == "git" && (len(params) < 3 || params[0] != "mv") {
+				break
+			}
+			if len(params) >= 2 {
+				files = append(files, params[len(params)-1])
+			}
+		}
+		for _, f := range files {
+			if p := resolve(f, cwd); path.IsAbs(p) && (inDir(p, project) || !isTemp(p)) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,87 @@
+package risk
+
+import (
+	"path"
+	"strings"
+	"unicode"
+)
+
+// Instruction is one thing the user said that may ask for a step: today a
+// recent prompt; later also an instruction in force.
+type Instruction struct {
+	Text string
+}
+
+// Covered reports whether an instruction asks for a finding's step: one
+// instruction holds all the words of one of its entry's Cover phrases, or
+// (for entries whose target covers) names its target — the target's last
+// path element, a branch or table name — or the literal value the user
+// typed themselves (a secret written where the user gave it).
+func Covered(f Finding, ins []Instruction) bool {
+	for _, in := range ins {
+		toks := tokens(in.Text)
+		for _, ph := range f.Entry.Cover {
+			if phraseIn(ph, toks) {
+				return true
+			}
+		}
+		if f.Entry.TargetCovers && f.Target != "" {
+			for _, t := range strings.Fields(f.Target) {
+				b := strings.ToLower(path.Base(strings.TrimSuffix(t, "/")))
+				if len(b) >= 3 && !strings.ContainsAny(b, "*?") && toks[b] {
+					return true
+				}
+			}
+		}
+		if f.Cover != "" && strings.Contains(in.Text, f.Cover) {
+			return true
+		}
+	}
+	return false
+}
+
+// tokens splits text into lower-case words (letters, digits, _ . - /),
+// each also without its leading dashes and its trailing punctuation, so
+// "--force" gives "force" and "hooks.go," gives "hooks.go".
+func tokens(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("_.-/:", r))
+	}) {
+		w = strings.TrimRight(w, ".:-/")
+		out[w] = true
+		out[strings.TrimLeft(w, "-")] = true
+		if i := strings.LastIndexByte(w, '/'); i >= 0 && i+1 < len(w) {
+			out[w[i+1:]] = true
+		}
+		for _, part := range strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == '/' }) {
+			out[part] = true
+		}
+	}
+	return out
+}
+
+// phraseIn reports whether every word of a phrase is among the tokens (a
+// word ending in * matches a token it starts).
+func phraseIn(ph string, toks map[string]bool) bool {
+	for _, w := range strings.Fields(strings.ToLower(ph)) {
+		w = strings.TrimLeft(w, "-")
+		if !strings.HasSuffix(w, "*") {
+			if !toks[w] {
+				return false
+			}
+			continue
+		}
+		pre, ok := strings.TrimSuffix(w, "*"), false
+		for t := range toks {
+			if strings.HasPrefix(t, pre) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,163 @@
+package risk
+
+import (
+	"path"
+	"regexp"
+	"strings"
+)
+
+// suppressors are comments that silence a linter, a type checker or a
+// coverage or security check.
+var suppressors = lazy(`(?i)(eslint-disable|@ts-ignore|@ts-nocheck|@ts-expect-error|#\s*noqa|//\s*nolint|#\s*type:\s*ignore|#\s*pylint:\s*disable|#\s*nosec|//\s*NOSONAR|rubocop:disable|istanbul ignore|c8 ignore|#\[allow\(|@SuppressWarnings|//\s*@ts-|biome-ignore|deno-lint-ignore|# pragma: no cover|staticcheck:ignore|//lint:ignore)`)
+
+// skips are test-skip markers.
+var skips = lazy(`(\bt\.Skip(?:f|Now)?\(|\b(?:it|test|describe)\.skip\(|\bx(?:it|describe|test)\(|@pytest\.mark\.skip|@unittest\.skip|@Disabled\b|@Ignore\b|#\[ignore\]|\bpytest\.skip\()`)
+
+// secretAssign is a key = "value" or key: value line whose key names a
+// password or key.
+var secretAssign = lazy(`(?im)^[\t ]*(?:export[\t ]+)?["']?([\w.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret)[\w.-]*)["']?[\t ]*[:=][\t ]*["']?([^\s"'#,;]{6,})`)
+
+// placeholders are values that are not a secret.
+var placeholder = lazy(`(?i)^(\$|<|\{\{|!secret|!env|env\(|process\.env|os\.environ|getenv|os\.getenv|none|null|nil|true|false|changeme|change_me|password|secret|example|placeholder|dummy|test\w*|your[_-]|xxx|\*\*\*|\.\.\.|required|optional|string|undefined)`)
+
+// checkFile reads a file tool's call: the file it writes and the text it
+// adds.
+func checkFile(c Call) []Finding {
+	p := path.Clean(c.FilePath)
+	if c.FilePath == "" {
+		return nil
+	}
+	var out []Finding
+	switch {
+	case authFile(p):
+		out = append(out, Finding{Entry: AuthConfig, Target: p})
+	case inDir(p, "/etc") || inDir(p, "/private/etc"):
+		out = append(out, Finding{Entry: SystemEtc, Target: p})
+	case agentSettings(p):
+		if permissionText(c.NewText) {
+			out = append(out, Finding{Entry: AgentSettings, Target: p})
+		}
+	}
+	if !docFile(p) {
+		if n := added(suppressors(), c.NewText, c.OldText); n != "" {
+			out = append(out, Finding{Entry: LintSuppress, Target: path.Base(p) + ": " + n})
+		}
+		// A new file's conditional skip (no API key) is not a test
+		// turned off; only a skip added to an existing file is.
+		if n := added(skips(), c.NewText, c.OldText); n != "" && testFile(p) && c.OldText != "" {
+			out = append(out, Finding{Entry: TestSkip, Target: path.Base(p) + ": " + n})
+		}
+		if lintConfig(p) && strings.Count(strings.ToLower(c.NewText), `"off"`)+strings.Count(strings.ToLower(c.NewText), `'off'`) >
+			strings.Count(strings.ToLower(c.OldText), `"off"`)+strings.Count(strings.ToLower(c.OldText), `'off'`) {
+			out = append(out, Finding{Entry: LintSuppress, Target: path.Base(p) + ": a rule turned off"})
+		}
+	}
+	if v := newSecret(p, c.NewText, c.OldText); v != "" {
+		out = append(out, Finding{Entry: SecretFile, Target: path.Base(p), Cover: v})
+	}
+	if envFile(p) && connChanged(c.NewText, c.OldText) {
+		out = append(out, Finding{Entry: EnvSwitch, Target: path.Base(p)})
+	}
+	return out
+}
+
+// added returns the first match of re in the new text that the old text
+// does not hold as often, "" if none.
+func added(re *regexp.Regexp, newText, oldText string) string {
+	ms := re.FindAllString(newText, 16)
+	if len(ms) == 0 {
+		return ""
+	}
+	count := map[string]int{}
+	for _, m := range re.FindAllString(oldText, 64) {
+		count[strings.ToLower(m)]++
+	}
+	for _, m := range ms {
+		k := strings.ToLower(m)
+		if count[k] > 0 {
+			count[k]--
+			continue
+		}
+		return strings.TrimSpace(m)
+	}
+	return ""
+}
+
+// newSecret returns a literal secret the new text assigns that the old
+// text did not, "" if none. Example and template files hold placeholders.
+func newSecret(p, newText, oldText string) string {
+	b := strings.ToLower(path.Base(p))
+	if strings.Contains(b, "example") || strings.Contains(b, "sample") || strings.Contains(b, "template") || docFile(p) || testFile(p) {
+		return ""
+	}
+	for _, m := range secretAssign().FindAllStringSubmatch(newText, 16) {
+		v := m[2]
+		if placeholder().MatchString(v) || strings.Contains(oldText, v) || strings.ContainsAny(v, "()[]{}") || !strong(v) {
+			continue
+		}
+		return v
+	}
+	return ""
+}
+
+// permissionText reports whether a settings text touches permissions.
+func permissionText(t string) bool {
+	for _, k := range []string{`"permissions"`, `"allow"`, `"deny"`, `"ask"`, `"defaultMode"`, "bypassPermissions", "skipDangerousModePermissionPrompt", `"additionalDirectories"`} {
+		if strings.Contains(t, k) {
+			return true
+		}
+	}
+	return false
+}
+
+var connKey = lazy(`(?im)^[\t ]*(?:export[\t ]+)?(\w*(?:DATABASE_URL|DB_HOST|DB_NAME|DB_DATABASE|DB_URL|PGHOST|PGDATABASE|MONGO(?:DB)?_UR[IL]|REDIS_URL|SUPABASE_URL|NODE_ENV|RAILS_ENV|APP_ENV)\w*)[\t ]*=[\t ]*(.*)$`)
+
+// connChanged reports whether a connection or environment setting has a
+// new value in the new text.
+func connChanged(newText, oldText string) bool {
+	old := map[string]string{}
+	for _, m := range connKey().FindAllStringSubmatch(oldText, 32) {
+		old[m[1]] = strings.TrimSpace(m[2])
+	}
+	for _, m := range connKey().FindAllStringSubmatch(newText, 32) {
+		if v, ok := old[m[1]]; !ok && oldText != "" || ok && v != strings.TrimSpace(m[2]) {
+			return true
+		}
+	}
+	return false
+}
+
+func envFile(p string) bool {
+	b := path.Base(p)
+	return (b == ".env" || strings.HasPrefix(b, ".env.")) && !strings.Contains(b, "example") && !strings.Contains(b, "sample") && !strings.Contains(b, "template")
+}
+
+func docFile(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".md", ".mdx", ".txt", ".rst", ".adoc", ".html":
+		return true
+	}
+	return false
+}
+
+func testFile(p string) bool {
+	b := strings.ToLower(path.Base(p))
+	return strings.Contains(b, "test") || strings.Contains(b, "spec") || strings.Contains(p, "/tests/") || strings.Contains(p, "/__tests__/")
+}
+
+func lintConfig(p string) bool {
+	b := path.Base(p)
+	return strings.HasPrefix(b, ".eslintrc") || strings.HasPrefix(b, "eslint.config.") || b == ".golangci.yml" || b == ".golangci.yaml" || b == "biome.json" || b == ".rubocop.yml"
+}
+
+// strong reports whether a value looks like a real secret rather than a
+// word standing in for one ("ollama", "local"): 20 characters or more, or
+// 8 or more mixing letters with digits or symbols.
+func strong(v string) bool {
+	if len(v) >= 20 {
+		return true
+	}
+	letters := strings.IndexFunc(v, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) >= 0
+	others := strings.IndexFunc(v, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) >= 0
+	return len(v) >= 8 && letters && others
+}

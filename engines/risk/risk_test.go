@@ -1,0 +1,212 @@
+package risk
+
+import (
+	"strings"
+	"testing"
+)
+
+const proj = "/home/u/proj"
+
+// TestCommands holds each command entry both ways: the step is found, and
+// a near step that is not risky is not.
+func TestCommands(t *testing.T) {
+	tests := []struct {
+		cmd  string
+		want string // entry ID, "" for none
+	}{
+		{"rm -rf src/legacy", "rm-recursive"},
+		{"rm -rf node_modules .next dist", ""},
+		{"rm -rf /tmp/build-123", ""},
+		{"rm -r archive/ && npm run build", "rm-recursive"},
+		{"rm -rf ~/.dmux.global.json /tmp/dmux-test*", "rm-outside"},
+		{"rm -f /home/u/other/notes.txt", "rm-outside"},
+		{"rm /home/u/proj/cmd/hooks.go", "rm-file"},
+		{"rm /home/u/proj/cmd/new_helper.go", ""}, // created by the session
+		{"rm debug.log", ""},
+		{"cd /home/u/proj/cmd && rm hooks.go", "rm-file"},
+		{"git reset --hard HEAD~1", "git-reset-hard"},
+		{"git reset --soft HEAD~1", ""},
+		{"git push --force origin main", "git-push-force"},
+		{"git push -f", "git-push-force"},
+		{"git push origin +main", "git-push-force"},
+		{"git push -u origin feature", ""},
+		{"git branch -D feature/x", "git-branch-delete"},
+		{"git branch -d merged", ""},
+		{"git push origin --delete old", "git-branch-delete"},
+		{"git clean -fd", "git-clean"},
+		{"git clean -nd", ""},
+		{"git restore logs/ && git status", "git-discard"},
+		{"git restore --staged file.go", ""},
+		{"git checkout -- cmd/new_helper.go", ""}, // the session's own change
+		{"git checkout -- src/a.go", "git-discard"},
+		{"git checkout main", ""},
+		{"git stash drop", "git-discard"},
+		{"git stash", ""},
+		{`git commit --no-verify -m "x"`, "no-verify"},
+		{`git commit -nm "x"`, "no-verify"},
+		{`git commit -m "no-verify mentioned"`, ""},
+		{"git push --no-verify", "no-verify"},
+		{"chmod 777 /var/www", "chmod-open"},
+		{"chmod -R o+w data", "chmod-open"},
+		{"chmod +x script.sh", ""},
+		{"chmod 755 script.sh", ""},
+		{"chmod u+w file", ""},
+		{"sudo systemctl restart nginx", "system-service"},
+		{"systemctl status nginx", ""},
+		{"systemctl --user restart app", ""},
+		{"launchctl unload ~/Library/LaunchAgents/x.plist", "system-service"},
+		{"sudo service postgresql restart", "system-service"},
+		{"echo 'x' | sudo tee /etc/hosts", "system-etc"},
+		{"sudo cp my.conf /etc/nginx/nginx.conf", "system-etc"},
+		{"cat /etc/hosts", ""},
+		{"sudo sed -i 's/scram-sha-256/md5/' /etc/postgresql/16/main/pg_hba.conf", "auth-config"},
+		{"cat /etc/postgresql/16/main/pg_hba.conf", ""},
+		{`psql -U app -c "DROP TABLE users;"`, "sql-drop"},
+		{`psql -U app -c "SELECT * FROM users;"`, ""},
+		{"psql app <<'EOF'\nTRUNCATE orders;\nEOF", "sql-drop"},
+		{`echo "drop table x" > notes.txt`, ""},
+		{"dropdb staging", "sql-drop"},
+		{"createdb app_test2", "db-create"},
+		{`psql -c "CREATE DATABASE scratch"`, "db-create"},
+		{"npx prisma migrate reset --force", "db-reset"},
+		{"npx prisma migrate dev", ""},
+		{"docker compose down -v", "db-reset"},
+		{"docker compose down", ""},
+		{"echo hunter22 | sudo -S apt-get install x", "secret-sudo"},
+		{"sudo apt-get install x", ""},
+		{"PGPASSWORD=s3cr3tpw psql -h db -U app", "secret-cli"},
+		{"PGPASSWORD=$PW psql -h db -U app", ""},
+		{"mysql -u root -ps3cr3t app", "secret-cli"},
+		{"mysql -u root -p app", ""},
+		{"psql postgres://app:s3cr3t@db/app", "secret-cli"},
+		{"psql postgres://app@db/app", ""},
+		{"claude --dangerously-skip-permissions -p hi", "skip-permissions"},
+		{"claude --permission-mode bypassPermissions", "skip-permissions"},
+		{"claude -p hi", ""},
+		{"echo '{}' > .claude/settings.local.json", "agent-permissions"},
+		{`bash -c "git push --force"`, "git-push-force"},
+		{"ls -la", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cmd, func(t *testing.T) {
+			got := Check(Call{Tool: "Bash", Command: tt.cmd, ProjectDir: proj, Written: []string{proj + "/cmd/new_helper.go"}})
+			ids := idsOf(got)
+			if tt.want == "" && len(got) > 0 || tt.want != "" && !strings.Contains(ids, tt.want) {
+				t.Errorf("Check(%q) = %s, want %q", tt.cmd, ids, tt.want)
+			}
+		})
+	}
+}
+
+func idsOf(fs []Finding) string {
+	var ids []string
+	for _, f := range fs {
+		ids = append(ids, f.Entry.ID+"("+f.Target+")")
+	}
+	return strings.Join(ids, ",")
+}
+
+// TestFiles holds the file entries both ways.
+func TestFiles(t *testing.T) {
+	tests := []struct {
+		name, tool, file, newText, oldText, want string
+	}{
+		{"eslint-disable added", "Edit", proj + "/src/a.ts", "// eslint-disable-next-line no-explicit-any\nconst x: any = 1", "const x: any = 1", "lint-suppress"},
+		{"eslint-disable kept", "Edit", proj + "/src/a.ts", "// eslint-disable-next-line\nconst x = 2", "// eslint-disable-next-line\nconst x = 1", ""},
+		{"ts-ignore", "Edit", proj + "/src/a.ts", "// @ts-ignore\nfoo()", "foo()", "lint-suppress"},
+		{"noqa", "Edit", proj + "/a.py", "import os  # noqa: F401", "import os", "lint-suppress"},
+		{"nolint", "Write", proj + "/a.go", "x := f() //nolint:errcheck", "", "lint-suppress"},
+		{"lint in docs", "Write", proj + "/README.md", "use // eslint-disable sparingly", "", ""},
+		{"eslint rule off", "Edit", proj + "/.eslintrc.json", `"no-unused-vars": "off"`, `"no-unused-vars": "error"`, "lint-suppress"},
+		{"test skipped", "Edit", proj + "/src/a.test.ts", "it.skip('works', () => {", "it('works', () => {", "test-skip"},
+		{"skip in a new test file", "Write", proj + "/src/b.test.ts", "if (!key) { it.skip('no key', () => {}) }", "", ""},
+		{"skip in non-test", "Edit", proj + "/src/a.ts", "it.skip(", "", ""},
+		{"pg_hba", "Edit", "/etc/postgresql/16/main/pg_hba.conf", "host all all 0.0.0.0/0 md5", "host all all 0.0.0.0/0 scram-sha-256", "auth-config"},
+		{"etc", "Write", "/etc/nginx/sites-enabled/app", "server {}", "", "system-etc"},
+		{"claude permissions", "Edit", proj + "/.claude/settings.local.json", `"allow": ["Bash(*)"]`, `"allow": []`, "agent-permissions"},
+		{"claude hooks only", "Edit", proj + "/.claude/settings.json", `"hooks": {}`, `{}`, ""},
+		{"wifi password", "Edit", proj + "/esphome/x.yaml", "wifi:\n  ssid: \"home\"\n  password: \"@@Hunter99.55\"", "wifi:\n", "secret-file"},
+		{"secret placeholder", "Edit", proj + "/esphome/x.yaml", "wifi:\n  password: !secret wifi_password", "wifi:\n", ""},
+		{"word for a key", "Write", proj + "/jcode/config.toml", `api_key = "ollama"`, "", ""},
+		{"secret from env", "Edit", proj + "/app.py", "API_KEY = os.environ['API_KEY']", "", ""},
+		{"env example", "Write", proj + "/.env.example", "API_KEY=sk-abcdef123456", "", ""},
+		{"db url switched", "Edit", proj + "/.env", "DATABASE_URL=postgres://localhost/other", "DATABASE_URL=postgres://localhost/app", "env-switch"},
+		{"env other key", "Edit", proj + "/.env", "LOG_LEVEL=debug", "LOG_LEVEL=info", ""},
+		{"ordinary edit", "Edit", proj + "/src/a.go", "return nil", "return err", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Check(Call{Tool: tt.tool, FilePath: tt.file, NewText: tt.newText, OldText: tt.oldText, ProjectDir: proj})
+			ids := idsOf(got)
+			if tt.want == "" && len(got) > 0 || tt.want != "" && !strings.Contains(ids, tt.want) {
+				t.Errorf("got %s, want %q", ids, tt.want)
+			}
+		})
+	}
+}
+
+// TestSecretCommit: a file the session wrote a secret into is found when
+// it is staged or committed, and not when another file is.
+func TestSecretCommit(t *testing.T) {
+	secrets := []string{proj + "/esphome/openshrooly.yaml"}
+	for _, tt := range []struct {
+		cmd  string
+		want bool
+	}{
+		{"cd /home/u/proj && git add esphome/openshrooly.yaml && git commit -m x && git push", true},
+		{"git add -A && git commit -m x", true},
+		{"git commit -am x", true},
+		{"git add src/main.c && git commit -m x", false},
+	} {
+		got := Check(Call{Tool: "Bash", Command: tt.cmd, ProjectDir: proj, Secrets: secrets})
+		if has := strings.Contains(idsOf(got), "secret-commit"); has != tt.want {
+			t.Errorf("%q: %s, want secret-commit %v", tt.cmd, idsOf(got), tt.want)
+		}
+	}
+}
+
+// TestCovered holds the cover rule both ways: the same step is quiet when
+// a recent instruction asks for it or names its target.
+func TestCovered(t *testing.T) {
+	tests := []struct {
+		cmd, prompt string
+		covered     bool
+	}{
+		{"git push --force", "ok now force push the branch", true},
+		{"git push --force", "push the branch", false},
+		{"git reset --hard origin/main", "reset hard to origin", true},
+		{"git reset --hard origin/main", "fix the failing test", false},
+		{"rm -rf src/archive", "delete the archive folder", true},
+		{"rm -rf src/archive", "get the build past the type error", false},
+		{`psql -c "DROP TABLE sessions"`, "drop the sessions table", true},
+		{`psql -c "DROP TABLE sessions"`, "why is login slow?", false},
+		{"git commit --no-verify -m x", "commit it, skip the hooks", true},
+		{"git commit --no-verify -m x", "commit and push", false},
+		{"git restore logs/", "fix the warnings without being lazy", false},
+		{"echo pw | sudo -S ls", "the password is pw", false},
+	}
+	for _, tt := range tests {
+		fs := Check(Call{Tool: "Bash", Command: tt.cmd, ProjectDir: proj})
+		if len(fs) == 0 {
+			t.Fatalf("%q: no finding", tt.cmd)
+		}
+		if got := Covered(fs[0], []Instruction{{Text: "earlier prompt"}, {Text: tt.prompt}}); got != tt.covered {
+			t.Errorf("%q after %q: covered %v, want %v", tt.cmd, tt.prompt, got, tt.covered)
+		}
+	}
+	// A secret the user typed themselves is theirs to have written.
+	fs := Check(Call{Tool: "Edit", FilePath: proj + "/x.yaml", NewText: "password: \"@@Hunter99.55\""})
+	if len(fs) != 1 || !Covered(fs[0], []Instruction{{Text: "@@Hunter99.55"}}) {
+		t.Errorf("secret the user gave: %s not covered", idsOf(fs))
+	}
+}
+
+func TestCatalogueIDsUnique(t *testing.T) {
+	seen := map[string]bool{}
+	for _, e := range Catalogue() {
+		if seen[e.ID] || e.What == "" || e.Category == "" {
+			t.Errorf("entry %q duplicated or incomplete", e.ID)
+		}
+		seen[e.ID] = true
+	}
+}

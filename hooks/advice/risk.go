@@ -1,0 +1,38 @@
+package advice
+
+// RiskCooldown is the number of tool calls within which the same catalogue
+// entry is not advised again.
+const RiskCooldown = 20
+
+// RiskFacts describe one risky step: the call, what it does, and the
+// catalogue entry it matched.
+type RiskFacts struct {
+	Call   int    // the call's number
+	Tool   string // Bash, Edit…
+	Target string // what it acted on (never a secret's value)
+	// Entry, Category and What are the catalogue entry's id, category and
+	// description ("deletes a directory tree…").
+	Entry, Category, What string
+	// Failed: the call reported a failure, so the step may have run only
+	// in part.
+	Failed bool
+}
+
+// RiskDue reports whether an entry last advised at call last (0 = never)
+// may be advised again at call now.
+func RiskDue(last, now int) bool { return last == 0 || now-last >= RiskCooldown }
+
+// Risk words a risk advisory: the facts, then one next step.
+func Risk(f RiskFacts) Advisory {
+	failed := ""
+	if f.Failed {
+		failed = " The call reported a failure, so the step may have run only in part."
+	}
+	target := ""
+	if f.Target != "" {
+		target = " on " + Quote(f.Target, 160)
+	}
+	return finish(KindRisk, Soft, map[string]float64{"call": float64(f.Call)},
+		"Call #%d (%s%s) %s: catalogue entry %s, %s. No recent user prompt asks for this step or names its target.%s Next step: tell the user in one sentence what was done and why; if they did not ask for it, undo it or ask before going further.",
+		f.Call, f.Tool, target, f.What, f.Entry, f.Category, failed)
+}

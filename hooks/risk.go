@@ -1,0 +1,183 @@
+package hooks
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/djinn-cc/djinn/engines/risk"
+	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/state"
+)
+
+// Bounds of the risk catalogue's memory (state.Risk).
+const (
+	riskPrompts      = 3
+	riskPromptRunes  = 4000
+	riskWritten      = 64
+	riskSecrets      = 8
+	riskAdvisedKinds = 32
+)
+
+// riskInput is what the catalogue reads of a call's input.
+type riskInput struct {
+	Command   string `json:"command"`
+	FilePath  string `json:"file_path"`
+	Content   string `json:"content"`
+	OldString string `json:"old_string"`
+	NewString string `json:"new_string"`
+	Edits     []struct {
+		OldString string `json:"old_string"`
+		NewString string `json:"new_string"`
+	} `json:"edits"`
+}
+
+// riskPrompt keeps the latest user prompts, which may cover a risky step:
+// typed prompts only, not slash commands or machine-injected text.
+func (s *session) riskPrompt(p *Payload) {
+	t := strings.TrimSpace(p.Prompt)
+	if t == "" || p.Source != "" || strings.HasPrefix(t, "/") || strings.HasPrefix(t, "<") {
+		return
+	}
+	r := s.riskState()
+	r.Prompts = append(r.Prompts, clipRunes(t, riskPromptRunes))
+	if len(r.Prompts) > riskPrompts {
+		r.Prompts = r.Prompts[len(r.Prompts)-riskPrompts:]
+	}
+}
+
+func (s *session) riskState() *state.Risk {
+	if s.w.Risk == nil {
+		s.w.Risk = &state.Risk{}
+	}
+	return s.w.Risk
+}
+
+// instructions are what may cover a risky step: today the latest user
+// prompts. The instructions-in-force model will add to this list.
+func (s *session) instructions() []risk.Instruction {
+	if s.w.Risk == nil {
+		return nil
+	}
+	out := make([]risk.Instruction, len(s.w.Risk.Prompts))
+	for i, t := range s.w.Risk.Prompts {
+		out[i] = risk.Instruction{Text: t}
+	}
+	return out
+}
+
+// riskCall matches a call against the risk catalogue and words an
+// advisory for each risky step no recent instruction covers, each entry at
+// most once per advice.RiskCooldown calls. It also remembers the files the
+// call creates and those it writes a literal secret into.
+func (s *session) riskCall(p *Payload) []advice.Advisory {
+	switch p.ToolName {
+	case "Bash", "Write", "Edit", "MultiEdit":
+	default:
+		return nil
+	}
+	var in riskInput
+	if json.Unmarshal(p.ToolInput, &in) != nil {
+		return nil
+	}
+	project := s.w.ProjectDir
+	if project == "" {
+		project = p.Cwd
+	}
+	c := risk.Call{Tool: p.ToolName, Command: in.Command, FilePath: in.FilePath, ProjectDir: project}
+	switch p.ToolName {
+	case "Write":
+		c.NewText = in.Content
+		if r := s.toolResponse(p); r.OriginalFile != nil {
+			c.OldText = *r.OriginalFile
+		}
+	case "Edit":
+		c.NewText, c.OldText = in.NewString, in.OldString
+	case "MultiEdit":
+		var nb, ob strings.Builder
+		for _, e := range in.Edits {
+			nb.WriteString(e.NewString + "\n")
+			ob.WriteString(e.OldString + "\n")
+		}
+		c.NewText, c.OldText = nb.String(), ob.String()
+	}
+	r := s.riskState()
+	c.Written, c.Secrets = r.Written, r.Secrets
+	findings := risk.Check(c)
+	failed := p.HookEventName == PostToolUseFailure
+	if !failed {
+		s.riskRemember(p, c)
+	}
+	var advs []advice.Advisory
+	ins := s.instructions()
+	for _, f := range findings {
+		if f.Entry == risk.SecretFile && !failed {
+			r.Secrets = appendBounded(r.Secrets, clip(in.FilePath, 1024), riskSecrets)
+		}
+		if f.Entry == risk.SecretCommit {
+			r.Secrets = removeBase(r.Secrets, f.Target)
+		}
+		if risk.Covered(f, ins) || !advice.RiskDue(r.Advised[f.Entry.ID], s.w.ToolCalls) {
+			continue
+		}
+		if r.Advised == nil {
+			r.Advised = map[string]int{}
+		}
+		if _, ok := r.Advised[f.Entry.ID]; !ok && len(r.Advised) >= riskAdvisedKinds {
+			continue
+		}
+		r.Advised[f.Entry.ID] = s.w.ToolCalls
+		advs = append(advs, advice.Risk(advice.RiskFacts{
+			Call: s.w.ToolCalls, Tool: p.ToolName, Target: relTargets(f.Target, project),
+			Entry: f.Entry.ID, Category: string(f.Entry.Category), What: f.Entry.What, Failed: failed,
+		}))
+	}
+	return advs
+}
+
+// riskRemember notes the files a successful call created or wrote.
+func (s *session) riskRemember(p *Payload, c risk.Call) {
+	r := s.riskState()
+	var made []string
+	switch p.ToolName {
+	case "Bash":
+		made = risk.Creates(c.Command, c.ProjectDir)
+	case "Write", "Edit", "MultiEdit":
+		made = []string{c.FilePath}
+	}
+	for _, f := range made {
+		r.Written = appendBounded(r.Written, clip(f, 1024), riskWritten)
+	}
+}
+
+// appendBounded appends x unless present, keeping the newest n.
+func appendBounded(xs []string, x string, n int) []string {
+	for _, y := range xs {
+		if y == x {
+			return xs
+		}
+	}
+	xs = append(xs, x)
+	if len(xs) > n {
+		xs = xs[len(xs)-n:]
+	}
+	return xs
+}
+
+// removeBase drops the paths whose last element is base.
+func removeBase(xs []string, base string) []string {
+	out := xs[:0]
+	for _, x := range xs {
+		if !strings.HasSuffix(x, "/"+base) && x != base {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// relTargets shows a target's paths relative to the project.
+func relTargets(t, project string) string {
+	if project == "" {
+		return t
+	}
+	return strings.ReplaceAll(t, strings.TrimSuffix(project, "/")+"/", "")
+}
