@@ -29,6 +29,7 @@ import (
 //     <session-id>/subagents/agent-<id>.jsonl (and the compaction
 //     summariser in agent-acompact-*); subagents-inline is the same session
 //     as 1.0.x writes it, the subagent's lines inline with isSidechain.
+//   - spotter-4d5611e5-subagents: a real subagent's file (see its README).
 //   - selfcall: a /djinn:status between two of the agent's calls;
 //     selfcall-none is the session without it.
 
@@ -36,7 +37,7 @@ import (
 // transcript line (the twins' lines differ).
 type shapeEvent struct {
 	Name, Tool, Agent string
-	Calls             int
+	Calls, Line       int
 	Fired             []string
 }
 
@@ -47,7 +48,7 @@ func replayShape(t *testing.T, path string) (*Report, []shapeEvent) {
 	var evs []shapeEvent
 	st := t.TempDir()
 	rep, err := Run(context.Background(), path, Options{StateDir: st, Settings: settings.Default(), OnEvent: func(e Event) {
-		se := shapeEvent{Name: e.Name, Tool: e.ToolName, Agent: e.AgentID, Calls: e.ToolCalls}
+		se := shapeEvent{Name: e.Name, Tool: e.ToolName, Agent: e.AgentID, Calls: e.ToolCalls, Line: e.Line}
 		for _, a := range e.Fired {
 			se.Fired = append(se.Fired, a.Kind)
 		}
@@ -224,5 +225,72 @@ func TestSelfCallNotCounted(t *testing.T) {
 	}
 	if want := []string{"Bash #1", "Bash #1", "Bash #2"}; !cmp.Equal(calls, want) {
 		t.Errorf("PostToolUse call numbers %v, want %v", calls, want)
+	}
+}
+
+// TestRealSubagentFile: the real 2.1.39 session spotter-4d5611e5 with its
+// subagent's own file beside it, as Claude Code wrote them: the Explore
+// subagent's 33 calls are replayed with its agent id between the Task call
+// and its result, a SubagentStop follows, the compaction summariser's file
+// is not replayed, and the main chain's events are those of the main file
+// alone.
+func TestRealSubagentFile(t *testing.T) {
+	const sid = "4d5611e5-241a-462a-8d15-5122611a9569"
+	dir := t.TempDir()
+	raw, err := os.ReadFile("../../testdata/transcripts/spotter-" + sid + ".jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	main := filepath.Join(dir, sid+".jsonl")
+	if err := os.WriteFile(main, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, aloneEv := replayShape(t, main)
+	sub := filepath.Join(dir, sid, "subagents")
+	if err := os.MkdirAll(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"agent-a2898e3.jsonl", "agent-acompact-e1f845.jsonl"} {
+		b, err := os.ReadFile(filepath.Join("testdata/spotter-4d5611e5-subagents", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(sub, f), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, evs := replayShape(t, main)
+	if want := []string{"agent-a2898e3.jsonl"}; !cmp.Equal(rep.Subagents, want) {
+		t.Errorf("subagent files %v, want %v", rep.Subagents, want)
+	}
+	var mainEv []string
+	agentCalls, stops := 0, 0
+	for _, e := range evs {
+		switch {
+		case e.Agent == "":
+			mainEv = append(mainEv, e.Name+" "+e.Tool)
+		case e.Agent == "a2898e3" && (e.Name == hooks.PostToolUse || e.Name == hooks.PostToolUseFailure):
+			agentCalls++
+			// The Task is called on line 44 and returns on line 113.
+			if e.Line < 44 || e.Line >= 113 {
+				t.Errorf("subagent call %s at main line %d, outside its Task (lines 44-113)", e.Tool, e.Line)
+			}
+		case e.Agent == "a2898e3" && e.Name == hooks.SubagentStop:
+			stops++
+		default:
+			t.Errorf("unexpected event %+v", e)
+		}
+	}
+	if agentCalls != 33 || stops != 1 {
+		t.Errorf("subagent: %d calls and %d SubagentStops, want 33 and 1", agentCalls, stops)
+	}
+	var aloneMain []string
+	for _, e := range aloneEv {
+		if e.Agent == "" {
+			aloneMain = append(aloneMain, e.Name+" "+e.Tool)
+		}
+	}
+	if diff := cmp.Diff(aloneMain, mainEv); diff != "" {
+		t.Errorf("main-chain events differ from the main file alone (-alone +with subagent):\n%s", diff)
 	}
 }
