@@ -942,6 +942,9 @@ func millis(d time.Duration) string {
 func (rep *Report) Summary(w io.Writer) {
 	fmt.Fprintf(w, "replay %s\n", rep.File)
 	fmt.Fprintf(w, "  session %s: %d lines (%d unreadable), %d events, %d tool calls, %s\n", rep.SessionID, rep.Lines, rep.BadLines, rep.EventCount, rep.ToolCalls, millis(rep.Duration))
+	if len(rep.Subagents) > 0 {
+		fmt.Fprintf(w, "  with the subagents' files: %s\n", strings.Join(rep.Subagents, ", "))
+	}
 	names := make([]string, 0, len(rep.Events))
 	for k := range rep.Events {
 		names = append(names, k)

@@ -294,3 +294,19 @@ func TestRealSubagentFile(t *testing.T) {
 		t.Errorf("main-chain events differ from the main file alone (-alone +with subagent):\n%s", diff)
 	}
 }
+
+// TestSummaryNamesSubagentFiles: the text summary says which subagents'
+// files were replayed with the session, and says nothing of them when
+// there were none.
+func TestSummaryNamesSubagentFiles(t *testing.T) {
+	for f, want := range map[string]bool{
+		"testdata/subagents/5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9.jsonl": true,
+		"testdata/subagents-inline.jsonl":                               false,
+	} {
+		var b strings.Builder
+		replayFile(t, f).Summary(&b)
+		if got := strings.Contains(b.String(), "\n  with the subagents' files: agent-a7f3c21.jsonl\n"); got != want {
+			t.Errorf("%s: summary names the subagent file: %v, want %v\n%s", f, got, want, b.String())
+		}
+	}
+}
