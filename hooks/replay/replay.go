@@ -15,7 +15,13 @@
 //   - Stop at the end of each main-chain assistant turn, with its last text;
 //   - PreCompact and SessionStart(compact) at each compact_boundary;
 //   - sidechain (subagent) tool calls as events with their agent id, and a
-//     SubagentStop when the subagent's Task returns.
+//     SubagentStop when the subagent's Task returns; a 2.1.x subagent's own
+//     file (<session-id>/subagents/agent-<id>.jsonl beside the transcript)
+//     is merged in by timestamp.
+//
+// Each tool_use id is one call: a stretch 2.0.x writes again on resume
+// fires no hook again, and a result written before its tool_use (2.1.1xx)
+// waits for it.
 //
 // Files are written into a scratch project as the tools left them (Write
 // content, Edit applied to the original, a full Read's content), so content
@@ -123,7 +129,10 @@ type Report struct {
 	Per100     map[string]float64 `json:"per_100_tool_calls"`
 	Context    []ContextPoint     `json:"context"`
 	Duration   time.Duration      `json:"duration_ns"`
-	StateDir   string             `json:"state_dir,omitempty"`
+	// Subagents are the subagents' own transcripts (2.1.x,
+	// <session-id>/subagents/agent-*.jsonl beside the file) replayed with it.
+	Subagents []string `json:"subagent_files,omitempty"`
+	StateDir  string   `json:"state_dir,omitempty"`
 }
 
 var tagRe = lazy(`\[djinn:([a-z-]+)\]`)
@@ -170,6 +179,8 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 		paths:     paths{fsRoot: filepath.Join(work, "fs")},
 		rep:       &Report{File: path, Events: map[string]int{}, ByKind: map[string]int{}, Per100: map[string]float64{}},
 		pending:   map[string]pendingTool{},
+		done:      map[string]bool{},
+		early:     map[string]earlyResult{},
 		agentText: map[string]string{},
 	}
 	if keepState {
@@ -222,36 +233,60 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 	_ = os.MkdirAll(r.projectDir, 0o700)
 	r.rep.SessionID = r.sessionID
 
+	items := make([]item, len(lines))
+	for i := range lines {
+		items[i] = item{raw: lines[i], e: decoded[i], line: i + 1}
+	}
+	var agents [][]item
+	for _, sf := range subagentFiles(path, r.sessionID) {
+		a, err := readSubagent(sf)
+		if err != nil {
+			return nil, err
+		}
+		agents = append(agents, a)
+		r.rep.Subagents = append(r.rep.Subagents, filepath.Base(sf))
+	}
+	items = mergeItems(items, agents)
+	markRepeats(items)
+
 	if err := r.fire(ctx, &hooks.Payload{HookEventName: hooks.SessionStart, Source: "startup"}, 0); err != nil {
 		return nil, err
 	}
-	for i, e := range decoded {
+	for _, it := range items {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		e := it.e
 		if e != nil {
 			if t, ok := e.Time(); ok && t.UTC().After(r.now) {
 				r.now = t.UTC()
 			}
-			if err := r.before(ctx, e, i+1); err != nil {
+			if !it.repeat {
+				if err := r.before(ctx, e, it.line); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if !it.agent {
+			if _, err := r.tw.Write(it.raw); err != nil {
+				return nil, err
+			}
+			if err := r.tw.WriteByte('\n'); err != nil {
 				return nil, err
 			}
 		}
-		if _, err := r.tw.Write(lines[i]); err != nil {
-			return nil, err
-		}
-		if err := r.tw.WriteByte('\n'); err != nil {
-			return nil, err
-		}
 		if e != nil {
 			switch {
+			case it.agent:
 			case e.IsMainAssistant():
 				r.expected = e.Message.Usage.Context()
 			case e.IsCompactBoundary():
 				r.expected = -1
 			}
-			if err := r.after(ctx, e, i+1); err != nil {
-				return nil, err
+			if !it.repeat {
+				if err := r.after(ctx, e, it.line); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
@@ -364,6 +399,13 @@ func readLines(rd io.Reader, sizeHint int64) ([][]byte, error) {
 	return out, nil
 }
 
+// earlyResult is a tool result whose tool_use is not written yet: it
+// waits for its call.
+type earlyResult struct {
+	block    transcript.Block
+	response json.RawMessage
+}
+
 type pendingTool struct {
 	name    string
 	input   json.RawMessage
@@ -388,8 +430,10 @@ type runner struct {
 	expected int64
 
 	pending     map[string]pendingTool
-	turnActive  bool   // main-chain assistant activity since the last prompt
-	lastText    string // last main-chain assistant text of the turn
+	done        map[string]bool        // tool_use ids whose call has fired: one id is one call
+	early       map[string]earlyResult // results written before their tool_use (2.1.1xx)
+	turnActive  bool                   // main-chain assistant activity since the last prompt
+	lastText    string                 // last main-chain assistant text of the turn
 	agentText   map[string]string
 	agentOrder  []string
 	lastAgentID string
@@ -525,13 +569,27 @@ func (r *runner) after(ctx context.Context, e *transcript.Entry, line int) error
 	case e.IsCompactSummary:
 		return r.fire(ctx, &hooks.Payload{HookEventName: hooks.SessionStart, Source: "compact"}, line)
 	case e.Type == "assistant" && e.Message != nil:
+		var ready []string
 		for _, b := range e.Message.Content.Blocks {
 			if b.Type == "tool_use" && b.ID != "" {
+				if _, ok := r.pending[b.ID]; ok || r.done[b.ID] {
+					continue // written again on resume: one id is one call
+				}
 				agent := ""
 				if e.IsSidechain {
 					agent = agentOf(e)
 				}
 				r.pending[b.ID] = pendingTool{name: b.Name, input: b.Input, agentID: agent}
+				if _, ok := r.early[b.ID]; ok {
+					ready = append(ready, b.ID)
+				}
+			}
+		}
+		for _, id := range ready {
+			er := r.early[id]
+			delete(r.early, id)
+			if err := r.result(ctx, er.block, er.response, line); err != nil {
+				return err
 			}
 		}
 		text := strings.TrimSpace(e.Message.Content.PlainText())
@@ -624,61 +682,79 @@ func (r *runner) toolResults(ctx context.Context, e *transcript.Entry, line int)
 		}
 	}
 	for _, b := range results {
-		pt, ok := r.pending[b.ToolUseID]
-		if !ok {
-			continue
-		}
-		delete(r.pending, b.ToolUseID)
-		input, effect := r.mapInput(pt.input), parseEffectInput(pt.name, pt.input)
 		var response json.RawMessage
 		if len(results) == 1 && len(e.ToolUseResult) > 0 {
 			response = e.ToolUseResult
 		}
-		// A failed call ("File has not been read yet", "String to replace
-		// not found") left the file as it was.
-		if effect != nil && !b.IsError {
-			var resp effectResp
-			if response != nil && needsEffectResp(pt.name) {
-				resp = parseEffectResp(response)
+		if _, ok := r.pending[b.ToolUseID]; !ok {
+			if !r.done[b.ToolUseID] && b.ToolUseID != "" {
+				// Written before its tool_use: it waits for its call.
+				r.early[b.ToolUseID] = earlyResult{block: b, response: response}
 			}
-			r.applyEffects(pt.name, effect, resp)
+			continue
 		}
-		if len(response) > 0 {
-			response = r.mapInput(response)
-		}
-		p := &hooks.Payload{
-			HookEventName: hooks.PostToolUse,
-			ToolName:      pt.name,
-			ToolInput:     input,
-			ToolResponse:  response,
-			ToolUseID:     b.ToolUseID,
-			AgentID:       pt.agentID,
-		}
-		if pt.agentID != "" {
-			p.AgentType = "subagent"
-		}
-		if b.IsError {
-			p.HookEventName = hooks.PostToolUseFailure
-			p.ToolResponse = nil
-			if b.Content != nil {
-				p.Error = b.Content.PlainText()
-			}
-			if p.Error == "" {
-				p.Error = "tool failed"
-			}
-		}
-		if len(p.ToolResponse) == 0 && !b.IsError && b.Content != nil {
-			raw, _ := json.Marshal(b.Content.PlainText())
-			p.ToolResponse = raw
-		}
-		r.rep.ToolCalls++
-		if err := r.fire(ctx, p, line); err != nil {
+		if err := r.result(ctx, b, response, line); err != nil {
 			return err
 		}
-		if pt.name == "Task" || pt.name == "Agent" {
-			if err := r.subagentStop(ctx, pt, line); err != nil {
-				return err
-			}
+	}
+	return nil
+}
+
+// result fires PostToolUse or PostToolUseFailure for the pending call a
+// tool_result answers, response being the result line's toolUseResult.
+func (r *runner) result(ctx context.Context, b transcript.Block, response json.RawMessage, line int) error {
+	pt := r.pending[b.ToolUseID]
+	delete(r.pending, b.ToolUseID)
+	r.done[b.ToolUseID] = true
+	input, effect := r.mapInput(pt.input), parseEffectInput(pt.name, pt.input)
+	// A failed call ("File has not been read yet", "String to replace
+	// not found") left the file as it was.
+	if effect != nil && !b.IsError {
+		var resp effectResp
+		if response != nil && needsEffectResp(pt.name) {
+			resp = parseEffectResp(response)
+		}
+		r.applyEffects(pt.name, effect, resp)
+	}
+	if len(response) > 0 {
+		response = r.mapInput(response)
+	}
+	p := &hooks.Payload{
+		HookEventName: hooks.PostToolUse,
+		ToolName:      pt.name,
+		ToolInput:     input,
+		ToolResponse:  response,
+		ToolUseID:     b.ToolUseID,
+		AgentID:       pt.agentID,
+	}
+	if pt.agentID != "" {
+		p.AgentType = "subagent"
+	}
+	if b.IsError {
+		p.HookEventName = hooks.PostToolUseFailure
+		p.ToolResponse = nil
+		if b.Content != nil {
+			p.Error = b.Content.PlainText()
+		}
+		if p.Error == "" {
+			p.Error = "tool failed"
+		}
+	}
+	if len(p.ToolResponse) == 0 && !b.IsError && b.Content != nil {
+		raw, _ := json.Marshal(b.Content.PlainText())
+		p.ToolResponse = raw
+	}
+	// Djinn's own command takes no call number in the hooks; the
+	// report counts the calls as they do.
+	if !hooks.IsSelfCall(p, r.env.Getenv) {
+		r.rep.ToolCalls++
+	}
+	if err := r.fire(ctx, p, line); err != nil {
+		return err
+	}
+	if pt.name == "Task" || pt.name == "Agent" {
+		if err := r.subagentStop(ctx, pt, line); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -866,6 +942,9 @@ func millis(d time.Duration) string {
 func (rep *Report) Summary(w io.Writer) {
 	fmt.Fprintf(w, "replay %s\n", rep.File)
 	fmt.Fprintf(w, "  session %s: %d lines (%d unreadable), %d events, %d tool calls, %s\n", rep.SessionID, rep.Lines, rep.BadLines, rep.EventCount, rep.ToolCalls, millis(rep.Duration))
+	if len(rep.Subagents) > 0 {
+		fmt.Fprintf(w, "  with the subagents' files: %s\n", strings.Join(rep.Subagents, ", "))
+	}
 	names := make([]string, 0, len(rep.Events))
 	for k := range rep.Events {
 		names = append(names, k)
