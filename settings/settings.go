@@ -71,11 +71,14 @@ type Advisories struct {
 	Pressure   Mode `json:"pressure"`
 	Reanchor   Mode `json:"reanchor"`
 	Compacted  Mode `json:"compacted"`
+	// RepeatComplaint is the user reporting a failure again after the
+	// agent said it was fixed.
+	RepeatComplaint Mode `json:"repeat_complaint"`
 }
 
 // SetAll puts every kind in mode m.
 func (a *Advisories) SetAll(m Mode) {
-	*a = Advisories{m, m, m, m, m, m, m, m, m}
+	*a = Advisories{m, m, m, m, m, m, m, m, m, m}
 }
 
 // Mode returns the mode of an advisory kind (its tag name, e.g.
@@ -101,6 +104,8 @@ func (a Advisories) Mode(kind string) Mode {
 		m = a.Reanchor
 	case "compacted":
 		m = a.Compacted
+	case "repeat-complaint":
+		m = a.RepeatComplaint
 	}
 	if !m.Valid() {
 		return Advise
@@ -201,6 +206,7 @@ func Default() Settings {
 			Drift: Observe, ReadLoop: Observe, EditRevert: Observe,
 			FailLoop: Advise, ToolLoop: Advise, Stall: Advise,
 			Pressure: Observe, Reanchor: Observe, Compacted: Advise,
+			RepeatComplaint: Observe,
 		},
 	}
 }
