@@ -95,18 +95,20 @@ func isUserReport(p *Payload) bool {
 		!strings.HasPrefix(t, "This session is being continued from a previous conversation")
 }
 
-// noteClaim keeps, at the main agent's Stop, the sentence of its last
-// message that says something was fixed.
+// noteClaim keeps, at the main agent's Stop, the last sentence of its last
+// message that says something was fixed (the closing summary, where the
+// agent states the outcome).
 func (s *session) noteClaim(p *Payload) {
 	if p.HookEventName != Stop || p.LastAssistantMessage == "" {
 		return
 	}
 	claim := complaintRes()[2]
 	text := p.LastAssistantMessage
-	loc := claim.FindStringIndex(text)
-	if loc == nil {
+	all := claim.FindAllStringIndex(text, -1)
+	if all == nil {
 		return
 	}
+	loc := all[len(all)-1]
 	c := s.complaints()
 	sat.Inc(&c.Clock)
 	c.Claims = append(c.Claims, state.Claim{Clock: c.Clock, Seq: s.w.ToolCalls, Text: clipRunes(sentenceAround(text, loc[0], loc[1]), 300)})
@@ -116,17 +118,21 @@ func (s *session) noteClaim(p *Payload) {
 }
 
 // sentenceAround returns the sentence of text that holds [i, j), on one
-// line.
+// line: a sentence ends at a line break or at ".", "!" or "?" before a
+// space (so "main.go" does not end one).
 func sentenceAround(text string, i, j int) string {
-	start := strings.LastIndexAny(text[:i], ".!?\n") + 1
-	end := strings.IndexAny(text[j:], ".!?\n")
-	if end < 0 {
-		end = len(text)
-	} else {
-		end += j + 1
+	start := 0
+	for _, m := range sentenceEnd().FindAllStringIndex(text[:i], -1) {
+		start = m[1]
+	}
+	end := len(text)
+	if m := sentenceEnd().FindStringIndex(text[j:]); m != nil {
+		end = j + m[0] + 1
 	}
 	return strings.Join(strings.Fields(text[start:end]), " ")
 }
+
+var sentenceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?](\s|$)|\n`) })
 
 func (s *session) complaints() *state.Complaints {
 	if s.w.Complaints == nil {
