@@ -80,3 +80,22 @@ func TestRepeatComplaintObservedByDefault(t *testing.T) {
 		t.Fatalf("context %q observed %q", r.Context, r.Observed)
 	}
 }
+
+// TestRepeatComplaintBounded: many reports and claims keep the state at its
+// bounds, and the window still validates.
+func TestRepeatComplaintBounded(t *testing.T) {
+	s := newSim(t)
+	long := strings.Repeat("the parser crashes on unicode input in a very long pasted log line ", 40)
+	for i := 0; i < 12; i++ {
+		s.turn(fmt.Sprintf("%s %d", long, i), "Fixed the parser; it should now work. "+strings.Repeat("x", 500)+" fixed.")
+	}
+	c := s.window().Complaints
+	if c == nil || len(c.Reports) != maxReports || len(c.Claims) != maxClaims {
+		t.Fatalf("complaints = %+v", c)
+	}
+	for _, r := range c.Reports {
+		if len([]rune(r.Text)) > 300 || len(r.Stems) > 48 {
+			t.Errorf("report not bounded: %d runes, %d stems", len([]rune(r.Text)), len(r.Stems))
+		}
+	}
+}
