@@ -29,6 +29,7 @@ func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, er
 		s.say(p, advs, &resp)
 		resp.SystemMessage = s.userMessage
 	}
+	s.say(p, s.repeatComplaint(p), &resp)
 	if !s.env.Settings.Drift.Enabled || s.disabled("drift") {
 		return resp, nil
 	}

@@ -28,6 +28,9 @@ func handleStop(ctx context.Context, s *session, p *Payload) (Response, error) {
 		// or a subagent that cannot be told apart from it: never blocked.
 		return Response{}, nil
 	}
+	if s.env.Settings.Loops.Enabled && !s.disabled("loops") {
+		s.noteClaim(p)
+	}
 	mode := s.mode(advice.KindStall)
 	if !s.env.Settings.Stall.Enabled || s.disabled("stall") || mode == settings.Off {
 		return Response{}, nil

@@ -72,11 +72,14 @@ type Advisories struct {
 	Reanchor   Mode `json:"reanchor"`
 	Compacted  Mode `json:"compacted"`
 	Risk       Mode `json:"risk"`
+	// RepeatComplaint is the user reporting a failure again after the
+	// agent said it was fixed.
+	RepeatComplaint Mode `json:"repeat_complaint"`
 }
 
 // SetAll puts every kind in mode m.
 func (a *Advisories) SetAll(m Mode) {
-	*a = Advisories{m, m, m, m, m, m, m, m, m, m}
+	*a = Advisories{m, m, m, m, m, m, m, m, m, m, m}
 }
 
 // Mode returns the mode of an advisory kind (its tag name, e.g.
@@ -104,6 +107,8 @@ func (a Advisories) Mode(kind string) Mode {
 		m = a.Compacted
 	case "risk":
 		m = a.Risk
+	case "repeat-complaint":
+		m = a.RepeatComplaint
 	}
 	if !m.Valid() {
 		return Advise
@@ -205,6 +210,7 @@ func Default() Settings {
 			FailLoop: Advise, ToolLoop: Advise, Stall: Advise,
 			Pressure: Observe, Reanchor: Observe, Compacted: Advise,
 			Risk: Observe,
+			RepeatComplaint: Observe,
 		},
 	}
 }

@@ -324,7 +324,8 @@ func TestModes(t *testing.T) {
 	want := map[string]Mode{
 		"drift": Observe, "read-loop": Observe, "edit-revert": Observe, "fail-loop": Advise,
 		"tool-loop": Advise, "stall": Advise, "pressure": Observe, "reanchor": Observe, "compacted": Advise,
-		"no-such-kind": Advise,
+		"repeat-complaint": Observe,
+		"no-such-kind":     Advise,
 	}
 	d := Default().Advisories
 	for kind, m := range want {

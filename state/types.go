@@ -68,6 +68,36 @@ type Window struct {
 	// first: a PostToolUse or PostToolUseFailure delivered again with one
 	// of them is a repeat, and is not counted twice.
 	ToolUseIDs []string `json:"tool_use_ids,omitempty"`
+	// Complaints are the last few prompts that reported a failure and the
+	// agent's last few claims that something was fixed, for the
+	// repeat-complaint advisory.
+	Complaints *Complaints `json:"complaints,omitempty"`
+}
+
+// Complaints is the repeat-complaint detector's bounded state. Clock orders
+// reports and claims (it advances at each one); Seq is the tool-call count
+// at the time, for the log.
+type Complaints struct {
+	Clock   int      `json:"clock"`
+	Reports []Report `json:"reports,omitempty"`
+	Claims  []Claim  `json:"claims,omitempty"`
+}
+
+// Report is a user prompt that reported a failure: its start and its
+// stems.
+type Report struct {
+	Clock int      `json:"clock"`
+	Seq   int      `json:"seq"`
+	Text  string   `json:"text"`
+	Stems []string `json:"stems"`
+}
+
+// Claim is the sentence of an agent's message that said something was
+// fixed.
+type Claim struct {
+	Clock int    `json:"clock"`
+	Seq   int    `json:"seq"`
+	Text  string `json:"text"`
 }
 
 // Logged are a hook's log lines: turns.jsonl's and advisories.jsonl's.

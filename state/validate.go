@@ -365,7 +365,7 @@ var (
 	outcomes      = []string{"replaced", "constraint", "refused", "empty"}
 	anchorSources = []string{"prompt", "pivot", "reorient"}
 	adviceModes   = []string{"advise", "observe"}
-	adviceKinds   = []string{"drift", "read-loop", "edit-revert", "fail-loop", "tool-loop", "stall", "pressure", "reanchor", "compacted", "risk"}
+	adviceKinds   = []string{"drift", "read-loop", "edit-revert", "fail-loop", "tool-loop", "stall", "pressure", "reanchor", "compacted", "risk", "repeat-complaint"}
 	severities    = []string{"info", "soft", "hard", "block"}
 )
 
@@ -453,6 +453,24 @@ func (w Window) Validate() error {
 		v.obj("logged", func() {
 			v.maxItems("turns", len(l.Turns), 64)
 			v.maxItems("advisories", len(l.Advisories), 64)
+		})
+	}
+	if c := w.Complaints; c != nil {
+		v.obj("complaints", func() {
+			v.min("clock", int64(c.Clock), 0)
+			v.each("reports", len(c.Reports), 8, func(i int) {
+				r := &c.Reports[i]
+				v.min("clock", int64(r.Clock), 0)
+				v.min("seq", int64(r.Seq), 0)
+				v.maxLen("text", r.Text, 300)
+				v.strs("stems", r.Stems, 48, 64)
+			})
+			v.each("claims", len(c.Claims), 8, func(i int) {
+				r := &c.Claims[i]
+				v.min("clock", int64(r.Clock), 0)
+				v.min("seq", int64(r.Seq), 0)
+				v.maxLen("text", r.Text, 300)
+			})
 		})
 	}
 	// pending_anchor is checked as an anchor when the next hook writes it

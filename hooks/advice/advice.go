@@ -104,6 +104,8 @@ func kindRank(kind string) int {
 		return 7
 	case KindReanchor:
 		return 8
+	case KindRepeatComplaint:
+		return 9
 	}
 	return 0
 }

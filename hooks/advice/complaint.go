@@ -1,0 +1,44 @@
+package advice
+
+import (
+	"fmt"
+	"strings"
+)
+
+// KindRepeatComplaint is a user prompt that reports again a failure the user
+// reported before, after the agent said it was fixed: the conversation is
+// the loop, though no tool call repeats.
+const KindRepeatComplaint = "repeat-complaint"
+
+// ComplaintFacts are what a repeat-complaint advisory states. The texts are
+// untrusted (the user's prompts, the agent's messages) and are quoted.
+type ComplaintFacts struct {
+	// Now is the prompt that reports the failure again; Earlier the first
+	// earlier prompt that reported it.
+	Now, Earlier string
+	// Reports counts the prompts that reported it, this one included.
+	Reports int
+	// Claims are the agent's claims that it was fixed, made since Earlier,
+	// oldest first.
+	Claims []string
+	// Shared are the words (stems) the reports have in common.
+	Shared []string
+}
+
+// RepeatComplaint words the advisory: the repeated report, the claims that
+// did not hold, and the check to make instead.
+func RepeatComplaint(f ComplaintFacts) Advisory {
+	claims := make([]string, len(f.Claims))
+	for i, c := range f.Claims {
+		claims[i] = Quote(c, 200)
+	}
+	nums := map[string]float64{"reports": float64(f.Reports), "claims": float64(len(f.Claims)), "shared": float64(len(f.Shared))}
+	return finish(KindRepeatComplaint, Soft, nums,
+		"The user reports a failure again (%d reports: now %s, earlier %s; in common: %s). Since the earlier report the agent said it was fixed %d time(s): %s. Those claims did not hold where the user looks. Next step: reproduce the failure the way the user sees it (the same command, test, page or device the user names) and confirm it is gone there before saying it is fixed; a check that cannot show the failure (a status code, a build or lint that passes) does not verify it.",
+		f.Reports, Quote(f.Now, 240), Quote(f.Earlier, 240), Clean(strings.Join(f.Shared, ", "), 120), len(f.Claims), strings.Join(claims, "; "))
+}
+
+// String is for tests and logs.
+func (f ComplaintFacts) String() string {
+	return fmt.Sprintf("%d reports, %d claims, shared %v", f.Reports, len(f.Claims), f.Shared)
+}

@@ -1,0 +1,205 @@
+package hooks
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/djinn-cc/djinn/engines/drift"
+	"github.com/djinn-cc/djinn/engines/lcs"
+	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/internal/sat"
+	"github.com/djinn-cc/djinn/settings"
+	"github.com/djinn-cc/djinn/state"
+)
+
+// Repeated complaints (issue 20). A user prompt that reports a failure is
+// kept (its start and stems, the last few); at Stop, a sentence of the
+// agent's last message that says something was fixed is kept as a claim. A
+// later report that shares the failure with an earlier one, after a claim
+// made since that earlier one, is the same complaint again: the agent's
+// fixes did not reach what the user sees.
+
+const (
+	maxReports = 6
+	maxClaims  = 4
+	// complaintHead is how much of a prompt is read: a pasted log after
+	// the complaint adds words that are not the user's report.
+	complaintHead = 600
+)
+
+// complaintRes are the patterns of a failure report, of a report said
+// again, and of a claim that something was fixed.
+var complaintRes = sync.OnceValue(func() [3]*regexp.Regexp {
+	failure := regexp.MustCompile(`(?i)\b(fail\w*|errors?|crash\w*|broken|breaks|exceptions?|kick\w*|wrong|hangs?|freez\w*|frozen|time[sd]? ?out|stuck|blank|(does ?n[o']?t|do ?n[o']?t|is ?n[o']?t|wo ?n't|can ?n[o']?t|not) (work|load|start|run|connect|compile|build|show|open|pass)\w*)\b`)
+	repeat := regexp.MustCompile(`(?i)\b(still|again|same|keeps?|once more)\b`)
+	claim := regexp.MustCompile(`(?i)\b(fixed|resolved|should (now )?(work|pass|run|succeed|be (fixed|working|resolved|gone))|(now|all) (works?|passe?s?|passing|succeeds?)|works now|is working|are passing|(tests?|checks?) (now |all )?pass(es|ing)?|no longer (fails?|crash\w*|errors?|happens?))\b`)
+	return [3]*regexp.Regexp{failure, repeat, claim}
+})
+
+// complaintStop are words too common to tie two reports together.
+var complaintStop = map[string]bool{
+	"the": true, "and": true, "but": true, "for": true, "with": true, "that": true, "this": true, "it": true,
+	"its": true, "you": true, "your": true, "are": true, "was": true, "were": true, "is": true, "not": true,
+	"now": true, "still": true, "again": true, "why": true, "what": true, "when": true, "how": true, "can": true,
+	"just": true, "like": true, "get": true, "got": true, "have": true, "has": true, "had": true, "doe": true,
+	"don": true, "didn": true, "isn": true, "won": true, "there": true, "then": true, "than": true, "they": true,
+	"from": true, "into": true, "onli": true, "right": true, "well": true, "same": true, "all": true, "ani": true,
+	"some": true, "after": true, "befor": true, "please": true, "pleas": true, "also": true, "one": true, "out": true,
+	"let": true, "make": true, "need": true, "want": true, "ultrathink": true, "think": true, "look": true, "see": true,
+}
+
+// complaintStems are the stems of a prompt's words, without the common
+// ones, and the stems of its failure words.
+func complaintStems(text string) (stems, failures []string) {
+	failure := complaintRes()[0]
+	head := clipRunes(text, complaintHead)
+	for _, m := range failure.FindAllString(head, 8) {
+		f := strings.Fields(m)
+		failures = appendStem(failures, drift.Stem(strings.ToLower(f[len(f)-1])))
+	}
+	if len(failures) == 0 {
+		return nil, nil
+	}
+	for _, t := range lcs.Normalize(head) {
+		if len(t) < 3 || len(stems) >= 48 {
+			continue
+		}
+		st := drift.Stem(t)
+		if len(st) < 3 || complaintStop[st] || complaintStop[t] || len(st) > 64 {
+			continue
+		}
+		stems = appendStem(stems, st)
+	}
+	for _, f := range failures {
+		if len(stems) < 48 {
+			stems = appendStem(stems, f)
+		}
+	}
+	return stems, failures
+}
+
+func appendStem(list []string, s string) []string {
+	if s == "" || slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// isUserReport reports whether a prompt is the user's own words: not a
+// slash command, a machine-injected prompt or a compaction summary.
+func isUserReport(p *Payload) bool {
+	t := strings.TrimSpace(p.Prompt)
+	return p.Source == "" && t != "" && !strings.HasPrefix(t, "<") && !strings.HasPrefix(t, "/") &&
+		!strings.HasPrefix(t, "This session is being continued from a previous conversation")
+}
+
+// noteClaim keeps, at the main agent's Stop, the last sentence of its last
+// message that says something was fixed (the closing summary, where the
+// agent states the outcome).
+func (s *session) noteClaim(p *Payload) {
+	if p.HookEventName != Stop || p.LastAssistantMessage == "" {
+		return
+	}
+	claim := complaintRes()[2]
+	text := p.LastAssistantMessage
+	all := claim.FindAllStringIndex(text, -1)
+	if all == nil {
+		return
+	}
+	loc := all[len(all)-1]
+	c := s.complaints()
+	sat.Inc(&c.Clock)
+	c.Claims = append(c.Claims, state.Claim{Clock: c.Clock, Seq: s.w.ToolCalls, Text: clipRunes(sentenceAround(text, loc[0], loc[1]), 300)})
+	if len(c.Claims) > maxClaims {
+		c.Claims = c.Claims[len(c.Claims)-maxClaims:]
+	}
+}
+
+// sentenceAround returns the sentence of text that holds [i, j), on one
+// line: a sentence ends at a line break or at ".", "!" or "?" before a
+// space (so "main.go" does not end one).
+func sentenceAround(text string, i, j int) string {
+	start := 0
+	for _, m := range sentenceEnd().FindAllStringIndex(text[:i], -1) {
+		start = m[1]
+	}
+	end := len(text)
+	if m := sentenceEnd().FindStringIndex(text[j:]); m != nil {
+		end = j + m[0] + 1
+	}
+	return strings.Join(strings.Fields(text[start:end]), " ")
+}
+
+var sentenceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?](\s|$)|\n`) })
+
+func (s *session) complaints() *state.Complaints {
+	if s.w.Complaints == nil {
+		s.w.Complaints = &state.Complaints{}
+	}
+	return s.w.Complaints
+}
+
+// repeatComplaint keeps a prompt that reports a failure and returns the
+// advisory when it reports again one reported before a claim of a fix.
+func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
+	if !s.env.Settings.Loops.Enabled || s.disabled("loops") || s.mode(advice.KindRepeatComplaint) == settings.Off || !isUserReport(p) {
+		return nil
+	}
+	stems, failures := complaintStems(p.Prompt)
+	if len(failures) == 0 {
+		return nil
+	}
+	repeat := complaintRes()[1]
+	again := repeat.MatchString(clipRunes(p.Prompt, complaintHead))
+	c := s.complaints()
+	var earlier *state.Report
+	var shared []string
+	reports := 1
+	for i := range c.Reports {
+		r := &c.Reports[i]
+		sh, fail := overlap(r.Stems, stems, failures)
+		if !fail || (len(sh) < 2 && !again) {
+			continue
+		}
+		reports++
+		if earlier == nil {
+			earlier, shared = r, sh
+		}
+	}
+	var out []advice.Advisory
+	if earlier != nil {
+		var claims []string
+		for _, cl := range c.Claims {
+			if cl.Clock > earlier.Clock {
+				claims = append(claims, cl.Text)
+			}
+		}
+		if len(claims) > 0 {
+			out = append(out, advice.RepeatComplaint(advice.ComplaintFacts{
+				Now: p.Prompt, Earlier: earlier.Text, Reports: reports, Claims: claims, Shared: shared,
+			}))
+		}
+	}
+	sat.Inc(&c.Clock)
+	c.Reports = append(c.Reports, state.Report{Clock: c.Clock, Seq: s.w.ToolCalls, Text: clipRunes(strings.Join(strings.Fields(p.Prompt), " "), 300), Stems: stems})
+	if len(c.Reports) > maxReports {
+		c.Reports = c.Reports[len(c.Reports)-maxReports:]
+	}
+	return out
+}
+
+// overlap returns the stems two reports share and whether they share a
+// failure stem.
+func overlap(a, b, failures []string) (shared []string, fail bool) {
+	for _, x := range b {
+		if slices.Contains(a, x) {
+			shared = append(shared, x)
+			if slices.Contains(failures, x) {
+				fail = true
+			}
+		}
+	}
+	return shared, fail
+}

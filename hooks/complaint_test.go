@@ -1,0 +1,101 @@
+package hooks
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/djinn-cc/djinn/settings"
+)
+
+// turn is one exchange: the user's prompt, a tool call of the agent, and
+// its last message at Stop.
+func (s *sim) turn(prompt, reply string) Response {
+	r := s.userPrompt(prompt)
+	s.tool("Bash", jsonStr(map[string]any{"command": fmt.Sprintf("go build ./... # %d", s.calls)}), map[string]any{"stdout": "", "stderr": ""})
+	s.run(&Payload{HookEventName: Stop, LastAssistantMessage: reply})
+	return r
+}
+
+// TestRepeatComplaintFires: the user reports the same crash three times,
+// and after each of the first two the agent says it is fixed; the third
+// report (and the second) draws the advisory, which quotes the claims.
+func TestRepeatComplaintFires(t *testing.T) {
+	s := newSim(t)
+	s.turn("The app crashes on startup with a nil pointer in the config loader", "I patched the config loader. The crash is fixed: the server starts and curl -I returns 200.")
+	s.turn("It still crashes on startup, same nil pointer", "Rebuilt and verified. It should now work.")
+	if n := s.count("repeat-complaint"); n != 1 {
+		t.Fatalf("second report: %d repeat-complaint advisories, want 1: %q", n, s.said)
+	}
+	r := s.userPrompt("still crashes on startup!!")
+	if len(r.Context) == 0 || !strings.Contains(strings.Join(r.Context, "\n"), "[djinn:repeat-complaint]") {
+		t.Fatalf("third report: no advisory: %q", r.Context)
+	}
+	text := r.Context[0]
+	for _, want := range []string{`"It should now work."`, `"The crash is fixed: the server starts`, "3 reports", "the way the user sees it"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("advisory lacks %q:\n%s", want, text)
+		}
+	}
+	w := s.window()
+	if c := w.Complaints; c == nil || len(c.Reports) != 3 || len(c.Claims) != 2 {
+		t.Fatalf("window complaints = %+v", w.Complaints)
+	}
+}
+
+// TestRepeatComplaintQuiet: a new, different request after a claim, and a
+// repeated report with no claim of a fix in between, say nothing.
+func TestRepeatComplaintQuiet(t *testing.T) {
+	t.Run("new request", func(t *testing.T) {
+		s := newSim(t)
+		s.turn("The login page crashes with a TypeError when the password is empty", "Fixed: the handler now checks for an empty password.")
+		s.turn("Now add a dark mode toggle to the settings page", "Added the toggle.")
+		s.turn("The export button fails with a 500 error on large reports", "Resolved: the export streams now.")
+		if n := s.count("repeat-complaint"); n != 0 {
+			t.Fatalf("%d repeat-complaint advisories: %q", n, s.said)
+		}
+	})
+	t.Run("no claim between", func(t *testing.T) {
+		s := newSim(t)
+		s.turn("The app crashes on startup with a nil pointer in the config loader", "I am looking at the config loader; I have not found the cause yet.")
+		s.turn("It still crashes on startup, same nil pointer", "Can you paste the full stack trace?")
+		s.turn("still crashes on startup, here is the trace: nil pointer at loader.go:42", "Thanks, reading it now.")
+		if n := s.count("repeat-complaint"); n != 0 {
+			t.Fatalf("%d repeat-complaint advisories: %q", n, s.said)
+		}
+	})
+}
+
+// TestRepeatComplaintObservedByDefault: the kind is observed until it is
+// measured precise enough; the agent is not told.
+func TestRepeatComplaintObservedByDefault(t *testing.T) {
+	if m := settings.Default().Advisories.Mode("repeat-complaint"); m != settings.Observe {
+		t.Fatalf("default mode %q, want observe", m)
+	}
+	s := newSim(t)
+	s.env.Settings.Advisories = settings.Default().Advisories
+	s.turn("The build fails on the lint step in CI", "Fixed the lint errors; CI should now pass.")
+	r := s.userPrompt("CI still fails on the lint step")
+	if len(r.Context) != 0 || len(r.Observed) != 1 || !strings.HasPrefix(r.Observed[0], "[djinn:repeat-complaint]") {
+		t.Fatalf("context %q observed %q", r.Context, r.Observed)
+	}
+}
+
+// TestRepeatComplaintBounded: many reports and claims keep the state at its
+// bounds, and the window still validates.
+func TestRepeatComplaintBounded(t *testing.T) {
+	s := newSim(t)
+	long := strings.Repeat("the parser crashes on unicode input in a very long pasted log line ", 40)
+	for i := 0; i < 12; i++ {
+		s.turn(fmt.Sprintf("%s %d", long, i), "Fixed the parser; it should now work. "+strings.Repeat("x", 500)+" fixed.")
+	}
+	c := s.window().Complaints
+	if c == nil || len(c.Reports) != maxReports || len(c.Claims) != maxClaims {
+		t.Fatalf("complaints = %+v", c)
+	}
+	for _, r := range c.Reports {
+		if len([]rune(r.Text)) > 300 || len(r.Stems) > 48 {
+			t.Errorf("report not bounded: %d runes, %d stems", len([]rune(r.Text)), len(r.Stems))
+		}
+	}
+}
