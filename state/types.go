@@ -147,6 +147,8 @@ type LoopEvent struct {
 	Result      string `json:"result,omitempty"`
 	Before      string `json:"before,omitempty"`
 	After       string `json:"after,omitempty"`
+	Shown       string `json:"shown,omitempty"`
+	Empty       bool   `json:"empty,omitempty"`
 }
 
 // LoopPattern is what the loop engine remembers about one pattern (the

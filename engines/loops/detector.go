@@ -77,6 +77,9 @@ type Finding struct {
 	// distinct calls that failed, when there is more than one.
 	Cycle int    `json:"cycle,omitempty"`
 	Steps []Step `json:"steps,omitempty"`
+	// Empty (tool-loop) tells that every repetition of one call (Cycle 1)
+	// printed nothing.
+	Empty bool `json:"empty,omitempty"`
 }
 
 // Step is one call of a tool-loop cycle.

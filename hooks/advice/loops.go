@@ -129,9 +129,15 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 			target, plural(f.Count, "time"), callList(f.Events), changed, who, fp, chronic, next)
 	case loops.ToolLoop:
 		var what string
-		if f.Cycle <= 1 {
+		switch {
+		case f.Empty:
+			what = fmt.Sprintf("The %s call %s printed nothing, %s running, varied only in how it was spelled (redirects, paths, quoting, how much output to show)", Clean(f.Tool, 80), target, plural(f.Count, "time"))
+			if sev != Hard {
+				next = "find out why it prints nothing before running it again: are the dependencies installed, is the path right, does the command select anything (run it with a verbose flag, or check its exit status)?"
+			}
+		case f.Cycle <= 1:
 			what = fmt.Sprintf("The same %s call on %s was made %s running with the same result", Clean(f.Tool, 80), target, plural(f.Count, "time"))
-		} else {
+		default:
 			steps := make([]string, len(f.Steps))
 			for i, s := range f.Steps {
 				steps[i] = Clean(s.Tool, 80) + " " + c.show(s.Target)
