@@ -80,6 +80,9 @@ type Finding struct {
 	// Empty (tool-loop) tells that every repetition of one call (Cycle 1)
 	// printed nothing.
 	Empty bool `json:"empty,omitempty"`
+	// Respelled (tool-loop) tells that the repeated calls were not spelled
+	// alike: cosmetic variants of one shell command (see ShellKey).
+	Respelled bool `json:"respelled,omitempty"`
 }
 
 // Step is one call of a tool-loop cycle.

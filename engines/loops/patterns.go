@@ -402,8 +402,9 @@ func (toolLoop) Check(w []Event, cfg Config) (Finding, bool) {
 			f.Events = append(f.Events, w[j].Seq)
 		}
 		f.Empty = k == 1
-		for j := runStart; j < n && f.Empty; j++ {
-			f.Empty = w[j].Empty
+		for j := runStart; j < n; j++ {
+			f.Empty = f.Empty && w[j].Empty
+			f.Respelled = f.Respelled || j+k < n && w[j].Target != w[j+k].Target
 		}
 		f.Steps = make([]Step, k)
 		for j := range block {
