@@ -37,9 +37,13 @@ const (
 //     the command's last statement, after at most a cd, so the window is a
 //     window onto the whole output).
 //
-// A command the parser rejects keeps its text with whitespace runs
+// A command the parser rejects, or one longer than maxShellKeyInput (a
+// heredoc that writes a file), keeps its text with whitespace runs
 // collapsed, as Event.Target has it.
 func ShellKey(command, dir string) (key string, view View) {
+	if len(command) > maxShellKeyInput {
+		return strings.Join(strings.Fields(command), " "), ViewNone
+	}
 	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
 	if err != nil || len(f.Stmts) == 0 {
 		return strings.Join(strings.Fields(command), " "), ViewNone
@@ -68,6 +72,10 @@ func ShellKey(command, dir string) (key string, view View) {
 	}
 	return key, view
 }
+
+// maxShellKeyInput bounds the command ShellKey parses, so the hook's cost
+// per call stays small whatever the agent writes.
+const maxShellKeyInput = 16 << 10
 
 // shellNorm writes statements in the normal form ShellKey describes.
 type shellNorm struct {
