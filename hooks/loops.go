@@ -29,7 +29,12 @@ const noFile = "none"
 // error fingerprint, result hash, and the file's content hash before (from
 // the tool's originalFile) and after (read from disk, bounded).
 func (s *session) loopEvent(p *Payload, target, rng string) loops.Event {
-	ev := loops.NewEventWith(p.ToolName, p.ToolInput, target, rng)
+	// A Bash command's relative paths are relative to where it runs.
+	dir := p.Cwd
+	if dir == "" {
+		dir = s.w.ProjectDir
+	}
+	ev, view := loops.NewEventIn(p.ToolName, p.ToolInput, target, rng, dir)
 	ev.Prompt = s.w.UserPrompts
 	if text, failed := s.failureText(p); failed {
 		ev.Failed = true
@@ -39,8 +44,11 @@ func (s *session) loopEvent(p *Payload, target, rng string) loops.Event {
 	} else if loops.KindOf(p.ToolName) == loops.KindShell && p.HookEventName == PostToolUse {
 		// A command that exited 0 may still print its failure (a script
 		// that catches the error); its own output lines can tell.
-		if out := shellOutput(p.ToolResponse); out != "" {
-			ev.Fail = loops.OutputFailureKey(ev.Target, out)
+		if out, ok := readShellOutput(p.ToolResponse); ok {
+			ev.Output(out, view)
+			if out != "" {
+				ev.Fail = loops.OutputFailureKey(ev.Target, out)
+			}
 		}
 	}
 	// Hash the real path from the input: ev.Target may be clipped (long
@@ -105,24 +113,34 @@ const maxShellOutput = 256 << 10
 // shellOutput is a shell call's stdout and stderr (or its string
 // response), "" when the response is too large or not one of these.
 func shellOutput(raw json.RawMessage) string {
+	out, _ := readShellOutput(raw)
+	return out
+}
+
+// readShellOutput is shellOutput telling whether the output is known: an
+// empty output is a fact; a response too large, of another shape, or of a
+// command sent to the background says nothing about it.
+func readShellOutput(raw json.RawMessage) (string, bool) {
 	if len(raw) == 0 || len(raw) > maxShellOutput {
-		return ""
+		return "", false
 	}
 	if raw[0] == '"' {
 		var str string
 		if json.Unmarshal(raw, &str) != nil {
-			return ""
+			return "", false
 		}
-		return str
+		return str, true
 	}
 	var r struct {
-		Stdout string `json:"stdout"`
-		Stderr string `json:"stderr"`
+		Stdout     string `json:"stdout"`
+		Stderr     string `json:"stderr"`
+		Background string `json:"backgroundTaskId"`
 	}
-	if json.Unmarshal(raw, &r) != nil {
-		return ""
+	if json.Unmarshal(raw, &r) != nil || r.Background != "" {
+		// A command sent to the background prints nothing here by design.
+		return "", false
 	}
-	return r.Stdout + "\n" + r.Stderr
+	return r.Stdout + "\n" + r.Stderr, true
 }
 
 // inputPath is the file a file tool acts on, as given.

@@ -184,6 +184,8 @@ type LoopEvent struct {
 	Before      string `json:"before,omitempty"`
 	After       string `json:"after,omitempty"`
 	Prompt      uint64 `json:"prompt,omitempty"`
+	Shown       string `json:"shown,omitempty"`
+	Empty       bool   `json:"empty,omitempty"`
 }
 
 // LoopPattern is what the loop engine remembers about one pattern (the

@@ -82,6 +82,12 @@ type Finding struct {
 	// distinct calls that failed, when there is more than one.
 	Cycle int    `json:"cycle,omitempty"`
 	Steps []Step `json:"steps,omitempty"`
+	// Empty (tool-loop) tells that every repetition of one call (Cycle 1)
+	// printed nothing.
+	Empty bool `json:"empty,omitempty"`
+	// Respelled (tool-loop) tells that the repeated calls were not spelled
+	// alike: cosmetic variants of one shell command (see ShellKey).
+	Respelled bool `json:"respelled,omitempty"`
 }
 
 // Step is one call of a tool-loop cycle.

@@ -29,8 +29,16 @@
 //
 // # What the hook fills in
 //
-//   - Tool, Target, Range, Input: NewEvent(tool_name, tool_input).
-//   - PostToolUse: Result = ResultHash(tool_response).
+//   - Tool, Target, Range, Input: NewEvent(tool_name, tool_input), or
+//     NewEventIn with the directory a Bash command runs in: a Bash call's
+//     Input is the hash of its ShellKey, so cosmetic variants of one
+//     command (quoting, 2>&1 and /dev/null redirects, ./a vs a vs an
+//     absolute path under the directory, tail -10 vs | tail -20) are one
+//     call.
+//   - PostToolUse: Result = ResultHash(tool_response); for a shell call,
+//     Event.Output(stdout and stderr, view): Empty when it printed nothing,
+//     and for a windowed command Shown, the hash of the last (or first)
+//     ShownLines lines it shows.
 //   - PostToolUseFailure: Failed, Interrupted = is_interrupt, Error =
 //     ErrorFingerprint(error), Fail = FailureKey(error).
 //   - A shell call that exited 0: Fail = OutputFailureKey(command, output).
@@ -71,7 +79,13 @@
 //   - tool-loop: the same call (tool, canonical input and result) 3 times
 //     running, or a cycle of 2 to 5 calls repeated 3 times running, each
 //     position with the same result every time. Unknown results never match,
-//     so polling (identical input, changing output) is no loop. A cycle made
+//     so polling (identical input, changing output) is no loop. Two windows
+//     onto one output (tail -10 and tail -20 of a log) are the same result
+//     when their last ShownLines lines agree: an unchanged log shows the
+//     same last lines through any window, a growing one shows new lines.
+//     Two calls that both printed nothing are the same result; a run of
+//     them is reported with Finding.Empty, since the question is then why
+//     the command prints nothing (dependencies, a wrong path). A cycle made
 //     only of calls that another enabled pattern owns (reads, failures, writes
 //     with known hashes) is left to that pattern, so one loop is reported once.
 //

@@ -64,6 +64,47 @@ type Event struct {
 	// ran (0 when unknown): a prompt between two events means the user
 	// spoke between them, and may have asked for what came after.
 	Prompt uint64 `json:"prompt,omitempty"`
+	// Shown is, for a shell command that shows one end of its output (a
+	// View), a hash of the ShownLines lines at that end; Empty marks a shell
+	// command that printed nothing. Both are set by Output.
+	Shown string `json:"shown,omitempty"`
+	Empty bool   `json:"empty,omitempty"`
+}
+
+// ShownLines is how many lines at the shown end of a windowed command's
+// output Event.Shown covers. Two windows onto one unchanged output (tail
+// -10 and tail -20 of a log) agree on their last lines, however many each
+// shows; a log that grew between them ends in other lines. Three lines are
+// enough to tell a log that moved on from one that did not, and fewer than
+// any window an agent asks for; a window of fewer lines than this (tail -2)
+// compares by its whole output against another such window only.
+const ShownLines = 3
+
+// Output takes in what a successful shell call printed (stdout and
+// stderr): Empty when it was nothing but whitespace, and for a windowed
+// command (view, from NewEventIn: tail -N, | head -N) Shown, the hash of
+// its last (or first) ShownLines non-blank lines. Events of other tools
+// ignore it.
+func (e *Event) Output(out string, view View) {
+	if KindOf(e.Tool) != KindShell {
+		return
+	}
+	var lines []string
+	for l := range strings.Lines(out) {
+		if l = strings.TrimRight(l, " \t\r\n"); strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	e.Empty = len(lines) == 0
+	switch {
+	case view == ViewNone || e.Empty:
+		return
+	case len(lines) > ShownLines && view == ViewTail:
+		lines = lines[len(lines)-ShownLines:]
+	case len(lines) > ShownLines:
+		lines = lines[:ShownLines]
+	}
+	e.Shown = ShortHash([]byte(strings.Join(lines, "\n")))
 }
 
 // Kind classifies a tool by what it does to files.
@@ -103,7 +144,30 @@ func NewEvent(tool string, input json.RawMessage) Event {
 // and range from TargetOf, so the input (which can hold a whole file) is
 // not read for them a second time.
 func NewEventWith(tool string, input json.RawMessage, target, rng string) Event {
-	return Event{Tool: clip(tool, maxTool, 60), Target: target, Range: rng, Input: InputHash(input)}
+	e, _ := NewEventIn(tool, input, target, rng, "")
+	return e
+}
+
+// NewEventIn is NewEventWith for a call run in the directory dir ("" when
+// unknown). A Bash call's Input hashes its ShellKey rather than its
+// tool_input, so cosmetic variants of one command (quoting, redirects that
+// merge or discard streams, path spelling, how much of the output is
+// shown) are one call; dir lets an absolute path under it match its
+// relative spelling. The View is the command's, for Output.
+func NewEventIn(tool string, input json.RawMessage, target, rng, dir string) (Event, View) {
+	e := Event{Tool: clip(tool, maxTool, 60), Target: target, Range: rng}
+	if tool == "Bash" {
+		var in struct {
+			Command *string `json:"command"`
+		}
+		if json.Unmarshal(input, &in) == nil && in.Command != nil {
+			key, view := ShellKey(*in.Command, dir)
+			e.Input = ShortHash([]byte("sh\x00" + key))
+			return e, view
+		}
+	}
+	e.Input = InputHash(input)
+	return e, ViewNone
 }
 
 // TargetOf derives what a call acts on and, for Read, which part of the

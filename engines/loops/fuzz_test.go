@@ -226,3 +226,29 @@ func FuzzRecord(f *testing.F) {
 		}
 	})
 }
+
+// FuzzShellKey: any command gives a key without panicking, the same key
+// twice, and one that does not grow without bound.
+func FuzzShellKey(f *testing.F) {
+	for _, s := range []string{
+		"cat task.output | tail -10",
+		"python -m pytest './tests/a.py' >/dev/null 2>&1",
+		"cd /p && tail -n 20 log | head -5 | less",
+		"if [ -f x ]; then tail -f x & fi; echo $((1+2)) <<EOF\nbody\nEOF",
+		"echo 'unterminated",
+		"tail -n",
+		"",
+	} {
+		f.Add(s, "/p")
+	}
+	f.Fuzz(func(t *testing.T, cmd, dir string) {
+		k1, v1 := ShellKey(cmd, dir)
+		k2, v2 := ShellKey(cmd, dir)
+		if k1 != k2 || v1 != v2 {
+			t.Fatalf("ShellKey(%q) is not stable: %q %d, %q %d", cmd, k1, v1, k2, v2)
+		}
+		if v1 > ViewHead {
+			t.Fatalf("view %d", v1)
+		}
+	})
+}

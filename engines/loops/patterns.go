@@ -308,14 +308,27 @@ type toolLoop struct{}
 
 func (toolLoop) Name() string { return ToolLoop }
 
-// sameCall reports whether b repeats a: same tool, same input, same outcome,
-// and a known, equal result. Interrupted calls repeat nothing.
+// sameCall reports whether b repeats a: same tool, same input (for a shell
+// command, the same ShellKey), same outcome, and a known, equal result:
+// both printed nothing, or both show the same lines at the end of the
+// output they window (Event.Shown), or equal result hashes. Interrupted
+// calls repeat nothing.
 func sameCall(a, b *Event) bool {
 	if a.Tool != b.Tool || a.Input != b.Input || a.Input == "" || a.Interrupted || b.Interrupted || a.Failed != b.Failed {
 		return false
 	}
 	if a.Failed {
 		return a.Error == b.Error
+	}
+	if a.Empty || b.Empty {
+		// Nothing printed is the same result whatever else the response
+		// says (a shell's flags for how it ran).
+		return a.Empty && b.Empty
+	}
+	if a.Shown != "" && b.Shown != "" {
+		// Two windows onto one output (equal Input: the same command and
+		// view) agree on the lines at the end they show.
+		return a.Shown == b.Shown
 	}
 	return a.Result == b.Result && a.Result != ""
 }
@@ -399,6 +412,11 @@ func (toolLoop) Check(w []Event, cfg Config) (Finding, bool) {
 		f.Events = make([]uint64, 0, n-runStart)
 		for j := runStart; j < n; j++ {
 			f.Events = append(f.Events, w[j].Seq)
+		}
+		f.Empty = k == 1
+		for j := runStart; j < n; j++ {
+			f.Empty = f.Empty && w[j].Empty
+			f.Respelled = f.Respelled || j+k < n && w[j].Target != w[j+k].Target
 		}
 		f.Steps = make([]Step, k)
 		for j := range block {

@@ -30,7 +30,8 @@ type scenarioEvent struct {
 	// error text.
 	Error *string `json:"error"`
 	// Output, when present, is the output of a call that succeeded, read
-	// for a failure it reports (OutputFailureKey).
+	// for a failure it reports (OutputFailureKey), for whether it was
+	// empty and for the lines a windowed command shows (Event.Output).
 	Output      *string `json:"output"`
 	Interrupted bool    `json:"interrupted"`
 	// Result labels the output: equal labels are equal outputs.
@@ -60,6 +61,7 @@ type expectation struct {
 	Edits       *int     `json:"edits"`
 	Cycle       *int     `json:"cycle"`
 	Key         *string  `json:"key"`
+	Empty       *bool    `json:"empty"`
 }
 
 func loadScenario(t *testing.T, path string) scenario {
@@ -127,6 +129,15 @@ func runScenario(t *testing.T, sc scenario, cfg Config) {
 		}
 		if se.Output != nil {
 			e.Fail = OutputFailureKey(e.Target, *se.Output)
+			var view View
+			if se.Tool == "Bash" {
+				var in struct{ Command string }
+				if err := json.Unmarshal(se.Input, &in); err != nil {
+					t.Fatalf("event %d: %v", i+1, err)
+				}
+				_, view = ShellKey(in.Command, "")
+			}
+			e.Output(*se.Output, view)
 		}
 		e.Interrupted = se.Interrupted
 		if se.Interrupted {
@@ -216,6 +227,7 @@ func checkFacts(t *testing.T, k string, x expectation, f Finding) {
 	eqInt("edits", x.Edits, f.Edits)
 	eqInt("cycle", x.Cycle, f.Cycle)
 	eqS("key", x.Key, f.Key)
+	eqB("empty", x.Empty, f.Empty)
 	if x.Events != nil && fmt.Sprint(x.Events) != fmt.Sprint(f.Events) {
 		t.Errorf("%s: events = %v, want %v", k, f.Events, x.Events)
 	}

@@ -136,9 +136,21 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 			target, plural(f.Count, "time"), callList(f.Events), changed, who, fp, chronic, next)
 	case loops.ToolLoop:
 		var what string
-		if f.Cycle <= 1 {
+		respelled := ""
+		if f.Respelled {
+			respelled = ", varied only in how it was spelled (redirects, paths, quoting, how much of the output to show),"
+		}
+		switch {
+		case f.Empty:
+			what = fmt.Sprintf("The %s call %s printed nothing, %s running%s", Clean(f.Tool, 80), target, plural(f.Count, "time"), strings.TrimSuffix(respelled, ","))
+			if sev != Hard {
+				next = "find out why it prints nothing before running it again: are the dependencies installed, is the path right, does the command select anything (run it with a verbose flag, or check its exit status)?"
+			}
+		case f.Cycle <= 1 && f.Respelled:
+			what = fmt.Sprintf("The same %s call%s latest %s, was made %s running with the same result", Clean(f.Tool, 80), respelled, target, plural(f.Count, "time"))
+		case f.Cycle <= 1:
 			what = fmt.Sprintf("The same %s call on %s was made %s running with the same result", Clean(f.Tool, 80), target, plural(f.Count, "time"))
-		} else {
+		default:
 			steps := make([]string, len(f.Steps))
 			for i, s := range f.Steps {
 				steps[i] = Clean(s.Tool, 80) + " " + c.show(s.Target)

@@ -1,0 +1,87 @@
+package hooks
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// bashOut is a Bash tool_response as the CLI sends it.
+func bashOut(stdout string) map[string]any {
+	return map[string]any{"stdout": stdout, "stderr": "", "interrupted": false, "isImage": false, "noOutputExpected": false}
+}
+
+// TestCosmeticVariantsLoop: cosmetic variants of one command (tail windows
+// of an unchanged log; a test command that prints nothing, changed only in
+// redirects, quoting and path spelling) are a tool-loop within 3 calls of
+// the third; a log that grows, other files, or a changing output are not.
+func TestCosmeticVariantsLoop(t *testing.T) {
+	var log strings.Builder
+	for i := 1; i <= 40; i++ {
+		fmt.Fprintf(&log, "step %d ok\n", i)
+	}
+	last := func(text string, n int) string {
+		lines := strings.Split(strings.TrimSpace(text), "\n")
+		return strings.Join(lines[max(0, len(lines)-n):], "\n")
+	}
+	for _, tc := range []struct {
+		name  string
+		fires bool
+		empty bool
+		run   func(s *sim)
+	}{
+		{"tail windows of an unchanged log", true, false, func(s *sim) {
+			for _, n := range []int{10, 15, 20, 5} {
+				s.tool("Bash", jsonStr(map[string]any{"command": fmt.Sprintf("cat %s/task.output | tail -%d", s.project, n), "description": "Check the task"}), bashOut(last(log.String(), n)))
+			}
+		}},
+		{"a test command printing nothing, respelled", true, true, func(s *sim) {
+			for _, c := range []string{"python -m pytest tests/test_api.py", "python -m pytest ./tests/test_api.py 2>&1", "python -m pytest '" + s.project + "/tests/test_api.py' >/dev/null 2>&1"} {
+				s.tool("Bash", jsonStr(map[string]any{"command": c}), bashOut(""))
+			}
+		}},
+		{"tail windows of a growing log", false, false, func(s *sim) {
+			text := log.String()
+			for i, n := range []int{10, 15, 20, 5} {
+				text += fmt.Sprintf("step %d ok\n", 41+i)
+				s.tool("Bash", jsonStr(map[string]any{"command": fmt.Sprintf("cat task.output | tail -%d", n)}), bashOut(last(text, n)))
+			}
+		}},
+		{"nothing printed on different files", false, false, func(s *sim) {
+			for _, f := range []string{"a", "b", "c", "d"} {
+				s.tool("Bash", jsonStr(map[string]any{"command": "grep -n TODO src/" + f + ".go 2>&1"}), bashOut(""))
+			}
+		}},
+		{"the output changes between runs", false, false, func(s *sim) {
+			for i, c := range []string{"go test ./... 2>&1 | tail -20", "go test ./... | tail -30", "go test ./...  2>&1 | tail -n 5"} {
+				s.tool("Bash", jsonStr(map[string]any{"command": c}), bashOut(fmt.Sprintf("ok pkg %d.0s\nok other\nPASS run %d", i, i)))
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("Find out why the background task stalls")
+			tc.run(s)
+			seqs := s.advisorySeqs("tool-loop")
+			if !tc.fires {
+				if len(seqs) != 0 {
+					t.Fatalf("tool-loop at %v: %q", seqs, s.said)
+				}
+				return
+			}
+			if len(seqs) != 1 || seqs[0] > 3+3 {
+				t.Fatalf("tool-loop at %v, want one within 3 calls of the third: %q", seqs, s.said)
+			}
+			var said string
+			for _, p := range s.said {
+				if strings.HasPrefix(p, "[djinn:tool-loop]") {
+					said = p
+				}
+			}
+			t.Logf("at %v: %s", seqs, said)
+			if got := strings.Contains(said, "printed nothing"); got != tc.empty {
+				t.Errorf("empty wording = %v, want %v: %q", got, tc.empty, said)
+			}
+		})
+	}
+}
