@@ -28,6 +28,10 @@ func handleStop(ctx context.Context, s *session, p *Payload) (Response, error) {
 		// or a subagent that cannot be told apart from it: never blocked.
 		return Response{}, nil
 	}
+	if p.HookEventName == Stop {
+		// What a short "ok, start" from the user will accept.
+		s.noteLastAssistant(p.LastAssistantMessage)
+	}
 	mode := s.mode(advice.KindStall)
 	if !s.env.Settings.Stall.Enabled || s.disabled("stall") || mode == settings.Off {
 		return Response{}, nil
@@ -36,6 +40,7 @@ func handleStop(ctx context.Context, s *session, p *Payload) (Response, error) {
 	if text == "" && p.HookEventName == Stop {
 		if scan, ok := s.measure(p); ok {
 			text = scan.LastText
+			s.noteLastAssistant(text)
 		}
 	}
 	if text == "" {
