@@ -42,8 +42,12 @@ func (s *session) reanchor(ctx context.Context) []string {
 	if snap == "" {
 		return nil
 	}
-	lead := " The conversation was just compacted. This is the session's current task, goal and state as Djinn tracked them before compaction; they still apply unless the user changes them.\n"
-	if a, err := s.loadAnchor(); err == nil && a == nil {
+	lead := " The conversation was just compacted. This is the session's goal and state as Djinn tracked them before compaction; the goal still applies unless the user changes it.\n"
+	a, err := s.loadAnchor()
+	if err == nil && a != nil && strings.Contains(snap, "<current_task") {
+		lead = " The conversation was just compacted. This is the session's current task, goal and state as Djinn tracked them before compaction; they still apply unless the user changes them.\n"
+	}
+	if err == nil && a == nil {
 		if !strings.Contains(snap, "<load_bearing_files>") && !strings.Contains(snap, "<open_failures>") {
 			return nil
 		}

@@ -144,11 +144,24 @@ func taskAnchor(a *state.Anchor, c drift.Config) (an drift.Anchor, background []
 		}
 	}
 	an = drift.NewAnchor(t.Text, extra, n, c)
+	if background != nil {
+		// The tickets the goal names stay the session's: work on a sibling
+		// ticket is still another task, whatever the current one says.
+		for _, id := range drift.NewAnchor(a.Text, nil, len(a.Tokens), c).Idents {
+			if !slices.Contains(an.Idents, id) {
+				an.Idents = append(an.Idents, id)
+			}
+		}
+		an.Idents = an.Idents[:min(len(an.Idents), maxIdents)]
+	}
 	if len(background) > maxGoalBackground {
 		background = background[:maxGoalBackground]
 	}
 	return an, background
 }
+
+// maxIdents is window.json's bound on the drift state's identifiers.
+const maxIdents = 32
 
 // maxGoalBackground bounds the goal's stems added to the learned words.
 const maxGoalBackground = 64
