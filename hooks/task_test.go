@@ -176,3 +176,33 @@ func TestInterruptRestartsDriftWindow(t *testing.T) {
 		t.Fatalf("after an interrupt: %d recent calls, %d off-goal", len(d.Recent), d.OffGoal)
 	}
 }
+
+// TestReanchorWholeTags: with a huge goal, task and instructions the block
+// stays within its budget by dropping and shortening whole parts, never by
+// cutting a tag.
+func TestReanchorWholeTags(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt(strings.Repeat("Add a very long goal with <many> \"quoted\" words & dark mode. ", 80))
+	for i := 0; i < 12; i++ {
+		s.userPrompt(fmt.Sprintf("Instruction %d: %s", i, strings.Repeat("keep <it> & \"small\" ", 60)))
+	}
+	for i := 0; i < 6; i++ {
+		s.fail("Bash", jsonStr(map[string]any{"command": fmt.Sprintf("npm test -- %d %s", i, strings.Repeat("x", 300))}), strings.Repeat("Error & <fail> ", 40))
+	}
+	r := s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
+	if len(r.Context) != 1 {
+		t.Fatalf("reanchor: %+v", r)
+	}
+	got := r.Context[0]
+	if n := len([]rune(got)); n > maxSnapshot+300 {
+		t.Errorf("reanchor is %d characters", n)
+	}
+	for _, want := range []string{"<current_task", "</current_task>", "<goal", "</goal>", "</djinn_state>"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("reanchor lacks %q:\n%s", want, got)
+		}
+	}
+	if !strings.HasSuffix(got, "</djinn_state>") {
+		t.Errorf("reanchor cut mid-tag:\n%s", got[len(got)-200:])
+	}
+}
