@@ -173,7 +173,7 @@ func classifyPrompt(prompt, source string) promptKind {
 // agent go on; isAckWord tests membership.
 const ackWordsText = `ok okay yes yeah yep sure go ahead continue proceed thanks thank you please sounds
 good great perfect nice cool lgtm do it that's that right correct alright fine done next keep going on
-carry looks`
+carry looks start begin let's lets with`
 
 func onlyAcknowledgement(t string) bool {
 	for _, w := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool {

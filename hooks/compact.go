@@ -37,15 +37,19 @@ func handlePreCompact(ctx context.Context, s *session, p *Payload) (Response, er
 
 // reanchor is SessionStart(compact)'s context. Without a recorded goal it
 // says so rather than that "the goal still applies", and with nothing else
-// tracked either (no files, failures or advisories) it says nothing.
+// tracked either (no files or failures) it says nothing.
 func (s *session) reanchor(ctx context.Context) []string {
 	snap := s.snapshot(ctx)
 	if snap == "" {
 		return nil
 	}
 	lead := " The conversation was just compacted. This is the session's goal and state as Djinn tracked them before compaction; the goal still applies unless the user changes it.\n"
-	if a, err := s.loadAnchor(); err == nil && a == nil {
-		if !strings.Contains(snap, "<load_bearing_files>") && !strings.Contains(snap, "<open_failures>") && !strings.Contains(snap, "<recent_advisories>") {
+	a, err := s.loadAnchor()
+	if err == nil && a != nil && strings.Contains(snap, "<current_task") {
+		lead = " The conversation was just compacted. This is the session's current task, goal and state as Djinn tracked them before compaction; they still apply unless the user changes them.\n"
+	}
+	if err == nil && a == nil {
+		if !strings.Contains(snap, "<load_bearing_files>") && !strings.Contains(snap, "<open_failures>") {
 			return nil
 		}
 		lead = " The conversation was just compacted. Djinn recorded no goal for this session; this is the state it tracked before compaction.\n"
@@ -53,8 +57,12 @@ func (s *session) reanchor(ctx context.Context) []string {
 	return []string{advice.Tag(advice.KindReanchor) + lead + snap}
 }
 
-// snapshot renders the state as XML, dropping the least important parts
-// until it fits maxSnapshot.
+// snapshot renders what a compaction summary tends to lose as XML: the
+// current task and the prompt it comes from, the session goal when it
+// differs, the user's instructions still in force in their own words, the
+// load-bearing files and the failures no later success cleared. Earlier
+// advisories are not restated. It drops the least important parts, then
+// shortens the texts, until it fits maxSnapshot, so a tag is never cut.
 func (s *session) snapshot(ctx context.Context) string {
 	a, err := s.loadAnchor()
 	if err != nil {
@@ -65,17 +73,21 @@ func (s *session) snapshot(ctx context.Context) string {
 	// Every value is Clean (one line, no control characters, no "[djinn"
 	// tag) and then escaped: the elements and attributes mark it as data.
 	attr := func(k, v string) string { return fmt.Sprintf(` %s="%s"`, k, esc(advice.Clean(v, 300))) }
-	build := func(files, advs, fails int) string {
+	build := func(files, fails, instr, textLen int) string {
 		b.Reset()
 		b.WriteString("<djinn_state" + attr("session", s.id) + attr("tool_calls", fmt.Sprint(s.w.ToolCalls)) + ">\n")
 		if a == nil {
 			b.WriteString("  <goal>none recorded</goal>\n")
 		} else {
-			b.WriteString("  <goal" + attr("anchor", a.Hash) + attr("intent", a.IntentType) + ">" + esc(advice.Clean(a.Text, 1500)) + "</goal>\n")
-			if len(a.Deltas) > 0 {
+			t := currentTask(a)
+			if t.Source != "goal" && t.Text != a.Text {
+				b.WriteString("  <current_task" + attr("prompt_id", t.PromptID) + attr("source", t.Source) + ">" + esc(advice.Clean(t.Text, textLen)) + "</current_task>\n")
+			}
+			b.WriteString("  <goal" + attr("anchor", a.Hash) + attr("intent", a.IntentType) + ">" + esc(advice.Clean(a.Text, textLen)) + "</goal>\n")
+			if in := inForce(a); len(in) > 0 && instr > 0 {
 				b.WriteString("  <constraints>\n")
-				for _, d := range a.Deltas[max(0, len(a.Deltas)-6):] {
-					b.WriteString("    <constraint>" + esc(advice.Clean(d.Text, 300)) + "</constraint>\n")
+				for _, d := range in[max(0, len(in)-instr):] {
+					b.WriteString("    <constraint>" + esc(advice.Clean(d, min(300, textLen))) + "</constraint>\n")
 				}
 				b.WriteString("  </constraints>\n")
 			}
@@ -100,32 +112,34 @@ func (s *session) snapshot(ctx context.Context) string {
 			}
 			b.WriteString("  </open_failures>\n")
 		}
-		if told := toldRecent(s.w.Recent); advs > 0 && len(told) > 0 {
-			b.WriteString("  <recent_advisories>\n")
-			for _, r := range told[max(0, len(told)-advs):] {
-				b.WriteString("    <advisory" + attr("kind", r.Kind) + attr("call", fmt.Sprint(r.Seq)) + ">" + esc(advice.Clean(strings.TrimPrefix(r.Text, advice.Tag(r.Kind)), 300)) + "</advisory>\n")
-			}
-			b.WriteString("  </recent_advisories>\n")
-		}
 		b.WriteString("</djinn_state>")
 		return b.String()
 	}
-	for _, lim := range [][3]int{{8, 4, 5}, {5, 2, 3}, {3, 1, 2}, {0, 0, 0}} {
-		if out := build(lim[0], lim[1], lim[2]); len([]rune(out)) <= maxSnapshot {
+	out := ""
+	for _, lim := range [][4]int{{8, 5, 8, 1500}, {5, 3, 6, 1000}, {3, 2, 4, 600}, {0, 0, 2, 300}, {0, 0, 0, 200}} {
+		if out = build(lim[0], lim[1], lim[2], lim[3]); len([]rune(out)) <= maxSnapshot {
 			return out
 		}
 	}
-	return clipRunes(build(0, 0, 0), maxSnapshot)
+	// Unreachable with maxSnapshot's 6,000 characters: two texts of 200
+	// runes escape to at most 2,000 characters.
+	return out
 }
 
-// toldRecent is the recent advisories the agent was told: an observed one
-// is not restated to it (nor to the compactor, whose summary it reads).
-func toldRecent(rs []state.Recent) []state.Recent {
-	var out []state.Recent
-	for _, r := range rs {
-		if r.Mode != string(settings.Observe) {
-			out = append(out, r)
+// inForce are the user's instructions still in force, in their own words,
+// oldest first: the follow-up prompts (task.go keeps them deduplicated and
+// drops the ones a later prompt reversed), or the constraint deltas of an
+// anchor recorded before instructions were kept.
+func inForce(a *state.Anchor) []string {
+	var out []string
+	if len(a.Instructions) > 0 {
+		for _, in := range a.Instructions {
+			out = append(out, in.Text)
 		}
+		return out
+	}
+	for _, d := range a.Deltas {
+		out = append(out, d.Text)
 	}
 	return out
 }

@@ -25,38 +25,75 @@ func (s *session) rebaseDriftKeep(a *state.Anchor) {
 	s.rebaseDrift(a)
 }
 
-// rebaseDrift starts the drift state of a new anchor, keeping the
-// session's learned vocabulary only if the anchor is the same goal.
+// rebaseDrift starts the drift state of a new anchor, or of a new current
+// task of the same goal, keeping the session's learned vocabulary only if
+// the goal is the same. It measures against the current task (taskAnchor),
+// and the calls right after it are the user's to steer.
 func (s *session) rebaseDrift(a *state.Anchor) {
 	set := s.env.Settings.Drift
 	old := s.w.Drift
-	deltas := make([]string, len(a.Deltas))
-	for i, d := range a.Deltas {
-		deltas[i] = d.Text
-	}
-	an := drift.NewAnchor(a.Text, deltas, len(a.Tokens), set.Config)
+	an, background := taskAnchor(a, set.Config)
 	d := &state.Drift{
 		AnchorHash:   a.Hash,
 		AnchorTokens: an.Stems,
 		Intent:       a.IntentType,
 		Insufficient: an.Insufficient,
 		Idents:       an.Idents,
-		Vocab:        []string{},
+		Vocab:        goalBackground(nil, background, an.Stems),
 		Files:        goalFiles(an.Files, s.w.ProjectDir),
 		Recent:       []state.CallSignal{},
 		Obs:          []string{},
 		Reservoir:    (*state.Samples)(reservoir.New[state.Sample](set.ReservoirK)),
+		PromptAt:     s.w.ToolCalls,
 	}
 	d.Threshold, d.ThresholdSource, d.PosteriorN = s.threshold(a.IntentType)
 	if old != nil && old.AnchorHash == a.Hash {
 		// Same goal (a delta was added): keep what was learned.
-		d.Calls, d.Vocab, d.Recent, d.Obs = old.Calls, old.Vocab, old.Recent, old.Obs
+		d.Calls, d.Recent, d.Obs = old.Calls, old.Recent, old.Obs
+		d.Vocab = goalBackground(old.Vocab, background, an.Stems)
 		d.Files = mergeFiles(old.Files, d.Files)
 		d.OffGoal, d.Repeated = old.OffGoal, old.Repeated
 		d.Reservoir, d.Verdict, d.LastAdvised, d.Advised, d.TextMark = old.Reservoir, old.Verdict, old.LastAdvised, old.Advised, old.TextMark
 		d.Switched = old.Switched
 	}
 	s.w.Drift = d
+}
+
+// goalBackground adds the goal's stems that are not the task's to the
+// learned words, keeping the newest maxVocab.
+func goalBackground(vocab, background, taskStems []string) []string {
+	out := append([]string{}, vocab...)
+	for _, t := range background {
+		if !slices.Contains(taskStems, t) && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	if len(out) > maxVocab {
+		out = out[len(out)-maxVocab:]
+	}
+	return out
+}
+
+// maxVocab is window.json's bound on the drift state's learned words.
+const maxVocab = 1024
+
+// userSpoke marks a user prompt: the calls right after it are the user
+// steering, and no drift advisory is given on them (drift.prompt_grace).
+func (s *session) userSpoke() {
+	if s.w.Drift != nil {
+		s.w.Drift.PromptAt = s.w.ToolCalls
+	}
+}
+
+// interrupted starts the drift window again after the user stopped a call:
+// the calls before it are neither the new request's work nor confirmed.
+func (s *session) interrupted() {
+	d := s.w.Drift
+	if d == nil {
+		return
+	}
+	d.Recent, d.OffGoal, d.Repeated, d.RefocusStreak = []state.CallSignal{}, 0, 0, 0
+	d.PromptAt = s.w.ToolCalls
 }
 
 // driftCall folds one main-agent tool call into the drift state and returns
@@ -87,7 +124,8 @@ func (s *session) driftCall(tool string, cs drift.CallSig) []advice.Advisory {
 		Repeated:      d.Repeated,
 		OffGoal:       d.OffGoal,
 	}
-	if !advice.DriftDue(facts) {
+	if !advice.DriftDue(facts) || s.w.ToolCalls-d.PromptAt <= set.PromptGrace {
+		// Right after a prompt the user is steering.
 		return nil
 	}
 	v = state.Verdict(drift.WithCI(drift.Verdict(v), scores(d.Reservoir.Items), s.id, d.AnchorHash, d.Reservoir.NSeen, set.BootstrapResamples))
@@ -154,9 +192,10 @@ func scores(items []state.Sample) []float64 {
 	return xs
 }
 
+// anchorText is the current task's text: what drift measured against.
 func (s *session) anchorText() string {
 	if a, err := s.loadAnchor(); err == nil && a != nil {
-		return a.Text
+		return currentTask(a).Text
 	}
 	return ""
 }

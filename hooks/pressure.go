@@ -240,7 +240,7 @@ func (s *session) compactLine() string {
 	var goal string
 	var deltas []string
 	if a != nil {
-		goal = a.Text
+		goal = currentTask(a).Text
 		for _, d := range a.Deltas {
 			deltas = append(deltas, d.Text)
 		}

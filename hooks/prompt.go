@@ -13,8 +13,10 @@ import (
 )
 
 // handleUserPrompt keeps the anchor (seed 003): the first substantive
-// prompt becomes the goal; a later prompt whose ratio to the goal is below
-// delta_ratio adds a constraint delta; an explicit pivot ("new task", "now
+// prompt becomes the goal; a later one becomes the current task (task.go)
+// and, when its ratio to the goal is below delta_ratio, also adds a
+// constraint delta; a short typed reply keeps the task the agent proposed;
+// an explicit pivot ("new task", "now
 // let's…", "forget that") starts a new anchor and archives the old one;
 // /djinn:reorient <intent> re-orients. Slash commands, one-word replies and
 // machine-injected prompts leave the anchor alone.
@@ -37,11 +39,24 @@ func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, er
 	if err != nil {
 		return Response{}, err
 	}
-	switch classifyPrompt(p.Prompt, p.Source) {
+	prompt := withoutPlaceholders(p.Prompt)
+	kind := classifyPrompt(prompt, p.Source)
+	if kind != promptIgnored || typedReply(prompt, p.Source) {
+		// The user spoke: the next few calls are theirs to steer.
+		s.userSpoke()
+	}
+	switch kind {
 	case promptIgnored:
-		if s.w.Drift != nil && strings.TrimSpace(p.Prompt) != "" && !strings.HasPrefix(strings.TrimSpace(p.Prompt), "<") && p.Source == "" {
+		if s.w.Drift != nil && typedReply(prompt, p.Source) {
 			// "continue", "yes": the user saw the work and let it go on.
 			learnRecent(s.w.Drift)
+			if a != nil && s.w.LastAssistant != "" {
+				// "ok, start": the task is what the agent proposed or was
+				// doing, in its last message before the reply.
+				s.setTask(a, s.w.LastAssistant, p.PromptID, "proposed")
+				s.setAnchor(a)
+				s.rebaseDrift(a)
+			}
 		}
 	case promptReorient:
 		intent, force := parseReorient(p.Prompt)
@@ -68,34 +83,39 @@ func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, er
 				return Response{}, err
 			}
 		}
-		na := newAnchor(s, p.Prompt, p.PromptID, "pivot", a)
+		na := newAnchor(s, prompt, p.PromptID, "pivot", a)
 		sat.Inc(&na.Pivots)
 		s.setAnchor(na)
 		s.rebaseDrift(na)
 	case promptGoal:
 		switch {
 		case a == nil:
-			na := newAnchor(s, p.Prompt, p.PromptID, "prompt", nil)
+			na := newAnchor(s, prompt, p.PromptID, "prompt", nil)
 			s.setAnchor(na)
 			s.rebaseDrift(na)
 		case len(a.Tokens) < s.env.Settings.Drift.MinAnchorTokens && (s.w.Drift == nil || s.w.Drift.Calls < s.env.Settings.Drift.LearnCalls):
 			// Too short to measure against, and the work has not yet
 			// taught it a vocabulary: the next substantive prompt refines
 			// it rather than becoming a delta (what was learned stays).
-			na := newAnchor(s, a.Text+"\n"+p.Prompt, a.PromptID, a.Source, a)
+			na := newAnchor(s, a.Text+"\n"+prompt, a.PromptID, a.Source, a)
 			na.CapturedAt = a.CapturedAt
 			s.setAnchor(na)
 			s.rebaseDriftKeep(na)
 		default:
-			ratio := lcs.Ratio(a.Tokens, lcs.Normalize(p.Prompt))
-			if ratio < s.env.Settings.Drift.DeltaRatio {
-				addDelta(a, p.Prompt, ratio, s.now, p.PromptID)
-				s.setAnchor(a)
-				s.rebaseDrift(a)
-			}
+			// A follow-up continues, narrows or redirects the work,
+			// whatever its wording: it becomes the current task, and stays
+			// among the instructions in force; the goal is background.
 			if s.w.Drift != nil {
 				learnRecent(s.w.Drift)
 			}
+			ratio := lcs.Ratio(a.Tokens, lcs.Normalize(prompt))
+			if ratio < s.env.Settings.Drift.DeltaRatio {
+				addDelta(a, prompt, ratio, s.now, p.PromptID)
+			}
+			addInstruction(a, prompt, ratio, s, p.PromptID)
+			s.setTask(a, prompt, p.PromptID, "prompt")
+			s.setAnchor(a)
+			s.rebaseDrift(a)
 		}
 	}
 	return resp, nil

@@ -31,6 +31,10 @@ func handleStop(ctx context.Context, s *session, p *Payload) (Response, error) {
 	if s.env.Settings.Loops.Enabled && !s.disabled("loops") {
 		s.noteClaim(p)
 	}
+	if p.HookEventName == Stop {
+		// What a short "ok, start" from the user will accept.
+		s.noteLastAssistant(p.LastAssistantMessage)
+	}
 	mode := s.mode(advice.KindStall)
 	if !s.env.Settings.Stall.Enabled || s.disabled("stall") || mode == settings.Off {
 		return Response{}, nil
@@ -39,6 +43,7 @@ func handleStop(ctx context.Context, s *session, p *Payload) (Response, error) {
 	if text == "" && p.HookEventName == Stop {
 		if scan, ok := s.measure(p); ok {
 			text = scan.LastText
+			s.noteLastAssistant(text)
 		}
 	}
 	if text == "" {

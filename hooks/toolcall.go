@@ -65,6 +65,10 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 		if n := len(s.w.Drift.Recent); n > 0 {
 			turn.Topic = s.w.Drift.Recent[n-1].Topic
 		}
+		if p.IsInterrupt {
+			// The user stopped the work: the drift window starts again.
+			s.interrupted()
+		}
 	}
 	if set.Pressure.Enabled && !s.disabled("pressure") && p.AgentID == "" {
 		advs = append(advs, s.pressureCheck(p)...)

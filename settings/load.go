@@ -197,6 +197,7 @@ var (
 		"drift.min_sessions":          {1, 1000},
 		"drift.alpha":                 {0, 1},
 		"drift.max_deltas":            {0, 1000},
+		"drift.prompt_grace":          {0, 1000},
 		"loops.window":                {3, 1000},
 		"loops.alpha":                 {0, 1},
 		"loops.cooldown":              {0, 100000},

@@ -121,6 +121,9 @@ func (a Advisories) Mode(kind string) Mode {
 type Drift struct {
 	drift.Config
 	Enabled bool `json:"enabled"`
+	// PromptGrace is how many tool calls after a user prompt give no drift
+	// advisory: right after a prompt the user is steering.
+	PromptGrace int `json:"prompt_grace"`
 }
 
 // Loops configures the Markov pattern detector (seed 002): the engine's
@@ -190,7 +193,7 @@ func Default() Settings {
 		Enabled:       true,
 		LockWaitMS:    5000,
 		RetentionDays: 30,
-		Drift:         Drift{Config: drift.DefaultConfig(), Enabled: true},
+		Drift:         Drift{Config: drift.DefaultConfig(), Enabled: true, PromptGrace: 3},
 		Loops: Loops{
 			Config:  loops.DefaultConfig(),
 			Enabled: true, ReadLoop: true, EditRevert: true, FailLoop: true, ToolLoop: true,

@@ -72,6 +72,9 @@ type Window struct {
 	// agent's last few claims that something was fixed, for the
 	// repeat-complaint advisory.
 	Complaints *Complaints `json:"complaints,omitempty"`
+	// LastAssistant is the start of the agent's last message at Stop: what
+	// a short "ok, start" from the user accepts.
+	LastAssistant string `json:"last_assistant,omitempty"`
 }
 
 // Complaints is the repeat-complaint detector's bounded state. Clock orders
@@ -149,6 +152,9 @@ type Drift struct {
 	// task; Repeated the drift advisories given in that stretch.
 	OffGoal  int `json:"off_goal,omitempty"`
 	Repeated int `json:"repeated,omitempty"`
+	// PromptAt is the session's tool-call count at the last user prompt:
+	// the calls right after it are the user steering, not drift.
+	PromptAt int `json:"prompt_at,omitempty"`
 	// Learned is set once SessionEnd taught the posterior this session.
 	Learned bool `json:"learned,omitempty"`
 	// TextMark identifies the newest assistant message whose text was
@@ -376,6 +382,26 @@ type Anchor struct {
 	DeltaCount int     `json:"delta_count"`
 	Pivots     int     `json:"pivots"`
 	Reorients  int     `json:"reorients"`
+	// Task is the current task: the latest user instruction read against
+	// what came before (Text is the goal itself until a follow-up moves the
+	// work on). Drift and the reanchor block measure against it; Text
+	// stays the session goal, as background.
+	Task *Task `json:"task,omitempty"`
+	// Instructions are the user's follow-up instructions still in force, in
+	// their own words, oldest first (the newest maxInstructions kept): a
+	// later prompt that reverses one drops it.
+	Instructions []Delta `json:"instructions,omitempty"`
+}
+
+// Task is the current task and the prompt it comes from. Source is "goal"
+// (the session's first prompt), "prompt" (a later prompt's own words) or
+// "proposed" (a short reply such as "ok, start" that accepted what the
+// agent proposed: Text is the agent's last message before it).
+type Task struct {
+	Text     string    `json:"text"`
+	PromptID string    `json:"prompt_id,omitempty"`
+	Source   string    `json:"source"`
+	At       time.Time `json:"at"`
 }
 
 // Delta is one constraint added after the anchor.

@@ -364,6 +364,7 @@ var (
 	verdictKinds  = []string{"no_anchor", "insufficient_data", "on_task", "tolerable_side_quest", "refocus_moment", "real_drift"}
 	outcomes      = []string{"replaced", "constraint", "refused", "empty"}
 	anchorSources = []string{"prompt", "pivot", "reorient"}
+	taskSources   = []string{"goal", "prompt", "proposed"}
 	adviceModes   = []string{"advise", "observe"}
 	adviceKinds   = []string{"drift", "read-loop", "edit-revert", "fail-loop", "tool-loop", "stall", "pressure", "reanchor", "compacted", "risk", "repeat-complaint"}
 	severities    = []string{"info", "soft", "hard", "block"}
@@ -384,6 +385,7 @@ func (w Window) Validate() error {
 	objects(&v, "loops", w.Loops, 16, func(st *LoopState) { validateLoops(&v, st) })
 	v.strs("loop_agents", w.LoopAgents, 16, 128)
 	v.strs("tool_use_ids", w.ToolUseIDs, 32, 128)
+	v.maxLen("last_assistant", w.LastAssistant, 2000)
 	if w.Drift != nil {
 		v.obj("drift", func() { w.Drift.validate(&v) })
 	}
@@ -546,6 +548,7 @@ func (d *Drift) validate(v *vet) {
 	v.min("advised", int64(d.Advised), 0)
 	v.min("off_goal", int64(d.OffGoal), 0)
 	v.min("repeated", int64(d.Repeated), 0)
+	v.min("prompt_at", int64(d.PromptAt), 0)
 	v.maxLen("text_mark", d.TextMark, 256)
 	v.strs("idents", d.Idents, 32, 64)
 	v.maxLen("switched", d.Switched, 128)
@@ -624,6 +627,19 @@ func (a Anchor) Validate() error {
 	v.min("delta_count", int64(a.DeltaCount), 0)
 	v.min("pivots", int64(a.Pivots), 0)
 	v.min("reorients", int64(a.Reorients), 0)
+	if t := a.Task; t != nil {
+		v.obj("task", func() {
+			v.maxLen("text", t.Text, 4000)
+			v.maxLen("prompt_id", t.PromptID, 128)
+			v.enum("source", t.Source, taskSources)
+		})
+	}
+	v.each("instructions", len(a.Instructions), 8, func(i int) {
+		d := &a.Instructions[i]
+		v.maxLen("text", d.Text, 4000)
+		v.unit("ratio", d.Ratio)
+		v.maxLen("prompt_id", d.PromptID, 128)
+	})
 	return v.err()
 }
 

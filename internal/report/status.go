@@ -46,6 +46,15 @@ func Status(w io.Writer, st *state.Store, id string, set settings.Drift) error {
 		fmt.Fprintln(w, "goal: none yet (no_anchor): the first substantive prompt becomes the goal, or set one with /djinn:reorient <goal>")
 	} else {
 		fmt.Fprintf(w, "goal (anchor %s, %s, from %s): %s\n", advice.Clean(a.Hash, 40), advice.Clean(a.IntentType, 40), advice.Clean(a.Source, 40), advice.Clean(a.Text, 500))
+		if t := a.Task; t != nil && t.Text != a.Text {
+			fmt.Fprintf(w, "current task (from prompt %s, %s): %s\n", advice.Clean(t.PromptID, 128), advice.Clean(t.Source, 40), advice.Clean(t.Text, 500))
+		}
+		if len(a.Instructions) > 0 {
+			fmt.Fprintln(w, "instructions in force (newest last):")
+			for _, in := range a.Instructions {
+				fmt.Fprintf(w, "  - %s\n", advice.Clean(in.Text, 200))
+			}
+		}
 		if a.DeltaCount > 0 {
 			fmt.Fprintf(w, "constraints (%d added, newest last):\n", a.DeltaCount)
 			for _, d := range a.Deltas {

@@ -1,0 +1,208 @@
+package hooks
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// bash runs one successful Bash call.
+func (s *sim) bash(cmd string) Response {
+	s.t.Helper()
+	return s.tool("Bash", jsonStr(map[string]any{"command": cmd}), map[string]any{"stdout": "ok", "stderr": ""})
+}
+
+// TestFollowUpWithoutPivotWordsStaysQuiet is the stale-goal shape of
+// issue 19: the user asks to run and test the app, then moves the work on
+// with a follow-up that has no pivot words. The follow-up becomes the
+// current task, and the database work it asks for draws no drift advisory.
+func TestFollowUpWithoutPivotWordsStaysQuiet(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt("Run the app and test the checkout page with Playwright end-to-end tests")
+	for i := 0; i < 10; i++ {
+		s.edit("e2e/checkout.spec.ts")
+		s.bash("npx playwright test e2e/checkout.spec.ts")
+	}
+	s.userPrompt("set up a Postgres database for the orders service with docker compose and run the migrations")
+	for i := 0; i < 4; i++ {
+		s.edit("docker-compose.yml")
+		s.edit(fmt.Sprintf("migrations/00%d_orders.sql", i))
+		s.bash("docker compose up -d postgres")
+		s.bash("npx prisma migrate deploy")
+	}
+	if n := s.count("drift"); n != 0 {
+		t.Fatalf("%d drift advisories on the work the follow-up asked for: %q", n, s.said)
+	}
+	a := s.anchor()
+	if a.Task == nil || !strings.HasPrefix(a.Task.Text, "set up a Postgres database") || a.Task.Source != "prompt" || a.Task.PromptID != "prompt-2" {
+		t.Fatalf("task = %+v, want the follow-up from prompt-2", a.Task)
+	}
+	if !strings.Contains(a.Text, "Playwright") {
+		t.Errorf("goal = %q, want the first prompt kept as background", a.Text)
+	}
+}
+
+// TestDetourAfterFollowUpFires: after a follow-up, work that relates to
+// neither it nor the goal still gives a drift advisory within 8 calls.
+func TestDetourAfterFollowUpFires(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt("Add dark-mode support with a11y keyboard-trap tests")
+	for i := 0; i < 14; i++ {
+		s.edit("src/theme/dark.ts")
+	}
+	s.userPrompt("also cover the high-contrast variant of the dark theme")
+	for i := 0; i < 4; i++ {
+		s.edit("src/theme/high-contrast.ts")
+	}
+	start := s.window().ToolCalls + 1
+	for i := 0; i < 8; i++ {
+		f := s.file(fmt.Sprintf("billing/invoice_%d.go", i), "")
+		s.tool("Read", jsonStr(map[string]any{"file_path": f}), map[string]any{"type": "text", "file": map[string]any{"content": "package billing", "numLines": 1, "startLine": 1, "totalLines": 1}})
+	}
+	seqs := s.advisorySeqs("drift")
+	if len(seqs) == 0 || seqs[0] >= start+8 {
+		t.Fatalf("drift advisories at %v, want one within 8 calls of %d: %q", seqs, start, s.said)
+	}
+	if !strings.Contains(strings.Join(s.said, "\n"), "high-contrast") {
+		t.Errorf("the advisory should name the current task: %q", s.said)
+	}
+}
+
+// TestNoDriftRightAfterPrompt: within drift.prompt_grace calls of a user
+// prompt the user is steering, even if the work looks unrelated.
+func TestNoDriftRightAfterPrompt(t *testing.T) {
+	s := drifted(t, 4)
+	s.run(&Payload{HookEventName: UserPromptSubmit, Prompt: "ok"})
+	before := len(s.advisorySeqs("drift"))
+	at := s.window().ToolCalls
+	for i := 0; i < 3; i++ {
+		f := s.file(fmt.Sprintf("billing/ledger_%d.go", i), "")
+		s.tool("Read", jsonStr(map[string]any{"file_path": f}), map[string]any{"type": "text", "file": map[string]any{"content": "package billing", "numLines": 1, "startLine": 1, "totalLines": 1}})
+	}
+	for _, q := range s.advisorySeqs("drift")[before:] {
+		if q <= at+3 {
+			t.Fatalf("drift advisory at call %d, %d calls after the prompt", q, q-at)
+		}
+	}
+}
+
+// TestOkStartKeepsProposedTask: after a planning exchange, "ok, start"
+// keeps the task the agent proposed, and its implementation stays quiet.
+func TestOkStartKeepsProposedTask(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt("How should we handle rate limits in the API gateway? Make a plan first")
+	s.tool("Read", jsonStr(map[string]any{"file_path": s.file("gateway/router.go", "package gateway")}), map[string]any{"type": "text", "file": map[string]any{"content": "package gateway", "numLines": 1, "startLine": 1, "totalLines": 1}})
+	proposal := "Plan: add a token bucket limiter in limiter/bucket.go, keyed by client id, wire it into the middleware chain, and cover refill and burst in limiter/bucket_test.go. Shall I start?"
+	s.assistant(proposal, 20000)
+	s.run(&Payload{HookEventName: Stop, LastAssistantMessage: proposal})
+	s.userPrompt("ok, start")
+	a := s.anchor()
+	if a.Task == nil || a.Task.Source != "proposed" || !strings.Contains(a.Task.Text, "token bucket") || a.Task.PromptID != "prompt-2" {
+		t.Fatalf("task = %+v, want the agent's proposal from prompt-2", a.Task)
+	}
+	for i := 0; i < 8; i++ {
+		s.edit("limiter/bucket.go")
+		s.edit("limiter/bucket_test.go")
+		s.bash("go test ./limiter -run TestBucket")
+	}
+	if n := s.count("drift"); n != 0 {
+		t.Fatalf("%d drift advisories on the proposed task's work: %q", n, s.said)
+	}
+}
+
+// TestPastedPlaceholderIsNotTheGoal: a prompt that is only a paste
+// placeholder (as a transcript keeps it) sets no goal; the words beside a
+// placeholder are the goal without it.
+func TestPastedPlaceholderIsNotTheGoal(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt("[Pasted text #1 +30 lines]")
+	if a := s.anchor(); a != nil {
+		t.Fatalf("placeholder became the goal: %+v", a)
+	}
+	s.userPrompt("Fix the flaky upload retry in storage/upload.go [Pasted text #2 +12 lines]")
+	a := s.anchor()
+	if a == nil || a.Text != "Fix the flaky upload retry in storage/upload.go" {
+		t.Fatalf("goal = %+v", a)
+	}
+}
+
+// TestReanchorNamesLatestTaskDropsReversed: after compaction the block
+// names the latest task and the session goal, keeps the instructions in
+// force in the user's words once each, drops the one a later prompt took
+// back, restates no advisory, and lists only failures no success cleared.
+func TestReanchorNamesLatestTaskDropsReversed(t *testing.T) {
+	s := drifted(t, 8) // gives a drift advisory
+	if s.count("drift") == 0 {
+		t.Fatal("setup: no drift advisory")
+	}
+	s.userPrompt("Use squash merges for the release branch")
+	s.userPrompt("Keep the public API unchanged")
+	s.userPrompt("Keep the public API unchanged")
+	s.fail("Bash", jsonStr(map[string]any{"command": "npm test"}), "Error: expected dark got light")
+	s.bash("npm test")
+	s.fail("Bash", jsonStr(map[string]any{"command": "npm run lint"}), "lint: 3 problems")
+	s.userPrompt("don't use squash merges after all, rebase the release branch and write the changelog")
+	r := s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
+	if len(r.Context) != 1 {
+		t.Fatalf("reanchor: %+v", r)
+	}
+	got := r.Context[0]
+	for _, want := range []string{
+		`<current_task prompt_id="prompt-5" source="prompt">don&#39;t use squash merges after all, rebase the release branch and write the changelog</current_task>`,
+		"<goal", "dark-mode", "<constraint>Keep the public API unchanged</constraint>", "npm run lint",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("reanchor lacks %q:\n%s", want, got)
+		}
+	}
+	for _, bad := range []string{"Use squash merges", "<recent_advisories>", "drift", "npm test"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("reanchor holds %q:\n%s", bad, got)
+		}
+	}
+	if n := strings.Count(got, "Keep the public API unchanged"); n != 1 {
+		t.Errorf("instruction restated %d times:\n%s", n, got)
+	}
+}
+
+// TestInterruptRestartsDriftWindow: an interrupted call empties the drift
+// window, so the calls before it do not count against the next request.
+func TestInterruptRestartsDriftWindow(t *testing.T) {
+	s := drifted(t, 3)
+	s.calls++
+	s.run(&Payload{HookEventName: PostToolUseFailure, ToolName: "Bash", ToolInput: []byte(`{"command":"sleep 100"}`), Error: "interrupted", IsInterrupt: true, ToolUseID: fmt.Sprintf("toolu_%d", s.calls)})
+	d := s.window().Drift
+	if len(d.Recent) != 0 || d.OffGoal != 0 {
+		t.Fatalf("after an interrupt: %d recent calls, %d off-goal", len(d.Recent), d.OffGoal)
+	}
+}
+
+// TestReanchorWholeTags: with a huge goal, task and instructions the block
+// stays within its budget by dropping and shortening whole parts, never by
+// cutting a tag.
+func TestReanchorWholeTags(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt(strings.Repeat("Add a very long goal with <many> \"quoted\" words & dark mode. ", 80))
+	for i := 0; i < 12; i++ {
+		s.userPrompt(fmt.Sprintf("Instruction %d: %s", i, strings.Repeat("keep <it> & \"small\" ", 60)))
+	}
+	for i := 0; i < 6; i++ {
+		s.fail("Bash", jsonStr(map[string]any{"command": fmt.Sprintf("npm test -- %d %s", i, strings.Repeat("x", 300))}), strings.Repeat("Error & <fail> ", 40))
+	}
+	r := s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
+	if len(r.Context) != 1 {
+		t.Fatalf("reanchor: %+v", r)
+	}
+	got := r.Context[0]
+	if n := len([]rune(got)); n > maxSnapshot+300 {
+		t.Errorf("reanchor is %d characters", n)
+	}
+	for _, want := range []string{"<current_task", "</current_task>", "<goal", "</goal>", "</djinn_state>"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("reanchor lacks %q:\n%s", want, got)
+		}
+	}
+	if !strings.HasSuffix(got, "</djinn_state>") {
+		t.Errorf("reanchor cut mid-tag:\n%s", got[len(got)-200:])
+	}
+}
