@@ -212,7 +212,7 @@ func Default() Settings {
 			Drift: Observe, ReadLoop: Observe, EditRevert: Observe,
 			FailLoop: Advise, ToolLoop: Advise, Stall: Advise,
 			Pressure: Observe, Reanchor: Observe, Compacted: Advise,
-			Risk: Observe,
+			Risk:            Observe,
 			RepeatComplaint: Observe,
 		},
 	}
