@@ -39,8 +39,8 @@ func containsExact(texts []string, want string) bool {
 	return false
 }
 
-// TestSkillsShowBinaryOutput: /djinn:status, /djinn:rank and
-// /djinn:reorient work from the real CLI against the stub, and what the
+// TestSkillsShowBinaryOutput: /djinn:status, /djinn:rank, /djinn:reorient,
+// /djinn:disable and /djinn:enable work from the real CLI against the stub, and what the
 // model receives is the binary's own output, byte for byte.
 //
 // A first run pins a goal and makes a few tool calls on two files. Then each
@@ -143,6 +143,49 @@ func TestSkillsShowBinaryOutput(t *testing.T) {
 			t.Errorf("tool calls after the skills = %d, want still 4: Djinn's own commands were counted\n%s", w.ToolCalls, w.Raw)
 		}
 	})
+
+	// /djinn:disable and /djinn:enable: as for reorient, the hook takes the
+	// detector from the raw line and switches it; its result reaches the
+	// skill's request, and the model's `djinn status` call shows the
+	// switch. A bad name changes nothing.
+	for _, tc := range []struct{ line, said, shown string }{
+		{"/djinn:disable loops", "djinn disable: Djinn's loops detector is off for this session. Disabled now: loops.", "disabled for this session: loops\n"},
+		{"/djinn:disable telepathy", `djinn disable: unknown detector "telepathy". Nothing changed.`, "disabled for this session: loops\n"},
+		{"/djinn:enable loops", "djinn enable: Djinn's loops detector is on for this session. Disabled now: none.", ""},
+	} {
+		t.Run(tc.line, func(t *testing.T) {
+			stub.SetPolicy(followSkillCommand)
+			t.Cleanup(func() { stub.SetPolicy(DefaultPolicy) })
+			before := len(stub.Messages(KindMain))
+			res := env.MustClaude(skillRun(t, tc.line, session))
+			checkSkillRan(t, res)
+			main := stub.Messages(KindMain)[before:]
+			if len(main) != 2 || main[0].Answer == nil || len(main[0].Answer.Tools) != 1 {
+				t.Fatalf("want 2 requests (the skill, then the tool result), the first answered with the skill's command; got %d\n%v", len(main), res)
+			}
+			if !ContextInRequest(main[0], tc.said) {
+				t.Errorf("the hook's result %q is not in the skill's request", tc.said)
+			}
+			var result string
+			for _, l := range Locate(main[1].Body) {
+				if l.Block == "tool_result" {
+					result = l.Text
+				}
+			}
+			if !strings.HasPrefix(result, "djinn status: session "+session) {
+				t.Fatalf("tool result of the skill's command is not djinn status:\n%s", result)
+			}
+			if tc.shown != "" && !strings.Contains(result, tc.shown) {
+				t.Errorf("status after %s does not show %q:\n%s", tc.line, tc.shown, result)
+			}
+			if tc.shown == "" && strings.Contains(result, "disabled for this session") {
+				t.Errorf("status after %s still shows a switch:\n%s", tc.line, result)
+			}
+			if w := readWindow(t, stateDir, session); w.ToolCalls != 4 {
+				t.Errorf("tool calls after the skill = %d, want still 4: Djinn's own commands were counted\n%s", w.ToolCalls, w.Raw)
+			}
+		})
+	}
 }
 
 // followSkillCommand plays a model that follows the reorient skill: when

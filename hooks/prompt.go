@@ -228,3 +228,54 @@ func Reorient(ctx context.Context, env *Env, id, intent string, force bool) (str
 	}
 	return res.Text, nil
 }
+
+// switchRe matches the /djinn:disable and /djinn:enable skills as Claude
+// Code passes them to UserPromptSubmit: the raw line, with the user's
+// detector argument after the command.
+var switchRe = lazyRegexp(`(?s)^/(?:djinn:)?(disable|enable)(?:\s+(.*))?$`)
+
+// promptSwitch applies /djinn:disable [detector] or /djinn:enable
+// [detector] to this session's window, under the session lock the hook
+// holds: the skill cannot pass user text on a command line, so the hook
+// takes it from the raw prompt. ok is false for any other prompt. The
+// result goes to the model (the skill shows `djinn status`) and, as a
+// system message, to the person; a bad argument changes nothing.
+func (s *session) promptSwitch(p *Payload) (resp Response, ok bool) {
+	if p.HookEventName != UserPromptSubmit {
+		return Response{}, false
+	}
+	m := switchRe().FindStringSubmatch(strings.TrimSpace(p.Prompt))
+	if m == nil {
+		return Response{}, false
+	}
+	verb := m[1]
+	args := strings.Fields(m[2])
+	usage := fmt.Sprintf("Usage: /djinn:%s [detector], where detector is one of: all, %s (none means all).", verb, strings.Join(state.Detectors(), ", "))
+	var text string
+	switch {
+	case len(args) > 1:
+		text = fmt.Sprintf("djinn %s: expected at most one detector, got %d words. Nothing changed. %s", verb, len(args), usage)
+	case len(args) == 1 && !state.ValidDetector(args[0]):
+		text = fmt.Sprintf("djinn %s: unknown detector %s. Nothing changed. %s", verb, advice.Quote(args[0], 60), usage)
+	default:
+		detector := "all"
+		if len(args) == 1 {
+			detector = args[0]
+		}
+		s.w.Disabled = state.SwitchDetector(s.w.Disabled, detector, verb == "disable")
+		list := "none"
+		if len(s.w.Disabled) > 0 {
+			list = strings.Join(s.w.Disabled, ", ")
+		}
+		what := "Djinn is"
+		if detector != "all" {
+			what = "Djinn's " + detector + " detector is"
+		}
+		onOff := "off"
+		if verb == "enable" {
+			onOff = "on"
+		}
+		text = fmt.Sprintf("djinn %s: %s %s for this session. Disabled now: %s.", verb, what, onOff, list)
+	}
+	return Response{Context: []string{text}, SystemMessage: text}, true
+}

@@ -93,7 +93,11 @@ func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 			return Response{}, fmt.Errorf("hook gate: %w", err)
 		}
 	}
-	if !s.disabled("all") {
+	if sw, ok := s.promptSwitch(p); ok {
+		// /djinn:disable, /djinn:enable: applied even when all of Djinn is
+		// off, so that /djinn:enable can turn it back on.
+		resp = sw
+	} else if !s.disabled("all") {
 		resp, err = h(ctx, s, p)
 		if err != nil {
 			return Response{}, err

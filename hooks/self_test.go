@@ -32,6 +32,12 @@ func TestIsSelfCall(t *testing.T) {
 		{skillStatus, true},
 		{`env "CLAUDE_PLUGIN_DATA=` + skillData + `" "` + skillRoot + `/hooks/djinn" rank --session "s1" 2>&1 || true`, true},
 		{`env "CLAUDE_PLUGIN_DATA=` + skillData + `" "` + skillRoot + `/hooks/djinn" reorient --last --session "s1"`, true},
+		// /djinn:disable and /djinn:enable have the model run status; a
+		// person may run the switches themselves from a shell.
+		{`env "CLAUDE_PLUGIN_DATA=` + skillData + `" "` + skillRoot + `/hooks/djinn" status --session "s1"`, true},
+		{`env "CLAUDE_PLUGIN_DATA=` + skillData + `" "` + skillRoot + `/hooks/djinn" disable loops --session "s1" 2>&1 || true`, true},
+		{`env "CLAUDE_PLUGIN_DATA=` + skillData + `" "` + skillRoot + `/hooks/djinn" enable --session "s1"`, true},
+		{`env "CLAUDE_PLUGIN_DATA=` + skillData + `" "` + skillRoot + `/hooks/djinn" disable loops; rm -rf src`, false},
 		// Unsubstituted, or with the variables set by the model.
 		{`env "CLAUDE_PLUGIN_DATA=${CLAUDE_PLUGIN_DATA}" "${CLAUDE_PLUGIN_ROOT}/hooks/djinn" status --session "$CLAUDE_SESSION_ID"`, true},
 		{`CLAUDE_PLUGIN_DATA='/tmp/d' /opt/plugin/hooks/djinn status`, true},

@@ -25,29 +25,66 @@ import (
 // source's) stays. Every source's values go through the same check
 // (checkSetting: config.schema.json's bounds).
 func Load(root string, getenv func(string) string, environ []string) (Settings, []string) {
+	s, _, problems := LoadSources(root, getenv, environ)
+	return s, problems
+}
+
+// Source is where the value in force of a setting came from: Kind is
+// SourceDefault, SourceConfig, SourcePluginOption or SourceEnv; Name is the
+// config file's path or the variable's name (empty for the default).
+type Source struct {
+	Kind string `json:"kind"`
+	Name string `json:"name,omitempty"`
+}
+
+// The kinds of Source, lowest precedence first.
+const (
+	SourceDefault      = "default"
+	SourceConfig       = "config.json"
+	SourcePluginOption = "plugin option"
+	SourceEnv          = "environment"
+)
+
+// String is the source as the messages name it: the file or the variable.
+func (src Source) String() string {
+	if src.Name == "" {
+		return src.Kind
+	}
+	return src.Name
+}
+
+// LoadSources is Load that also says, for every key Keys lists, which
+// source set the value in force (the same pass: a refused value leaves the
+// key's source as it was).
+func LoadSources(root string, getenv func(string) string, environ []string) (Settings, map[string]Source, []string) {
 	s := Default()
-	from := map[string]string{}
+	from := map[string]Source{}
 	var problems []string
 	if root != "" {
 		problems = append(problems, applyConfigFile(&s, filepath.Join(root, "config.json"), from)...)
 	}
 	problems = append(problems, applyEnv(&s, "CLAUDE_PLUGIN_OPTION_", environ, from)...)
 	problems = append(problems, applyEnv(&s, "DJINN_", environ, from)...)
-	return s, problems
+	for _, k := range Keys() {
+		if _, ok := from[k]; !ok {
+			from[k] = Source{Kind: SourceDefault}
+		}
+	}
+	return s, from, problems
 }
 
 // kept says which value stays in force for a key whose new value was
 // refused: from maps a key to the source that set it.
-func kept(from map[string]string, key string) string {
+func kept(from map[string]Source, key string) string {
 	if src, ok := from[key]; ok {
-		return "keeping the value from " + src
+		return "keeping the value from " + src.String()
 	}
 	return "using the default"
 }
 
 // applyConfigFile merges config.json. The user's file is never moved aside:
 // invalid keys are reported and skipped, valid ones applied.
-func applyConfigFile(s *Settings, path string, from map[string]string) []string {
+func applyConfigFile(s *Settings, path string, from map[string]Source) []string {
 	raw, err := state.ReadBounded(path, 1<<20)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		// No config (the root may not exist yet, or be unusable: the hook
@@ -61,7 +98,7 @@ func applyConfigFile(s *Settings, path string, from map[string]string) []string 
 	// file means the same without it.
 	raw = bytes.TrimPrefix(raw, []byte("\xef\xbb\xbf"))
 	var problems []string
-	errs := applyConfig(s, raw, func(key string) { from[key] = path })
+	errs := applyConfig(s, raw, func(key string) { from[key] = Source{Kind: SourceConfig, Name: path} })
 	for _, e := range errs {
 		if e.Pointer == "" {
 			problems = append(problems, fmt.Sprintf("config %s: %s; using defaults", path, e.Message))
@@ -409,10 +446,10 @@ func envName(prefix, key string) string {
 
 // applyEnv applies PREFIX_<KEY> variables. Variables with the prefix that
 // name no setting are reported, except the few that are not settings.
-func applyEnv(s *Settings, prefix string, environ []string, from map[string]string) []string {
-	source := "environment"
+func applyEnv(s *Settings, prefix string, environ []string, from map[string]Source) []string {
+	source := SourceEnv
 	if prefix == "CLAUDE_PLUGIN_OPTION_" {
-		source = "plugin option"
+		source = SourcePluginOption
 	}
 	// Most hooks have no such variable (the launcher's own DJINN_ ones
 	// aside): the table of settings, built by reflection, is made only
@@ -447,7 +484,7 @@ func applyEnv(s *Settings, prefix string, environ []string, from map[string]stri
 			problems = append(problems, fmt.Sprintf("%s %s=%q: key %s: %v; %s", source, name, clipValue(val), f.key, err, kept(from, f.key)))
 			continue
 		}
-		from[f.key] = name
+		from[f.key] = Source{Kind: source, Name: name}
 	}
 	return problems
 }
@@ -543,4 +580,21 @@ func ValidateBytes(k state.Kind, raw []byte) []FieldError {
 		return applyConfig(&s, raw, nil)
 	}
 	return state.ValidateBytes(k, raw)
+}
+
+// KeyValue is one setting's dotted key and its value.
+type KeyValue struct {
+	Key   string
+	Value any
+}
+
+// Values lists every setting (the keys Keys lists) with its value, sorted
+// by key.
+func (s Settings) Values() []KeyValue {
+	var out []KeyValue
+	for _, f := range settingFields(&s) {
+		out = append(out, KeyValue{f.key, f.v.Interface()})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
 }

@@ -16,3 +16,21 @@ func ValidDetector(name string) bool { return name == "all" || slices.Contains(D
 func NewWindow(id string, now time.Time) Window {
 	return Window{SchemaVersion: SchemaVersion, SessionID: id, CreatedAt: now, Events: map[string]int{}}
 }
+
+// SwitchDetector is a session's disabled list after turning a detector
+// ("all" for every one) off or on: sorted, without repeats. Enabling "all"
+// clears the list. The CLI's disable/enable and the /djinn:disable and
+// /djinn:enable prompts share it.
+func SwitchDetector(disabled []string, detector string, off bool) []string {
+	out := slices.Clone(disabled)
+	switch {
+	case off:
+		out = append(out, detector)
+	case detector == "all":
+		out = nil
+	default:
+		out = slices.DeleteFunc(out, func(d string) bool { return d == detector })
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}

@@ -110,6 +110,7 @@ func (a *app) run(ctx context.Context, args []string) (code int) {
 			a.statusCommand(),
 			a.switchCommand("disable"),
 			a.switchCommand("enable"),
+			a.configCommand(),
 			a.versionCommand(),
 		},
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -72,16 +71,7 @@ func setDisabled(ctx context.Context, st *state.Store, now time.Time, id, detect
 	if !found {
 		w = state.NewWindow(id, now)
 	}
-	switch {
-	case off && !slices.Contains(w.Disabled, detector):
-		w.Disabled = append(w.Disabled, detector)
-	case !off && detector == "all":
-		w.Disabled = nil
-	case !off:
-		w.Disabled = slices.DeleteFunc(w.Disabled, func(d string) bool { return d == detector })
-	}
-	slices.Sort(w.Disabled)
-	w.Disabled = slices.Compact(w.Disabled)
+	w.Disabled = state.SwitchDetector(w.Disabled, detector, off)
 	w.UpdatedAt = now
 	if err := st.Save(path, state.KindWindow, &w); err != nil {
 		return "", fmt.Errorf("save window: %w", err)

@@ -165,12 +165,19 @@ func NewEnv(stateDir string, getenv func(string) string, environ []string, now f
 	if err != nil {
 		return nil, err
 	}
-	set, problems := settings.Load(st.Root, getenv, withoutHookVars(environ))
+	set, _, problems := LoadSettings(st.Root, getenv, environ)
 	for _, p := range problems {
 		report(p)
 	}
 	st.LockWait = time.Duration(set.LockWaitMS) * time.Millisecond
 	return &hooks.Env{Store: st, Settings: set, Now: now, Getenv: getenv}, nil
+}
+
+// LoadSettings loads the settings a hook under the state root uses, with
+// each key's source (settings.LoadSources), as the hooks see the
+// environment: without the hook process's own variables (hookVars).
+func LoadSettings(root string, getenv func(string) string, environ []string) (settings.Settings, map[string]settings.Source, []string) {
+	return settings.LoadSources(root, getenv, withoutHookVars(environ))
 }
 
 // NewStore resolves the state root from a --state-dir value (may be empty)

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/djinn-cc/djinn/internal/hookmain"
+	"github.com/djinn-cc/djinn/settings"
+)
+
+// configCommand is `djinn config`: every setting in force, as the hooks
+// under the same state directory and environment load it, with the source
+// of its value, and every value refused with why.
+func (a *app) configCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "config",
+		Usage: "show every setting in force and where it comes from (default, config.json, plugin option, environment), and any value refused",
+		Flags: append(commonFlags(), &cli.BoolFlag{Name: "json", Usage: "print JSON"}),
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			st, err := a.store(c)
+			if err != nil {
+				return err
+			}
+			set, from, refused := hookmain.LoadSettings(st.Root, a.getenv, a.environ)
+			if c.Bool("json") {
+				return a.configJSON(set, from, refused)
+			}
+			var b strings.Builder
+			for _, kv := range set.Values() {
+				v, err := json.Marshal(kv.Value)
+				if err != nil {
+					return err
+				}
+				src := from[kv.Key]
+				where := src.Kind
+				if src.Name != "" {
+					where += " " + src.Name
+				}
+				fmt.Fprintf(&b, "%s = %s  (%s)\n", kv.Key, v, where)
+			}
+			for _, p := range refused {
+				fmt.Fprintf(&b, "refused: %s\n", p)
+			}
+			_, err = fmt.Fprint(a.stdout, b.String())
+			return err
+		},
+	}
+}
+
+// configJSON prints the settings with their sources as one JSON document.
+func (a *app) configJSON(set settings.Settings, from map[string]settings.Source, refused []string) error {
+	type entry struct {
+		Key    string          `json:"key"`
+		Value  any             `json:"value"`
+		Source settings.Source `json:"source"`
+	}
+	out := struct {
+		Settings []entry  `json:"settings"`
+		Refused  []string `json:"refused"`
+	}{Settings: []entry{}, Refused: refused}
+	if out.Refused == nil {
+		out.Refused = []string{}
+	}
+	for _, kv := range set.Values() {
+		out.Settings = append(out.Settings, entry{kv.Key, kv.Value, from[kv.Key]})
+	}
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
