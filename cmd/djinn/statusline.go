@@ -139,18 +139,17 @@ func statusLine(w io.Writer, st *state.Store, in statusLineInput, now time.Time)
 			goal = anc.Task.Text
 		}
 	}
-	// The goal takes the room the numbers and up to 30 runes of the
-	// window's source leave, within 30 to 60 runes; the source comes last,
-	// in what is left.
+	// The goal takes the room the numbers and up to 20 runes of the
+	// window's source leave, within 40 to 60 runes; the source comes last,
+	// shortened to what is left, or left out when that is under 16 runes.
 	reserve := 0
 	if source != "" {
-		reserve = min(utf8.RuneCountInString(source)+3, 30)
+		reserve = min(utf8.RuneCountInString(source)+3, 20)
 	}
 	room := statusLineMax - reserve - utf8.RuneCountInString(strings.Join(parts, " | "))
-	parts[0] = shorten(advice.Clean(goal, 4*statusLineMax), min(max(room, 30), 60))
-	if source != "" {
-		left := statusLineMax - 3 - utf8.RuneCountInString(strings.Join(parts, " | "))
-		parts = append(parts, shorten(source, max(left, 2)))
+	parts[0] = shorten(advice.Clean(goal, 4*statusLineMax), min(max(room, 40), 60))
+	if left := statusLineMax - 3 - utf8.RuneCountInString(strings.Join(parts, " | ")); source != "" && (left >= 16 || left >= utf8.RuneCountInString(source)) {
+		parts = append(parts, shorten(source, left))
 	}
 	_, err = fmt.Fprintln(w, shorten(strings.Join(parts, " | "), statusLineMax))
 	return err
