@@ -122,10 +122,8 @@ func (e *Env) forSessionEnd() *Env {
 	if e.Store.LockWait <= sessionEndLockWait {
 		return e
 	}
-	st := *e.Store
-	st.LockWait = sessionEndLockWait
 	c := *e
-	c.Store = &st
+	c.Store = e.Store.WithLockWait(sessionEndLockWait)
 	return &c
 }
 

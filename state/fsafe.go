@@ -6,7 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/sys/unix"
 )
@@ -63,6 +65,9 @@ func (s *Store) split(path string) (base string, dirs []string, name string) {
 // openDir opens the directory base/dirs... as a file descriptor, walking
 // dirs without following links (see walkMode). The caller closes it.
 func (s *Store) openDir(base string, dirs []string, mode walkMode) (int, error) {
+	if fd, ok := s.held.Load().dup(base, dirs); ok {
+		return fd, nil
+	}
 	fd, err := unix.Open(base, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err == unix.ENOENT && mode == walkCreate {
 		if err := os.MkdirAll(base, 0o700); err != nil {
@@ -224,6 +229,13 @@ func (s *Store) openFile(path string, o fileOpts) (*os.File, error) {
 		return nil, err
 	}
 	defer unix.Close(dfd)
+	return s.openFileAt(dfd, path, name, o)
+}
+
+// openFileAt is openFile's last step: it opens name in the directory dfd,
+// which the caller reached without following a link; path names it in
+// errors and reports.
+func (s *Store) openFileAt(dfd int, path, name string, o fileOpts) (*os.File, error) {
 	for attempt := 0; ; attempt++ {
 		if attempt > 3 {
 			return nil, &fs.PathError{Op: "open", Path: path, Err: errNotRegular}
@@ -335,4 +347,46 @@ func (s *Store) readFile(path string, max int64, mode walkMode) ([]byte, error) 
 	}
 	defer f.Close()
 	return readOpen(f, max)
+}
+
+// heldDir is the directory of a lock the Store holds, kept open from the
+// walk that reached the lock file so that the files beside it are opened
+// relative to it without walking from the root again. No other Djinn
+// process can delete or replace that directory while the lock is held
+// (deleting a session takes its lock), so the descriptor stays the
+// directory the walk checked.
+type heldDir struct {
+	mu     sync.Mutex
+	base   string
+	dirs   []string
+	fd     int
+	closed bool
+}
+
+// dup returns a duplicate of the held directory's descriptor if it is the
+// directory base/dirs..., for the caller to close.
+func (h *heldDir) dup(base string, dirs []string) (int, bool) {
+	if h == nil || base != h.base || !slices.Equal(dirs, h.dirs) {
+		return -1, false
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return -1, false
+	}
+	fd, err := unix.FcntlInt(uintptr(h.fd), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return -1, false
+	}
+	return fd, true
+}
+
+// close closes the held descriptor; dup refuses it afterwards.
+func (h *heldDir) close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.closed {
+		h.closed = true
+		_ = unix.Close(h.fd)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+	"golang.org/x/sys/unix"
 )
 
 // ErrLockBusy is returned when a lock could not be taken within the wait
@@ -21,6 +22,10 @@ var ErrLockBusy = errors.New("state is locked by another djinn process")
 // a lock file lets two processes hold "the" lock at once).
 type Lock struct {
 	fl *flock.Flock
+	// held is the lock file's directory, which store keeps open for the
+	// files beside it until Unlock.
+	held  *heldDir
+	store *Store
 }
 
 // acquire takes an exclusive flock on path within wait, creating the file
@@ -28,11 +33,30 @@ type Lock struct {
 // append target is (openFile: no link followed, a link or a FIFO in its
 // place moved aside), and flock opens it with O_NOFOLLOW.
 func (s *Store) acquire(ctx context.Context, path string, wait time.Duration) (*Lock, error) {
-	f, err := s.openFile(path, fileOpts{mode: walkCreate, flags: os.O_RDONLY | os.O_CREATE, perm: 0o600})
+	base, dirs, name := s.split(path)
+	dfd, err := s.openDir(base, dirs, walkCreate)
 	if err != nil {
 		return nil, fmt.Errorf("create lock: %w", err)
 	}
+	f, err := s.openFileAt(dfd, path, name, fileOpts{mode: walkCreate, flags: os.O_RDONLY | os.O_CREATE, perm: 0o600})
+	if err != nil {
+		_ = unix.Close(dfd)
+		return nil, fmt.Errorf("create lock: %w", err)
+	}
 	_ = f.Close()
+	held := &heldDir{base: base, dirs: dirs, fd: dfd}
+	l, err := s.lockAt(ctx, path, wait)
+	if err != nil {
+		held.close()
+		return nil, err
+	}
+	l.held, l.store = held, s
+	s.held.Store(held)
+	return l, nil
+}
+
+// lockAt takes the flock of acquire on the lock file at path, made ready.
+func (s *Store) lockAt(ctx context.Context, path string, wait time.Duration) (*Lock, error) {
 	fl := flock.New(path, flock.SetFlag(os.O_CREATE|os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC), flock.SetPermissions(0o600))
 	ok, err := fl.TryLock()
 	if err == nil && !ok && wait > 0 {
@@ -117,6 +141,11 @@ func lockWithin(ctx context.Context, fl *flock.Flock, wait time.Duration, hooks 
 func (l *Lock) Unlock() error {
 	if l == nil || l.fl == nil {
 		return nil
+	}
+	if l.held != nil {
+		l.store.held.CompareAndSwap(l.held, nil)
+		l.held.close()
+		l.held = nil
 	}
 	err := l.fl.Unlock()
 	l.fl = nil

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/renameio/v2"
@@ -47,6 +48,16 @@ type Store struct {
 	// so a test can stop a hook at every step and check what the next hook
 	// makes of the files it left.
 	Fault func(path string) error
+
+	// held is the directory of the lock this Store took last, while it
+	// holds it (see heldDir); nil otherwise.
+	held atomic.Pointer[heldDir]
+}
+
+// WithLockWait returns a Store like s with LockWait set to wait; it holds
+// none of s's locks.
+func (s *Store) WithLockWait(wait time.Duration) *Store {
+	return &Store{Root: s.Root, LockWait: wait, Now: s.Now, Notice: s.Notice, NoSync: s.NoSync, lockHooks: s.lockHooks, Fault: s.Fault}
 }
 
 // fault runs the Fault test hook, if any.
