@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/djinn-cc/djinn/internal/shellword"
 )
 
 // selfCommands are the djinn subcommands a person or a skill runs to ask
@@ -90,7 +92,7 @@ func selfCall(c *syntax.CallExpr, getenv func(string) string) bool {
 			return false
 		}
 		if a.Name.Value == selfDataVar && a.Value != nil {
-			v, ok := wordText(a.Value)
+			v, ok := shellword.Text(a.Value, true)
 			if !ok {
 				return false
 			}
@@ -99,7 +101,7 @@ func selfCall(c *syntax.CallExpr, getenv func(string) string) bool {
 	}
 	args := make([]string, 0, len(c.Args))
 	for _, w := range c.Args {
-		v, ok := wordText(w)
+		v, ok := shellword.Text(w, true)
 		if !ok {
 			return false
 		}
@@ -138,89 +140,6 @@ func selfCall(c *syntax.CallExpr, getenv func(string) string) bool {
 		if d != "" && dir == path.Join(path.Clean(d), "bin") {
 			return true
 		}
-	}
-	return false
-}
-
-// wordText is a shell word's text with its quotes removed; a parameter
-// stays as $NAME (the hook does not know the skill's environment). Words
-// with command substitution, arithmetic or globs are not plain text.
-func wordText(w *syntax.Word) (string, bool) {
-	if w == nil {
-		return "", false
-	}
-	for _, part := range w.Parts {
-		if !plainPart(part) {
-			return "", false
-		}
-	}
-	var b strings.Builder
-	for _, part := range w.Parts {
-		writePart(&b, part, false)
-	}
-	return b.String(), true
-}
-
-// writePart writes a plain word part (see plainPart) as the shell would
-// read it: quotes removed, backslash escapes resolved (inside double quotes
-// only before $, `, ", \ and a newline), a parameter kept as $NAME.
-// package expand would do the same but imports os/user, which links cgo
-// into the hook binary.
-func writePart(b *strings.Builder, part syntax.WordPart, quoted bool) {
-	switch x := part.(type) {
-	case *syntax.Lit:
-		v := x.Value
-		for i := 0; i < len(v); i++ {
-			if v[i] != '\\' || i+1 == len(v) {
-				b.WriteByte(v[i])
-				continue
-			}
-			next := v[i+1]
-			switch {
-			case next == '\n':
-				i++
-			case !quoted || strings.IndexByte("$`\"\\", next) >= 0:
-				b.WriteByte(next)
-				i++
-			default:
-				b.WriteByte(v[i])
-			}
-		}
-	case *syntax.SglQuoted:
-		b.WriteString(x.Value)
-	case *syntax.DblQuoted:
-		for _, q := range x.Parts {
-			writePart(b, q, true)
-		}
-	case *syntax.ParamExp:
-		b.WriteString("$" + x.Param.Value)
-	}
-}
-
-// plainPart reports whether a word part is literal text, quoted text or a
-// bare parameter (${NAME} or $NAME).
-func plainPart(part syntax.WordPart) bool {
-	switch x := part.(type) {
-	case *syntax.Lit:
-		return true
-	case *syntax.SglQuoted:
-		return !x.Dollar // $'…' has escapes of its own
-	case *syntax.DblQuoted:
-		for _, q := range x.Parts {
-			if !plainPart(q) {
-				return false
-			}
-		}
-		return true
-	case *syntax.ParamExp:
-		if x.Param == nil || !envNameRe().MatchString(x.Param.Value) {
-			return false
-		}
-		var b strings.Builder
-		if syntax.NewPrinter().Print(&b, x) != nil {
-			return false
-		}
-		return b.String() == "$"+x.Param.Value || b.String() == "${"+x.Param.Value+"}"
 	}
 	return false
 }

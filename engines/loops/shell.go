@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/djinn-cc/djinn/internal/shellword"
 )
 
 // View tells which end of its output a shell command shows when it is a
@@ -235,7 +237,7 @@ func (n shellNorm) word(w *syntax.Word, command bool) string {
 	if w == nil {
 		return ""
 	}
-	v, ok := literal(w)
+	v, ok := shellword.Text(w, false)
 	if !ok {
 		return n.print(w)
 	}
@@ -277,43 +279,9 @@ func (n shellNorm) print(node syntax.Node) string {
 	return strings.Join(strings.Fields(b.String()), " ")
 }
 
-// literal is a word's text when it is plain text, however quoted: literal
-// parts without escapes, single quotes, double quotes around such parts.
-func literal(w *syntax.Word) (string, bool) {
-	var b strings.Builder
-	var walk func(parts []syntax.WordPart) bool
-	walk = func(parts []syntax.WordPart) bool {
-		for _, p := range parts {
-			switch x := p.(type) {
-			case *syntax.Lit:
-				if strings.ContainsRune(x.Value, '\\') {
-					return false
-				}
-				b.WriteString(x.Value)
-			case *syntax.SglQuoted:
-				if x.Dollar {
-					return false
-				}
-				b.WriteString(x.Value)
-			case *syntax.DblQuoted:
-				if x.Dollar || !walk(x.Parts) {
-					return false
-				}
-			default:
-				return false
-			}
-		}
-		return true
-	}
-	if !walk(w.Parts) {
-		return "", false
-	}
-	return b.String(), true
-}
-
 // lit is a word's literal text, "" when it is not plain text.
 func lit(w *syntax.Word) string {
-	s, _ := literal(w)
+	s, _ := shellword.Text(w, false)
 	return s
 }
 
@@ -329,7 +297,7 @@ func simpleCall(st *syntax.Stmt) (string, []*syntax.Word, bool) {
 			return "", nil, false
 		}
 	}
-	name, ok := literal(c.Args[0])
+	name, ok := shellword.Text(c.Args[0], false)
 	if !ok {
 		return "", nil, false
 	}
@@ -361,7 +329,7 @@ func windowCall(name string, args []*syntax.Word) (View, []*syntax.Word, bool) {
 	}
 	var files []*syntax.Word
 	for i := 0; i < len(args); i++ {
-		a, ok := literal(args[i])
+		a, ok := shellword.Text(args[i], false)
 		if !ok {
 			files = append(files, args[i])
 			continue

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/djinn-cc/djinn/internal/shellword"
 )
 
 // Call is one tool call as the catalogue reads it.
@@ -155,11 +157,11 @@ func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
 				switch r.Op {
 				case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
 					if r.Word != nil {
-						c.writes = append(c.writes, wordText(r.Word))
+						c.writes = append(c.writes, shellword.Lenient(r.Word))
 					}
 				case syntax.Hdoc, syntax.DashHdoc:
 					if r.Hdoc != nil {
-						c.hdoc += wordText(r.Hdoc)
+						c.hdoc += shellword.Lenient(r.Hdoc)
 					}
 				}
 			}
@@ -191,12 +193,12 @@ func simple(ce *syntax.CallExpr) cmd {
 	c := cmd{assign: map[string]string{}}
 	for _, a := range ce.Assigns {
 		if a.Name != nil && a.Value != nil {
-			c.assign[a.Name.Value] = wordText(a.Value)
+			c.assign[a.Name.Value] = shellword.Lenient(a.Value)
 		}
 	}
 	args := make([]string, 0, len(ce.Args))
 	for _, w := range ce.Args {
-		args = append(args, wordText(w))
+		args = append(args, shellword.Lenient(w))
 	}
 	for len(args) > 0 {
 		switch path.Base(args[0]) {
@@ -239,11 +241,11 @@ func simple(ce *syntax.CallExpr) cmd {
 // sudoS reports whether a statement runs sudo -S (the password on stdin).
 func sudoS(st *syntax.Stmt) bool {
 	ce, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Args) == 0 || path.Base(wordText(ce.Args[0])) != "sudo" {
+	if !ok || len(ce.Args) == 0 || path.Base(shellword.Lenient(ce.Args[0])) != "sudo" {
 		return false
 	}
 	for _, w := range ce.Args[1:] {
-		a := wordText(w)
+		a := shellword.Lenient(w)
 		if !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "--") {
 			if a == "--stdin" {
 				return true
@@ -267,46 +269,11 @@ func echoes(st *syntax.Stmt) bool {
 	if !ok || len(ce.Args) < 2 {
 		return false
 	}
-	switch wordText(ce.Args[0]) {
+	switch shellword.Lenient(ce.Args[0]) {
 	case "echo", "printf":
 		return true
 	}
 	return false
-}
-
-// wordText is a word's text with quotes removed; a parameter stays as
-// $NAME and any other expansion as its source text.
-func wordText(w *syntax.Word) string {
-	var b strings.Builder
-	for _, p := range w.Parts {
-		writePart(&b, p)
-	}
-	return b.String()
-}
-
-func writePart(b *strings.Builder, p syntax.WordPart) {
-	switch x := p.(type) {
-	case *syntax.Lit:
-		v := x.Value
-		for i := 0; i < len(v); i++ {
-			if v[i] == '\\' && i+1 < len(v) {
-				i++
-			}
-			b.WriteByte(v[i])
-		}
-	case *syntax.SglQuoted:
-		b.WriteString(x.Value)
-	case *syntax.DblQuoted:
-		for _, q := range x.Parts {
-			writePart(b, q)
-		}
-	case *syntax.ParamExp:
-		if x.Param != nil {
-			b.WriteString("$" + x.Param.Value)
-		}
-	default:
-		_ = syntax.NewPrinter().Print(b, p)
-	}
 }
 
 // resolve makes p absolute against dir; ~ and $HOME stay as they are

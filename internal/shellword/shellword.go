@@ -1,0 +1,141 @@
+// Package shellword reads the text of a shell word parsed by
+// mvdan.cc/sh/v3/syntax as the shell would, without expanding it: quotes
+// removed, backslash escapes resolved, a parameter kept as $NAME. Package
+// expand would do the same, but it imports os/user, which links cgo into
+// the hook binary; Djinn's detectors that read commands (its own skill
+// calls, the loop detector's call key, the risk catalogue) share this.
+package shellword
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Text is the word's text when every part is plain: literal text, single
+// quotes (not $'…'), double quotes around plain parts, and, if params, a
+// bare parameter ($NAME or ${NAME}), kept as $NAME. ok is false otherwise
+// (command substitution, arithmetic, other expansions).
+func Text(w *syntax.Word, params bool) (text string, ok bool) {
+	if w == nil {
+		return "", false
+	}
+	for _, p := range w.Parts {
+		if !plain(p, params) {
+			return "", false
+		}
+	}
+	var b strings.Builder
+	for _, p := range w.Parts {
+		write(&b, p, false)
+	}
+	return b.String(), true
+}
+
+// Lenient is the word's text as Text reads it, with any other part written
+// as its source text: for matching a command against a catalogue, where a
+// $(…) in an argument should not hide the rest of it.
+func Lenient(w *syntax.Word) string {
+	if w == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, p := range w.Parts {
+		write(&b, p, false)
+	}
+	return b.String()
+}
+
+// write writes one part: a plain part unquoted, any other as its source.
+func write(b *strings.Builder, part syntax.WordPart, quoted bool) {
+	switch x := part.(type) {
+	case *syntax.Lit:
+		v := x.Value
+		for i := 0; i < len(v); i++ {
+			if v[i] != '\\' || i+1 == len(v) {
+				b.WriteByte(v[i])
+				continue
+			}
+			next := v[i+1]
+			switch {
+			case next == '\n':
+				i++
+			case !quoted || strings.IndexByte("$`\"\\", next) >= 0:
+				b.WriteByte(next)
+				i++
+			default:
+				b.WriteByte(v[i])
+			}
+		}
+	case *syntax.SglQuoted:
+		if x.Dollar {
+			_ = syntax.NewPrinter().Print(b, x)
+			return
+		}
+		b.WriteString(x.Value)
+	case *syntax.DblQuoted:
+		for _, q := range x.Parts {
+			write(b, q, true)
+		}
+	case *syntax.ParamExp:
+		if name, ok := bareParam(x); ok {
+			b.WriteString("$" + name)
+			return
+		}
+		_ = syntax.NewPrinter().Print(b, x)
+	default:
+		_ = syntax.NewPrinter().Print(b, x)
+	}
+}
+
+// plain reports whether a part is plain text (see Text).
+func plain(part syntax.WordPart, params bool) bool {
+	switch x := part.(type) {
+	case *syntax.Lit:
+		return true
+	case *syntax.SglQuoted:
+		return !x.Dollar // $'…' has escapes of its own
+	case *syntax.DblQuoted:
+		if x.Dollar {
+			return false
+		}
+		for _, q := range x.Parts {
+			if !plain(q, params) {
+				return false
+			}
+		}
+		return true
+	case *syntax.ParamExp:
+		_, ok := bareParam(x)
+		return params && ok
+	}
+	return false
+}
+
+// bareParam is the name of $NAME or ${NAME}, ok false for any other
+// parameter expansion.
+func bareParam(x *syntax.ParamExp) (string, bool) {
+	if x.Param == nil || !isName(x.Param.Value) {
+		return "", false
+	}
+	var b strings.Builder
+	if syntax.NewPrinter().Print(&b, x) != nil {
+		return "", false
+	}
+	s := b.String()
+	return x.Param.Value, s == "$"+x.Param.Value || s == "${"+x.Param.Value+"}"
+}
+
+// isName reports whether s is a shell variable name.
+func isName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, c := range s {
+		letter := c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}

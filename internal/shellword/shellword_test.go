@@ -1,0 +1,47 @@
+package shellword
+
+import (
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+func word(t *testing.T, src string) *syntax.Word {
+	t.Helper()
+	f, err := syntax.NewParser().Parse(strings.NewReader("x "+src), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f.Stmts[0].Cmd.(*syntax.CallExpr).Args[1]
+}
+
+func TestText(t *testing.T) {
+	for _, tc := range []struct {
+		src     string
+		params  bool
+		text    string
+		ok      bool
+		lenient string
+	}{
+		{`plain`, false, "plain", true, "plain"},
+		{`'single quoted'`, false, "single quoted", true, "single quoted"},
+		{`"double $HOME"`, true, "double $HOME", true, "double $HOME"},
+		{`"double $HOME"`, false, "", false, "double $HOME"},
+		{`"${CLAUDE_PLUGIN_ROOT}/hooks/djinn"`, true, "$CLAUDE_PLUGIN_ROOT/hooks/djinn", true, "$CLAUDE_PLUGIN_ROOT/hooks/djinn"},
+		{`a\ b`, false, "a b", true, "a b"},
+		{`"a\"b\x"`, false, `a"b\x`, true, `a"b\x`},
+		{`$'a\tb'`, false, "", false, `$'a\tb'`},
+		{`$(pwd)/x`, true, "", false, "$(pwd)/x"},
+		{`${X:-d}`, true, "", false, "${X:-d}"},
+	} {
+		w := word(t, tc.src)
+		text, ok := Text(w, tc.params)
+		if text != tc.text || ok != tc.ok {
+			t.Errorf("Text(%s, %v) = %q, %v; want %q, %v", tc.src, tc.params, text, ok, tc.text, tc.ok)
+		}
+		if got := Lenient(w); got != tc.lenient {
+			t.Errorf("Lenient(%s) = %q, want %q", tc.src, got, tc.lenient)
+		}
+	}
+}
