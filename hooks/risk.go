@@ -6,6 +6,7 @@ import (
 
 	"github.com/djinn-cc/djinn/engines/risk"
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -43,6 +44,7 @@ func (s *session) riskPrompt(p *Payload) {
 	if len(r.Prompts) > riskPrompts {
 		r.Prompts = r.Prompts[len(r.Prompts)-riskPrompts:]
 	}
+	s.limitsFromPrompt(t)
 }
 
 func (s *session) riskState() *state.Risk {
@@ -108,6 +110,13 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		s.riskRemember(p, c)
 	}
 	var advs []advice.Advisory
+	if s.mode(advice.KindInstruction) != settings.Off {
+		advs = s.limitCall(p, c)
+	}
+	if len(advs) > 0 {
+		// The broken instruction says more than the catalogue would.
+		findings = nil
+	}
 	ins := s.instructions()
 	for _, f := range findings {
 		if f.Entry == risk.SecretFile && !failed {

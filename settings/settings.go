@@ -75,11 +75,13 @@ type Advisories struct {
 	// RepeatComplaint is the user reporting a failure again after the
 	// agent said it was fixed.
 	RepeatComplaint Mode `json:"repeat_complaint"`
+	// Instruction is a call against an instruction in force.
+	Instruction Mode `json:"instruction"`
 }
 
 // SetAll puts every kind in mode m.
 func (a *Advisories) SetAll(m Mode) {
-	*a = Advisories{m, m, m, m, m, m, m, m, m, m, m}
+	*a = Advisories{m, m, m, m, m, m, m, m, m, m, m, m}
 }
 
 // Mode returns the mode of an advisory kind (its tag name, e.g.
@@ -109,6 +111,8 @@ func (a Advisories) Mode(kind string) Mode {
 		m = a.Risk
 	case "repeat-complaint":
 		m = a.RepeatComplaint
+	case "instruction":
+		m = a.Instruction
 	}
 	if !m.Valid() {
 		return Advise
@@ -214,6 +218,7 @@ func Default() Settings {
 			Pressure: Observe, Reanchor: Observe, Compacted: Advise,
 			Risk:            Observe,
 			RepeatComplaint: Observe,
+			Instruction:     Observe,
 		},
 	}
 }
