@@ -29,12 +29,17 @@ type Settings struct {
 	// RetentionDays: a session untouched for longer is pruned when a new
 	// session starts (a bounded number per start; `djinn state prune` does
 	// it by hand). 0 keeps every session.
-	RetentionDays int      `json:"retention_days"`
-	Drift         Drift    `json:"drift"`
-	Loops         Loops    `json:"loops"`
-	Stall         Stall    `json:"stall"`
-	Pressure      Pressure `json:"pressure"`
-	Compress      Compress `json:"compress"`
+	RetentionDays int `json:"retention_days"`
+	// Ask makes Djinn answer PreToolUse with "ask" for a call that goes
+	// against an instruction in force or takes a risky step no recent
+	// instruction covers, so the person decides before it runs. Off, the
+	// same findings are advisories after the call.
+	Ask      bool     `json:"ask"`
+	Drift    Drift    `json:"drift"`
+	Loops    Loops    `json:"loops"`
+	Stall    Stall    `json:"stall"`
+	Pressure Pressure `json:"pressure"`
+	Compress Compress `json:"compress"`
 	// Advisories says, per advisory kind, whether the agent is told.
 	Advisories Advisories `json:"advisories"`
 }

@@ -305,6 +305,23 @@ type Risk struct {
 	Advised map[string]int `json:"advised,omitempty"`
 	// Limits are the user's instructions in force (engines/risk.Limit).
 	Limits []Limit `json:"limits,omitempty"`
+	// Asked are the calls Djinn asked the person about (PreToolUse, the ask
+	// setting) that no PostToolUse has yet shown to have run: a call the
+	// person declined stays here.
+	Asked []Asked `json:"asked,omitempty"`
+}
+
+// MaxAsked bounds Risk.Asked.
+const MaxAsked = 8
+
+// Asked is one call Djinn asked the person about.
+type Asked struct {
+	ID string `json:"id"`
+	// Key is the call's tool and input, hashed: a declined call proposed
+	// again has the same key.
+	Key string `json:"key"`
+	// Call is the tool-call count when it was asked.
+	Call int `json:"call"`
 }
 
 // MaxLimits bounds the instructions in force kept.

@@ -449,6 +449,14 @@ func (w Window) Validate() error {
 				v.enum("source", l.Source, limitSources)
 				v.min("advised", int64(l.Advised), 0)
 			})
+			v.each("asked", len(r.Asked), MaxAsked, func(i int) {
+				a := &r.Asked[i]
+				v.required("id", a.ID != "")
+				v.maxLen("id", a.ID, 128)
+				v.required("key", a.Key != "")
+				v.maxLen("key", a.Key, 64)
+				v.min("call", int64(a.Call), 0)
+			})
 		})
 	}
 	if r := w.Reorient; r != nil {

@@ -47,7 +47,7 @@ var verbs = []struct {
 	{"restart", NoRestart}, {"reboot", NoRestart}, {"kill", NoRestart}, {"redeploy", NoRestart},
 	{"chang", NoChange}, {"modif", NoChange}, {"edit", NoChange}, {"touch", NoChange}, {"alter", NoChange},
 	{"rewrit", NoChange}, {"overwrit", NoChange}, {"writ", NoChange}, {"implement", NoChange}, {"refactor", NoChange},
-	{"mess", NoChange}, {"updat", NoChange},
+	{"mess", NoChange}, {"updat", NoChange}, {"proceed", NoChange},
 }
 
 // verbClass returns the class a word sets as a verb, if any. Words that
@@ -180,9 +180,10 @@ func target(ws []string) string {
 
 // ParseLimits returns the limits a text sets: prohibitions ("don't
 // commit", "never touch config.yaml", "no installs"), analysis-only
-// requests ("just analyse, don't do anything yet"), "leave X alone", and
-// "ask before restarting". Questions set none, and a text that also asks
-// for work sets no limit on changes in general.
+// requests ("just analyse, don't do anything yet", "let's pause on it"),
+// "leave X alone", and "ask before restarting". Questions set none, and
+// an analysis-only request in a sentence that also asks for work sets
+// none.
 func ParseLimits(text string) []Limit {
 	var out []Limit
 	add := func(l Limit) {
@@ -193,16 +194,12 @@ func ParseLimits(text string) []Limit {
 		}
 		out = append(out, l)
 	}
-	asksWork := false
-	var soft []int // the analysis-only limits, which a request for work cancels
 	for _, s := range sentences(text) {
 		if strings.HasSuffix(s[0], "?") {
 			continue
 		}
 		ws := words(s[1])
-		if affirms(ws, nil) {
-			asksWork = true
-		}
+		var soft []int // the analysis-only limits, which a request for work in the sentence cancels
 		for i := 0; i < len(ws); i++ {
 			w := ws[i]
 			switch {
@@ -234,6 +231,12 @@ func ParseLimits(text string) []Limit {
 					}
 				}
 			case (w == "only" || w == "just") && i+1 < len(ws) && hasPrefix(ws[i+1], analysis):
+				soft = append(soft, len(out))
+				add(Limit{Class: NoChange, Text: s[0]})
+			case w == "pause" && (i > 0 && (ws[i-1] == "let's" || ws[i-1] == "us") || i+1 < len(ws) && ws[i+1] == "on"),
+				w == "hold" && i+1 < len(ws) && ws[i+1] == "off",
+				w == "before" && i+2 < len(ws) && (ws[i+1] == "we" || ws[i+1] == "you") && ws[i+2] == "proceed":
+				// "Let's pause on it before we proceed": wait for the user.
 				soft = append(soft, len(out))
 				add(Limit{Class: NoChange, Text: s[0]})
 			case w == "read-only" || (w == "read" && i+1 < len(ws) && ws[i+1] == "only"):
@@ -273,16 +276,16 @@ func ParseLimits(text string) []Limit {
 				}
 			}
 		}
-	}
-	if asksWork && len(soft) > 0 {
-		// "Just look at the logs and fix the bug": the work is asked for.
-		kept := out[:0]
-		for i, l := range out {
-			if !containsInt(soft, i) {
-				kept = append(kept, l)
+		if len(soft) > 0 && affirms(ws, nil) {
+			// "Just look at the logs and fix the bug": the work is asked for.
+			kept := out[:0]
+			for i, l := range out {
+				if !containsInt(soft, i) {
+					kept = append(kept, l)
+				}
 			}
+			out = kept
 		}
-		out = kept
 	}
 	return out
 }
@@ -374,7 +377,7 @@ func affirms(ws []string, l *Limit) bool {
 		}
 		negated := false
 		for k := max(0, i-3); k < i; k++ {
-			if negation(ws, k) {
+			if negation(ws, k) || ws[k] == "before" || ws[k] == "until" || ws[k] == "off" || ws[k] == "pause" {
 				negated = true
 			}
 		}

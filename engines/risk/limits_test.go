@@ -47,6 +47,10 @@ func TestParseLimits(t *testing.T) {
 		{"just look at the logs and fix the bug", ""},
 		{"no, that's wrong", ""},
 		{"Start by reading the code, but don't change anything yet.", "change"},
+		{"Should I stay with the commands? Let's pause on it before we proceed", "change"},
+		{"Let's first align on the plan. You do not proceed without aligning on the plan with me.", "change"},
+		{"Before we proceed, can you explain how the scanner works?", ""},
+		{"hold off on the migration until I check the backups", "change"},
 	} {
 		if got := limitsString(ParseLimits(tc.text)); got != tc.want {
 			t.Errorf("ParseLimits(%q) = %q, want %q", tc.text, got, tc.want)
