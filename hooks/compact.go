@@ -91,6 +91,13 @@ func (s *session) snapshot(ctx context.Context) string {
 				}
 				b.WriteString("  </constraints>\n")
 			}
+			if in := s.limitsBeyond(append(inForce(a), a.Text, currentTask(a).Text)); len(in) > 0 && instr > 0 {
+				b.WriteString("  <instructions_in_force>\n")
+				for _, d := range in[max(0, len(in)-instr):] {
+					b.WriteString("    <limit>" + esc(advice.Clean(d, min(300, textLen))) + "</limit>\n")
+				}
+				b.WriteString("  </instructions_in_force>\n")
+			}
 		}
 		if d := s.w.Drift; d != nil && d.Verdict != nil {
 			v := d.Verdict

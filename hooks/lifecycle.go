@@ -12,6 +12,7 @@ import (
 
 func handleSessionStart(ctx context.Context, s *session, p *Payload) (Response, error) {
 	s.sessionModel(p)
+	s.limitsFromProject(s.w.ProjectDir)
 	switch p.Source {
 	case "compact":
 		s.rearmAll()

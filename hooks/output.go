@@ -32,6 +32,9 @@ type Response struct {
 	// Plain is PreCompact's plain stdout, appended to the compactor's
 	// instructions.
 	Plain string
+	// Ask is PreToolUse's permission decision "ask", with Reason shown to
+	// the person: the call waits for their say-so.
+	Ask bool
 	// Observed are the texts of the advisories that are recorded but not
 	// told (advice.Advisory.Observed): never sent (Encode ignores them),
 	// kept here so that replay and tests see what Djinn would have said.
@@ -44,7 +47,7 @@ type Response struct {
 
 // Empty reports whether there is nothing to print (Meter is not printed).
 func (r Response) Empty() bool {
-	return len(r.Context) == 0 && r.SystemMessage == "" && !r.Block && r.Reason == "" &&
+	return len(r.Context) == 0 && r.SystemMessage == "" && !r.Block && !r.Ask && r.Reason == "" &&
 		len(r.UpdatedToolOutput) == 0 && len(r.UpdatedMCPToolOutput) == 0 && r.Plain == ""
 }
 
@@ -60,10 +63,13 @@ type wireSpecific struct {
 	AdditionalContext    string          `json:"additionalContext,omitempty"`
 	UpdatedToolOutput    json.RawMessage `json:"updatedToolOutput,omitempty"`
 	UpdatedMCPToolOutput json.RawMessage `json:"updatedMCPToolOutput,omitempty"`
+	// PermissionDecision and its reason: PreToolUse only.
+	PermissionDecision       string `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
 }
 
 // outputRule says which parts of a Response an event may carry.
-type outputRule struct{ context, system, block, output, plain bool }
+type outputRule struct{ context, system, block, output, plain, ask bool }
 
 // allowed returns, per event, which parts of a Response Djinn may emit. It
 // is narrower than what Claude Code accepts: additionalContext on Stop and
@@ -72,6 +78,8 @@ func allowed(event string) (outputRule, bool) {
 	switch event {
 	case SessionStart, UserPromptSubmit:
 		return outputRule{context: true, system: true}, true
+	case PreToolUse:
+		return outputRule{system: true, ask: true}, true
 	case PostToolUse:
 		return outputRule{context: true, system: true, block: true, output: true}, true
 	case PostToolUseFailure:
@@ -103,7 +111,13 @@ func Encode(event string, r Response) ([]byte, error) {
 		return nil, fmt.Errorf("%s cannot carry additionalContext", event)
 	case r.SystemMessage != "" && !rule.system:
 		return nil, fmt.Errorf("%s cannot carry systemMessage", event)
-	case (r.Block || r.Reason != "") && !rule.block:
+	case r.Ask && !rule.ask:
+		return nil, fmt.Errorf("%s cannot ask for permission", event)
+	case r.Ask && strings.TrimSpace(r.Reason) == "":
+		return nil, fmt.Errorf("%s ask needs a reason", event)
+	case r.Ask && r.Block:
+		return nil, fmt.Errorf("%s: both ask and block", event)
+	case (r.Block || r.Reason != "" && !r.Ask) && !rule.block:
 		return nil, fmt.Errorf("%s cannot carry a block decision", event)
 	case r.Block && strings.TrimSpace(r.Reason) == "":
 		return nil, fmt.Errorf("%s block needs a reason", event)
@@ -125,6 +139,9 @@ func Encode(event string, r Response) ([]byte, error) {
 	if r.Block {
 		w.Decision = "block"
 		w.Reason = capText(r.Reason, MaxContextChars)
+	}
+	if r.Ask {
+		w.HookSpecificOutput = &wireSpecific{HookEventName: event, PermissionDecision: "ask", PermissionDecisionReason: capText(r.Reason, MaxContextChars)}
 	}
 	if len(r.Context) > 0 || len(r.UpdatedToolOutput) > 0 || len(r.UpdatedMCPToolOutput) > 0 {
 		w.HookSpecificOutput = &wireSpecific{

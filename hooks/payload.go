@@ -13,6 +13,7 @@ import (
 const (
 	SessionStart       = "SessionStart"
 	UserPromptSubmit   = "UserPromptSubmit"
+	PreToolUse         = "PreToolUse"
 	PostToolUse        = "PostToolUse"
 	PostToolUseFailure = "PostToolUseFailure"
 	Stop               = "Stop"
@@ -23,7 +24,7 @@ const (
 
 // Events lists the wired events in hooks.json order.
 func Events() []string {
-	return []string{SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure, Stop, SubagentStop, PreCompact, SessionEnd}
+	return []string{SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Stop, SubagentStop, PreCompact, SessionEnd}
 }
 
 // ErrUnknownEvent is returned for an event Djinn does not handle.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/djinn-cc/djinn/engines/risk"
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -43,6 +44,7 @@ func (s *session) riskPrompt(p *Payload) {
 	if len(r.Prompts) > riskPrompts {
 		r.Prompts = r.Prompts[len(r.Prompts)-riskPrompts:]
 	}
+	s.limitsFromPrompt(t)
 }
 
 func (s *session) riskState() *state.Risk {
@@ -70,44 +72,30 @@ func (s *session) instructions() []risk.Instruction {
 // most once per advice.RiskCooldown calls. It also remembers the files the
 // call creates and those it writes a literal secret into.
 func (s *session) riskCall(p *Payload) []advice.Advisory {
-	switch p.ToolName {
-	case "Bash", "Write", "Edit", "MultiEdit":
-	default:
+	c, in, ok := s.riskCallOf(p)
+	if !ok {
 		return nil
 	}
-	var in riskInput
-	if json.Unmarshal(p.ToolInput, &in) != nil {
+	if s.approved(p.ToolUseID) {
+		// The person said yes to this very call when Djinn asked
+		// (PreToolUse): saying it again after is noise.
 		return nil
 	}
-	project := s.w.ProjectDir
-	if project == "" {
-		project = p.Cwd
-	}
-	c := risk.Call{Tool: p.ToolName, Command: in.Command, FilePath: in.FilePath, ProjectDir: project}
-	switch p.ToolName {
-	case "Write":
-		c.NewText = in.Content
-		if r := s.toolResponse(p); r.OriginalFile != nil {
-			c.OldText = *r.OriginalFile
-		}
-	case "Edit":
-		c.NewText, c.OldText = in.NewString, in.OldString
-	case "MultiEdit":
-		var nb, ob strings.Builder
-		for _, e := range in.Edits {
-			nb.WriteString(e.NewString + "\n")
-			ob.WriteString(e.OldString + "\n")
-		}
-		c.NewText, c.OldText = nb.String(), ob.String()
-	}
+	project := c.ProjectDir
 	r := s.riskState()
-	c.Written, c.Secrets = r.Written, r.Secrets
 	findings := risk.Check(c)
 	failed := p.HookEventName == PostToolUseFailure
 	if !failed {
 		s.riskRemember(p, c)
 	}
 	var advs []advice.Advisory
+	if s.mode(advice.KindInstruction) != settings.Off {
+		advs = s.limitCall(p, c)
+	}
+	if len(advs) > 0 {
+		// The broken instruction says more than the catalogue would.
+		findings = nil
+	}
 	ins := s.instructions()
 	for _, f := range findings {
 		if f.Entry == risk.SecretFile && !failed {
@@ -132,6 +120,43 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		}))
 	}
 	return advs
+}
+
+// riskCallOf reads a call as the risk catalogue and the instructions in
+// force see it; ok is false for a tool they do not judge.
+func (s *session) riskCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
+	switch p.ToolName {
+	case "Bash", "Write", "Edit", "MultiEdit":
+	default:
+		return c, in, false
+	}
+	if json.Unmarshal(p.ToolInput, &in) != nil {
+		return c, in, false
+	}
+	project := s.w.ProjectDir
+	if project == "" {
+		project = p.Cwd
+	}
+	c = risk.Call{Tool: p.ToolName, Command: in.Command, FilePath: in.FilePath, ProjectDir: project}
+	switch p.ToolName {
+	case "Write":
+		c.NewText = in.Content
+		if r := s.toolResponse(p); r.OriginalFile != nil {
+			c.OldText = *r.OriginalFile
+		}
+	case "Edit":
+		c.NewText, c.OldText = in.NewString, in.OldString
+	case "MultiEdit":
+		var nb, ob strings.Builder
+		for _, e := range in.Edits {
+			nb.WriteString(e.NewString + "\n")
+			ob.WriteString(e.OldString + "\n")
+		}
+		c.NewText, c.OldText = nb.String(), ob.String()
+	}
+	r := s.riskState()
+	c.Written, c.Secrets = r.Written, r.Secrets
+	return c, in, true
 }
 
 // riskRemember notes the files a successful call created or wrote.

@@ -19,6 +19,8 @@ func handlerFor(event string) (handler, bool) {
 		return handleSessionStart, true
 	case UserPromptSubmit:
 		return handleUserPrompt, true
+	case PreToolUse:
+		return handlePreToolUse, true
 	case PostToolUse, PostToolUseFailure:
 		return handleToolCall, true
 	case Stop, SubagentStop:
@@ -48,7 +50,9 @@ func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 	if !ok {
 		return Response{}, fmt.Errorf("%w %q", ErrUnknownEvent, p.HookEventName)
 	}
-	if !env.Settings.Enabled {
+	if !env.Settings.Enabled || p.HookEventName == PreToolUse && !env.Settings.Ask {
+		// PreToolUse is wired for the ask setting only: off, it reads and
+		// writes nothing.
 		return Response{}, nil
 	}
 	if err := state.ValidateSessionID(p.SessionID); err != nil {

@@ -29,12 +29,17 @@ type Settings struct {
 	// RetentionDays: a session untouched for longer is pruned when a new
 	// session starts (a bounded number per start; `djinn state prune` does
 	// it by hand). 0 keeps every session.
-	RetentionDays int      `json:"retention_days"`
-	Drift         Drift    `json:"drift"`
-	Loops         Loops    `json:"loops"`
-	Stall         Stall    `json:"stall"`
-	Pressure      Pressure `json:"pressure"`
-	Compress      Compress `json:"compress"`
+	RetentionDays int `json:"retention_days"`
+	// Ask makes Djinn answer PreToolUse with "ask" for a call that goes
+	// against an instruction in force or takes a risky step no recent
+	// instruction covers, so the person decides before it runs. Off, the
+	// same findings are advisories after the call.
+	Ask      bool     `json:"ask"`
+	Drift    Drift    `json:"drift"`
+	Loops    Loops    `json:"loops"`
+	Stall    Stall    `json:"stall"`
+	Pressure Pressure `json:"pressure"`
+	Compress Compress `json:"compress"`
 	// Advisories says, per advisory kind, whether the agent is told.
 	Advisories Advisories `json:"advisories"`
 }
@@ -75,11 +80,13 @@ type Advisories struct {
 	// RepeatComplaint is the user reporting a failure again after the
 	// agent said it was fixed.
 	RepeatComplaint Mode `json:"repeat_complaint"`
+	// Instruction is a call against an instruction in force.
+	Instruction Mode `json:"instruction"`
 }
 
 // SetAll puts every kind in mode m.
 func (a *Advisories) SetAll(m Mode) {
-	*a = Advisories{m, m, m, m, m, m, m, m, m, m, m}
+	*a = Advisories{m, m, m, m, m, m, m, m, m, m, m, m}
 }
 
 // Mode returns the mode of an advisory kind (its tag name, e.g.
@@ -109,6 +116,8 @@ func (a Advisories) Mode(kind string) Mode {
 		m = a.Risk
 	case "repeat-complaint":
 		m = a.RepeatComplaint
+	case "instruction":
+		m = a.Instruction
 	}
 	if !m.Valid() {
 		return Advise
@@ -214,6 +223,7 @@ func Default() Settings {
 			Pressure: Observe, Reanchor: Observe, Compacted: Advise,
 			Risk:            Observe,
 			RepeatComplaint: Observe,
+			Instruction:     Observe,
 		},
 	}
 }

@@ -303,6 +303,45 @@ type Risk struct {
 	// Advised is the tool-call count at each catalogue entry's last
 	// advisory.
 	Advised map[string]int `json:"advised,omitempty"`
+	// Limits are the user's instructions in force (engines/risk.Limit).
+	Limits []Limit `json:"limits,omitempty"`
+	// Asked are the calls Djinn asked the person about (PreToolUse, the ask
+	// setting) that no PostToolUse has yet shown to have run: a call the
+	// person declined stays here.
+	Asked []Asked `json:"asked,omitempty"`
+}
+
+// MaxAsked bounds Risk.Asked.
+const MaxAsked = 8
+
+// Asked is one call Djinn asked the person about.
+type Asked struct {
+	ID string `json:"id"`
+	// Key is the call's tool and input, hashed: a declined call proposed
+	// again has the same key.
+	Key string `json:"key"`
+	// Call is the tool-call count when it was asked.
+	Call int `json:"call"`
+}
+
+// MaxLimits bounds the instructions in force kept.
+const MaxLimits = 16
+
+// Limit is one instruction in force: what the user said not to do, in
+// their words, where it came from, and when it was last advised.
+type Limit struct {
+	// Class is what it forbids: change, commit, push, install, delete,
+	// restart; Target, if set, the one thing it protects.
+	Class  string `json:"class"`
+	Target string `json:"target,omitempty"`
+	Text   string `json:"text"`
+	// Ask: "ask before …"; a later prompt asking for the step covers it.
+	Ask bool `json:"ask,omitempty"`
+	// Source is "prompt" (a later prompt can lift it) or "CLAUDE.md" (the
+	// project's instructions, in force all session).
+	Source string `json:"source"`
+	// Advised is the tool-call count at its last advisory (0: never).
+	Advised int `json:"advised,omitempty"`
 }
 
 // Failure is a command that failed recently.

@@ -360,13 +360,15 @@ func (v *vet) sessionID(key, id string) {
 var (
 	intentTypes   = []string{"feature", "bugfix", "refactor", "research", "docs", "unknown"}
 	topics        = []string{"anchored", "unanchored", "conflict", "neutral"}
+	limitClasses  = []string{"change", "commit", "push", "install", "delete", "restart"}
+	limitSources  = []string{"prompt", "CLAUDE.md"}
 	detectors     = append([]string{"all"}, Detectors()...)
 	verdictKinds  = []string{"no_anchor", "insufficient_data", "on_task", "tolerable_side_quest", "refocus_moment", "real_drift"}
 	outcomes      = []string{"replaced", "constraint", "refused", "empty"}
 	anchorSources = []string{"prompt", "pivot", "reorient"}
 	taskSources   = []string{"goal", "prompt", "proposed"}
 	adviceModes   = []string{"advise", "observe"}
-	adviceKinds   = []string{"drift", "read-loop", "edit-revert", "fail-loop", "tool-loop", "stall", "pressure", "reanchor", "compacted", "risk", "repeat-complaint"}
+	adviceKinds   = []string{"drift", "read-loop", "edit-revert", "fail-loop", "tool-loop", "stall", "pressure", "reanchor", "compacted", "risk", "repeat-complaint", "instruction"}
 	severities    = []string{"info", "soft", "hard", "block"}
 )
 
@@ -438,6 +440,23 @@ func (w Window) Validate() error {
 			v.strs("written", r.Written, 64, 1024)
 			v.strs("secrets", r.Secrets, 8, 1024)
 			members(&v, "advised", r.Advised, 32, func(id string, n int) { v.min(id, int64(n), 0) })
+			v.each("limits", len(r.Limits), MaxLimits, func(i int) {
+				l := &r.Limits[i]
+				v.enum("class", l.Class, limitClasses)
+				v.maxLen("target", l.Target, 256)
+				v.required("text", l.Text != "")
+				v.maxLen("text", l.Text, 500)
+				v.enum("source", l.Source, limitSources)
+				v.min("advised", int64(l.Advised), 0)
+			})
+			v.each("asked", len(r.Asked), MaxAsked, func(i int) {
+				a := &r.Asked[i]
+				v.required("id", a.ID != "")
+				v.maxLen("id", a.ID, 128)
+				v.required("key", a.Key != "")
+				v.maxLen("key", a.Key, 64)
+				v.min("call", int64(a.Call), 0)
+			})
 		})
 	}
 	if r := w.Reorient; r != nil {

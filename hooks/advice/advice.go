@@ -94,6 +94,8 @@ func kindRank(kind string) int {
 		return 3
 	case KindToolLoop:
 		return 4
+	case KindInstruction:
+		return 5
 	case KindRisk:
 		return 5
 	case KindDrift:

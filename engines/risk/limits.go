@@ -1,0 +1,639 @@
+package risk
+
+import (
+	"path"
+	"strings"
+	"unicode"
+)
+
+// LimitClass is what an instruction in force forbids.
+type LimitClass string
+
+// The classes of limits. Change forbids any change to the project or the
+// system ("only analyse", "don't change anything"), or, with a Target,
+// any change to that one thing ("leave the template alone").
+const (
+	NoChange  LimitClass = "change"
+	NoCommit  LimitClass = "commit"
+	NoPush    LimitClass = "push"
+	NoInstall LimitClass = "install"
+	NoDelete  LimitClass = "delete"
+	NoRestart LimitClass = "restart"
+)
+
+// Limit is an instruction in force: a limit the user set, in their own
+// words, and what it forbids.
+type Limit struct {
+	Class LimitClass
+	// Target is the one thing the limit protects ("template",
+	// "pg_hba.conf"); "" for the whole class.
+	Target string
+	// Text is the user's sentence.
+	Text string
+	// Ask is set for "ask before …": a later prompt that asks for the
+	// step covers it.
+	Ask bool
+}
+
+// verbs maps the start of a verb to the class of limit it sets when
+// negated ("don't commit") and the class a prompt lifts when it says it
+// ("commit it").
+var verbs = []struct {
+	prefix string
+	class  LimitClass
+}{
+	{"commit", NoCommit}, {"push", NoPush}, {"install", NoInstall},
+	{"delet", NoDelete}, {"remov", NoDelete}, {"rm", NoDelete}, {"drop", NoDelete}, {"wip", NoDelete}, {"eras", NoDelete},
+	{"restart", NoRestart}, {"reboot", NoRestart}, {"kill", NoRestart}, {"redeploy", NoRestart},
+	{"chang", NoChange}, {"modif", NoChange}, {"edit", NoChange}, {"touch", NoChange}, {"alter", NoChange},
+	{"rewrit", NoChange}, {"overwrit", NoChange}, {"writ", NoChange}, {"implement", NoChange}, {"refactor", NoChange},
+	{"mess", NoChange}, {"updat", NoChange}, {"proceed", NoChange},
+}
+
+// verbClass returns the class a word sets as a verb, if any. Words that
+// only start like a verb ("committee", "pushy") are rare enough in
+// instructions to accept; "do"/"make" need an object and are handled by
+// the caller.
+func verbClass(w string) (LimitClass, bool) {
+	for _, v := range verbs {
+		if strings.HasPrefix(w, v.prefix) && (v.prefix != "rm" || w == "rm") && (v.prefix != "wip" || strings.HasPrefix(w, "wipe")) {
+			return v.class, true
+		}
+	}
+	return "", false
+}
+
+// analysis verbs: "only analyse", "just look".
+var analysis = []string{"analy", "look", "read", "investigat", "review", "plan", "explain", "report", "diagnos", "inspect", "research", "describe", "audit", "explor", "examin", "study", "assess", "understand", "tell", "summari", "answer", "think", "discuss", "propos", "suggest"}
+
+// doWords are words that, said without a negation, ask for work: a prompt
+// holding one lifts a limit on changes.
+var doWords = []string{"go", "proceed", "implement", "fix", "apply", "do", "start", "build", "creat", "add", "updat", "chang", "edit", "refactor", "renam", "mov", "write", "make", "modif", "continu", "yes", "ok", "okay", "sure", "lgtm", "execut", "run", "deploy", "restor", "revert", "replac", "set", "switch", "upgrad", "migrat", "clean", "delet", "remov", "commit", "push", "install", "restart"}
+
+// fillers may stand between a negation and its verb.
+var fillers = map[string]bool{"ever": true, "yet": true, "please": true, "you": true, "to": true, "we": true, "i": true, "go": true, "and": true, "just": true, "actually": true, "even": true, "try": true, "need": true, "want": true, "should": true, "can": true, "be": true, "it": true}
+
+// sentences splits text into sentences, each with its words (lower case;
+// curly apostrophes straightened; "dont" read as "don't").
+func sentences(text string) [][2]string {
+	var out [][2]string
+	start := 0
+	flush := func(end int) {
+		s := strings.TrimSpace(text[start:end])
+		if s != "" {
+			out = append(out, [2]string{s, strings.ToLower(strings.ReplaceAll(s, "’", "'"))})
+		}
+		start = end
+	}
+	for i, r := range text {
+		switch r {
+		case '.', '!', '?', ';', '\n':
+			// A dot inside a word (a file name) does not end a sentence.
+			if r == '.' && i+1 < len(text) && !unicode.IsSpace(rune(text[i+1])) {
+				continue
+			}
+			flush(i + 1)
+		}
+	}
+	flush(len(text))
+	return out
+}
+
+// words splits a lower-cased sentence into words, keeping the characters
+// of file names and the apostrophe of "don't".
+func words(s string) []string {
+	ws := strings.FieldsFunc(s, func(r rune) bool {
+		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("'_./-", r))
+	})
+	for i, w := range ws {
+		w = strings.Trim(w, "'.-/")
+		if w == "dont" || w == "do'nt" {
+			w = "don't"
+		}
+		ws[i] = w
+	}
+	return ws
+}
+
+// negation reports whether word i of ws starts a prohibition.
+func negation(ws []string, i int) bool {
+	switch ws[i] {
+	case "don't", "never", "avoid", "without", "shouldn't", "mustn't":
+		return true
+	case "not":
+		return i > 0 && (ws[i-1] == "do" || ws[i-1] == "please" || ws[i-1] == "should" || ws[i-1] == "must")
+	case "no":
+		return true
+	}
+	return false
+}
+
+// pathLike reports whether a word names a file or folder.
+func pathLike(w string) bool {
+	if strings.Contains(w, "/") && len(w) > 1 {
+		return true
+	}
+	if i := strings.LastIndexByte(w, '.'); i > 0 && i < len(w)-1 {
+		ext := w[i+1:]
+		return len(ext) <= 5 && strings.IndexFunc(ext, unicode.IsLetter) >= 0
+	}
+	return false
+}
+
+// objectWords are objects that make a limit class-wide.
+var objectWords = map[string]bool{"anything": true, "any": true, "everything": true, "files": true, "file": true, "code": true, "changes": true, "change": true, "edits": true, "the": true, "a": true, "this": true, "that": true, "my": true, "our": true, "your": true, "it": true, "them": true, "yet": true, "now": true, "for": true, "until": true, "unless": true, "before": true, "without": true, "me": true, "i": true, "say": true, "so": true, "all": true, "of": true, "in": true, "on": true, "with": true, "things": true, "stuff": true, "else": true, "other": true, "here": true, "there": true, "at": true, "existing": true, "current": true, "what": true, "whatever": true, "too": true, "much": true, "more": true, "right": true, "away": true}
+
+// target finds what a limit protects among the words after its verb: a
+// path, or the noun after "the"/"my"/"this"… ("" if the limit is
+// class-wide).
+func target(ws []string) string {
+	for i, w := range ws {
+		if i >= 6 {
+			break
+		}
+		if pathLike(w) {
+			return w
+		}
+		switch w {
+		case "until", "unless", "before", "without", "but", "and", "so", "because", "while", "if":
+			return ""
+		}
+	}
+	for i := 0; i < len(ws) && i < 5; i++ {
+		switch ws[i] {
+		case "the", "my", "this", "that", "our", "your":
+			if i+1 < len(ws) {
+				n := ws[i+1]
+				if i+2 < len(ws) && !objectWords[ws[i+2]] && len(ws[i+2]) >= 3 && i+2 < 4 {
+					// "the invoice template": the last noun names it.
+					n = ws[i+2]
+				}
+				if !objectWords[n] && len(n) >= 3 {
+					return n
+				}
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// ParseLimits returns the limits a text sets: prohibitions ("don't
+// commit", "never touch config.yaml", "no installs"), analysis-only
+// requests ("just analyse, don't do anything yet", "let's pause on it"),
+// "leave X alone", and "ask before restarting". Questions set none, and
+// an analysis-only request in a sentence that also asks for work sets
+// none.
+func ParseLimits(text string) []Limit {
+	var out []Limit
+	add := func(l Limit) {
+		for _, o := range out {
+			if o.Class == l.Class && o.Target == l.Target {
+				return
+			}
+		}
+		out = append(out, l)
+	}
+	for _, s := range sentences(text) {
+		if strings.HasSuffix(s[0], "?") {
+			continue
+		}
+		ws := words(s[1])
+		var soft []int // the analysis-only limits, which a request for work in the sentence cancels
+		for i := 0; i < len(ws); i++ {
+			w := ws[i]
+			switch {
+			case negation(ws, i):
+				j := i + 1
+				for j < len(ws) && fillers[ws[j]] {
+					j++
+				}
+				if j >= len(ws) {
+					continue
+				}
+				v := ws[j]
+				if (v == "do" || v == "make" || v == "run") && j+1 < len(ws) && (ws[j+1] == "anything" || ws[j+1] == "any" || ws[j+1] == "changes") {
+					add(Limit{Class: NoChange, Text: s[0]})
+					continue
+				}
+				if ws[i] == "no" {
+					// "no commits", "no changes to config.yaml", "no installs".
+					if c, ok := verbClass(v); ok {
+						if t, ok := objectOf(c, ws[j+1:]); ok {
+							add(Limit{Class: c, Target: t, Text: s[0]})
+						}
+					}
+					continue
+				}
+				if c, ok := verbClass(v); ok {
+					if t, ok := objectOf(c, ws[j+1:]); ok {
+						add(Limit{Class: c, Target: t, Text: s[0]})
+					}
+				}
+			case (w == "only" || w == "just") && i+1 < len(ws) && hasPrefix(ws[i+1], analysis):
+				soft = append(soft, len(out))
+				add(Limit{Class: NoChange, Text: s[0]})
+			case w == "pause" && (i > 0 && (ws[i-1] == "let's" || ws[i-1] == "us") || i+1 < len(ws) && ws[i+1] == "on"),
+				w == "hold" && i+1 < len(ws) && ws[i+1] == "off",
+				w == "before" && i+2 < len(ws) && (ws[i+1] == "we" || ws[i+1] == "you") && ws[i+2] == "proceed":
+				// "Let's pause on it before we proceed": wait for the user.
+				soft = append(soft, len(out))
+				add(Limit{Class: NoChange, Text: s[0]})
+			case w == "read-only" || (w == "read" && i+1 < len(ws) && ws[i+1] == "only"):
+				soft = append(soft, len(out))
+				add(Limit{Class: NoChange, Text: s[0]})
+			case (w == "leave" || w == "keep") && i+1 < len(ws):
+				end := min(len(ws), i+7)
+				for k := i + 1; k < end; k++ {
+					if ws[k] == "alone" || ws[k] == "untouched" || ws[k] == "unchanged" || ws[k] == "intact" || (ws[k] == "as" && k+1 < len(ws) && (ws[k+1] == "is" || ws[k+1] == "it")) {
+						t := target(ws[i+1 : k])
+						if t == "" && k > i+1 && !objectWords[ws[k-1]] {
+							t = ws[k-1]
+						}
+						if t != "" {
+							add(Limit{Class: NoChange, Target: t, Text: s[0]})
+						}
+						break
+					}
+				}
+			case w == "ask" || (w == "check" && i+2 < len(ws) && ws[i+1] == "with"):
+				end := min(len(ws), i+5)
+				for k := i + 1; k < end; k++ {
+					if ws[k] == "before" && k+1 < len(ws) {
+						j := k + 1
+						for j < len(ws) && (fillers[ws[j]] || ws[j] == "any" || ws[j] == "anything") {
+							j++
+						}
+						if j < len(ws) {
+							if c, ok := verbClass(ws[j]); ok {
+								if t, ok := objectOf(c, ws[j+1:]); ok {
+									add(Limit{Class: c, Target: t, Text: s[0], Ask: true})
+								}
+							}
+						}
+						break
+					}
+				}
+			}
+		}
+		if len(soft) > 0 && affirms(ws, nil) {
+			// "Just look at the logs and fix the bug": the work is asked for.
+			kept := out[:0]
+			for i, l := range out {
+				if !containsInt(soft, i) {
+					kept = append(kept, l)
+				}
+			}
+			out = kept
+		}
+	}
+	return out
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// objectOf reads the object of a negated verb: a target for a limit on
+// changing or deleting one thing, "" for a class-wide limit ("don't change
+// anything", "don't commit"); ok is false when the object is something a
+// call cannot be matched against ("don't write tests", "don't change
+// behaviour"), which sets no limit.
+func objectOf(c LimitClass, rest []string) (string, bool) {
+	if c != NoChange && c != NoDelete {
+		return "", true
+	}
+	if t := target(rest); t != "" {
+		return t, true
+	}
+	if len(rest) == 0 {
+		return "", true
+	}
+	switch rest[0] {
+	case "anything", "everything", "yet", "now", "until", "unless", "before", "without", "for", "stuff", "things", "files", "code", "at", "here":
+		return "", true
+	case "any", "all":
+		if len(rest) == 1 {
+			return "", true
+		}
+		switch rest[1] {
+		case "files", "file", "code", "changes", "thing", "things", "of", "yet":
+			return "", true
+		}
+	}
+	return "", false
+}
+
+// hasPrefix reports whether w is one of ps or, for those of four letters
+// or more, starts with one ("fixing" for "fix" would need three: "fix" is
+// matched exactly, "implement" starts "implemented").
+func hasPrefix(w string, ps []string) bool {
+	for _, p := range ps {
+		if w == p || len(p) >= 4 && strings.HasPrefix(w, p) || len(p) == 3 && strings.HasPrefix(w, p) && len(w) <= len(p)+3 && !strings.ContainsRune(w, '\'') {
+			return true
+		}
+	}
+	return false
+}
+
+// affirms reports whether words ask for work: a do-word that no negation
+// in the three words before it takes back. With a class set, only a word
+// of that class counts (commit for NoCommit…), and with a target, the
+// target must be named too.
+func affirms(ws []string, l *Limit) bool {
+	named := l == nil || l.Target == ""
+	if l != nil && l.Target != "" {
+		for _, w := range ws {
+			if w == l.Target || path.Base(w) == path.Base(l.Target) {
+				named = true
+			}
+		}
+	}
+	if !named {
+		return false
+	}
+	for i, w := range ws {
+		ok := false
+		if l == nil || l.Class == NoChange {
+			ok = hasPrefix(w, doWords) && (w != "go" || i+1 < len(ws) && (ws[i+1] == "ahead" || ws[i+1] == "for"))
+			if w == "do" || w == "make" || w == "run" || w == "set" {
+				ok = i+1 < len(ws) && (ws[i+1] == "it" || ws[i+1] == "that" || ws[i+1] == "the" || ws[i+1] == "those" || ws[i+1] == "these" || ws[i+1] == "them")
+			}
+			if (w == "ok" || w == "okay" || w == "yes" || w == "sure" || w == "lgtm") && len(ws) > 4 {
+				ok = false
+			}
+		} else if c, isVerb := verbClass(w); isVerb && c == l.Class {
+			ok = true
+		} else if l.Class == NoRestart && (w == "start" || w == "stop" || w == "restart") {
+			ok = true
+		}
+		if !ok {
+			continue
+		}
+		negated := false
+		for k := max(0, i-3); k < i; k++ {
+			if negation(ws, k) || ws[k] == "before" || ws[k] == "until" || ws[k] == "off" || ws[k] == "pause" {
+				negated = true
+			}
+		}
+		if !negated {
+			return true
+		}
+	}
+	return false
+}
+
+// Lifts reports whether a later prompt lifts a limit: it asks, without a
+// negation, for the step the limit forbids (for a targeted limit, naming
+// the target), and does not set the same limit again.
+func Lifts(l Limit, prompt string) bool {
+	for _, n := range ParseLimits(prompt) {
+		if n.Class == l.Class && n.Target == l.Target {
+			return false
+		}
+	}
+	for _, s := range sentences(prompt) {
+		if strings.HasSuffix(s[0], "?") && l.Class == NoChange && l.Target == "" {
+			continue
+		}
+		if affirms(words(s[1]), &l) {
+			return true
+		}
+	}
+	return false
+}
+
+// Breaks returns what a call does against a limit ("" when it keeps it):
+// a short description of the step, for the advisory.
+func Breaks(l Limit, c Call) string {
+	switch c.Tool {
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+		if l.Class != NoChange || c.FilePath == "" || scratch(c.FilePath, c.ProjectDir) {
+			return ""
+		}
+		if l.Target != "" && !names(c.FilePath, l.Target) {
+			return ""
+		}
+		return "writes " + c.FilePath
+	case "Bash":
+	default:
+		return ""
+	}
+	if c.Command == "" || len(c.Command) > maxCommand {
+		return ""
+	}
+	cmds, _ := parseCommand(c.Command, 0)
+	for _, x := range cmds {
+		if len(x.args) == 0 {
+			continue
+		}
+		if step := breaksCommand(l, x, c.ProjectDir); step != "" {
+			return step
+		}
+	}
+	return ""
+}
+
+// names reports whether a path names a limit's target: the target is the
+// path's last element, or a word of the path's last element ("template"
+// names invoice-template.html), or the path ends with it.
+func names(p, target string) bool {
+	p = strings.ToLower(p)
+	t := strings.ToLower(strings.TrimSuffix(target, "/"))
+	if strings.Contains(t, "/") {
+		return strings.HasSuffix(strings.TrimSuffix(p, "/"), t) || strings.Contains(p, "/"+t+"/")
+	}
+	base := path.Base(p)
+	if base == t {
+		return true
+	}
+	if len(t) < 4 {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(base, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if w == t || strings.TrimSuffix(w, "s") == t {
+			return true
+		}
+	}
+	for _, dir := range strings.Split(path.Dir(p), "/") {
+		if dir == t || strings.TrimSuffix(dir, "s") == t {
+			return true
+		}
+	}
+	return false
+}
+
+// breaksCommand returns the step a simple command takes against a limit.
+func breaksCommand(l Limit, x cmd, project string) string {
+	name := path.Base(x.args[0])
+	args := x.args[1:]
+	sub := ""
+	if len(args) > 0 {
+		sub = args[0]
+	}
+	show := strings.Join(x.args[:min(len(x.args), 4)], " ")
+	touchesTarget := func() bool {
+		if l.Target == "" {
+			return true
+		}
+		for _, a := range append(append([]string{}, args...), x.writes...) {
+			if !strings.HasPrefix(a, "-") && names(a, l.Target) {
+				return true
+			}
+		}
+		return false
+	}
+	switch l.Class {
+	case NoCommit:
+		if name == "git" && gitSub(args) == "commit" {
+			return "runs " + show
+		}
+	case NoPush:
+		if name == "git" && gitSub(args) == "push" {
+			return "runs " + show
+		}
+	case NoInstall:
+		if installs(name, args) {
+			return "runs " + show
+		}
+	case NoDelete:
+		if deletes(name, args) && touchesTarget() {
+			return "runs " + show
+		}
+	case NoRestart:
+		if restarts(name, args) {
+			return "runs " + show
+		}
+	case NoChange:
+		if !touchesTarget() {
+			return ""
+		}
+		for _, w := range x.writes {
+			if !scratch(resolve(w, x.cwd), project) && !strings.HasPrefix(w, "/dev/") && !strings.HasPrefix(w, "&") {
+				return "writes " + w
+			}
+		}
+		if mutates(name, sub, args, project) || installs(name, args) || deletes(name, args) || restarts(name, args) {
+			return "runs " + show
+		}
+	}
+	return ""
+}
+
+// scratch reports whether a path is a temporary file outside the project,
+// which an analysis may write.
+func scratch(p, project string) bool { return isTemp(p) && !inDir(p, project) }
+
+// gitSub is a git command's subcommand, after its global options.
+func gitSub(args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" {
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		return a
+	}
+	return ""
+}
+
+// mutates reports whether a command changes files or the repository.
+func mutates(name, sub string, args []string, project string) bool {
+	switch name {
+	case "mv", "cp", "touch", "mkdir", "chmod", "chown", "ln", "truncate", "patch", "tee", "dd", "rsync":
+		for _, a := range args {
+			if !strings.HasPrefix(a, "-") && !scratch(a, project) && !strings.HasPrefix(a, "/dev/") {
+				return true
+			}
+		}
+		return false
+	case "sed", "perl":
+		for _, a := range args {
+			if a == "-i" || strings.HasPrefix(a, "-i") || strings.HasPrefix(a, "--in-place") || (name == "perl" && strings.HasPrefix(a, "-pi")) {
+				return true
+			}
+		}
+	case "git":
+		switch gitSub(args) {
+		case "commit", "push", "reset", "restore", "rebase", "merge", "stash", "clean", "rm", "mv", "apply", "am", "cherry-pick", "revert", "tag", "pull", "switch":
+			return true
+		case "checkout":
+			return true
+		case "branch":
+			for _, a := range args {
+				if a == "-d" || a == "-D" || a == "-m" || a == "-M" || a == "--delete" {
+					return true
+				}
+			}
+		}
+	}
+	for _, a := range args {
+		if a == "migrate" || strings.HasPrefix(a, "db:migrate") || a == "db:push" || a == "db:reset" {
+			return true
+		}
+	}
+	return false
+}
+
+// installs reports whether a command installs packages.
+func installs(name string, args []string) bool {
+	sub := ""
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			sub = a
+			break
+		}
+	}
+	switch name {
+	case "npm", "pnpm", "bun":
+		return sub == "install" || sub == "i" || sub == "add" || sub == "ci"
+	case "yarn":
+		return sub == "add" || sub == "install" || sub == ""
+	case "pip", "pip3", "gem", "apt", "apt-get", "brew", "dnf", "yum", "apk", "pacman", "cargo", "pipx":
+		return sub == "install" || sub == "add" || (name == "pacman" && contains(args, "-S"))
+	case "go":
+		return sub == "get" || sub == "install"
+	case "uv", "poetry", "composer":
+		return sub == "add" || sub == "require" || (sub == "pip" && contains(args, "install"))
+	}
+	return false
+}
+
+// deletes reports whether a command deletes files or data.
+func deletes(name string, args []string) bool {
+	switch name {
+	case "rm", "rmdir", "unlink", "shred", "dropdb":
+		return true
+	case "git":
+		s := gitSub(args)
+		return s == "rm" || s == "clean"
+	case "find":
+		return contains(args, "-delete")
+	}
+	return false
+}
+
+// restarts reports whether a command starts, stops or restarts a service
+// or kills processes.
+func restarts(name string, args []string) bool {
+	switch name {
+	case "kill", "pkill", "killall", "reboot", "shutdown":
+		return true
+	case "systemctl", "service", "launchctl", "pm2", "supervisorctl", "brew", "docker", "docker-compose", "podman":
+		for _, a := range args {
+			switch a {
+			case "restart", "stop", "start", "reload", "kill", "down", "up", "unload", "load":
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,137 @@
+package risk
+
+import (
+	"fmt"
+	"testing"
+)
+
+func limitsString(ls []Limit) string {
+	s := ""
+	for _, l := range ls {
+		if s != "" {
+			s += " "
+		}
+		s += string(l.Class)
+		if l.Target != "" {
+			s += ":" + l.Target
+		}
+		if l.Ask {
+			s += "?"
+		}
+	}
+	return s
+}
+
+func TestParseLimits(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"just analyse, don't do anything yet", "change"},
+		{"Only analyze the logs for now.", "change"},
+		{"Don't commit anything until I say so.", "commit"},
+		{"dont push", "push"},
+		{"Never commit without asking me.", "commit"},
+		{"please don't touch config/prod.yaml", "change:config/prod.yaml"},
+		{"Leave the invoice template alone and write a new file.", "change:template"},
+		{"keep pg_hba.conf as it is", "change:pg_hba.conf"},
+		{"Ask me before restarting the server.", "restart?"},
+		{"no installs please", "install"},
+		{"Don't delete anything in the archive directory.", "delete:archive"},
+		{"do not change the database", "change:database"},
+		{"read-only investigation, report back", "change"},
+		// Not limits.
+		{"Fix the login bug.", ""},
+		{"don't worry about the tests, fix the build", ""},
+		{"don't forget to update the docs", ""},
+		{"don't write tests", ""},
+		{"don't change behaviour", ""},
+		{"why don't you commit?", ""},
+		{"just look at the logs and fix the bug", ""},
+		{"no, that's wrong", ""},
+		{"Start by reading the code, but don't change anything yet.", "change"},
+		{"Should I stay with the commands? Let's pause on it before we proceed", "change"},
+		{"Let's first align on the plan. You do not proceed without aligning on the plan with me.", "change"},
+		{"Before we proceed, can you explain how the scanner works?", ""},
+		{"hold off on the migration until I check the backups", "change"},
+	} {
+		if got := limitsString(ParseLimits(tc.text)); got != tc.want {
+			t.Errorf("ParseLimits(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestLifts(t *testing.T) {
+	analyse := Limit{Class: NoChange, Text: "just analyse"}
+	commit := Limit{Class: NoCommit, Text: "don't commit"}
+	tmpl := Limit{Class: NoChange, Target: "template", Text: "leave the template alone"}
+	restart := Limit{Class: NoRestart, Ask: true}
+	for _, tc := range []struct {
+		l      Limit
+		prompt string
+		want   bool
+	}{
+		{analyse, "ok, go ahead and fix it", true},
+		{analyse, "Implement the plan.", true},
+		{analyse, "yes", true},
+		{analyse, "what about the config file?", false},
+		{analyse, "keep analysing, don't change anything", false},
+		{analyse, "and the logs from yesterday", false},
+		{commit, "now commit the changes", true},
+		{commit, "fix the test", false},
+		{commit, "don't commit yet, fix the test", false},
+		{tmpl, "write a new invoice file instead", false},
+		{tmpl, "ok, update the template with the new logo", true},
+		{restart, "restart the server please", true},
+		{restart, "check the logs", false},
+	} {
+		if got := Lifts(tc.l, tc.prompt); got != tc.want {
+			t.Errorf("Lifts(%v, %q) = %v, want %v", tc.l, tc.prompt, got, tc.want)
+		}
+	}
+}
+
+func TestBreaks(t *testing.T) {
+	analyse := Limit{Class: NoChange}
+	tmpl := Limit{Class: NoChange, Target: "template"}
+	for i, tc := range []struct {
+		l    Limit
+		c    Call
+		want bool
+	}{
+		{analyse, Call{Tool: "Bash", Command: "rm -rf .next node_modules && npm run build"}, true},
+		{analyse, Call{Tool: "Edit", FilePath: "/p/src/app.ts"}, true},
+		{analyse, Call{Tool: "Write", FilePath: "/tmp/notes.md"}, false},
+		{analyse, Call{Tool: "Bash", Command: "grep -rn foo src | head > /dev/null"}, false},
+		{analyse, Call{Tool: "Bash", Command: "cat log.txt > summary.txt"}, true},
+		{analyse, Call{Tool: "Bash", Command: "git status && git diff"}, false},
+		{analyse, Call{Tool: "Bash", Command: "pm2 restart app"}, true},
+		{analyse, Call{Tool: "Bash", Command: "npm test"}, false},
+		{analyse, Call{Tool: "Read", FilePath: "/p/x"}, false},
+		{tmpl, Call{Tool: "Write", FilePath: "/p/invoice-template.html"}, true},
+		{tmpl, Call{Tool: "Write", FilePath: "/p/invoice-2024.html"}, false},
+		{tmpl, Call{Tool: "Bash", Command: "sed -i 's/a/b/' templates/invoice.html"}, true},
+		{Limit{Class: NoCommit}, Call{Tool: "Bash", Command: "git add . && git commit -m wip"}, true},
+		{Limit{Class: NoCommit}, Call{Tool: "Bash", Command: "git log --oneline"}, false},
+		{Limit{Class: NoPush}, Call{Tool: "Bash", Command: "git -C repo push origin main"}, true},
+		{Limit{Class: NoInstall}, Call{Tool: "Bash", Command: "npm install lodash"}, true},
+		{Limit{Class: NoInstall}, Call{Tool: "Bash", Command: "npm run build"}, false},
+		{Limit{Class: NoDelete}, Call{Tool: "Bash", Command: "rm -rf archive"}, true},
+		{Limit{Class: NoDelete, Target: "archive"}, Call{Tool: "Bash", Command: "rm -rf build"}, false},
+		{Limit{Class: NoRestart}, Call{Tool: "Bash", Command: "sudo systemctl restart nginx"}, true},
+		{Limit{Class: NoRestart}, Call{Tool: "Bash", Command: "systemctl status nginx"}, false},
+	} {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if got := Breaks(tc.l, tc.c) != ""; got != tc.want {
+				t.Errorf("Breaks(%v, %+v) = %q, want %v", tc.l, tc.c, Breaks(tc.l, tc.c), tc.want)
+			}
+		})
+	}
+}
+
+func FuzzParseLimits(f *testing.F) {
+	f.Add("just analyse, don't do anything yet. Leave config.yaml alone; ask before restarting")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, l := range ParseLimits(s) {
+			_ = Lifts(l, s)
+			_ = Breaks(l, Call{Tool: "Bash", Command: s})
+		}
+	})
+}

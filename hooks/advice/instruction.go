@@ -1,0 +1,36 @@
+package advice
+
+// KindInstruction is a call that goes against an instruction in force: a
+// limit the user set ("just analyse", "don't commit", "leave the template
+// alone"), in a prompt or in the project's CLAUDE.md.
+const KindInstruction = "instruction"
+
+// InstructionFacts are what an instruction advisory states.
+type InstructionFacts struct {
+	Call int    // the call's number
+	Tool string // Bash, Edit…
+	// Step is what the call did against the instruction ("runs git
+	// commit -m wip", "writes invoice-template.html").
+	Step string
+	// Said is the instruction in the user's words; Source where it was
+	// said ("prompt" or "CLAUDE.md").
+	Said, Source string
+	// Failed: the call reported a failure, so the step may not have run.
+	Failed bool
+}
+
+// Instruction words the advisory: the step, the instruction it goes
+// against, in the user's words, and one next step.
+func Instruction(f InstructionFacts) Advisory {
+	where := "the user said"
+	if f.Source == "CLAUDE.md" {
+		where = "the project's CLAUDE.md says"
+	}
+	failed := ""
+	if f.Failed {
+		failed = " The call reported a failure, so the step may not have run."
+	}
+	return finish(KindInstruction, Hard, map[string]float64{"call": float64(f.Call)},
+		"Call #%d (%s) %s, but %s: %s. No later prompt lifted that.%s Next step: stop and tell the user in one sentence what was done; undo it if they did not want it, and ask before going further.",
+		f.Call, f.Tool, Clean(f.Step, 200), where, Quote(f.Said, 300), failed)
+}

@@ -1,0 +1,90 @@
+package hooks
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/djinn-cc/djinn/settings"
+)
+
+// TestInstructionsInForce holds the instruction advisory to the examples
+// of issue 21, both ways: the step against a limit the user set fires at
+// once and quotes the user; the same step after the user lifted the
+// limit, or when no limit was set, stays quiet.
+func TestInstructionsInForce(t *testing.T) {
+	type call struct{ tool, input string }
+	bash := func(c string) call { return call{"Bash", jsonStr(map[string]any{"command": c})} }
+	for _, tc := range []struct {
+		name    string
+		prompts []string // the prompts, in order, before the call
+		compact bool     // a compaction between the prompts and the call
+		claude  string   // the project's CLAUDE.md
+		call    call
+		want    string // a phrase of the advisory; "" for none
+	}{
+		{name: "analyse-only then rm after compaction", prompts: []string{"The app is slow. Just analyse, don't do anything yet."}, compact: true,
+			call: bash("rm -rf .next node_modules && npm run build && pm2 restart app"), want: `don't do anything yet`},
+		{name: "analyse-only lifted", prompts: []string{"The app is slow. Just analyse, don't do anything yet.", "ok, go ahead and fix it"}, compact: true,
+			call: bash("rm -rf .next node_modules && npm run build && pm2 restart app")},
+		{name: "template left alone", prompts: []string{"Fill in the invoice for ACME. Leave the invoice template alone and write a new file."},
+			call: call{"Write", jsonStr(map[string]any{"file_path": "PROJECT/invoice-template.html", "content": "<html>ACME</html>"})}, want: "Leave the invoice template alone"},
+		{name: "template new file", prompts: []string{"Fill in the invoice for ACME. Leave the invoice template alone and write a new file."},
+			call: call{"Write", jsonStr(map[string]any{"file_path": "PROJECT/invoice-acme.html", "content": "<html>ACME</html>"})}},
+		{name: "don't commit", prompts: []string{"Fix the failing date test. Don't commit anything."},
+			call: bash("git add -A && git commit -m 'fix date test'"), want: "Don't commit anything"},
+		{name: "commit asked later", prompts: []string{"Fix the failing date test. Don't commit anything.", "looks good, commit it"},
+			call: bash("git add -A && git commit -m 'fix date test'")},
+		{name: "commit never limited", prompts: []string{"Fix the failing date test and commit."},
+			call: bash("git commit -am 'fix date test'")},
+		{name: "CLAUDE.md ask before restart", prompts: []string{"the API returns 502s, find out why"}, claude: "# Rules\n\n- Always ask before restarting any service.\n",
+			call: bash("sudo systemctl restart api"), want: "project's CLAUDE.md"},
+		{name: "CLAUDE.md restart asked for", prompts: []string{"the API returns 502s; restart the api service"}, claude: "# Rules\n\n- Always ask before restarting any service.\n",
+			call: bash("sudo systemctl restart api")},
+		{name: "ordinary work under analyse-only", prompts: []string{"Only analyse the logs for now."},
+			call: bash("grep -n ERROR logs/app.log | tail -50")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Instruction = settings.Advise
+			if tc.claude != "" {
+				s.file("CLAUDE.md", tc.claude)
+				s.run(&Payload{HookEventName: SessionStart, Source: "startup"})
+			}
+			for _, p := range tc.prompts {
+				s.userPrompt(p)
+			}
+			if tc.compact {
+				s.run(&Payload{HookEventName: PreCompact, Trigger: "auto"})
+				s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
+			}
+			s.tool(tc.call.tool, strings.ReplaceAll(tc.call.input, "PROJECT", s.project), map[string]any{})
+			got := ""
+			for _, p := range s.said {
+				if strings.HasPrefix(p, "[djinn:instruction]") {
+					got = p
+				}
+			}
+			if tc.want == "" && got != "" {
+				t.Errorf("advised: %s", got)
+			}
+			if tc.want != "" && !strings.Contains(got, tc.want) {
+				t.Errorf("instruction advisory = %q, want one quoting %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestInstructionsCarriedAcrossCompaction: the reanchor block restates a
+// limit from CLAUDE.md that no prompt holds.
+func TestInstructionsCarriedAcrossCompaction(t *testing.T) {
+	s := newSim(t)
+	s.file("CLAUDE.md", "Never push to main.\n")
+	s.run(&Payload{HookEventName: SessionStart, Source: "startup"})
+	s.userPrompt("Add a retry to the HTTP client in client.go")
+	s.tool("Edit", jsonStr(map[string]any{"file_path": s.file("client.go", "x"), "old_string": "x", "new_string": "y"}), map[string]any{})
+	s.run(&Payload{HookEventName: PreCompact, Trigger: "auto"})
+	r := s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
+	if !strings.Contains(strings.Join(r.Context, "\n"), "<limit>Never push to main. (CLAUDE.md)</limit>") {
+		t.Errorf("reanchor block does not carry the CLAUDE.md limit:\n%s", strings.Join(r.Context, "\n"))
+	}
+}
