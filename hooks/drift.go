@@ -124,8 +124,13 @@ func (s *session) driftCall(tool string, cs drift.CallSig) []advice.Advisory {
 		Repeated:      d.Repeated,
 		OffGoal:       d.OffGoal,
 	}
-	if !advice.DriftDue(facts) || s.w.ToolCalls-d.PromptAt <= set.PromptGrace {
-		// Right after a prompt the user is steering.
+	if s.callFailed {
+		d.FailedAt = s.w.ToolCalls
+	}
+	if !advice.DriftDue(facts) || s.w.ToolCalls-d.PromptAt <= set.PromptGrace ||
+		d.FailedAt > 0 && s.w.ToolCalls-d.FailedAt <= set.FailureGrace {
+		// Right after a prompt the user is steering; right after a
+		// failure the agent is unblocking the work.
 		return nil
 	}
 	v = state.Verdict(drift.WithCI(drift.Verdict(v), scores(d.Reservoir.Items), s.id, d.AnchorHash, d.Reservoir.NSeen, set.BootstrapResamples))

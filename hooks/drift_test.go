@@ -358,3 +358,39 @@ func TestBookkeepingTurnsCarryNoDrift(t *testing.T) {
 		t.Errorf("the TodoWrite turn carries drift: %s", lines[len(lines)-1])
 	}
 }
+
+// TestDriftQuietWhileUnblocking: after a call fails, chasing what failed
+// (the code a failing test names, a missing toolchain) stays quiet for
+// drift.failure_grace calls, and the words of the failure count as the
+// work's; a detour that goes on past the grace still fires.
+func TestDriftQuietWhileUnblocking(t *testing.T) {
+	failing := map[string]any{"stdout": " FAIL  test/pool.test.ts > pool > reuses connections\nAssertionError: expected 2 to be 1\n ❯ src/handlers/tool-configs/limiter.ts:41:7\n Tests  1 failed | 40 passed", "stderr": ""}
+	t.Run("chasing the failure", func(t *testing.T) {
+		s := newSim(t)
+		s.userPrompt(poolGoal)
+		s.edit("db/pool.go")
+		s.edit("db/pool.go")
+		s.tool("Bash", `{"command":"npm test 2>&1 | tail -30"}`, failing)
+		for _, f := range []string{"src/handlers/tool-configs/limiter.ts", "src/handlers/tool-configs/schemas.ts", "src/handlers/tool-configs/limiter-rules.ts", "src/handlers/shared.ts", "src/handlers/tool-configs/index.ts", "src/handlers/tool-configs/universal/limits.ts", "src/handlers/tool-configs/universal/schemas.ts", "src/handlers/tool-configs/universal/shared-handlers.ts"} {
+			s.edit(f)
+		}
+		if seqs := s.advisorySeqs("drift"); len(seqs) != 0 {
+			t.Errorf("drift advisories at %v while the agent chased the failing test: %q", seqs, s.said)
+		}
+	})
+	t.Run("detour after the failure", func(t *testing.T) {
+		s := newSim(t)
+		s.userPrompt(poolGoal)
+		s.edit("db/pool.go")
+		s.edit("db/pool.go")
+		s.tool("Bash", `{"command":"npm test 2>&1 | tail -30"}`, failing)
+		detour := []string{"web/landing/hero.tsx", "web/analytics/events.ts", "web/landing/pricing.tsx", "web/analytics/tracker.ts"}
+		for i := 0; i < 16; i++ {
+			s.edit(detour[i%len(detour)])
+		}
+		seqs := s.advisorySeqs("drift")
+		if len(seqs) == 0 || seqs[0] > 3+s.env.Settings.Drift.FailureGrace+8 {
+			t.Fatalf("detour after a failure: drift advisories at %v, want one within the grace and 8 calls", seqs)
+		}
+	})
+}

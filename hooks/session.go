@@ -76,6 +76,13 @@ type session struct {
 
 	// resp is the tool response, decoded once.
 	resp *toolResp
+
+	// callFailed: the tool call being handled failed (an error, or a
+	// failure its own output shows).
+	callFailed bool
+	// failText is the failed call's error, or the output that shows its
+	// failure: its words are evidence of what the work is about.
+	failText string
 }
 
 func (s *session) path(name string) string { return filepath.Join(s.dir, name) }

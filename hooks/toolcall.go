@@ -43,6 +43,14 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 		Failed: p.HookEventName == PostToolUseFailure, Files: clipAll(sig.Files, 4096),
 		Summary: clipRunes(summarize(p.ToolName, target, rng, s.w.ProjectDir), 400), OutputChars: outChars,
 	}
+	s.callFailed = turn.Failed
+	if turn.Failed {
+		s.failText = p.Error
+	} else if loops.KindOf(p.ToolName) == loops.KindShell && p.HookEventName == PostToolUse {
+		if out, ok := readShellOutput(p.ToolResponse); ok && drift.ShowsFailure(out) {
+			s.callFailed, s.failText = true, out
+		}
+	}
 	if turn.Failed {
 		s.noteFailure(p, target)
 	} else if len(s.w.Failures) > 0 {
@@ -57,6 +65,12 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 	// drift, the agent's pending prose and the turn's score alone.
 	if set.Drift.Enabled && !s.disabled("drift") && p.AgentID == "" && s.w.Drift != nil && !drift.Bookkeeping(p.ToolName) {
 		sig.AddNarrative(s.newAssistantWords(p))
+		if s.failText != "" {
+			// What failed names what the work must reach next: the files
+			// of a failing test and of the code it calls are the task's
+			// when the failing run was.
+			sig.Files = append(sig.Files, drift.FailedFiles(ends(s.failText, 4000), s.w.ProjectDir)...)
+		}
 		advs = append(advs, s.driftCall(p.ToolName, sig)...)
 		if v := s.w.Drift.Verdict; v != nil {
 			sc := v.Score
@@ -229,4 +243,20 @@ func clipAll(xs []string, n int) []string {
 		out[i] = clip(x, n)
 	}
 	return out
+}
+
+// ends is s cut to its first and last n bytes (on rune boundaries) when it
+// is longer than 2n.
+func ends(s string, n int) string {
+	if len(s) <= 2*n {
+		return s
+	}
+	i, j := n, len(s)-n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	for j < len(s) && !utf8.RuneStart(s[j]) {
+		j++
+	}
+	return s[:i] + "\n" + s[j:]
 }

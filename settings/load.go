@@ -235,6 +235,7 @@ var (
 		"drift.alpha":                 {0, 1},
 		"drift.max_deltas":            {0, 1000},
 		"drift.prompt_grace":          {0, 1000},
+		"drift.failure_grace":         {0, 1000},
 		"loops.window":                {3, 1000},
 		"loops.alpha":                 {0, 1},
 		"loops.cooldown":              {0, 100000},

@@ -133,6 +133,10 @@ type Drift struct {
 	// PromptGrace is how many tool calls after a user prompt give no drift
 	// advisory: right after a prompt the user is steering.
 	PromptGrace int `json:"prompt_grace"`
+	// FailureGrace is how many tool calls after a failed call give no
+	// drift advisory: fixing what blocks the task (a missing toolchain, a
+	// failing test's code) is supporting work, whatever its words.
+	FailureGrace int `json:"failure_grace"`
 }
 
 // Loops configures the Markov pattern detector (seed 002): the engine's
@@ -202,7 +206,7 @@ func Default() Settings {
 		Enabled:       true,
 		LockWaitMS:    5000,
 		RetentionDays: 30,
-		Drift:         Drift{Config: drift.DefaultConfig(), Enabled: true, PromptGrace: 3},
+		Drift:         Drift{Config: drift.DefaultConfig(), Enabled: true, PromptGrace: 3, FailureGrace: 6},
 		Loops: Loops{
 			Config:  loops.DefaultConfig(),
 			Enabled: true, ReadLoop: true, EditRevert: true, FailLoop: true, ToolLoop: true,

@@ -155,6 +155,10 @@ type Drift struct {
 	// PromptAt is the session's tool-call count at the last user prompt:
 	// the calls right after it are the user steering, not drift.
 	PromptAt int `json:"prompt_at,omitempty"`
+	// FailedAt is the session's tool-call count at the last failed call
+	// (an error, or a failure the call's own output shows): the calls
+	// right after it are the agent getting the work unblocked.
+	FailedAt int `json:"failed_at,omitempty"`
 	// Learned is set once SessionEnd taught the posterior this session.
 	Learned bool `json:"learned,omitempty"`
 	// TextMark identifies the newest assistant message whose text was

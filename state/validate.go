@@ -568,6 +568,7 @@ func (d *Drift) validate(v *vet) {
 	v.min("off_goal", int64(d.OffGoal), 0)
 	v.min("repeated", int64(d.Repeated), 0)
 	v.min("prompt_at", int64(d.PromptAt), 0)
+	v.min("failed_at", int64(d.FailedAt), 0)
 	v.maxLen("text_mark", d.TextMark, 256)
 	v.strs("idents", d.Idents, 32, 64)
 	v.maxLen("switched", d.Switched, 128)

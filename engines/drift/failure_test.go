@@ -1,0 +1,42 @@
+package drift
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestShowsFailure(t *testing.T) {
+	for _, tc := range []struct {
+		out  string
+		want bool
+	}{
+		{" FAIL  test/performance/regression.test.ts > CRUD\nAssertionError: expected undefined to be defined", true},
+		{"      Tests  3 failed | 652 passed", true},
+		{"--- FAIL: TestPage (0.00s)\nFAIL\tpager 0.01s", true},
+		{"Traceback (most recent call last):\n  File \"x.py\", line 1", true},
+		{"error[E0425]: cannot find value `x` in this scope", true},
+		{"fail password authentication failed for user", false},
+		{"npm ERR! code ELIFECYCLE", true},
+		{"TypeError: Cannot read properties of undefined", true},
+		{"panic: runtime error: index out of range", true},
+		// Passing output, and words about failures that are not failures.
+		{"      Tests  0 failed | 652 passed", false},
+		{"ok  \tgithub.com/x/pager\t0.01s\nPASS", false},
+		{"Test Files  50 passed (50)", false},
+		{"handles the error case; see errors.go", false},
+		{"", false},
+	} {
+		if got := ShowsFailure(tc.out); got != tc.want {
+			t.Errorf("ShowsFailure(%q) = %v, want %v", tc.out, got, tc.want)
+		}
+	}
+}
+
+func TestFailedFiles(t *testing.T) {
+	out := " FAIL  test/performance/regression.test.ts > CRUD\n ❯ /p/src/handlers/tool-configs/limiter.ts:41:7\n  at Object.<anonymous> (src/x.js:3:1)\nsee https://example.com/docs/page.html and version 1.2.3 and e.g. foo.bar"
+	got := FailedFiles(out, "/p")
+	want := []string{"test/performance/regression.test.ts", "src/handlers/tool-configs/limiter.ts", "src/x.js"}
+	if !slices.Equal(got, want) {
+		t.Errorf("FailedFiles = %q, want %q (no URL, no version, no bare name)", got, want)
+	}
+}
