@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/djinn-cc/djinn/engines/drift"
+	"github.com/djinn-cc/djinn/internal/fit"
 	"io"
 	"io/fs"
 	"os"
@@ -240,7 +241,7 @@ func readUpTo(r io.Reader, size, limit int64) ([]byte, error) {
 func (s *session) loopCall(p *Payload, target, rng string) []advice.Advisory {
 	key := "main"
 	if p.AgentID != "" {
-		key = clip(p.AgentID, 128)
+		key = fit.Bytes(p.AgentID, 128)
 	}
 	if s.w.Loops == nil {
 		s.w.Loops = map[string]*state.LoopState{}
