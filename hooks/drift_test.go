@@ -1,14 +1,9 @@
 package hooks
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/djinn-cc/djinn/state"
 )
 
 // TestDarkModeOnTask is the case the original Djinn got wrong: goal "Add
@@ -338,23 +333,12 @@ func TestBookkeepingTurnsCarryNoDrift(t *testing.T) {
 		s.tool("Edit", jsonStr(map[string]any{"file_path": dark, "old_string": "a", "new_string": fmt.Sprintf("b%d", i)}), map[string]any{})
 	}
 	s.tool("TodoWrite", jsonStr(map[string]any{"todos": []map[string]string{{"content": "dark mode", "status": "completed"}}}), map[string]any{})
-	dir, _ := s.env.Store.SessionDir(s.id)
-	raw, err := os.ReadFile(filepath.Join(dir, "turns.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
-	var last, prev state.Turn
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal([]byte(lines[len(lines)-2]), &prev); err != nil {
-		t.Fatal(err)
-	}
+	turns := s.turns()
+	last, prev := turns[len(turns)-1], turns[len(turns)-2]
 	if prev.Score == nil || prev.Topic == "" {
-		t.Fatalf("the edit before has no score or topic: %s", lines[len(lines)-2])
+		t.Fatalf("the edit before has no score or topic: %+v", prev)
 	}
 	if last.Tool != "TodoWrite" || last.Score != nil || last.Topic != "" {
-		t.Errorf("the TodoWrite turn carries drift: %s", lines[len(lines)-1])
+		t.Errorf("the TodoWrite turn carries drift: %+v", last)
 	}
 }

@@ -227,4 +227,22 @@ func (s *sim) advisorySeqs(kind string) []int {
 	return out
 }
 
+// turns reads turns.jsonl.
+func (s *sim) turns() []state.Turn {
+	dir, _ := s.env.Store.SessionDir(s.id)
+	var out []state.Turn
+	_, err := s.env.Store.ReadLines(filepath.Join(dir, "turns.jsonl"), state.KindTurn, 0, func(raw []byte) error {
+		var tu state.Turn
+		if err := json.Unmarshal(raw, &tu); err != nil {
+			return err
+		}
+		out = append(out, tu)
+		return nil
+	})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return out
+}
+
 func lcsNormalize(s string) []string { return lcs.Normalize(s) }
