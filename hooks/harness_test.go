@@ -194,9 +194,12 @@ func (s *sim) anchor() *state.Anchor {
 }
 
 // count returns how many advisories of a kind were said.
-func (s *sim) count(kind string) int {
+func (s *sim) count(kind string) int { return countKind(s.said, kind) }
+
+// countKind returns how many of the advisory texts are of a kind.
+func countKind(texts []string, kind string) int {
 	n := 0
-	for _, p := range s.said {
+	for _, p := range texts {
 		if strings.HasPrefix(p, "[djinn:"+kind+"]") {
 			n++
 		}
