@@ -94,7 +94,7 @@ func Status(w io.Writer, st *state.Store, id string, set settings.Drift) error {
 	if len(win.Failures) > 0 {
 		fmt.Fprintln(w, "open failures:")
 		for _, f := range win.Failures {
-			fmt.Fprintf(w, "  - %s %s (%d×): %s\n", advice.Clean(f.Tool, 80), advice.Quote(relPath(f.Target, win.ProjectDir), 100), f.Count, advice.Quote(f.Error, 120))
+			fmt.Fprintf(w, "  - %s %s (%d×): %s\n", advice.Clean(f.Tool, 80), advice.Quote(drift.RelPath(f.Target, win.ProjectDir), 100), f.Count, advice.Quote(f.Error, 120))
 		}
 	}
 	if len(win.Recent) == 0 {
@@ -151,15 +151,4 @@ func withCI(v state.Verdict, id string, d *state.Drift, resamples int) state.Ver
 		xs[i] = it.Score
 	}
 	return state.Verdict(drift.WithCI(drift.Verdict(v), xs, id, d.AnchorHash, d.Reservoir.NSeen, resamples))
-}
-
-// relPath is p relative to the project when it lies inside it.
-func relPath(p, project string) string {
-	p = filepath.Clean(p)
-	if project != "" {
-		if r, err := filepath.Rel(project, p); err == nil && !strings.HasPrefix(r, "..") {
-			return r
-		}
-	}
-	return p
 }
