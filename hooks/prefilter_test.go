@@ -6,18 +6,9 @@ import (
 	"github.com/djinn-cc/djinn/internal/prefiltertest"
 )
 
-// TestPrefiltersNeverHideAMatch: mayPivot only spares pivotRe texts it
-// cannot match (the expression is the oracle). engines/drift tests mayIdent
-// the same way.
-func TestPrefiltersNeverHideAMatch(t *testing.T) {
-	prefiltertest.NeverHides(t, "mayPivot", pivotRe(), mayPivot)
-}
-
-// TestPrefiltersOnPrompts: the common prompts skip the expression.
-func TestPrefiltersOnPrompts(t *testing.T) {
-	for _, c := range prefiltertest.Prompts {
-		if got := mayPivot(c.Text); got != c.Pivot {
-			t.Errorf("mayPivot(%q) = %v, want %v", c.Text, got, c.Pivot)
-		}
-	}
+// TestMayPivot: mayPivot only spares pivotRe texts it cannot match (the
+// expression is the oracle), and the common prompts skip the expression.
+// engines/drift tests mayIdent the same way.
+func TestMayPivot(t *testing.T) {
+	prefiltertest.Check(t, "mayPivot", pivotRe(), mayPivot, func(p prefiltertest.Prompt) bool { return p.Pivot })
 }

@@ -6,17 +6,8 @@ import (
 	"github.com/djinn-cc/djinn/internal/prefiltertest"
 )
 
-// TestMayIdentNeverHidesAMatch: mayIdent only spares identRe texts it
-// cannot match (the expression is the oracle).
-func TestMayIdentNeverHidesAMatch(t *testing.T) {
-	prefiltertest.NeverHides(t, "mayIdent", identRe(), mayIdent)
-}
-
-// TestMayIdentOnPrompts: the common prompts skip the expression.
-func TestMayIdentOnPrompts(t *testing.T) {
-	for _, c := range prefiltertest.Prompts {
-		if got := mayIdent(c.Text); got != c.Ident {
-			t.Errorf("mayIdent(%q) = %v, want %v", c.Text, got, c.Ident)
-		}
-	}
+// TestMayIdent: mayIdent only spares identRe texts it cannot match (the
+// expression is the oracle), and the common prompts skip the expression.
+func TestMayIdent(t *testing.T) {
+	prefiltertest.Check(t, "mayIdent", identRe(), mayIdent, func(p prefiltertest.Prompt) bool { return p.Ident })
 }

@@ -32,36 +32,48 @@ func Text(rng *rand.Rand) string {
 	return b.String()
 }
 
-// NeverHides checks, on 200,000 random texts, that may is true of every
-// text re matches, and that it also turns texts away (it is not "always
-// true"): the prefilter only spares the expression texts it cannot match.
-func NeverHides(t *testing.T, name string, re *regexp.Regexp, may func(string) bool) {
-	t.Helper()
-	rng := rand.New(rand.NewPCG(7, 11))
-	var matched, spared int
-	for i := 0; i < 200_000; i++ {
-		s := Text(rng)
-		if re.MatchString(s) {
-			matched++
-			if !may(s) {
-				t.Fatalf("%s(%q) = false, but %s matches it", name, s, re)
+// Check holds the prefilter may (named name) to the expression re it
+// spares: on 200,000 random texts, may is true of every text re matches,
+// and it also turns texts away (it is not "always true"); on the common
+// Prompts it says what want says of each.
+func Check(t *testing.T, name string, re *regexp.Regexp, may func(string) bool, want func(Prompt) bool) {
+	t.Run("never hides a match", func(t *testing.T) {
+		rng := rand.New(rand.NewPCG(7, 11))
+		var matched, spared int
+		for i := 0; i < 200_000; i++ {
+			s := Text(rng)
+			if re.MatchString(s) {
+				matched++
+				if !may(s) {
+					t.Fatalf("%s(%q) = false, but %s matches it", name, s, re)
+				}
+			} else if !may(s) {
+				spared++
 			}
-		} else if !may(s) {
-			spared++
 		}
-	}
-	t.Logf("the expression matched %d, %s spared %d", matched, name, spared)
-	if matched == 0 || spared == 0 {
-		t.Fatal("the random texts do not exercise both sides of the filter")
-	}
+		t.Logf("the expression matched %d, %s spared %d", matched, name, spared)
+		if matched == 0 || spared == 0 {
+			t.Fatal("the random texts do not exercise both sides of the filter")
+		}
+	})
+	t.Run("prompts", func(t *testing.T) {
+		for _, p := range Prompts {
+			if got := may(p.Text); got != want(p) {
+				t.Errorf("%s(%q) = %v, want %v", name, p.Text, got, want(p))
+			}
+		}
+	})
 }
 
-// Prompts are common prompts with what each prefilter must say of them:
-// Pivot for mayPivot, Ident for mayIdent. Most skip both expressions.
-var Prompts = []struct {
+// Prompt is a common prompt and what each prefilter must say of it: Pivot
+// for mayPivot, Ident for mayIdent.
+type Prompt struct {
 	Text         string
 	Pivot, Ident bool
-}{
+}
+
+// Prompts are common prompts; most skip both expressions.
+var Prompts = []Prompt{
 	{"also check invoice 7 and the currency table", false, false},
 	{"Fix the login redirect loop in the session middleware", false, false},
 	{"Work on bead spotter-dov. Run bd show spotter-dov", false, true},
