@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/djinn-cc/djinn/engines/drift"
-	"github.com/djinn-cc/djinn/internal/fit"
 	"io"
 	"io/fs"
 	"os"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/djinn-cc/djinn/engines/loops"
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/state"
 )
 

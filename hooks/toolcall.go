@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/djinn-cc/djinn/engines/drift"
-	"github.com/djinn-cc/djinn/internal/fit"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/djinn-cc/djinn/engines/loops"
 	"github.com/djinn-cc/djinn/hooks/advice"
 	"github.com/djinn-cc/djinn/hooks/transcript"
+	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/internal/sat"
 	"github.com/djinn-cc/djinn/state"
 )
