@@ -2,7 +2,6 @@ package report_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,17 +13,13 @@ import (
 	"github.com/djinn-cc/djinn/state"
 )
 
-func anchor(t *testing.T, text string) state.Anchor {
-	t.Helper()
-	var a state.Anchor
-	doc := `{"captured_at":"2026-11-21T10:00:00Z","delta_count":0,"deltas":[],"hash":"0123456789ab","intent_type":"feature","pivots":0,"prompt_id":"p-1","reorients":0,"schema_version":1,"session_id":"s-1","source":"prompt","text":` + strconvQuote(text) + `,"tokens":["add","dark","mode"]}`
-	if err := json.Unmarshal([]byte(doc), &a); err != nil {
-		t.Fatal(err)
+func anchor(text string) state.Anchor {
+	return state.Anchor{
+		SchemaVersion: 1, SessionID: "s-1", Text: text, Hash: "0123456789ab", IntentType: "feature",
+		Tokens: []string{"add", "dark", "mode"}, CapturedAt: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC),
+		PromptID: "p-1", Source: "prompt", Deltas: []state.Delta{},
 	}
-	return a
 }
-
-func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
 
 // A hook killed between its two renames leaves the new goal in window.json
 // (pending_anchor) and the old one in anchor.json: status shows the new one,
@@ -39,10 +34,10 @@ func TestStatusPrefersPendingAnchor(t *testing.T) {
 		{"no pending anchor", false, "Fix the login form, the old goal"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			old := anchor(t, "Fix the login form, the old goal")
+			old := anchor("Fix the login form, the old goal")
 			w := state.NewWindow("s-1", time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC))
 			if tc.pending {
-				a := anchor(t, "Add dark-mode support, the new goal")
+				a := anchor("Add dark-mode support, the new goal")
 				w.PendingAnchor = &a
 			}
 			out := status(t, &w, &old)
