@@ -7,9 +7,9 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/djinn-cc/djinn/engines/lcs"
+	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/internal/sat"
 	"github.com/djinn-cc/djinn/state"
 )
@@ -188,7 +188,7 @@ func onlyAcknowledgement(t string) bool {
 
 // newAnchor builds an anchor from a prompt.
 func newAnchor(s *session, text, promptID, source string, prev *state.Anchor) *state.Anchor {
-	text = clipRunes(strings.TrimSpace(text), maxAnchorText)
+	text = fit.Runes(strings.TrimSpace(text), maxAnchorText)
 	toks := lcs.Normalize(text)
 	a := &state.Anchor{
 		SchemaVersion: state.SchemaVersion,
@@ -198,7 +198,7 @@ func newAnchor(s *session, text, promptID, source string, prev *state.Anchor) *s
 		IntentType:    classifyIntent(toks),
 		Tokens:        capTokens(toks, 512),
 		CapturedAt:    s.now,
-		PromptID:      clip(promptID, 128),
+		PromptID:      fit.Bytes(promptID, 128),
 		Source:        source,
 		Deltas:        []state.Delta{},
 	}
@@ -210,7 +210,7 @@ func newAnchor(s *session, text, promptID, source string, prev *state.Anchor) *s
 
 // addDelta records a constraint delta, keeping the newest maxDeltas.
 func addDelta(a *state.Anchor, text string, ratio float64, at time.Time, promptID string) {
-	a.Deltas = append(a.Deltas, state.Delta{Text: clipRunes(strings.TrimSpace(text), 1000), Ratio: round3(ratio), At: at, PromptID: clip(promptID, 128)})
+	a.Deltas = append(a.Deltas, state.Delta{Text: fit.Runes(strings.TrimSpace(text), 1000), Ratio: fit.Round3(ratio), At: at, PromptID: fit.Bytes(promptID, 128)})
 	if len(a.Deltas) > maxDeltas {
 		a.Deltas = a.Deltas[len(a.Deltas)-maxDeltas:]
 	}
@@ -223,24 +223,7 @@ func capTokens(t []string, n int) []string {
 		if len(out) == n {
 			break
 		}
-		out = append(out, clip(x, 256))
+		out = append(out, fit.Bytes(x, 256))
 	}
 	return out
 }
-
-// clipRunes cuts s to at most n runes.
-func clipRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	i := 0
-	for j := range s {
-		if i == n {
-			return s[:j]
-		}
-		i++
-	}
-	return s
-}
-
-func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }

@@ -9,6 +9,7 @@ import (
 	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/engines/lcs"
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/internal/sat"
 	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
@@ -54,7 +55,7 @@ var complaintStop = map[string]bool{
 // ones, and the stems of its failure words.
 func complaintStems(text string) (stems, failures []string) {
 	failure := complaintRes()[0]
-	head := clipRunes(text, complaintHead)
+	head := fit.Runes(text, complaintHead)
 	for _, m := range failure.FindAllString(head, 8) {
 		f := strings.Fields(m)
 		failures = appendStem(failures, drift.Stem(strings.ToLower(f[len(f)-1])))
@@ -111,7 +112,7 @@ func (s *session) noteClaim(p *Payload) {
 	loc := all[len(all)-1]
 	c := s.complaints()
 	sat.Inc(&c.Clock)
-	c.Claims = append(c.Claims, state.Claim{Clock: c.Clock, Seq: s.w.ToolCalls, Text: clipRunes(sentenceAround(text, loc[0], loc[1]), 300)})
+	c.Claims = append(c.Claims, state.Claim{Clock: c.Clock, Seq: s.w.ToolCalls, Text: fit.Runes(sentenceAround(text, loc[0], loc[1]), 300)})
 	if len(c.Claims) > maxClaims {
 		c.Claims = c.Claims[len(c.Claims)-maxClaims:]
 	}
@@ -152,7 +153,7 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 		return nil
 	}
 	repeat := complaintRes()[1]
-	again := repeat.MatchString(clipRunes(p.Prompt, complaintHead))
+	again := repeat.MatchString(fit.Runes(p.Prompt, complaintHead))
 	c := s.complaints()
 	var earlier *state.Report
 	var shared []string
@@ -183,7 +184,7 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 		}
 	}
 	sat.Inc(&c.Clock)
-	c.Reports = append(c.Reports, state.Report{Clock: c.Clock, Seq: s.w.ToolCalls, Text: clipRunes(strings.Join(strings.Fields(p.Prompt), " "), 300), Stems: stems})
+	c.Reports = append(c.Reports, state.Report{Clock: c.Clock, Seq: s.w.ToolCalls, Text: fit.Runes(strings.Join(strings.Fields(p.Prompt), " "), 300), Stems: stems})
 	if len(c.Reports) > maxReports {
 		c.Reports = c.Reports[len(c.Reports)-maxReports:]
 	}

@@ -46,24 +46,28 @@ func TestRepeatComplaintFires(t *testing.T) {
 // TestRepeatComplaintQuiet: a new, different request after a claim, and a
 // repeated report with no claim of a fix in between, say nothing.
 func TestRepeatComplaintQuiet(t *testing.T) {
-	t.Run("new request", func(t *testing.T) {
-		s := newSim(t)
-		s.turn("The login page crashes with a TypeError when the password is empty", "Fixed: the handler now checks for an empty password.")
-		s.turn("Now add a dark mode toggle to the settings page", "Added the toggle.")
-		s.turn("The export button fails with a 500 error on large reports", "Resolved: the export streams now.")
-		if n := s.count("repeat-complaint"); n != 0 {
-			t.Fatalf("%d repeat-complaint advisories: %q", n, s.said)
-		}
-	})
-	t.Run("no claim between", func(t *testing.T) {
-		s := newSim(t)
-		s.turn("The app crashes on startup with a nil pointer in the config loader", "I am looking at the config loader; I have not found the cause yet.")
-		s.turn("It still crashes on startup, same nil pointer", "Can you paste the full stack trace?")
-		s.turn("still crashes on startup, here is the trace: nil pointer at loader.go:42", "Thanks, reading it now.")
-		if n := s.count("repeat-complaint"); n != 0 {
-			t.Fatalf("%d repeat-complaint advisories: %q", n, s.said)
-		}
-	})
+	for name, turns := range map[string][][2]string{
+		"new request": {
+			{"The login page crashes with a TypeError when the password is empty", "Fixed: the handler now checks for an empty password."},
+			{"Now add a dark mode toggle to the settings page", "Added the toggle."},
+			{"The export button fails with a 500 error on large reports", "Resolved: the export streams now."},
+		},
+		"no claim between": {
+			{"The app crashes on startup with a nil pointer in the config loader", "I am looking at the config loader; I have not found the cause yet."},
+			{"It still crashes on startup, same nil pointer", "Can you paste the full stack trace?"},
+			{"still crashes on startup, here is the trace: nil pointer at loader.go:42", "Thanks, reading it now."},
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := newSim(t)
+			for _, tu := range turns {
+				s.turn(tu[0], tu[1])
+			}
+			if n := s.count("repeat-complaint"); n != 0 {
+				t.Fatalf("%d repeat-complaint advisories: %q", n, s.said)
+			}
+		})
+	}
 }
 
 // TestRepeatComplaintObservedByDefault: the kind is observed until it is

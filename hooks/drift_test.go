@@ -1,14 +1,9 @@
 package hooks
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/djinn-cc/djinn/state"
 )
 
 // TestDarkModeOnTask is the case the original Djinn got wrong: goal "Add
@@ -151,23 +146,17 @@ func TestTicketSwitch(t *testing.T) {
 	s := newSim(t)
 	s.userPrompt("Work on bead spotter-gqc: implement the review annotations")
 	f := s.file("lib/review.ex", "")
-	for i := 0; i < 14; i++ {
-		s.tool("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "a", "new_string": fmt.Sprintf("b%d", i)}), map[string]any{})
-	}
+	s.edits(f, "b", 14)
 	s.tool("Bash", jsonStr(map[string]any{"command": "bd show spotter-dov"}), map[string]any{"stdout": ""})
 	s.tool("Bash", jsonStr(map[string]any{"command": "bd update spotter-dov.1 --status in_progress"}), map[string]any{"stdout": ""})
-	for i := 0; i < 6; i++ {
-		s.tool("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "a", "new_string": fmt.Sprintf("c%d", i)}), map[string]any{})
-	}
+	s.edits(f, "c", 6)
 	if n := s.count("drift"); n == 0 {
 		t.Fatalf("no drift advisory after switching tickets: %q", s.said)
 	}
 	// Naming the goal's ticket again ends the switch.
 	s2 := newSim(t)
 	s2.userPrompt("Work on bead spotter-gqc: implement the review annotations")
-	for i := 0; i < 14; i++ {
-		s2.tool("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "a", "new_string": fmt.Sprintf("b%d", i)}), map[string]any{})
-	}
+	s2.edits(f, "b", 14)
 	for _, c := range []string{"bd show spotter-gqc.1", "bd update spotter-gqc.2 --status in_progress", "bd close spotter-gqc.1"} {
 		s2.tool("Bash", jsonStr(map[string]any{"command": c}), map[string]any{"stdout": ""})
 	}
@@ -278,9 +267,7 @@ func TestDriftSaidAgainFirmer(t *testing.T) {
 func TestDriftRepeatStopsWhenWorkComesBack(t *testing.T) {
 	s := drifted(t, 8)
 	dark := s.file("src/theme/dark.ts", "")
-	for i := 0; i < 20; i++ {
-		s.tool("Edit", jsonStr(map[string]any{"file_path": dark, "old_string": "a", "new_string": fmt.Sprintf("c%d", i)}), map[string]any{})
-	}
+	s.edits(dark, "c", 20)
 	if d := s.window().Drift; d.OffGoal != 0 || d.Repeated != 0 {
 		t.Fatalf("back on the goal: off_goal %d repeated %d", d.OffGoal, d.Repeated)
 	}
@@ -305,9 +292,7 @@ func TestDriftTodoWordsNeverEvidence(t *testing.T) {
 	s := newSim(t)
 	s.userPrompt("Add dark-mode support with a11y keyboard-trap tests")
 	dark := s.file("src/theme/dark.ts", "")
-	for i := 0; i < 10; i++ {
-		s.tool("Edit", jsonStr(map[string]any{"file_path": dark, "old_string": "a", "new_string": fmt.Sprintf("b%d", i)}), map[string]any{})
-	}
+	s.edits(dark, "b", 10)
 	for i := 0; i < 12; i++ {
 		s.tool("TodoWrite", jsonStr(map[string]any{"todos": []map[string]string{{"content": "Wire quarterly ledger export", "status": "completed"}, {"content": "Reconcile ledger", "status": "in_progress"}}}), map[string]any{})
 		f := s.file(fmt.Sprintf("billing/invoice_%d.go", i), "")
@@ -334,28 +319,23 @@ func TestBookkeepingTurnsCarryNoDrift(t *testing.T) {
 	s := newSim(t)
 	s.userPrompt("Add dark-mode support with a11y keyboard-trap tests")
 	dark := s.file("src/theme/dark.ts", "")
-	for i := 0; i < 6; i++ {
-		s.tool("Edit", jsonStr(map[string]any{"file_path": dark, "old_string": "a", "new_string": fmt.Sprintf("b%d", i)}), map[string]any{})
-	}
+	s.edits(dark, "b", 6)
 	s.tool("TodoWrite", jsonStr(map[string]any{"todos": []map[string]string{{"content": "dark mode", "status": "completed"}}}), map[string]any{})
-	dir, _ := s.env.Store.SessionDir(s.id)
-	raw, err := os.ReadFile(filepath.Join(dir, "turns.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
-	var last, prev state.Turn
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal([]byte(lines[len(lines)-2]), &prev); err != nil {
-		t.Fatal(err)
-	}
+	turns := s.turns()
+	last, prev := turns[len(turns)-1], turns[len(turns)-2]
 	if prev.Score == nil || prev.Topic == "" {
-		t.Fatalf("the edit before has no score or topic: %s", lines[len(lines)-2])
+		t.Fatalf("the edit before has no score or topic: %+v", prev)
 	}
 	if last.Tool != "TodoWrite" || last.Score != nil || last.Topic != "" {
-		t.Errorf("the TodoWrite turn carries drift: %s", lines[len(lines)-1])
+		t.Errorf("the TodoWrite turn carries drift: %+v", last)
+	}
+}
+
+// edits makes n Edit calls on file f, each writing its own text (prefix and
+// the call's number).
+func (s *sim) edits(f, prefix string, n int) {
+	for i := 0; i < n; i++ {
+		s.tool("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "a", "new_string": fmt.Sprintf("%s%d", prefix, i)}), map[string]any{})
 	}
 }
 

@@ -1,13 +1,12 @@
 package hooks
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/djinn-cc/djinn/internal/statetest"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -156,19 +155,14 @@ func TestLearning(t *testing.T) {
 	}
 	session("pivoting", true)
 	root := filepath.Join(dir, "state")
-	raw, err := os.ReadFile(filepath.Join(root, "learnings.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
-	if len(lines) != 4 {
-		t.Fatalf("%d learnings, want 4:\n%s", len(lines), raw)
+	raw, learned := statetest.Learnings(t, root)
+	if len(learned) != 4 {
+		t.Fatalf("%d learnings, want 4:\n%s", len(learned), raw)
 	}
 	if strings.Contains(string(raw), "alice") {
 		t.Fatal("developer name stored in clear")
 	}
-	var last state.Learning
-	json.Unmarshal([]byte(lines[3]), &last)
+	last := learned[3]
 	if !last.Excluded || last.SessionID != "pivoting" {
 		t.Fatalf("pivot-heavy session not excluded: %+v", last)
 	}

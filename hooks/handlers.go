@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"github.com/djinn-cc/djinn/engines/drift"
+	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -48,7 +49,7 @@ func (s *session) newAssistantWords(p *Payload) []string {
 		// (KnownMessage) instead of walking back through its tool results
 		// to the message before it.
 		if id := scan.Reading.MessageID; id != "" && id != d.TextMark {
-			d.TextMark = clip(id, 256)
+			d.TextMark = fit.Bytes(id, 256)
 		}
 		return nil
 	}
@@ -59,6 +60,6 @@ func (s *session) newAssistantWords(p *Payload) []string {
 	if mark == d.TextMark {
 		return nil
 	}
-	d.TextMark = clip(mark, 256)
+	d.TextMark = fit.Bytes(mark, 256)
 	return drift.Words(scan.LastText)
 }

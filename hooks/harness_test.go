@@ -194,9 +194,12 @@ func (s *sim) anchor() *state.Anchor {
 }
 
 // count returns how many advisories of a kind were said.
-func (s *sim) count(kind string) int {
+func (s *sim) count(kind string) int { return countKind(s.said, kind) }
+
+// countKind returns how many of the advisory texts are of a kind.
+func countKind(texts []string, kind string) int {
 	n := 0
-	for _, p := range s.said {
+	for _, p := range texts {
 		if strings.HasPrefix(p, "[djinn:"+kind+"]") {
 			n++
 		}
@@ -219,6 +222,24 @@ func (s *sim) advisorySeqs(kind string) []int {
 		if json.Unmarshal(raw, &a) == nil && a.Kind == kind {
 			out = append(out, a.Seq)
 		}
+		return nil
+	})
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return out
+}
+
+// turns reads turns.jsonl.
+func (s *sim) turns() []state.Turn {
+	dir, _ := s.env.Store.SessionDir(s.id)
+	var out []state.Turn
+	_, err := s.env.Store.ReadLines(filepath.Join(dir, "turns.jsonl"), state.KindTurn, 0, func(raw []byte) error {
+		var tu state.Turn
+		if err := json.Unmarshal(raw, &tu); err != nil {
+			return err
+		}
+		out = append(out, tu)
 		return nil
 	})
 	if err != nil {

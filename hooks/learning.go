@@ -10,6 +10,7 @@ import (
 
 	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/engines/posterior"
+	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -92,7 +93,7 @@ func (s *session) learnSession(ctx context.Context) error {
 	dev := s.env.developerKey()
 	l := state.Learning{
 		SchemaVersion: state.SchemaVersion, Time: s.now, SessionID: s.id, IntentType: a.IntentType,
-		Developer: dev, MeanScore: round3(drift.Mean(scores(d.Reservoir.Items))), Samples: len(d.Reservoir.Items),
+		Developer: dev, MeanScore: fit.Round3(drift.Mean(scores(d.Reservoir.Items))), Samples: len(d.Reservoir.Items),
 		SessionLen: int(d.Reservoir.NSeen), Excluded: !counts,
 	}
 	if !counts {

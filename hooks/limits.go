@@ -9,6 +9,7 @@ import (
 
 	"github.com/djinn-cc/djinn/engines/risk"
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -89,7 +90,7 @@ func readInstructionFile(path string) string {
 // and keeps at most state.MaxLimits (the oldest prompt limits go first).
 func (s *session) addLimit(l risk.Limit, source string) {
 	r := s.riskState()
-	sl := state.Limit{Class: string(l.Class), Target: clipRunes(l.Target, 256), Text: clipRunes(l.Text, 500), Ask: l.Ask, Source: source}
+	sl := state.Limit{Class: string(l.Class), Target: fit.Runes(l.Target, 256), Text: fit.Runes(l.Text, 500), Ask: l.Ask, Source: source}
 	for i := range r.Limits {
 		if r.Limits[i].Class == sl.Class && r.Limits[i].Target == sl.Target {
 			if source == fromPrompt || r.Limits[i].Source == fromClaudeMD {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/djinn-cc/djinn/engines/loops"
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -240,7 +241,7 @@ func readUpTo(r io.Reader, size, limit int64) ([]byte, error) {
 func (s *session) loopCall(p *Payload, target, rng string) []advice.Advisory {
 	key := "main"
 	if p.AgentID != "" {
-		key = clip(p.AgentID, 128)
+		key = fit.Bytes(p.AgentID, 128)
 	}
 	if s.w.Loops == nil {
 		s.w.Loops = map[string]*state.LoopState{}

@@ -124,26 +124,25 @@ func TestFailLoopTruth(t *testing.T) {
 			}
 		}
 	})
-	t.Run("a result changed by an edit is no loop", func(t *testing.T) {
+	// editBetween: Add gives 4, an edit, then Add gives got twice.
+	editBetween := func(t *testing.T, got int) *sim {
 		s := newSim(t)
 		s.userPrompt("Fix Add")
 		f := s.file("add.go", "v1")
 		s.fail("Bash", goTest, run(4, 0.012, 43521, "/tmp/TestAdd123/001"))
 		s.editFile(f, "v1", "v2")
-		s.fail("Bash", goTest, run(5, 0.02, 43522, "/tmp/TestAdd124/001"))
-		s.fail("Bash", goTest, run(5, 0.03, 43523, "/tmp/TestAdd125/001"))
+		s.fail("Bash", goTest, run(got, 0.02, 43522, "/tmp/TestAdd124/001"))
+		s.fail("Bash", goTest, run(got, 0.03, 43523, "/tmp/TestAdd125/001"))
+		return s
+	}
+	t.Run("a result changed by an edit is no loop", func(t *testing.T) {
+		s := editBetween(t, 5)
 		if n := s.count("fail-loop"); n != 0 {
 			t.Errorf("fail-loop advisories: %d; said %q", n, s.said)
 		}
 	})
 	t.Run("an edit that did not change the failure", func(t *testing.T) {
-		s := newSim(t)
-		s.userPrompt("Fix Add")
-		f := s.file("add.go", "v1")
-		s.fail("Bash", goTest, run(4, 0.012, 43521, "/tmp/TestAdd123/001"))
-		s.editFile(f, "v1", "v2")
-		s.fail("Bash", goTest, run(4, 0.02, 43522, "/tmp/TestAdd124/001"))
-		s.fail("Bash", goTest, run(4, 0.03, 43523, "/tmp/TestAdd125/001"))
+		s := editBetween(t, 4)
 		if s.count("fail-loop") != 1 {
 			t.Fatalf("fail-loop advisories: %d; said %q", s.count("fail-loop"), s.said)
 		}

@@ -39,15 +39,7 @@ func (s *sim) status() string {
 	return b.String()
 }
 
-func (s *sim) countObserved(kind string) int {
-	n := 0
-	for _, p := range s.observed {
-		if strings.HasPrefix(p, "[djinn:"+kind+"]") {
-			n++
-		}
-	}
-	return n
-}
+func (s *sim) countObserved(kind string) int { return countKind(s.observed, kind) }
 
 // TestAdvisoryModes: the same fail-loop is told to the agent and logged in
 // advise mode; logged with mode "observe", shown in status as observed and

@@ -8,6 +8,7 @@ import (
 
 	"github.com/djinn-cc/djinn/engines/risk"
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
@@ -66,7 +67,7 @@ func handlePreToolUse(_ context.Context, s *session, p *Payload) (Response, erro
 			break
 		}
 	}
-	r.Asked = append(r.Asked, state.Asked{ID: clip(p.ToolUseID, 128), Key: key, Call: s.w.ToolCalls + 1})
+	r.Asked = append(r.Asked, state.Asked{ID: fit.Bytes(p.ToolUseID, 128), Key: key, Call: s.w.ToolCalls + 1})
 	if len(r.Asked) > state.MaxAsked {
 		r.Asked = r.Asked[len(r.Asked)-state.MaxAsked:]
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/djinn-cc/djinn/engines/lcs"
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/internal/sat"
 	"github.com/djinn-cc/djinn/state"
 )
@@ -137,7 +138,7 @@ func parseReorient(prompt string) (intent string, force bool) {
 // the goal with an extra condition) and force is not set. The old anchor is
 // archived verbatim; the reservoir of window scores restarts.
 func (s *session) reorient(intent string, force bool, promptID string) (*state.ReorientResult, error) {
-	res := &state.ReorientResult{Time: s.now, PromptID: clip(promptID, 128)}
+	res := &state.ReorientResult{Time: s.now, PromptID: fit.Bytes(promptID, 128)}
 	intent = strings.TrimSpace(intent)
 	if intent == "" {
 		res.Outcome = "empty"
@@ -160,7 +161,7 @@ func (s *session) reorient(intent string, force bool, promptID string) (*state.R
 	}
 	al := lcs.Align(old.Tokens, newToks)
 	res.OldHash = old.Hash
-	res.Alignment, res.Coverage = round3(al.Ratio), round3(al.Coverage)
+	res.Alignment, res.Coverage = fit.Round3(al.Ratio), fit.Round3(al.Coverage)
 	if al.Coverage >= 0.6 && !force {
 		addDelta(old, intent, al.Ratio, s.now, promptID)
 		s.setAnchor(old)

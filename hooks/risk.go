@@ -6,6 +6,7 @@ import (
 
 	"github.com/djinn-cc/djinn/engines/risk"
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
@@ -40,7 +41,7 @@ func (s *session) riskPrompt(p *Payload) {
 		return
 	}
 	r := s.riskState()
-	r.Prompts = append(r.Prompts, clipRunes(t, riskPromptRunes))
+	r.Prompts = append(r.Prompts, fit.Runes(t, riskPromptRunes))
 	if len(r.Prompts) > riskPrompts {
 		r.Prompts = r.Prompts[len(r.Prompts)-riskPrompts:]
 	}
@@ -99,7 +100,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 	ins := s.instructions()
 	for _, f := range findings {
 		if f.Entry == risk.SecretFile && !failed {
-			r.Secrets = appendBounded(r.Secrets, clip(in.FilePath, 1024), riskSecrets)
+			r.Secrets = appendBounded(r.Secrets, fit.Bytes(in.FilePath, 1024), riskSecrets)
 		}
 		if f.Entry == risk.SecretCommit {
 			r.Secrets = removeBase(r.Secrets, f.Target)
@@ -170,7 +171,7 @@ func (s *session) riskRemember(p *Payload, c risk.Call) {
 		made = []string{c.FilePath}
 	}
 	for _, f := range made {
-		r.Written = appendBounded(r.Written, clip(f, 1024), riskWritten)
+		r.Written = appendBounded(r.Written, fit.Bytes(f, 1024), riskWritten)
 	}
 }
 

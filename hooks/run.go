@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/internal/sat"
 	"github.com/djinn-cc/djinn/state"
 )
@@ -76,17 +77,17 @@ func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 	}
 	s.w.Events[p.HookEventName] = sat.Next(s.w.Events[p.HookEventName])
 	if p.TranscriptPath != "" && s.w.TranscriptPath == "" {
-		s.w.TranscriptPath = clip(p.TranscriptPath, 4096)
+		s.w.TranscriptPath = fit.Bytes(p.TranscriptPath, 4096)
 	}
 	if s.w.ProjectDir == "" {
 		if d := env.getenv("CLAUDE_PROJECT_DIR"); d != "" {
-			s.w.ProjectDir = clip(d, 4096)
+			s.w.ProjectDir = fit.Bytes(d, 4096)
 		} else if p.Cwd != "" {
-			s.w.ProjectDir = clip(p.Cwd, 4096)
+			s.w.ProjectDir = fit.Bytes(p.Cwd, 4096)
 		}
 	}
 	if p.PromptID != "" {
-		s.w.PromptID = clip(p.PromptID, 128)
+		s.w.PromptID = fit.Bytes(p.PromptID, 128)
 	}
 	var resp Response
 	if readsMeter(p.HookEventName) && env.Settings.Pressure.Enabled && !s.disabled("all") && !s.disabled("pressure") && p.AgentID == "" {
@@ -140,7 +141,7 @@ func isToolCall(event string) bool { return event == PostToolUse || event == Pos
 // seenToolUse reports whether a tool call with this tool_use_id was
 // already handled (among the latest maxToolUseIDs).
 func (s *session) seenToolUse(id string) bool {
-	id = clip(id, 128)
+	id = fit.Bytes(id, 128)
 	for _, x := range s.w.ToolUseIDs {
 		if x == id {
 			return true
@@ -152,19 +153,8 @@ func (s *session) seenToolUse(id string) bool {
 // noteToolUse remembers a tool_use_id, dropping the oldest beyond
 // maxToolUseIDs.
 func (s *session) noteToolUse(id string) {
-	s.w.ToolUseIDs = append(s.w.ToolUseIDs, clip(id, 128))
+	s.w.ToolUseIDs = append(s.w.ToolUseIDs, fit.Bytes(id, 128))
 	if n := len(s.w.ToolUseIDs); n > maxToolUseIDs {
 		s.w.ToolUseIDs = append(s.w.ToolUseIDs[:0], s.w.ToolUseIDs[n-maxToolUseIDs:]...)
 	}
-}
-
-// clip cuts a string to at most n bytes on a rune boundary.
-func clip(str string, n int) string {
-	if len(str) <= n {
-		return str
-	}
-	for n > 0 && n < len(str) && str[n]&0xC0 == 0x80 {
-		n--
-	}
-	return str[:n]
 }

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
@@ -62,7 +63,7 @@ func (s *session) record(p *Payload, a advice.Advisory, mode settings.Mode) {
 	if a.Kind == advice.KindReanchor {
 		return
 	}
-	r := state.Recent{Seq: s.w.ToolCalls, Time: s.now, Kind: a.Kind, Text: clipRunes(a.Text, 600)}
+	r := state.Recent{Seq: s.w.ToolCalls, Time: s.now, Kind: a.Kind, Text: fit.Runes(a.Text, 600)}
 	if mode == settings.Observe {
 		r.Mode = string(mode)
 	}
@@ -75,7 +76,7 @@ func (s *session) record(p *Payload, a advice.Advisory, mode settings.Mode) {
 func stateAdvisory(s *session, p *Payload, kind, severity, text string) state.Advisory {
 	return state.Advisory{
 		SchemaVersion: state.SchemaVersion, Time: s.now, Event: p.HookEventName,
-		PromptID: clip(p.PromptID, 128), AgentID: clip(p.AgentID, 128), Kind: kind,
-		Severity: severity, Text: clipRunes(text, 10000), Seq: s.w.ToolCalls,
+		PromptID: fit.Bytes(p.PromptID, 128), AgentID: fit.Bytes(p.AgentID, 128), Kind: kind,
+		Severity: severity, Text: fit.Runes(text, 10000), Seq: s.w.ToolCalls,
 	}
 }

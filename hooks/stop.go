@@ -7,6 +7,7 @@ import (
 
 	"github.com/djinn-cc/djinn/engines/stall"
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/internal/sat"
 	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
@@ -94,13 +95,13 @@ func handleStop(ctx context.Context, s *session, p *Payload) (Response, error) {
 // stallState returns the rollback counts of the current prompt, resetting
 // them when the prompt changed.
 func (s *session) stallState(promptID string) *stallCounts {
-	if s.w.Stall == nil || s.w.Stall.PromptID != clip(promptID, 128) {
+	if s.w.Stall == nil || s.w.Stall.PromptID != fit.Bytes(promptID, 128) {
 		total := 0
 		pending := ""
 		if s.w.Stall != nil {
 			total, pending = s.w.Stall.Total, s.w.Stall.Pending
 		}
-		s.w.Stall = &state.Stall{PromptID: clip(promptID, 128), Total: total, Pending: pending}
+		s.w.Stall = &state.Stall{PromptID: fit.Bytes(promptID, 128), Total: total, Pending: pending}
 	}
 	return (*stallCounts)(s.w.Stall)
 }
@@ -129,7 +130,7 @@ func (c *stallCounts) add(agent string) {
 			break
 		}
 	}
-	c.Agents[clip(agent, 128)] = sat.Next(c.Agents[clip(agent, 128)])
+	c.Agents[fit.Bytes(agent, 128)] = sat.Next(c.Agents[fit.Bytes(agent, 128)])
 }
 
 // pendingStall returns, once, a stall advisory waiting for the agent's

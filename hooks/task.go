@@ -6,6 +6,7 @@ import (
 
 	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/engines/lcs"
+	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -57,7 +58,7 @@ func currentTask(a *state.Anchor) state.Task {
 
 // setTask makes text, from the prompt promptID, the anchor's current task.
 func (s *session) setTask(a *state.Anchor, text, promptID, source string) {
-	a.Task = &state.Task{Text: clipRunes(strings.TrimSpace(text), maxAnchorText), PromptID: clip(promptID, 128), Source: source, At: s.now}
+	a.Task = &state.Task{Text: fit.Runes(strings.TrimSpace(text), maxAnchorText), PromptID: fit.Bytes(promptID, 128), Source: source, At: s.now}
 }
 
 // reversalWords mark a prompt that takes something back ("don't", "no
@@ -71,7 +72,7 @@ var reversalWords = []string{"don't", "dont", "do not", "no longer", "never mind
 // force: a restatement replaces the earlier one (deduplicated), a reversal
 // drops what it reverses, and the newest maxInstructions are kept.
 func addInstruction(a *state.Anchor, text string, ratio float64, s *session, promptID string) {
-	text = clipRunes(strings.TrimSpace(text), 1000)
+	text = fit.Runes(strings.TrimSpace(text), 1000)
 	toks := lcs.Normalize(text)
 	lower := strings.ToLower(text)
 	reverses := false
@@ -92,7 +93,7 @@ func addInstruction(a *state.Anchor, text string, ratio float64, s *session, pro
 		}
 		out = append(out, in)
 	}
-	out = append(out, state.Delta{Text: text, Ratio: round3(min(max(ratio, 0), 1)), At: s.now, PromptID: clip(promptID, 128)})
+	out = append(out, state.Delta{Text: text, Ratio: fit.Round3(min(max(ratio, 0), 1)), At: s.now, PromptID: fit.Bytes(promptID, 128)})
 	if len(out) > maxInstructions {
 		out = out[len(out)-maxInstructions:]
 	}
@@ -173,5 +174,5 @@ func (s *session) noteLastAssistant(text string) {
 	if text == "" {
 		return
 	}
-	s.w.LastAssistant = clipRunes(text, maxLastAssistant)
+	s.w.LastAssistant = fit.Runes(text, maxLastAssistant)
 }

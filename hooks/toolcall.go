@@ -10,6 +10,7 @@ import (
 	"github.com/djinn-cc/djinn/engines/loops"
 	"github.com/djinn-cc/djinn/hooks/advice"
 	"github.com/djinn-cc/djinn/hooks/transcript"
+	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/internal/sat"
 	"github.com/djinn-cc/djinn/state"
 )
@@ -39,9 +40,9 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 	outChars := s.toolResponse(p).visibleChars(p.ToolName, p.ToolResponse)
 	turn := state.Turn{
 		SchemaVersion: state.SchemaVersion, Seq: s.w.ToolCalls, Time: s.now,
-		PromptID: clip(p.PromptID, 128), AgentID: clip(p.AgentID, 128), Tool: clip(p.ToolName, 256),
+		PromptID: fit.Bytes(p.PromptID, 128), AgentID: fit.Bytes(p.AgentID, 128), Tool: fit.Bytes(p.ToolName, 256),
 		Failed: p.HookEventName == PostToolUseFailure, Files: clipAll(sig.Files, 4096),
-		Summary: clipRunes(summarize(p.ToolName, target, rng, s.w.ProjectDir), 400), OutputChars: outChars,
+		Summary: fit.Runes(summarize(p.ToolName, target, rng, s.w.ProjectDir), 400), OutputChars: outChars,
 	}
 	s.callFailed = turn.Failed
 	if turn.Failed {
@@ -106,16 +107,16 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 // noteFailure keeps the recent failing commands for the snapshot; target is
 // the call's (loops.TargetOf).
 func (s *session) noteFailure(p *Payload, target string) {
-	fp := clipRunes(firstLineOf(strings.TrimSpace(p.Error)), 300)
+	fp := fit.Runes(firstLineOf(strings.TrimSpace(p.Error)), 300)
 	for i := range s.w.Failures {
 		f := &s.w.Failures[i]
-		if f.Tool == p.ToolName && f.Target == clip(target, 1024) {
+		if f.Tool == p.ToolName && f.Target == fit.Bytes(target, 1024) {
 			sat.Inc(&f.Count)
 			f.Seq, f.Error = s.w.ToolCalls, fp
 			return
 		}
 	}
-	s.w.Failures = append(s.w.Failures, state.Failure{Seq: s.w.ToolCalls, Tool: clip(p.ToolName, 256), Target: clip(target, 1024), Error: fp, Count: 1})
+	s.w.Failures = append(s.w.Failures, state.Failure{Seq: s.w.ToolCalls, Tool: fit.Bytes(p.ToolName, 256), Target: fit.Bytes(target, 1024), Error: fp, Count: 1})
 	if len(s.w.Failures) > maxFailures {
 		s.w.Failures = s.w.Failures[len(s.w.Failures)-maxFailures:]
 	}
@@ -125,7 +126,7 @@ func (s *session) noteFailure(p *Payload, target string) {
 func (s *session) clearFailure(p *Payload, target string) {
 	out := s.w.Failures[:0]
 	for _, f := range s.w.Failures {
-		if !(f.Tool == p.ToolName && f.Target == clip(target, 1024)) {
+		if !(f.Tool == p.ToolName && f.Target == fit.Bytes(target, 1024)) {
 			out = append(out, f)
 		}
 	}
@@ -240,7 +241,7 @@ func (r *toolResp) visibleChars(tool string, raw json.RawMessage) int {
 func clipAll(xs []string, n int) []string {
 	out := make([]string, len(xs))
 	for i, x := range xs {
-		out[i] = clip(x, n)
+		out[i] = fit.Bytes(x, n)
 	}
 	return out
 }

@@ -8,6 +8,9 @@
 package settings
 
 import (
+	"reflect"
+	"strings"
+
 	"github.com/djinn-cc/djinn/engines/compress"
 	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/engines/loops"
@@ -90,39 +93,22 @@ func (a *Advisories) SetAll(m Mode) {
 }
 
 // Mode returns the mode of an advisory kind (its tag name, e.g.
-// "fail-loop"); an unknown kind is advised, as before modes existed.
+// "fail-loop": the field's key with "-" for "_"); an unknown kind is
+// advised, as before modes existed.
 func (a Advisories) Mode(kind string) Mode {
-	var m Mode
-	switch kind {
-	case "drift":
-		m = a.Drift
-	case "read-loop":
-		m = a.ReadLoop
-	case "edit-revert":
-		m = a.EditRevert
-	case "fail-loop":
-		m = a.FailLoop
-	case "tool-loop":
-		m = a.ToolLoop
-	case "stall":
-		m = a.Stall
-	case "pressure":
-		m = a.Pressure
-	case "reanchor":
-		m = a.Reanchor
-	case "compacted":
-		m = a.Compacted
-	case "risk":
-		m = a.Risk
-	case "repeat-complaint":
-		m = a.RepeatComplaint
-	case "instruction":
-		m = a.Instruction
-	}
-	if !m.Valid() {
+	if strings.Contains(kind, "_") {
 		return Advise
 	}
-	return m
+	v := reflect.ValueOf(a)
+	for i, f := range reflect.VisibleFields(v.Type()) {
+		if f.Tag.Get("json") == strings.ReplaceAll(kind, "-", "_") {
+			if m := v.Field(i).Interface().(Mode); m.Valid() {
+				return m
+			}
+			break
+		}
+	}
+	return Advise
 }
 
 // Drift configures goal anchoring and drift (the engine's Config, seed

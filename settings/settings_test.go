@@ -380,3 +380,30 @@ func TestRefusedKeepsLowerSource(t *testing.T) {
 		t.Errorf("problems = %q, want one keeping config.json's value", problems)
 	}
 }
+
+// TestAdvisoryMode: a kind's mode is its own field's (the key with "-"
+// for "_"); a kind that is no field, or spelled with "_", is advised.
+func TestAdvisoryMode(t *testing.T) {
+	fields := reflect.VisibleFields(reflect.TypeOf(Advisories{}))
+	for i, f := range fields {
+		var a Advisories
+		a.SetAll(Observe)
+		reflect.ValueOf(&a).Elem().Field(i).Set(reflect.ValueOf(Off))
+		for j, g := range fields {
+			want := Observe
+			if j == i {
+				want = Off
+			}
+			if kind := strings.ReplaceAll(g.Tag.Get("json"), "_", "-"); a.Mode(kind) != want {
+				t.Errorf("with %s off, Mode(%q) = %q, want %q", f.Name, kind, a.Mode(kind), want)
+			}
+		}
+	}
+	var a Advisories
+	a.SetAll(Off)
+	for _, kind := range []string{"read_loop", "unknown", ""} {
+		if m := a.Mode(kind); m != Advise {
+			t.Errorf("Mode(%q) = %q, want advise", kind, m)
+		}
+	}
+}

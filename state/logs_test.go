@@ -6,19 +6,25 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
 
-// keptDocs are the state documents the tests keep, by kind: each file of
-// testdata/valid and testdata/docs and each line of the JSONL ones.
-func keptDocs(t testing.TB) map[Kind][][]byte {
+// KeptDocs are the state documents testdata keeps, by kind: the example of
+// every kind (testdata/valid) and the documents of real and synthetic
+// sessions (testdata/docs), with at most maxLines lines of each log (0: all).
+// The oracle tests (package state_test) start their mutations from them.
+func KeptDocs(t testing.TB, maxLines int) map[Kind][][]byte {
+	t.Helper()
 	docs := map[Kind][][]byte{}
-	for _, k := range []Kind{KindWindow, KindAnchor, KindTurn, KindAdvisory} {
-		if b, err := os.ReadFile(filepath.Join("testdata", "valid", string(k)+".json")); err == nil {
-			docs[k] = append(docs[k], b)
+	for _, k := range Kinds() {
+		b, err := os.ReadFile(filepath.Join("testdata", "valid", string(k)+".json"))
+		if err != nil {
+			t.Fatal(err)
 		}
+		docs[k] = append(docs[k], b)
 	}
 	files, _ := filepath.Glob(filepath.Join("testdata", "docs", "*"))
 	for _, p := range files {
@@ -27,12 +33,18 @@ func keptDocs(t testing.TB) map[Kind][][]byte {
 			t.Fatal(err)
 		}
 		switch base := filepath.Base(p); {
-		case bytes.HasSuffix([]byte(base), []byte("window.json")):
+		case strings.HasSuffix(base, "window.json"):
 			docs[KindWindow] = append(docs[KindWindow], b)
-		case bytes.HasSuffix([]byte(base), []byte("turns.jsonl")):
-			docs[KindTurn] = append(docs[KindTurn], splitLines(b)...)
-		case bytes.HasSuffix([]byte(base), []byte("advisories.jsonl")):
-			docs[KindAdvisory] = append(docs[KindAdvisory], splitLines(b)...)
+		case strings.HasSuffix(base, ".jsonl"):
+			k := KindTurn
+			if strings.HasSuffix(base, "advisories.jsonl") {
+				k = KindAdvisory
+			}
+			lines := splitLines(b)
+			if maxLines > 0 {
+				lines = lines[:min(len(lines), maxLines)]
+			}
+			docs[k] = append(docs[k], lines...)
 		}
 	}
 	return docs
@@ -53,7 +65,7 @@ func splitLines(data []byte) [][]byte {
 // that ReadLastLines delivers, decoded, on logs of kept turn lines mixed with
 // damaged ones and a torn tail, at several line limits.
 func TestReadLastTurnsMatchesReadLastLines(t *testing.T) {
-	lines := keptDocs(t)[KindTurn]
+	lines := KeptDocs(t, 0)[KindTurn]
 	if len(lines) < 20 {
 		t.Fatalf("only %d kept turn lines", len(lines))
 	}

@@ -1,7 +1,6 @@
 package state_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -45,38 +44,8 @@ func TestSchemasCompile(t *testing.T) {
 }
 
 // baseDocs are the valid documents the mutations start from, by kind: the
-// example of every kind (testdata/valid) and the documents of real and
-// synthetic sessions (testdata/docs; a few lines of each log).
-func baseDocs(t *testing.T) map[state.Kind][][]byte {
-	t.Helper()
-	docs := map[state.Kind][][]byte{}
-	for _, k := range state.Kinds() {
-		b, err := os.ReadFile(filepath.Join("testdata", "valid", string(k)+".json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		docs[k] = append(docs[k], b)
-	}
-	files, _ := filepath.Glob(filepath.Join("testdata", "docs", "*"))
-	for _, p := range files {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		switch base := filepath.Base(p); {
-		case strings.HasSuffix(base, "window.json"):
-			docs[state.KindWindow] = append(docs[state.KindWindow], b)
-		case strings.HasSuffix(base, ".jsonl"):
-			k := state.KindTurn
-			if strings.HasSuffix(base, "advisories.jsonl") {
-				k = state.KindAdvisory
-			}
-			lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
-			docs[k] = append(docs[k], lines[:min(len(lines), 5)]...)
-		}
-	}
-	return docs
-}
+// documents testdata keeps, with a few lines of each log.
+func baseDocs(t *testing.T) map[state.Kind][][]byte { return state.KeptDocs(t, 5) }
 
 // TestValidExamples: every base document passes the schema and the hook
 // path's check.

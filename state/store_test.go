@@ -174,11 +174,7 @@ func TestPermissions(t *testing.T) {
 func TestAppendAndReadLines(t *testing.T) {
 	st, notices := testStore(t)
 	p := filepath.Join(st.Root, "turns.jsonl")
-	for i := 1; i <= 3; i++ {
-		if err := st.Append(p, KindTurn, Turn{SchemaVersion: 1, Seq: i, Time: time.Now(), Tool: "Bash"}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	appendTurns(t, st, p, 3)
 	// A crash mid-append leaves a torn last line.
 	f, _ := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0o600)
 	f.WriteString(`{"schema_version":1,"seq":4,"ti`)
@@ -209,11 +205,7 @@ func TestAppendAndReadLines(t *testing.T) {
 func TestReadLinesWindow(t *testing.T) {
 	st, _ := testStore(t)
 	p := filepath.Join(st.Root, "turns.jsonl")
-	for i := 1; i <= 100; i++ {
-		if err := st.Append(p, KindTurn, Turn{SchemaVersion: 1, Seq: i, Time: time.Now(), Tool: "Bash"}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	appendTurns(t, st, p, 100)
 	n := 0
 	stats, err := st.ReadLines(p, KindTurn, 1000, func([]byte) error { n++; return nil })
 	if err != nil || !stats.Truncated || n == 0 || n >= 100 || stats.Invalid != 0 || stats.Torn {
@@ -228,11 +220,7 @@ func TestReadLinesWindow(t *testing.T) {
 func TestReadLastLines(t *testing.T) {
 	st, _ := testStore(t)
 	p := filepath.Join(st.Root, "turns.jsonl")
-	for i := 1; i <= 20; i++ {
-		if err := st.Append(p, KindTurn, Turn{SchemaVersion: 1, Seq: i, Time: time.Now(), Tool: "Bash"}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	appendTurns(t, st, p, 20)
 	seqs := func(maxLines int) ([]int, LineStats) {
 		var got []int
 		stats, err := st.ReadLastLines(p, KindTurn, 0, maxLines, func(raw []byte) error {
@@ -478,5 +466,15 @@ func TestSaveAll(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
 		t.Errorf("want window.json and anchor.json only, got %v", entries)
+	}
+}
+
+// appendTurns appends turns 1 to n to the log at p.
+func appendTurns(t *testing.T, st *Store, p string, n int) {
+	t.Helper()
+	for i := 1; i <= n; i++ {
+		if err := st.Append(p, KindTurn, Turn{SchemaVersion: 1, Seq: i, Time: time.Now(), Tool: "Bash"}); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -63,13 +63,7 @@ func promptPayload(id, prompt, project string) []byte {
 }
 
 func loadAnchorFile(t *testing.T, root, id string) *state.Anchor {
-	t.Helper()
-	var a state.Anchor
-	st := &state.Store{Root: root}
-	found, err := st.Peek(filepath.Join(root, "sessions", id, "anchor.json"), state.KindAnchor, &a)
-	if err != nil || !found {
-		t.Fatalf("anchor.json of %s: found=%v err=%v", id, found, err)
-	}
+	a := peekDoc[state.Anchor](t, root, id, "anchor.json", state.KindAnchor)
 	return &a
 }
 

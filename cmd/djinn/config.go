@@ -15,11 +15,8 @@ import (
 // under the same state directory and environment load it, with the source
 // of its value, and every value refused with why.
 func (a *app) configCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "config",
-		Usage: "show every setting in force and where it comes from (default, config.json, plugin option, environment), and any value refused",
-		Flags: append(commonFlags(), &cli.BoolFlag{Name: "json", Usage: "print JSON"}),
-		Action: func(c *cli.Context) error {
+	return command("config", "show every setting in force and where it comes from (default, config.json, plugin option, environment), and any value refused", "",
+		func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
 			}
@@ -50,7 +47,7 @@ func (a *app) configCommand() *cli.Command {
 			_, err = fmt.Fprint(a.stdout, b.String())
 			return err
 		},
-	}
+		&cli.BoolFlag{Name: "json", Usage: "print JSON"})
 }
 
 // configJSON prints the settings with their sources as one JSON document.

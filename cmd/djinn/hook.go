@@ -9,13 +9,7 @@ import (
 )
 
 func (a *app) hookCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "hook",
-		Usage:     "handle one Claude Code hook event (what hooks.json runs)",
-		ArgsUsage: "<event>",
-		Flags:     commonFlags(),
-		Action:    a.hook,
-	}
+	return command("hook", "handle one Claude Code hook event (what hooks.json runs)", "<event>", a.hook)
 }
 
 // hook never returns an error to urfave: every failure becomes one "djinn:"

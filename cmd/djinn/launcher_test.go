@@ -89,12 +89,7 @@ func TestLauncherWithoutGo(t *testing.T) {
 // $CLAUDE_PLUGIN_DATA/bin (not under DJINN_STATE_DIR); a source newer than
 // the binary makes the next hook rebuild it.
 func TestLauncherBuildsAndRebuilds(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	data := t.TempDir()
-	stateDir := t.TempDir()
-	env := []string{"CLAUDE_PLUGIN_DATA=" + data, "DJINN_STATE_DIR=" + stateDir, "GOCACHE=" + goEnv(t, "GOCACHE"), "GOPATH=" + goEnv(t, "GOPATH"), "GOFLAGS=-mod=mod"}
+	data, stateDir, env := launcherEnv(t)
 	out, errOut, code := runLauncher(t, env, "", "version")
 	bin := filepath.Join(data, "bin", "djinn-"+Version)
 	if code != 0 || !strings.HasPrefix(out, "djinn "+Version) {
@@ -249,12 +244,7 @@ func goEnv(t *testing.T, key string) string {
 // Go it tells the user once, as SessionStart does, and points the link at
 // the launcher so the other hooks exit 0 quietly.
 func TestLauncherEnsure(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	data := t.TempDir()
-	stateDir := t.TempDir()
-	env := []string{"CLAUDE_PLUGIN_DATA=" + data, "DJINN_STATE_DIR=" + stateDir, "GOCACHE=" + goEnv(t, "GOCACHE"), "GOPATH=" + goEnv(t, "GOPATH"), "GOFLAGS=-mod=mod"}
+	data, stateDir, env := launcherEnv(t)
 	payload := `{"session_id":"resumed-1","hook_event_name":"SessionStart","source":"resume","cwd":"/tmp"}`
 	out, errOut, code := runLauncher(t, env, payload, "ensure")
 	if code != 0 || out != "" || errOut != "" {
@@ -394,4 +384,16 @@ func TestLauncherBuildFailure(t *testing.T) {
 	if _, _, code := runLauncher(t, env, start, "hook", "SessionStart"); code != 0 || builds() != 3 {
 		t.Fatalf("the next SessionStart: code %d, %d builds, want 3", code, builds())
 	}
+}
+
+// launcherEnv is a fresh plugin data directory and state directory and the
+// environment a launcher that builds the binary runs with; in -short mode
+// the test is skipped.
+func launcherEnv(t *testing.T) (data, stateDir string, env []string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	data, stateDir = t.TempDir(), t.TempDir()
+	return data, stateDir, []string{"CLAUDE_PLUGIN_DATA=" + data, "DJINN_STATE_DIR=" + stateDir, "GOCACHE=" + goEnv(t, "GOCACHE"), "GOPATH=" + goEnv(t, "GOPATH"), "GOFLAGS=-mod=mod"}
 }

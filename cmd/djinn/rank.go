@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/djinn-cc/djinn/hooks"
 	"github.com/djinn-cc/djinn/internal/report"
 )
 
@@ -13,18 +14,8 @@ import (
 // such session) still reaches the user as its one "djinn:" line.
 
 func (a *app) rankCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "rank",
-		Usage: "rank the session's load-bearing tool calls (PageRank over the files they touched) and list the noise",
-		Flags: append(commonFlags(), &cli.BoolFlag{Name: "json", Usage: "print JSON"}),
-		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
-			env, id, err := a.session(c)
-			if err != nil {
-				return err
-			}
+	return command("rank", "rank the session's load-bearing tool calls (PageRank over the files they touched) and list the noise", "",
+		a.onSession(func(c *cli.Context, env *hooks.Env, id string) error {
 			rep, err := report.Rank(env.Store, id, 10000, 16<<20)
 			if err != nil {
 				return err
@@ -36,6 +27,6 @@ func (a *app) rankCommand() *cli.Command {
 			}
 			rep.Write(a.stdout)
 			return nil
-		},
-	}
+		}),
+		&cli.BoolFlag{Name: "json", Usage: "print JSON"})
 }

@@ -194,14 +194,19 @@ func checkState(t *testing.T, root string) state.CheckReport {
 }
 
 func loadWindow(t *testing.T, root, id string) state.Window {
+	return peekDoc[state.Window](t, root, id, "window.json", state.KindWindow)
+}
+
+// peekDoc reads a session's state document, which must be there and valid.
+func peekDoc[T any](t *testing.T, root, id, name string, k state.Kind) T {
 	t.Helper()
-	var w state.Window
+	var v T
 	st := &state.Store{Root: root}
-	found, err := st.Peek(filepath.Join(root, "sessions", id, "window.json"), state.KindWindow, &w)
+	found, err := st.Peek(filepath.Join(root, "sessions", id, name), k, &v)
 	if err != nil || !found {
-		t.Fatalf("window.json of %s: found=%v err=%v", id, found, err)
+		t.Fatalf("%s of %s: found=%v err=%v", name, id, found, err)
 	}
-	return w
+	return v
 }
 
 // restoredRE is the notice of a hook that restored the lines an

@@ -13,20 +13,9 @@ import (
 )
 
 func (a *app) reorientCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "reorient",
-		Usage:     "replace the session's goal (or add a constraint when the new intent restates it); the intent comes from the arguments, or stdin with -",
-		ArgsUsage: "<new intent> | -",
-		Flags: append(commonFlags(),
-			&cli.BoolFlag{Name: "force", Usage: "replace the goal even if the new intent restates it"},
-			&cli.BoolFlag{Name: "last", Usage: "print the result of the last /djinn:reorient (what the skill shows)"},
-		),
-		Action: func(c *cli.Context) error {
-			env, err := a.env(c)
-			if err != nil {
-				return err
-			}
-			id, err := a.sessionID(c, env.Store)
+	return command("reorient", "replace the session's goal (or add a constraint when the new intent restates it); the intent comes from the arguments, or stdin with -", "<new intent> | -",
+		func(c *cli.Context) error {
+			env, id, err := a.session(c)
 			if err != nil {
 				return err
 			}
@@ -59,7 +48,9 @@ func (a *app) reorientCommand() *cli.Command {
 			_, err = fmt.Fprintln(a.stdout, text)
 			return err
 		},
-	}
+		&cli.BoolFlag{Name: "force", Usage: "replace the goal even if the new intent restates it"},
+		&cli.BoolFlag{Name: "last", Usage: "print the result of the last /djinn:reorient (what the skill shows)"},
+	)
 }
 
 // lastReorient returns what the last /djinn:reorient did, for the skill

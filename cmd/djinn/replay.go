@@ -20,19 +20,13 @@ import (
 )
 
 func (a *app) replayCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "replay",
-		Usage:     "feed Claude Code transcripts through Djinn's hooks and report what it would have said",
-		ArgsUsage: "<transcript.jsonl>...",
-		Flags: append(commonFlags(),
-			&cli.BoolFlag{Name: "json", Usage: "print one JSON report for machines"},
-			&cli.BoolFlag{Name: "quiet", Usage: "print only the summaries, not each advisory"},
-			&cli.BoolFlag{Name: "keep-state", Usage: "keep the replay's state in --state-dir (one session per transcript)"},
-			&cli.StringFlag{Name: "splice", Usage: "evaluate drift: replay the first --at of each transcript's tool calls, then this transcript's work (paths moved under the first's project root, no user prompts), and report the drift advisory's lag"},
-			&cli.Float64Flag{Name: "at", Value: 0.4, Usage: "with --splice: the share of the first transcript's tool calls kept"},
-		),
-		Action: a.replay,
-	}
+	return command("replay", "feed Claude Code transcripts through Djinn's hooks and report what it would have said", "<transcript.jsonl>...", a.replay,
+		&cli.BoolFlag{Name: "json", Usage: "print one JSON report for machines"},
+		&cli.BoolFlag{Name: "quiet", Usage: "print only the summaries, not each advisory"},
+		&cli.BoolFlag{Name: "keep-state", Usage: "keep the replay's state in --state-dir (one session per transcript)"},
+		&cli.StringFlag{Name: "splice", Usage: "evaluate drift: replay the first --at of each transcript's tool calls, then this transcript's work (paths moved under the first's project root, no user prompts), and report the drift advisory's lag"},
+		&cli.Float64Flag{Name: "at", Value: 0.4, Usage: "with --splice: the share of the first transcript's tool calls kept"},
+	)
 }
 
 // replayOutput is the --json document.

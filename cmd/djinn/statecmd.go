@@ -22,36 +22,14 @@ func (a *app) stateCommand() *cli.Command {
 		Name:  "state",
 		Usage: "inspect, check or delete Djinn's state",
 		Subcommands: []*cli.Command{
-			{
-				Name:   "path",
-				Usage:  "print the state root, or a session's directory with --session",
-				Flags:  commonFlags(),
-				Action: a.statePath,
-			},
-			{
-				Name:   "show",
-				Usage:  "print a session's state files",
-				Flags:  commonFlags(),
-				Action: a.stateShow,
-			},
-			{
-				Name:   "validate",
-				Usage:  "check every state file against its schema (a session, or all with --all); exit 1 on a failure",
-				Flags:  append(commonFlags(), &cli.BoolFlag{Name: "all", Usage: "check every session"}),
-				Action: a.stateValidate,
-			},
-			{
-				Name:   "delete",
-				Usage:  "delete a session's data (--session), or every session's (--all)",
-				Flags:  append(commonFlags(), &cli.BoolFlag{Name: "all", Usage: "delete every session"}),
-				Action: a.stateDelete,
-			},
-			{
-				Name:   "prune",
-				Usage:  "delete the sessions untouched for retention_days (default 30), or --days",
-				Flags:  append(commonFlags(), &cli.IntFlag{Name: "days", Usage: "prune sessions untouched for more than this many days"}),
-				Action: a.statePrune,
-			},
+			command("path", "print the state root, or a session's directory with --session", "", a.statePath),
+			command("show", "print a session's state files", "", a.stateShow),
+			command("validate", "check every state file against its schema (a session, or all with --all); exit 1 on a failure", "", a.stateValidate,
+				&cli.BoolFlag{Name: "all", Usage: "check every session"}),
+			command("delete", "delete a session's data (--session), or every session's (--all)", "", a.stateDelete,
+				&cli.BoolFlag{Name: "all", Usage: "delete every session"}),
+			command("prune", "delete the sessions untouched for retention_days (default 30), or --days", "", a.statePrune,
+				&cli.IntFlag{Name: "days", Usage: "prune sessions untouched for more than this many days"}),
 		},
 		Action: func(c *cli.Context) error {
 			return usagef("state: expected a subcommand: path, show, validate, delete or prune")

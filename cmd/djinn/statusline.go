@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -12,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/internal/report"
 	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
@@ -88,26 +88,13 @@ func (a *app) statusline(stateDir string) error {
 // used of the window, and the last advisory's kind and age. It reads state
 // without changing it; a session without state gets a short neutral line.
 func statusLine(w io.Writer, st *state.Store, in statusLineInput, now time.Time) error {
-	dir, err := st.SessionDir(in.SessionID)
+	win, anc, err := report.PeekSession(st, in.SessionID)
 	if err != nil {
 		return err
 	}
-	var win state.Window
-	found, err := st.Peek(filepath.Join(dir, "window.json"), state.KindWindow, &win)
-	if err != nil {
-		return err
-	}
-	if !found {
+	if win == nil {
 		_, err := fmt.Fprintln(w, statusNeutral)
 		return err
-	}
-	var anc state.Anchor
-	hasAnchor, err := st.Peek(filepath.Join(dir, "anchor.json"), state.KindAnchor, &anc)
-	if err != nil {
-		return err
-	}
-	if win.PendingAnchor != nil {
-		anc, hasAnchor = *win.PendingAnchor, true
 	}
 
 	parts := []string{""} // the goal's place
@@ -133,7 +120,7 @@ func statusLine(w io.Writer, st *state.Store, in statusLineInput, now time.Time)
 	}
 
 	goal := "no goal yet"
-	if hasAnchor {
+	if anc != nil {
 		goal = anc.Text
 		if anc.Task != nil && anc.Task.Text != "" {
 			goal = anc.Task.Text

@@ -15,12 +15,8 @@ import (
 // switchCommand builds "disable" and "enable": the per-session off switch,
 // for all of Djinn or one detector.
 func (a *app) switchCommand(name string) *cli.Command {
-	return &cli.Command{
-		Name:      name,
-		Usage:     name + " Djinn, or one detector (drift, loops, stall, pressure, compress), for a session",
-		ArgsUsage: "[detector]",
-		Flags:     commonFlags(),
-		Action: func(c *cli.Context) error {
+	return command(name, name+" Djinn, or one detector (drift, loops, stall, pressure, compress), for a session", "[detector]",
+		func(c *cli.Context) error {
 			if err := flagsFirst(c); err != nil {
 				return err
 			}
@@ -44,8 +40,7 @@ func (a *app) switchCommand(name string) *cli.Command {
 			}
 			_, err = fmt.Fprintf(a.stdout, "session %s: disabled: %s\n", id, now)
 			return err
-		},
-	}
+		})
 }
 
 // setDisabled turns a detector ("all" for every one) off or on for one

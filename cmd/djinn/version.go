@@ -12,13 +12,8 @@ import (
 const Version = "0.1.0"
 
 func (a *app) versionCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "version",
-		Usage: "print the version",
-		Flags: commonFlags(),
-		Action: func(c *cli.Context) error {
-			_, err := fmt.Fprintf(a.stdout, "djinn %s (%s, %s/%s)\n", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-			return err
-		},
-	}
+	return command("version", "print the version", "", func(c *cli.Context) error {
+		_, err := fmt.Fprintf(a.stdout, "djinn %s (%s, %s/%s)\n", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		return err
+	})
 }

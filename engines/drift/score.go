@@ -8,6 +8,7 @@ import (
 	"github.com/djinn-cc/djinn/engines/hmm"
 	"github.com/djinn-cc/djinn/engines/posterior"
 	"github.com/djinn-cc/djinn/engines/reservoir"
+	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/internal/sat"
 )
 
@@ -184,7 +185,7 @@ func (st *State) Step(c Config, session string, call Call) Verdict {
 	case hit:
 		st.Switched = ""
 	case conflict && !early:
-		st.Switched = clip(firstSibling(parseIdents(st.Idents), cs.Acts), 128)
+		st.Switched = fit.Bytes(firstSibling(parseIdents(st.Idents), cs.Acts), 128)
 	}
 	points := 0
 	if !Bookkeeping(call.Tool) && (len(toks) > 0 || len(cs.Files) > 0) {
@@ -228,7 +229,7 @@ func (st *State) Step(c Config, session string, call Call) Verdict {
 	}
 
 	rng := rand.New(rand.NewPCG(reservoir.Seed(session, st.AnchorHash), uint64(st.Reservoir.NSeen)))
-	st.Reservoir.Add(Sample{Seq: call.Seq, Score: round3(score), Tool: clip(call.Tool, 256)}, rng)
+	st.Reservoir.Add(Sample{Seq: call.Seq, Score: fit.Round3(score), Tool: fit.Bytes(call.Tool, 256)}, rng)
 
 	st.Obs = append(st.Obs, ToolClass(call.Tool)+"|"+sig.Topic)
 	if w := max(c.HMMWindow, hmm.TailLength); len(st.Obs) > w {
@@ -369,8 +370,8 @@ func WindowScore(recent []Signal, n int) float64 {
 // on_task; below it the HMM tail decides (lost → real_drift, side quest →
 // tolerable_side_quest, otherwise refocus_moment).
 func (st *State) verdict(c Config, score float64, call int) Verdict {
-	v := Verdict{Score: round3(score), N: len(st.Reservoir.Items), Threshold: st.Threshold, ThresholdSource: st.ThresholdSource, Call: call}
-	v.Mean = round3(Mean(scoresOf(st.Reservoir.Items)))
+	v := Verdict{Score: fit.Round3(score), N: len(st.Reservoir.Items), Threshold: st.Threshold, ThresholdSource: st.ThresholdSource, Call: call}
+	v.Mean = fit.Round3(Mean(scoresOf(st.Reservoir.Items)))
 	switch {
 	case st.Insufficient && len(st.Vocab) < minLearnedWords, v.N < c.MinSamples:
 		v.Kind = InsufficientData
@@ -434,7 +435,7 @@ func emissionFor(obs []string) map[string][hmm.NumStates]float64 {
 func WithCI(v Verdict, scores []float64, session, anchorHash string, nSeen int64, resamples int) Verdict {
 	rng := rand.New(rand.NewPCG(reservoir.Seed(session, anchorHash), uint64(nSeen)+1))
 	ci := reservoir.Bootstrap(scores, resamples, rng)
-	v.Mean, v.CILo, v.CIHi = round3(ci.Mean), round3(ci.Lo), round3(ci.Hi)
+	v.Mean, v.CILo, v.CIHi = fit.Round3(ci.Mean), fit.Round3(ci.Lo), fit.Round3(ci.Hi)
 	return v
 }
 
@@ -477,7 +478,7 @@ func Threshold(c Config, prior *Prior) (float64, string, int) {
 	post := posterior.Posterior{Alpha: c.Alpha, Mu: prior.Mu, Var: prior.Var, N: prior.N, MeanLen: prior.MeanLen}
 	t, src := posterior.Threshold(post, c.MinSessions, c.Threshold)
 	t = min(max(t, 0), 1)
-	return round3(t), string(src), prior.N
+	return fit.Round3(t), string(src), prior.N
 }
 
 // OffGoal lists what the last off-goal calls touched (a file, else their
@@ -541,32 +542,7 @@ func capStrings(t []string, n int) []string {
 	}
 	out := make([]string, len(t))
 	for i, x := range t {
-		out[i] = clip(x, 256)
+		out[i] = fit.Bytes(x, 256)
 	}
 	return out
 }
-
-// clip cuts s to at most n bytes, at a rune boundary.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
-}
-
-// clipRunes cuts s to at most n runes.
-func clipRunes(s string, n int) string {
-	i := 0
-	for j := range s {
-		if i == n {
-			return s[:j]
-		}
-		i++
-	}
-	return s
-}
-
-func round3(f float64) float64 { return float64(int(f*1000+0.5)) / 1000 }

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/djinn-cc/djinn/engines/lcs"
+	"github.com/djinn-cc/djinn/internal/fit"
 )
 
 // Signal words are what the drift detector compares with the goal. They
@@ -196,8 +197,8 @@ func Extract(tool string, input json.RawMessage, project string) CallSig {
 		obj = append(obj, str("query"))
 	case "Task", "Agent":
 		narr = append(narr, str("description"))
-		obj = append(obj, clipRunes(str("prompt"), 2000))
-		sig.Acts = str("description") + "\n" + clipRunes(str("prompt"), 2000)
+		obj = append(obj, fit.Runes(str("prompt"), 2000))
+		sig.Acts = str("description") + "\n" + fit.Runes(str("prompt"), 2000)
 	default:
 		// MCP and other tools: their string arguments, briefly.
 		keys := make([]string, 0, len(in))
@@ -207,7 +208,7 @@ func Extract(tool string, input json.RawMessage, project string) CallSig {
 		sort.Strings(keys)
 		for _, k := range keys {
 			if s := str(k); s != "" {
-				obj = append(obj, clipRunes(s, 300))
+				obj = append(obj, fit.Runes(s, 300))
 			}
 		}
 	}
@@ -238,7 +239,7 @@ func Bookkeeping(tool string) bool {
 // patterns) say on what. Paths are made project-relative so the project's
 // own location adds nothing.
 func commandWords(cmd, project string) string {
-	cmd = withoutProject(clipRunes(cmd, 1000), project)
+	cmd = withoutProject(fit.Runes(cmd, 1000), project)
 	var out []string
 	for _, seg := range shellSegments(cmd) {
 		fields := strings.Fields(seg)

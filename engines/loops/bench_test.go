@@ -23,12 +23,8 @@ func benchEvents() []Event {
 // BenchmarkRecord is the hot path: one event into a full 20-event ring,
 // all four patterns run.
 func BenchmarkRecord(b *testing.B) {
-	events := benchEvents()
-	cfg := DefaultConfig()
-	var s State
-	for _, e := range events[:40] {
-		s.Record(e, cfg)
-	}
+	events, cfg := benchEvents(), DefaultConfig()
+	s := warm(events, cfg)
 	i := 0
 	for b.Loop() {
 		s.Record(events[i%len(events)], cfg)
@@ -39,12 +35,8 @@ func BenchmarkRecord(b *testing.B) {
 // BenchmarkRecordWithJSON adds what a hook pays around Record: decoding
 // the agent's state from window.json and encoding it back.
 func BenchmarkRecordWithJSON(b *testing.B) {
-	events := benchEvents()
-	cfg := DefaultConfig()
-	var s State
-	for _, e := range events[:40] {
-		s.Record(e, cfg)
-	}
+	events, cfg := benchEvents(), DefaultConfig()
+	s := warm(events, cfg)
 	raw, _ := json.Marshal(&s)
 	b.ReportMetric(float64(len(raw)), "state-bytes")
 	i := 0
@@ -77,4 +69,13 @@ func BenchmarkErrorFingerprint(b *testing.B) {
 	for b.Loop() {
 		ErrorFingerprint(s)
 	}
+}
+
+// warm is a state that has recorded the first 40 events: its ring is full.
+func warm(events []Event, cfg Config) State {
+	var s State
+	for _, e := range events[:40] {
+		s.Record(e, cfg)
+	}
+	return s
 }

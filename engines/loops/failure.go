@@ -101,6 +101,17 @@ func sourceLine(l string) bool {
 	return false
 }
 
+// tokenKeys are the failures a line names by the word after a phrase: the
+// phrase, and the key that word follows (several phrases, one failure).
+var tokenKeys = []struct{ phrase, key string }{
+	{"authentication failed for user", "authentication failed for user"},
+	{"access denied for user", "access denied for user"},
+	{"cannot find module", "module not found"},
+	{"no module named", "module not found"},
+	{"can't resolve", "module not found"},
+	{"unknown revision", "unknown revision"},
+}
+
 // lineFailureKey gives the key of one line, or "".
 func lineFailureKey(line string) string {
 	low := strings.ToLower(line)
@@ -109,21 +120,15 @@ func lineFailureKey(line string) string {
 			return ""
 		}
 	}
-	switch {
-	case strings.Contains(low, "eaddrinuse") || strings.Contains(low, "address already in use"):
+	if strings.Contains(low, "eaddrinuse") || strings.Contains(low, "address already in use") {
 		return "address in use" + portOf(low)
-	case strings.Contains(low, "authentication failed for user"):
-		return "authentication failed for user " + tokenAfter(line, low, "authentication failed for user")
-	case strings.Contains(low, "access denied for user"):
-		return "access denied for user " + tokenAfter(line, low, "access denied for user")
-	case strings.Contains(low, "cannot find module"):
-		return "module not found " + tokenAfter(line, low, "cannot find module")
-	case strings.Contains(low, "no module named"):
-		return "module not found " + tokenAfter(line, low, "no module named")
-	case strings.Contains(low, "can't resolve"):
-		return "module not found " + tokenAfter(line, low, "can't resolve")
-	case strings.Contains(low, "unknown revision"):
-		return "unknown revision " + tokenAfter(line, low, "unknown revision")
+	}
+	for _, k := range tokenKeys {
+		if strings.Contains(low, k.phrase) {
+			return k.key + " " + tokenAfter(line, low, k.phrase)
+		}
+	}
+	switch {
 	case strings.Contains(low, "permission denied"):
 		if t := subjectOf(line, low, "permission denied"); t != "" {
 			return "permission denied " + t

@@ -194,41 +194,30 @@ func runScenario(t *testing.T, sc scenario, cfg Config) {
 
 func checkFacts(t *testing.T, k string, x expectation, f Finding) {
 	t.Helper()
-	eqInt := func(name string, want *int, got int) {
-		if want != nil && *want != got {
-			t.Errorf("%s: %s = %d, want %d", k, name, got, *want)
-		}
-	}
-	eqU := func(name string, want *uint64, got uint64) {
-		if want != nil && *want != got {
-			t.Errorf("%s: %s = %d, want %d", k, name, got, *want)
-		}
-	}
-	eqS := func(name string, want *string, got string) {
-		if want != nil && *want != got {
-			t.Errorf("%s: %s = %q, want %q", k, name, got, *want)
-		}
-	}
-	eqB := func(name string, want *bool, got bool) {
-		if want != nil && *want != got {
-			t.Errorf("%s: %s = %v, want %v", k, name, got, *want)
-		}
-	}
-	eqInt("count", x.Count, f.Count)
-	eqS("target", x.Target, f.Target)
-	eqS("range", x.Range, f.Range)
-	eqU("since", x.Since, f.Since)
-	eqU("revert_to", x.RevertTo, f.RevertTo)
-	eqB("from_before", x.FromBefore, f.FromBefore)
-	eqB("original", x.Original, f.Original)
-	eqInt("undone", x.Undone, f.Undone)
-	eqB("asked", x.Asked, f.Asked)
-	eqS("fingerprint", x.Fingerprint, f.Fingerprint)
-	eqInt("edits", x.Edits, f.Edits)
-	eqInt("cycle", x.Cycle, f.Cycle)
-	eqS("key", x.Key, f.Key)
-	eqB("empty", x.Empty, f.Empty)
+	eq(t, k, "count", x.Count, f.Count)
+	eq(t, k, "target", x.Target, f.Target)
+	eq(t, k, "range", x.Range, f.Range)
+	eq(t, k, "since", x.Since, f.Since)
+	eq(t, k, "revert_to", x.RevertTo, f.RevertTo)
+	eq(t, k, "from_before", x.FromBefore, f.FromBefore)
+	eq(t, k, "original", x.Original, f.Original)
+	eq(t, k, "undone", x.Undone, f.Undone)
+	eq(t, k, "asked", x.Asked, f.Asked)
+	eq(t, k, "fingerprint", x.Fingerprint, f.Fingerprint)
+	eq(t, k, "edits", x.Edits, f.Edits)
+	eq(t, k, "cycle", x.Cycle, f.Cycle)
+	eq(t, k, "key", x.Key, f.Key)
+	eq(t, k, "empty", x.Empty, f.Empty)
 	if x.Events != nil && fmt.Sprint(x.Events) != fmt.Sprint(f.Events) {
 		t.Errorf("%s: events = %v, want %v", k, f.Events, x.Events)
+	}
+}
+
+// eq reports a fact of finding k that is not the expected one (want nil:
+// not checked).
+func eq[T comparable](t *testing.T, k, name string, want *T, got T) {
+	t.Helper()
+	if want != nil && *want != got {
+		t.Errorf("%s: %s = %#v, want %#v", k, name, got, *want)
 	}
 }

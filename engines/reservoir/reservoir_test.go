@@ -112,14 +112,7 @@ func TestInclusionProbabilityChiSquare(t *testing.T) {
 				// The caller stores the reservoir between hook processes:
 				// a JSON round trip before every Add must not bias it.
 				add = func(r *Reservoir[int], item int, rng *rand.Rand) {
-					raw, err := json.Marshal(r)
-					if err != nil {
-						t.Fatal(err)
-					}
-					var back Reservoir[int]
-					if err := json.Unmarshal(raw, &back); err != nil {
-						t.Fatal(err)
-					}
+					back := roundTrip(t, r)
 					back.Add(item, rng)
 					*r = back
 				}
@@ -184,14 +177,7 @@ func TestPersistedStreamContinues(t *testing.T) {
 	rng2 := rand.New(rand.NewPCG(7, 7))
 	r := New[turn](DefaultK)
 	for i := range 500 {
-		raw, err := json.Marshal(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var back Reservoir[turn]
-		if err := json.Unmarshal(raw, &back); err != nil {
-			t.Fatal(err)
-		}
+		back := roundTrip(t, r)
 		if err := back.Validate(); err != nil {
 			t.Fatalf("after %d items: %v", i, err)
 		}
@@ -408,4 +394,18 @@ func BenchmarkBootstrap32(b *testing.B) {
 	for b.Loop() {
 		Bootstrap(xs, DefaultResamples, rng)
 	}
+}
+
+// roundTrip is r stored as JSON and read back, as between hook processes.
+func roundTrip[T any](t *testing.T, r *Reservoir[T]) Reservoir[T] {
+	t.Helper()
+	raw, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Reservoir[T]
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	return back
 }

@@ -88,20 +88,10 @@ func checkCommand(c Call) []Finding {
 	if pipes > 0 {
 		out = append(out, Finding{Entry: SecretSudo, Target: "sudo -S"})
 	}
-	cwd := c.ProjectDir
-	for _, x := range cmds {
-		if len(x.args) == 0 {
-			continue
-		}
-		name := path.Base(x.args[0])
-		if name == "cd" && len(x.args) > 1 {
-			cwd = resolve(x.args[1], cwd)
-			continue
-		}
-		x.cwd = cwd
+	inDirs(cmds, c.ProjectDir, func(name string, x cmd) {
 		out = append(out, checkSecretsCLI(x)...)
 		for _, w := range x.writes {
-			out = append(out, checkWritePath(resolve(w, cwd), x.sudo)...)
+			out = append(out, checkWritePath(resolve(w, x.cwd), x.sudo)...)
 		}
 		for _, a := range x.args {
 			if a == "--dangerously-skip-permissions" || strings.EqualFold(strings.TrimPrefix(a, "--permission-mode="), "bypassPermissions") && a != "bypassPermissions" {
@@ -129,8 +119,26 @@ func checkCommand(c Call) []Finding {
 		}
 		out = append(out, checkDBTools(name, x)...)
 		out = append(out, checkSQL(name, x)...)
-	}
+	})
 	return out
+}
+
+// inDirs calls fn on each simple command of cmds but cd, with the name of
+// its program and x.cwd the directory it runs in: dir, as the cds before
+// it change it.
+func inDirs(cmds []cmd, dir string, fn func(name string, x cmd)) {
+	for _, x := range cmds {
+		if len(x.args) == 0 {
+			continue
+		}
+		name := path.Base(x.args[0])
+		if name == "cd" && len(x.args) > 1 {
+			dir = resolve(x.args[1], dir)
+			continue
+		}
+		x.cwd = dir
+		fn(name, x)
+	}
 }
 
 // parseCommand parses a command line into its simple commands, in source
@@ -814,16 +822,7 @@ func Creates(command, project string) []string {
 	}
 	cmds, _ := parseCommand(command, 0)
 	var out []string
-	cwd := project
-	for _, x := range cmds {
-		if len(x.args) == 0 {
-			continue
-		}
-		name := path.Base(x.args[0])
-		if name == "cd" && len(x.args) > 1 {
-			cwd = resolve(x.args[1], cwd)
-			continue
-		}
+	inDirs(cmds, project, func(name string, x cmd) {
 		files := append([]string(nil), x.writes...)
 		_, params := splitFlags(x.args[1:])
 		switch name {
@@ -838,10 +837,10 @@ func Creates(command, project string) []string {
 			}
 		}
 		for _, f := range files {
-			if p := resolve(f, cwd); path.IsAbs(p) && (inDir(p, project) || !isTemp(p)) {
+			if p := resolve(f, x.cwd); path.IsAbs(p) && (inDir(p, project) || !isTemp(p)) {
 				out = append(out, p)
 			}
 		}
-	}
+	})
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/djinn-cc/djinn/engines/loops"
+	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -77,6 +78,18 @@ func TestEveryAdvisoryTaggedAndBounded(t *testing.T) {
 		}
 		if a.Kind != KindCompacted && !strings.Contains(a.Text, "Next step") && !strings.Contains(a.Text, "Continue from") && !strings.Contains(a.Text, "Start the answer again") {
 			t.Errorf("%s: no next step: %.200s", a.Kind, a.Text)
+		}
+	}
+}
+
+// TestEveryKindHasAMode: each advisory kind has its own mode setting (an
+// unknown kind would be advised whatever the settings say).
+func TestEveryKindHasAMode(t *testing.T) {
+	var a settings.Advisories
+	a.SetAll(settings.Off)
+	for _, k := range []string{KindDrift, KindReadLoop, KindEditRevert, KindFailLoop, KindToolLoop, KindStall, KindPressure, KindReanchor, KindCompacted, KindRisk, KindRepeatComplaint} {
+		if m := a.Mode(k); m != settings.Off {
+			t.Errorf("kind %q has no mode setting", k)
 		}
 	}
 }

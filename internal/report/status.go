@@ -16,33 +16,18 @@ import (
 // with its numbers, and the recent advisories. It reads the session's state
 // without changing it (an invalid file is reported, not moved aside).
 func Status(w io.Writer, st *state.Store, id string, set settings.Drift) error {
-	dir, err := st.SessionDir(id)
+	win, a, err := PeekSession(st, id)
 	if err != nil {
 		return err
 	}
-	var win state.Window
-	found, err := st.Peek(filepath.Join(dir, "window.json"), state.KindWindow, &win)
-	if err != nil {
-		return err
-	}
-	if !found {
+	if win == nil {
 		return fmt.Errorf("session %s: no state under %s", id, st.Root)
-	}
-	var a state.Anchor
-	hasAnchor, err := st.Peek(filepath.Join(dir, "anchor.json"), state.KindAnchor, &a)
-	if err != nil {
-		return err
-	}
-	// A hook killed between its two renames left the new goal in the
-	// window only; the next hook finishes anchor.json from it.
-	if win.PendingAnchor != nil {
-		a, hasAnchor = *win.PendingAnchor, true
 	}
 	fmt.Fprintf(w, "djinn status: session %s, %d tool calls\n", id, win.ToolCalls)
 	if len(win.Disabled) > 0 {
 		fmt.Fprintf(w, "disabled for this session: %s\n", advice.Clean(strings.Join(win.Disabled, ", "), 200))
 	}
-	if !hasAnchor {
+	if a == nil {
 		fmt.Fprintln(w, "goal: none yet (no_anchor): the first substantive prompt becomes the goal, or set one with /djinn:reorient <goal>")
 	} else {
 		fmt.Fprintf(w, "goal (anchor %s, %s, from %s): %s\n", advice.Clean(a.Hash, 40), advice.Clean(a.IntentType, 40), advice.Clean(a.Source, 40), advice.Clean(a.Text, 500))
@@ -109,7 +94,7 @@ func Status(w io.Writer, st *state.Store, id string, set settings.Drift) error {
 	if len(win.Failures) > 0 {
 		fmt.Fprintln(w, "open failures:")
 		for _, f := range win.Failures {
-			fmt.Fprintf(w, "  - %s %s (%d×): %s\n", advice.Clean(f.Tool, 80), advice.Quote(relPath(f.Target, win.ProjectDir), 100), f.Count, advice.Quote(f.Error, 120))
+			fmt.Fprintf(w, "  - %s %s (%d×): %s\n", advice.Clean(f.Tool, 80), advice.Quote(drift.RelPath(f.Target, win.ProjectDir), 100), f.Count, advice.Quote(f.Error, 120))
 		}
 	}
 	if len(win.Recent) == 0 {
@@ -130,6 +115,33 @@ func Status(w io.Writer, st *state.Store, id string, set settings.Drift) error {
 	return nil
 }
 
+// PeekSession reads a session's window and its goal without changing
+// them: win is nil when the session has no state, a when it has no goal.
+// The goal is anchor.json, or the one a hook killed between its two
+// renames left in the window only (the next hook finishes anchor.json
+// from it).
+func PeekSession(st *state.Store, id string) (win *state.Window, a *state.Anchor, err error) {
+	dir, err := st.SessionDir(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	win = &state.Window{}
+	if found, err := st.Peek(filepath.Join(dir, "window.json"), state.KindWindow, win); err != nil || !found {
+		return nil, nil, err
+	}
+	a = &state.Anchor{}
+	found, err := st.Peek(filepath.Join(dir, "anchor.json"), state.KindAnchor, a)
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case win.PendingAnchor != nil:
+		return win, win.PendingAnchor, nil
+	case !found:
+		return win, nil, nil
+	}
+	return win, a, nil
+}
+
 // withCI adds the reservoir's bootstrap interval to a verdict, drawn as the
 // drift advisory draws it (the engine's WithCI), so status shows the numbers
 // the advisory gave.
@@ -139,15 +151,4 @@ func withCI(v state.Verdict, id string, d *state.Drift, resamples int) state.Ver
 		xs[i] = it.Score
 	}
 	return state.Verdict(drift.WithCI(drift.Verdict(v), xs, id, d.AnchorHash, d.Reservoir.NSeen, resamples))
-}
-
-// relPath is p relative to the project when it lies inside it.
-func relPath(p, project string) string {
-	p = filepath.Clean(p)
-	if project != "" {
-		if r, err := filepath.Rel(project, p); err == nil && !strings.HasPrefix(r, "..") {
-			return r
-		}
-	}
-	return p
 }

@@ -2,7 +2,6 @@ package report_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,17 +13,13 @@ import (
 	"github.com/djinn-cc/djinn/state"
 )
 
-func anchor(t *testing.T, text string) state.Anchor {
-	t.Helper()
-	var a state.Anchor
-	doc := `{"captured_at":"2026-11-21T10:00:00Z","delta_count":0,"deltas":[],"hash":"0123456789ab","intent_type":"feature","pivots":0,"prompt_id":"p-1","reorients":0,"schema_version":1,"session_id":"s-1","source":"prompt","text":` + strconvQuote(text) + `,"tokens":["add","dark","mode"]}`
-	if err := json.Unmarshal([]byte(doc), &a); err != nil {
-		t.Fatal(err)
+func anchor(text string) state.Anchor {
+	return state.Anchor{
+		SchemaVersion: 1, SessionID: "s-1", Text: text, Hash: "0123456789ab", IntentType: "feature",
+		Tokens: []string{"add", "dark", "mode"}, CapturedAt: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC),
+		PromptID: "p-1", Source: "prompt", Deltas: []state.Delta{},
 	}
-	return a
 }
-
-func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
 
 // A hook killed between its two renames leaves the new goal in window.json
 // (pending_anchor) and the old one in anchor.json: status shows the new one,
@@ -39,32 +34,15 @@ func TestStatusPrefersPendingAnchor(t *testing.T) {
 		{"no pending anchor", false, "Fix the login form, the old goal"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st := &state.Store{Root: t.TempDir(), LockWait: time.Second}
-			dir, err := st.SessionDir("s-1")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.MkdirAll(dir, 0o700); err != nil {
-				t.Fatal(err)
-			}
-			old := anchor(t, "Fix the login form, the old goal")
-			if err := st.Save(filepath.Join(dir, "anchor.json"), state.KindAnchor, &old); err != nil {
-				t.Fatal(err)
-			}
+			old := anchor("Fix the login form, the old goal")
 			w := state.NewWindow("s-1", time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC))
 			if tc.pending {
-				a := anchor(t, "Add dark-mode support, the new goal")
+				a := anchor("Add dark-mode support, the new goal")
 				w.PendingAnchor = &a
 			}
-			if err := st.Save(filepath.Join(dir, "window.json"), state.KindWindow, &w); err != nil {
-				t.Fatal(err)
-			}
-			var out bytes.Buffer
-			if err := report.Status(&out, st, "s-1", settings.Default().Drift); err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(out.String(), tc.want) {
-				t.Errorf("status does not show %q:\n%s", tc.want, out.String())
+			out := status(t, &w, &old)
+			if !strings.Contains(out, tc.want) {
+				t.Errorf("status does not show %q:\n%s", tc.want, out)
 			}
 		})
 	}
@@ -73,6 +51,30 @@ func TestStatusPrefersPendingAnchor(t *testing.T) {
 // An observed advisory is shown in status, marked as not told to the
 // agent; a told one is not marked.
 func TestStatusMarksObserved(t *testing.T) {
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	w := state.NewWindow("s-1", now)
+	w.Recent = []state.Recent{
+		{Seq: 4, Time: now, Kind: "drift", Text: "[djinn:drift] The last calls relate to none of the work.", Mode: "observe"},
+		{Seq: 7, Time: now, Kind: "fail-loop", Text: "[djinn:fail-loop] go test failed 3 times the same way."},
+	}
+	out := status(t, &w, nil)
+	for _, want := range []string{
+		"call #4: [djinn:drift] (observed, not told to the agent) The last calls",
+		"call #7: [djinn:fail-loop] go test failed",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("status does not show %q:\n%s", want, out)
+		}
+	}
+	if strings.Count(out, "observed") != 1 {
+		t.Errorf("status marks more than the observed advisory:\n%s", out)
+	}
+}
+
+// status saves a session "s-1" with window w and anchor a (none if nil) in
+// a new state root, and returns what djinn status prints of it.
+func status(t *testing.T, w *state.Window, a *state.Anchor) string {
+	t.Helper()
 	st := &state.Store{Root: t.TempDir(), LockWait: time.Second}
 	dir, err := st.SessionDir("s-1")
 	if err != nil {
@@ -81,28 +83,17 @@ func TestStatusMarksObserved(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
-	w := state.NewWindow("s-1", now)
-	w.Recent = []state.Recent{
-		{Seq: 4, Time: now, Kind: "drift", Text: "[djinn:drift] The last calls relate to none of the work.", Mode: "observe"},
-		{Seq: 7, Time: now, Kind: "fail-loop", Text: "[djinn:fail-loop] go test failed 3 times the same way."},
+	if a != nil {
+		if err := st.Save(filepath.Join(dir, "anchor.json"), state.KindAnchor, a); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := st.Save(filepath.Join(dir, "window.json"), state.KindWindow, &w); err != nil {
+	if err := st.Save(filepath.Join(dir, "window.json"), state.KindWindow, w); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
 	if err := report.Status(&out, st, "s-1", settings.Default().Drift); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{
-		"call #4: [djinn:drift] (observed, not told to the agent) The last calls",
-		"call #7: [djinn:fail-loop] go test failed",
-	} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("status does not show %q:\n%s", want, out.String())
-		}
-	}
-	if strings.Count(out.String(), "observed") != 1 {
-		t.Errorf("status marks more than the observed advisory:\n%s", out.String())
-	}
+	return out.String()
 }

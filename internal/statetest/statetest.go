@@ -50,3 +50,21 @@ func PosteriorSessions(tb testing.TB, root string) int {
 	}
 	return n
 }
+
+// Learnings reads learnings.jsonl under root: its text, and each of its
+// lines decoded (a line that does not decode fails the test).
+func Learnings(tb testing.TB, root string) (raw []byte, ls []state.Learning) {
+	tb.Helper()
+	raw, err := os.ReadFile(filepath.Join(root, "learnings.jsonl"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, l := range bytes.Split(bytes.TrimSpace(raw), []byte("\n")) {
+		var x state.Learning
+		if err := json.Unmarshal(l, &x); err != nil {
+			tb.Fatalf("learnings.jsonl: %v: %s", err, l)
+		}
+		ls = append(ls, x)
+	}
+	return raw, ls
+}
