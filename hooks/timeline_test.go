@@ -3,7 +3,6 @@ package hooks
 import (
 	"path/filepath"
 	"testing"
-
 )
 
 // TestTurnTimelineFields: each turn carries what the session report's
