@@ -66,9 +66,13 @@ var lanes = []laneDef{
 	{"loops", []string{advice.KindReadLoop, advice.KindEditRevert, advice.KindFailLoop, advice.KindToolLoop}, true},
 	{"stalls", []string{advice.KindStall}, true},
 	{"pressure", []string{advice.KindPressure, advice.KindCompacted, advice.KindReanchor}, true},
-	{"risk", []string{advice.KindRisk}, false},
+	{"risk", []string{advice.KindRisk, kindInstruction}, false},
 	{"complaints", []string{advice.KindRepeatComplaint}, false},
 }
+
+// kindInstruction is [djinn:instruction]'s kind (a call against an
+// instruction the user gave), drawn in the risk lane.
+const kindInstruction = "instruction"
 
 // kindColor gives each advisory kind its marker's colour.
 var kindColor = map[string]string{
@@ -82,6 +86,7 @@ var kindColor = map[string]string{
 	advice.KindCompacted:       "#1f77b4",
 	advice.KindReanchor:        "#17becf",
 	advice.KindRisk:            "#111111",
+	kindInstruction:            "#6b21a8",
 	advice.KindRepeatComplaint: "#2ca02c",
 }
 
