@@ -108,6 +108,23 @@ func TestSkillsShowBinaryOutput(t *testing.T) {
 		})
 	}
 
+	t.Run("report", func(t *testing.T) {
+		// /djinn:report writes the session's report and the model is given
+		// its path, which is where `djinn report` writes it.
+		stub.Push(Text("(shown to the user)"))
+		res := env.MustClaude(skillRun(t, "/djinn:report", session))
+		checkSkillRan(t, res)
+		got := lastUserTexts(lastMain(t, stub))
+		want := filepath.Join(stateDir, "sessions", session, "report.html")
+		if !containsExact(got, want) {
+			t.Fatalf("the request after /djinn:report does not hold the report's path %s:\n%s", want, strings.Join(got, "\n---\n"))
+		}
+		html, err := os.ReadFile(want)
+		if err != nil || !strings.Contains(string(html), `data-calls="4"`) {
+			t.Fatalf("the report the skill wrote (err %v) does not show the session's 4 tool calls:\n%.2000s", err, html)
+		}
+	})
+
 	t.Run("reorient", func(t *testing.T) {
 		const intent = `Write the user guide for the "pager" package instead; skip the tests`
 		stub.SetPolicy(followSkillCommand)

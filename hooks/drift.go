@@ -47,6 +47,9 @@ func (s *session) rebaseDrift(a *state.Anchor) {
 		PromptAt:     s.w.ToolCalls,
 	}
 	d.Threshold, d.ThresholdSource, d.PosteriorN = s.threshold(a.IntentType)
+	if old == nil || old.AnchorHash != a.Hash {
+		sat.Inc(&s.w.Goals)
+	}
 	if old != nil && old.AnchorHash == a.Hash {
 		// Same goal (a delta was added): keep what was learned.
 		d.Calls, d.Recent, d.Obs = old.Calls, old.Recent, old.Obs

@@ -9,6 +9,7 @@ import (
 	"github.com/djinn-cc/djinn/engines/pressure"
 	"github.com/djinn-cc/djinn/hooks/advice"
 	"github.com/djinn-cc/djinn/hooks/transcript"
+	"github.com/djinn-cc/djinn/internal/sat"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -155,15 +156,26 @@ func (s *session) meterEvent(p *Payload) {
 	case scan.Reading.Stale:
 		// A compact_boundary after the latest usage: the context was
 		// compacted, whether or not PreCompact reached us.
-		ps.Stale = true
-		s.compacted()
+		if ps.Stale {
+			ps.Compacted = s.w.ToolCalls // the same compaction, still unread
+		} else {
+			ps.Stale = true
+			s.compacted()
+		}
 	}
 }
 
 // compacted notes that the context was compacted at the current tool call:
 // the outputs of the calls so far are gone from it (contextFill).
+// PreCompact, SessionStart(compact) and a stale reading may each note the
+// same compaction: one noted at the same tool call as the last is counted
+// once.
 func (s *session) compacted() {
-	s.pressureState().Compacted = s.w.ToolCalls
+	ps := s.pressureState()
+	if ps.Compacted != s.w.ToolCalls || ps.Compactions == 0 {
+		sat.Inc(&ps.Compactions)
+	}
+	ps.Compacted = s.w.ToolCalls
 }
 
 // pressureCheck announces a tier crossed since the last hook that could

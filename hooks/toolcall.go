@@ -75,7 +75,7 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 		advs = append(advs, s.driftCall(p.ToolName, sig)...)
 		if v := s.w.Drift.Verdict; v != nil {
 			sc := v.Score
-			turn.Score = &sc
+			turn.Score, turn.Verdict = &sc, fit.Bytes(v.Kind, 40)
 		}
 		if n := len(s.w.Drift.Recent); n > 0 {
 			turn.Topic = s.w.Drift.Recent[n-1].Topic
@@ -96,6 +96,13 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 		var a []advice.Advisory
 		resp, a = s.compressOutput(p)
 		advs = append(advs, a...)
+	}
+	turn.Goals = s.w.Goals
+	if ps := s.w.Pressure; ps != nil {
+		turn.Compactions = ps.Compactions
+		if !ps.Stale {
+			turn.Context = ps.Tokens
+		}
 	}
 	s.turns = append(s.turns, turn)
 	resp.Context = append(resp.Context, s.pendingStall()...)

@@ -75,6 +75,9 @@ type Window struct {
 	// LastAssistant is the start of the agent's last message at Stop: what
 	// a short "ok, start" from the user accepts.
 	LastAssistant string `json:"last_assistant,omitempty"`
+	// Goals counts the goals set in this session (the first, pivots,
+	// re-orientations), for turns.jsonl's timeline.
+	Goals int `json:"goals,omitempty"`
 }
 
 // Complaints is the repeat-complaint detector's bounded state. Clock orders
@@ -269,6 +272,8 @@ type Pressure struct {
 	// compaction: the outputs of that call and earlier ones are no longer
 	// in the context.
 	Compacted int `json:"compacted,omitempty"`
+	// Compactions counts the session's compactions.
+	Compactions int `json:"compactions,omitempty"`
 }
 
 // Stall counts rollbacks of one user prompt: the main agent's, and each
@@ -386,6 +391,17 @@ type Turn struct {
 	// read against the goal (anchored, unanchored, conflict, neutral).
 	Score *float64 `json:"score,omitempty"`
 	Topic string   `json:"topic,omitempty"`
+	// Verdict is the drift verdict's kind after this call (the task-state
+	// model's reading), set with Score.
+	Verdict string `json:"verdict,omitempty"`
+	// Context is the context meter's tokens after this call, 0 when unknown
+	// (no reading yet, or none since a compaction). Compactions and Goals
+	// are the session's counts of compactions and of new goals so far: a
+	// rise from one turn to the next places one between them. The session
+	// report draws its timeline from these.
+	Context     int64 `json:"context,omitempty"`
+	Compactions int   `json:"compactions,omitempty"`
+	Goals       int   `json:"goals,omitempty"`
 }
 
 // Advisory is one line of advisories.jsonl: everything Djinn said, with the

@@ -87,7 +87,7 @@ func (s *Store) CheckWith(ids []string, check func(k Kind, raw []byte) []FieldEr
 		for _, e := range entries {
 			p := filepath.Join(dir, e.Name())
 			switch name := e.Name(); {
-			case name == "lock":
+			case name == "lock", name == "report.html": // the lock; the session report (djinn report)
 			case name == "archive" && e.IsDir():
 				c.checkArchive(p)
 			case sessionFileKind(name) != "":

@@ -108,6 +108,7 @@ func (a *app) run(ctx context.Context, args []string) (code int) {
 			a.rankCommand(),
 			a.reorientCommand(),
 			a.statusCommand(),
+			a.reportCommand(),
 			a.statuslineCommand(),
 			a.switchCommand("disable"),
 			a.switchCommand("enable"),

@@ -24,6 +24,7 @@ func (a *app) replayCommand() *cli.Command {
 		&cli.BoolFlag{Name: "json", Usage: "print one JSON report for machines"},
 		&cli.BoolFlag{Name: "quiet", Usage: "print only the summaries, not each advisory"},
 		&cli.BoolFlag{Name: "keep-state", Usage: "keep the replay's state in --state-dir (one session per transcript)"},
+		&cli.StringFlag{Name: "report", Usage: "write each replayed session's report (djinn report) into this directory as <session id>.html"},
 		&cli.StringFlag{Name: "splice", Usage: "evaluate drift: replay the first --at of each transcript's tool calls, then this transcript's work (paths moved under the first's project root, no user prompts), and report the drift advisory's lag"},
 		&cli.Float64Flag{Name: "at", Value: 0.4, Usage: "with --splice: the share of the first transcript's tool calls kept"},
 	)
@@ -83,9 +84,16 @@ func (a *app) replay(c *cli.Context) error {
 	// each file's output is buffered and printed in the order given.
 	paths := c.Args().Slice()
 	type result struct {
-		rep *replay.Report
-		out bytes.Buffer
-		err error
+		rep    *replay.Report
+		out    bytes.Buffer
+		err    error
+		report string // the session report's path (--report)
+	}
+	reportDir := c.String("report")
+	if reportDir != "" {
+		if err := os.MkdirAll(reportDir, 0o755); err != nil {
+			return fmt.Errorf("--report: %w", err)
+		}
 	}
 	results := make([]result, len(paths))
 	start := time.Now()
@@ -125,9 +133,15 @@ func (a *app) replay(c *cli.Context) error {
 				}
 			}
 		}
+		if reportDir != "" {
+			opt.Finish = a.replayReport(reportDir, path, set, &r.report)
+		}
 		r.rep, r.err = replay.Run(c.Context, path, opt)
 		if r.err == nil && !c.Bool("json") {
 			r.rep.Summary(&r.out)
+			if r.report != "" {
+				fmt.Fprintf(&r.out, "  report: %s\n", r.report)
+			}
 		}
 	}
 	var wg sync.WaitGroup

@@ -69,6 +69,10 @@ type Options struct {
 	OnEvent func(Event)
 	// Notice receives state notices (quarantined files and the like).
 	Notice func(string)
+	// Finish, if set, is called after the last hook with the replay's
+	// store and session id, while its state still exists (djinn replay
+	// --report draws the session report from it).
+	Finish func(st *state.Store, sessionID string) error
 }
 
 // Event is one synthesised hook and what Djinn answered.
@@ -295,6 +299,11 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 	}
 	if err := r.fire(ctx, &hooks.Payload{HookEventName: hooks.SessionEnd, Reason: "other"}, len(lines)); err != nil {
 		return nil, err
+	}
+	if opt.Finish != nil {
+		if err := opt.Finish(r.env.Store, r.sessionID); err != nil {
+			return nil, err
+		}
 	}
 	if r.rep.ToolCalls > 0 {
 		for k, n := range r.rep.ByKind {
