@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
+	"github.com/djinn-cc/djinn/hooks"
 	"github.com/djinn-cc/djinn/internal/report"
 )
 
@@ -19,7 +20,10 @@ func (a *app) statusCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			return report.Status(a.stdout, env.Store, id, env.Settings.Drift)
+			if err := report.Status(a.stdout, env.Store, id, env.Settings.Drift); err != nil {
+				return err
+			}
+			return hooks.WriteProfile(a.stdout, env)
 		},
 	}
 }
