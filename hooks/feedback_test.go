@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -299,4 +301,47 @@ func (s *sim) advisoryIDs(kind string) []string {
 		s.t.Fatal(err)
 	}
 	return out
+}
+
+// FuzzProfile: any profile.json, hand-edited or torn, is read as a valid
+// profile (the file's own, or the empty one with the file moved aside),
+// never an error or a panic; a judgement then writes a valid profile, and
+// every level it implies stays within its bounds.
+func FuzzProfile(f *testing.F) {
+	for _, s := range []string{
+		`{"schema_version":1,"entries":{}}`,
+		`{"schema_version":1,"entries":{"edit-revert::0123456789abcdef":{"kind":"edit-revert","developer":"0123456789abcdef","level":2,"wrong":3,"right":1,"updated_at":"2026-11-21T10:00:00Z"}},"marked":[{"id":"0123456789ab","verdict":"wrong"}]}`,
+		`{"schema_version":1,"entries":{"x::y":null}}`,
+		`{"schema_version":1,"entries":{"drift::0123456789abcdef":{"kind":"drift","developer":"0123456789abcdef","level":-4,"wrong":0,"right":0,"updated_at":"x"}}}`,
+		`{"schema_version":2}`, `{`, `null`, "",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		root := t.TempDir()
+		if err := os.WriteFile(filepath.Join(root, profileFile), raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		env := &Env{Store: &state.Store{Root: root, LockWait: time.Second, NoSync: true}, Settings: settings.Default()}
+		p, err := env.LoadProfile()
+		if err != nil {
+			t.Fatalf("load: %v", err)
+		}
+		if err := p.Validate(); err != nil {
+			t.Fatalf("loaded an invalid profile: %v", err)
+		}
+		for _, e := range p.Entries {
+			lv := p.Level(e.Kind, e.Developer)
+			a := AdjustFor(env.Settings, e.Kind, lv)
+			if lv < 0 || lv > state.MaxFeedbackLevel || a.MinEMA > env.Settings.Loops.HardEMA+1e-9 || a.DriftMargin > 0.15+1e-9 {
+				t.Fatalf("level %d: %+v", lv, a)
+			}
+		}
+		if _, _, err := env.teachProfile(context.Background(), advice.KindEditRevert, "0123456789ab", state.VerdictWrong, time.Unix(0, 0).UTC()); err != nil {
+			t.Fatalf("judge: %v", err)
+		}
+		if _, err := env.LoadProfile(); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
