@@ -415,7 +415,8 @@ func (e *Env) PeekProfile() (*state.Profile, error) {
 }
 
 // WriteProfile prints what the developer's feedback changed, for status
-// and config: a heading and one line a kind, or that nothing changed.
+// and config: a heading and one line a kind, or nothing when every kind is
+// at its defaults.
 func WriteProfile(w io.Writer, env *Env) error {
 	prof, err := env.PeekProfile()
 	if err != nil {
@@ -424,8 +425,7 @@ func WriteProfile(w io.Writer, env *Env) error {
 	}
 	lines := ProfileLines(env, prof)
 	if len(lines) == 0 {
-		_, err = fmt.Fprintln(w, "developer feedback: none in force (every kind at its defaults)")
-		return err
+		return nil
 	}
 	if _, err := fmt.Fprintln(w, "developer feedback in force (djinn feedback <id> right undoes it):"); err != nil {
 		return err

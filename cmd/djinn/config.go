@@ -29,11 +29,10 @@ func (a *app) configCommand() *cli.Command {
 				return err
 			}
 			set, from, refused := hookmain.LoadSettings(st.Root, a.getenv, a.environ)
+			// The settings just loaded, not reloaded (which would report
+			// what they refused twice).
+			env := &hooks.Env{Store: st, Settings: set, Getenv: a.getenv}
 			if c.Bool("json") {
-				env, err := a.env(c)
-				if err != nil {
-					return err
-				}
 				fb := []string{}
 				if prof, err := env.PeekProfile(); err == nil {
 					fb = append(fb, hooks.ProfileLines(env, prof)...)
@@ -57,10 +56,6 @@ func (a *app) configCommand() *cli.Command {
 				fmt.Fprintf(&b, "refused: %s\n", p)
 			}
 			if _, err := fmt.Fprint(a.stdout, b.String()); err != nil {
-				return err
-			}
-			env, err := a.env(c)
-			if err != nil {
 				return err
 			}
 			return hooks.WriteProfile(a.stdout, env)
