@@ -307,6 +307,10 @@ func (s *session) promptWrong(ctx context.Context, p *Payload) (resp Response, o
 		}
 	}
 	if last == nil {
+		// A window written before advisory ids: the log names them.
+		last = s.lastLogged()
+	}
+	if last == nil {
 		text := "djinn wrong: this session has no advisory to mark yet. Nothing changed."
 		return Response{Context: []string{text}, SystemMessage: text}, true, nil
 	}
@@ -436,4 +440,18 @@ func WriteProfile(w io.Writer, env *Env) error {
 		}
 	}
 	return nil
+}
+
+// lastLogged is the newest advisory in the session's advisories.jsonl that
+// can be judged (not a reanchor), as a recent entry with its id.
+func (s *session) lastLogged() *state.Recent {
+	var last *state.Recent
+	_, _ = s.env.Store.ReadLastLines(s.path("advisories.jsonl"), state.KindAdvisory, 1<<20, 16, func(raw []byte) error {
+		var a state.Advisory
+		if state.DecodeStrict(raw, &a) == nil && a.Kind != advice.KindReanchor {
+			last = &state.Recent{Seq: a.Seq, Kind: a.Kind, ID: state.AdvisoryID(s.id, a)}
+		}
+		return nil
+	})
+	return last
 }

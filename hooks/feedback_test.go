@@ -1,7 +1,9 @@
 package hooks
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -344,4 +346,44 @@ func FuzzProfile(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestWrongOnAnOldWindow: a session whose window predates advisory ids
+// (its recent entries have none) is judged from advisories.jsonl, where an
+// id-less line is named by state.AdvisoryID.
+func TestWrongOnAnOldWindow(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt("fix the parser so that nested lists round-trip")
+	readThrice(s, "src/a.go")
+	// Strip the ids, as an older Djinn wrote them.
+	dir, _ := s.env.Store.SessionDir(s.id)
+	w := s.window()
+	for i := range w.Recent {
+		w.Recent[i].ID = ""
+	}
+	if err := s.env.Store.Save(filepath.Join(dir, "window.json"), state.KindWindow, &w); err != nil {
+		t.Fatal(err)
+	}
+	logPath := filepath.Join(dir, "advisories.jsonl")
+	raw, err := os.ReadFile(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a state.Advisory
+	if err := state.DecodeStrict(bytes.TrimSpace(raw), &a); err != nil {
+		t.Fatal(err)
+	}
+	want := a.ID
+	a.ID = ""
+	line, _ := json.Marshal(a)
+	if err := os.WriteFile(logPath, append(line, '\n'), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := state.AdvisoryID(s.id, a); got != want {
+		t.Fatalf("derived id %s, written %s", got, want)
+	}
+	r := s.userPrompt("/djinn:wrong")
+	if !strings.Contains(r.SystemMessage, "marked the read-loop advisory "+want+" (tool call #3) wrong") {
+		t.Fatalf("message %q", r.SystemMessage)
+	}
 }

@@ -39,14 +39,13 @@ type injected struct {
 // assistant line with the tool_use, a user line with the tool_result and
 // toolUseResult), each a second after the last.
 type injector struct {
-	buf       bytes.Buffer
-	lines     int
-	session   string
-	cwd       string
-	at        time.Time
-	n         int
-	injected  []injected
-	stretchAt int
+	buf      bytes.Buffer
+	lines    int
+	session  string
+	cwd      string
+	at       time.Time
+	n        int
+	injected []injected
 }
 
 func (j *injector) line(v map[string]any) {
