@@ -102,6 +102,12 @@ func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 		// /djinn:disable, /djinn:enable: applied even when all of Djinn is
 		// off, so that /djinn:enable can turn it back on.
 		resp = sw
+	} else if fb, ok, err := s.promptWrong(ctx, p); ok {
+		// /djinn:wrong: the user's judgement counts whatever is switched off.
+		if err != nil {
+			return Response{}, err
+		}
+		resp = fb
 	} else if !s.disabled("all") {
 		resp, err = h(ctx, s, p)
 		if err != nil {

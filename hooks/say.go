@@ -14,13 +14,23 @@ import (
 // advisories are recorded (advisories.jsonl with their mode, and the recent
 // list that djinn status shows). With loops.block on, a hard loop of an
 // advised kind on PostToolUse blocks the tool call (advice.LoopBlock): an
-// observed kind never blocks.
+// observed kind never blocks. The developer's profile holds back what the
+// user's feedback taught it to (feedback.go) before anything is recorded,
+// and the notice that the user judged an advisory wrong goes first into
+// the next main-agent context this assembles, once.
 func (s *session) say(p *Payload, advs []advice.Advisory, resp *Response) {
+	s.tellFeedback(p, resp)
 	if len(advs) == 0 {
 		return
 	}
-	var told, observed []advice.Advisory
+	voiced := make([]advice.Advisory, 0, len(advs))
 	for _, a := range advs {
+		if s.mode(a.Kind) != settings.Off {
+			voiced = append(voiced, a)
+		}
+	}
+	var told, observed []advice.Advisory
+	for _, a := range s.hold(voiced) {
 		m := s.mode(a.Kind)
 		if a.Observed && m == settings.Advise {
 			m = settings.Observe // a finding its detector only records (an asked-for revert)
@@ -59,11 +69,12 @@ func (s *session) record(p *Payload, a advice.Advisory, mode settings.Mode) {
 	adv := stateAdvisory(s, p, a.Kind, string(a.Severity), a.Text)
 	adv.Numbers = a.Numbers
 	adv.Mode = string(mode)
+	adv.ID = state.AdvisoryID(s.id, adv)
 	s.advs = append(s.advs, adv)
 	if a.Kind == advice.KindReanchor {
 		return
 	}
-	r := state.Recent{Seq: s.w.ToolCalls, Time: s.now, Kind: a.Kind, Text: fit.Runes(a.Text, 600)}
+	r := state.Recent{Seq: s.w.ToolCalls, Time: s.now, Kind: a.Kind, Text: fit.Runes(a.Text, 600), ID: adv.ID}
 	if mode == settings.Observe {
 		r.Mode = string(mode)
 	}
@@ -79,4 +90,21 @@ func stateAdvisory(s *session, p *Payload, kind, severity, text string) state.Ad
 		PromptID: fit.Bytes(p.PromptID, 128), AgentID: fit.Bytes(p.AgentID, 128), Kind: kind,
 		Severity: severity, Text: fit.Runes(text, 10000), Seq: s.w.ToolCalls,
 	}
+}
+
+// tellFeedback puts the pending notice that the user judged an advisory
+// wrong first into resp's context, and clears it: only a main-agent hook
+// whose context reaches the model carries it.
+func (s *session) tellFeedback(p *Payload, resp *Response) {
+	f := s.w.Feedback
+	if f == nil || f.Notice == "" || p.AgentID != "" {
+		return
+	}
+	switch p.HookEventName {
+	case SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure:
+	default:
+		return
+	}
+	resp.Context = append([]string{f.Notice}, resp.Context...)
+	f.Notice = ""
 }

@@ -15,7 +15,7 @@ import (
 // only when it is working on Djinn itself).
 var selfCommands = map[string]bool{
 	"status": true, "rank": true, "reorient": true, "state": true,
-	"disable": true, "enable": true, "version": true, "report": true,
+	"disable": true, "enable": true, "version": true, "report": true, "feedback": true,
 }
 
 // selfDataVar is the variable the skills pass the plugin data dir in.

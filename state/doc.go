@@ -7,7 +7,8 @@
 //	config.json              optional user settings (read by package settings)
 //	posteriors.json          D5 posteriors, keyed "<intent_type>::<developer key>"
 //	learnings.jsonl          one line per finished session (append-only)
-//	lock                     lock for the two global files above
+//	profile.json             the developer's feedback, keyed "<kind>::<developer key>"
+//	lock                     lock for the global files above
 //	sessions/<id>/
 //	    anchor.json          goal, intent type, constraint deltas, pivots
 //	    reservoir.json       D3 sample and n_seen

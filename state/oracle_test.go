@@ -252,6 +252,8 @@ func newDoc(k state.Kind) any {
 		return &state.Advisory{}
 	case state.KindLearning:
 		return &state.Learning{}
+	case state.KindProfile:
+		return &state.Profile{}
 	}
 	panic("no document type for " + string(k))
 }

@@ -20,11 +20,12 @@ const (
 	KindWindow     Kind = "window"
 	KindTurn       Kind = "turn"
 	KindAdvisory   Kind = "advisory"
+	KindProfile    Kind = "profile"
 )
 
 // Kinds lists every schema, for validation and tests.
 func Kinds() []Kind {
-	return []Kind{KindConfig, KindPosteriors, KindLearning, KindAnchor, KindReservoir, KindWindow, KindTurn, KindAdvisory}
+	return []Kind{KindConfig, KindPosteriors, KindLearning, KindAnchor, KindReservoir, KindWindow, KindTurn, KindAdvisory, KindProfile}
 }
 
 // SchemaID is the $id every embedded schema carries.

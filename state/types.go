@@ -78,6 +78,10 @@ type Window struct {
 	// Goals counts the goals set in this session (the first, pivots,
 	// re-orientations), for turns.jsonl's timeline.
 	Goals int `json:"goals,omitempty"`
+	// Feedback is the user's judgement of this session's advisories
+	// (/djinn:wrong, djinn feedback) and what the developer's profile held
+	// back.
+	Feedback *Feedback `json:"feedback,omitempty"`
 }
 
 // Complaints is the repeat-complaint detector's bounded state. Clock orders
@@ -298,6 +302,9 @@ type Recent struct {
 	// Mode is the advisory's mode ("observe": recorded, the agent not
 	// told; empty or "advise": told).
 	Mode string `json:"mode,omitempty"`
+	// ID is the advisory's id in advisories.jsonl, which /djinn:wrong
+	// marks (absent in windows written before ids).
+	ID string `json:"id,omitempty"`
 }
 
 // Risk is the risk catalogue's bounded memory of a session.
@@ -421,6 +428,10 @@ type Advisory struct {
 	// told) or "observe" (recorded only). Lines written before modes
 	// existed have none and were all told.
 	Mode string `json:"mode,omitempty"`
+	// ID identifies the advisory for feedback (djinn feedback, /djinn:wrong).
+	// Lines written before ids have none; AdvisoryID derives the same kind
+	// of id from their fields.
+	ID string `json:"id,omitempty"`
 }
 
 // Anchor is anchor.json: the goal this session is held to.

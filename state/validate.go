@@ -83,6 +83,8 @@ func newDoc(k Kind) (validator, error) {
 		return &Advisory{}, nil
 	case KindLearning:
 		return &Learning{}, nil
+	case KindProfile:
+		return &Profile{}, nil
 	}
 	return nil, fmt.Errorf("no document type for kind %q", k)
 }
@@ -425,6 +427,9 @@ func (w Window) Validate() error {
 		if r.Mode != "" {
 			v.enum("mode", r.Mode, adviceModes)
 		}
+		if r.ID != "" {
+			v.hex("id", r.ID, 12)
+		}
 	})
 	v.each("failures", len(w.Failures), 16, func(i int) {
 		f := &w.Failures[i]
@@ -493,6 +498,9 @@ func (w Window) Validate() error {
 				v.maxLen("text", r.Text, 300)
 			})
 		})
+	}
+	if f := w.Feedback; f != nil {
+		v.obj("feedback", func() { f.validate(&v) })
 	}
 	// pending_anchor is checked as an anchor when the next hook writes it
 	// to anchor.json.
@@ -621,6 +629,9 @@ func (a Advisory) Validate() error {
 	v.min("seq", int64(a.Seq), 0)
 	if a.Mode != "" {
 		v.enum("mode", a.Mode, adviceModes)
+	}
+	if a.ID != "" {
+		v.hex("id", a.ID, 12)
 	}
 	return v.err()
 }

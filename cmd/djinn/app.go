@@ -112,6 +112,7 @@ func (a *app) run(ctx context.Context, args []string) (code int) {
 			a.statuslineCommand(),
 			a.switchCommand("disable"),
 			a.switchCommand("enable"),
+			a.feedbackCommand(),
 			a.configCommand(),
 			a.versionCommand(),
 		},

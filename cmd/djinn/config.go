@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/djinn-cc/djinn/hooks"
 	"github.com/djinn-cc/djinn/internal/hookmain"
 	"github.com/djinn-cc/djinn/settings"
 )
@@ -25,8 +26,15 @@ func (a *app) configCommand() *cli.Command {
 				return err
 			}
 			set, from, refused := hookmain.LoadSettings(st.Root, a.getenv, a.environ)
+			// The settings just loaded, not reloaded (which would report
+			// what they refused twice).
+			env := &hooks.Env{Store: st, Settings: set, Getenv: a.getenv}
 			if c.Bool("json") {
-				return a.configJSON(set, from, refused)
+				fb := []string{}
+				if prof, err := env.PeekProfile(); err == nil {
+					fb = append(fb, hooks.ProfileLines(env, prof)...)
+				}
+				return a.configJSON(set, from, refused, fb)
 			}
 			var b strings.Builder
 			for _, kv := range set.Values() {
@@ -44,14 +52,18 @@ func (a *app) configCommand() *cli.Command {
 			for _, p := range refused {
 				fmt.Fprintf(&b, "refused: %s\n", p)
 			}
-			_, err = fmt.Fprint(a.stdout, b.String())
-			return err
+			if _, err := fmt.Fprint(a.stdout, b.String()); err != nil {
+				return err
+			}
+			return hooks.WriteProfile(a.stdout, env)
 		},
 		&cli.BoolFlag{Name: "json", Usage: "print JSON"})
 }
 
 // configJSON prints the settings with their sources as one JSON document.
-func (a *app) configJSON(set settings.Settings, from map[string]settings.Source, refused []string) error {
+// feedback are the developer's feedback adjustments in force
+// (hooks.ProfileLines).
+func (a *app) configJSON(set settings.Settings, from map[string]settings.Source, refused, feedback []string) error {
 	type entry struct {
 		Key    string          `json:"key"`
 		Value  any             `json:"value"`
@@ -60,7 +72,8 @@ func (a *app) configJSON(set settings.Settings, from map[string]settings.Source,
 	out := struct {
 		Settings []entry  `json:"settings"`
 		Refused  []string `json:"refused"`
-	}{Settings: []entry{}, Refused: refused}
+		Feedback []string `json:"feedback"`
+	}{Settings: []entry{}, Refused: refused, Feedback: feedback}
 	if out.Refused == nil {
 		out.Refused = []string{}
 	}

@@ -10,6 +10,9 @@ import (
 func (a *app) statusCommand() *cli.Command {
 	return command("status", "show the session's goal, constraints, current drift verdict with its numbers, and recent advisories", "",
 		a.onSession(func(_ *cli.Context, env *hooks.Env, id string) error {
-			return report.Status(a.stdout, env.Store, id, env.Settings.Drift)
+			if err := report.Status(a.stdout, env.Store, id, env.Settings.Drift); err != nil {
+				return err
+			}
+			return hooks.WriteProfile(a.stdout, env)
 		}))
 }

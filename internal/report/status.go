@@ -5,6 +5,7 @@ import (
 	"github.com/djinn-cc/djinn/engines/drift"
 	"io"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/djinn-cc/djinn/hooks/advice"
@@ -109,7 +110,29 @@ func Status(w io.Writer, st *state.Store, id string, set settings.Drift) error {
 			if r.Mode == string(settings.Observe) {
 				note = " (observed, not told to the agent)"
 			}
-			fmt.Fprintf(w, "  call #%d: %s%s %s\n", r.Seq, advice.Tag(advice.Clean(r.Kind, 20)), note, advice.Clean(strings.TrimPrefix(r.Text, advice.Tag(r.Kind)), 300))
+			id := ""
+			if r.ID != "" {
+				id = " (id " + advice.Clean(r.ID, 12) + ")"
+			}
+			fmt.Fprintf(w, "  call #%d: %s%s %s%s\n", r.Seq, advice.Tag(advice.Clean(r.Kind, 20)), note, advice.Clean(strings.TrimPrefix(r.Text, advice.Tag(r.Kind)), 300), id)
+		}
+	}
+	if f := win.Feedback; f != nil && (len(f.Marks) > 0 || len(f.Held) > 0) {
+		fmt.Fprintln(w, "feedback this session:")
+		for _, m := range f.Marks {
+			note := ""
+			if m.Note != "" {
+				note = ": " + advice.Quote(m.Note, 200)
+			}
+			fmt.Fprintf(w, "  - the %s advisory %s (call #%d) marked %s%s\n", advice.Clean(m.Kind, 20), advice.Clean(m.ID, 12), m.Seq, advice.Clean(m.Verdict, 8), note)
+		}
+		kinds := make([]string, 0, len(f.Held))
+		for k := range f.Held {
+			kinds = append(kinds, k)
+		}
+		sort.Strings(kinds)
+		for _, k := range kinds {
+			fmt.Fprintf(w, "  - %d %s advisories held back by the developer's feedback\n", f.Held[k], advice.Clean(k, 20))
 		}
 	}
 	return nil

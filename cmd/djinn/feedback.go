@@ -1,0 +1,59 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/djinn-cc/djinn/hooks"
+	"github.com/djinn-cc/djinn/state"
+)
+
+// feedbackCommand is `djinn feedback <advisory-id> wrong|right`: the
+// user's judgement of any advisory, recorded in its session's state and
+// taught to the developer's profile, as /djinn:wrong does for the latest.
+func (a *app) feedbackCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "feedback",
+		Usage:     "judge an advisory (its id from djinn status or advisories.jsonl) wrong or right: a kind judged wrong is quieted for this developer, right undoes it",
+		ArgsUsage: "<advisory-id> wrong|right",
+		Flags: append(commonFlags(),
+			&cli.StringFlag{Name: "note", Usage: "why, in a few words (kept with the judgement)"}),
+		Action: func(c *cli.Context) error {
+			if err := flagsFirst(c); err != nil {
+				return err
+			}
+			if c.NArg() != 2 {
+				return usagef("feedback: expected <advisory-id> wrong|right, got %d arguments", c.NArg())
+			}
+			id, verdict := c.Args().Get(0), c.Args().Get(1)
+			if verdict != state.VerdictWrong && verdict != state.VerdictRight {
+				return usagef("feedback: verdict %q: want wrong or right", verdict)
+			}
+			env, err := a.env(c)
+			if err != nil {
+				return err
+			}
+			session := c.String("session")
+			if session != "" {
+				if err := state.ValidateSessionID(session); err != nil {
+					return usagef("--session: %v", err)
+				}
+			}
+			sid, adv, err := hooks.FindAdvisory(env.Store, session, id)
+			if errors.Is(err, hooks.ErrNoAdvisory) {
+				return usagef("feedback: %v (the ids are in djinn status and advisories.jsonl)", err)
+			}
+			if err != nil {
+				return err
+			}
+			j, err := hooks.Judge(c.Context, env, sid, adv, verdict, c.String("note"))
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(a.stdout, "session %s: %s\n", sid, j.Line(env.Settings))
+			return err
+		},
+	}
+}
