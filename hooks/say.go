@@ -57,6 +57,7 @@ func (s *session) mode(kind string) settings.Mode {
 func (s *session) record(p *Payload, a advice.Advisory, mode settings.Mode) {
 	adv := stateAdvisory(s, p, a.Kind, string(a.Severity), a.Text)
 	adv.Numbers = a.Numbers
+	adv.Loop = a.Loop
 	adv.Mode = string(mode)
 	s.advs = append(s.advs, adv)
 	if a.Kind == advice.KindReanchor {

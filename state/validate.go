@@ -602,6 +602,7 @@ func (a Advisory) Validate() error {
 	if a.Mode != "" {
 		v.enum("mode", a.Mode, adviceModes)
 	}
+	v.each("loop", len(a.Loop), 64, func(i int) { v.min("", int64(a.Loop[i]), 1) })
 	return v.err()
 }
 
