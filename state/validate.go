@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -586,6 +587,10 @@ func (t Turn) Validate() error {
 	}
 	return v.err()
 }
+
+// AdvisoryKinds returns the kinds an advisories.jsonl line may have: every
+// advisory kind Djinn can record.
+func AdvisoryKinds() []string { return slices.Clone(adviceKinds) }
 
 // Validate enforces advisory.schema.json.
 func (a Advisory) Validate() error {
