@@ -48,7 +48,7 @@ type Ranking struct {
 	Latest []Latest `json:"latest"`
 	// Looping are the calls Djinn flagged as a loop (advisories.jsonl):
 	// never ranked load-bearing.
-	Looping []int `json:"looping"`
+	Looping []Utterance `json:"looping"`
 	// Noise are the other calls nothing links to; they share the lowest
 	// rank, Floor. NoiseCount counts them all, Noise lists the latest.
 	NoiseCount int     `json:"noise_count"`
@@ -84,7 +84,7 @@ func Rank(st *state.Store, id string, maxTurns int, maxBytes int64) (*Ranking, e
 	if err != nil {
 		return nil, err
 	}
-	rep := &Ranking{Session: id, Truncated: stats.Truncated, Top: []Utterance{}, Latest: []Latest{}, Looping: []int{}}
+	rep := &Ranking{Session: id, Truncated: stats.Truncated, Top: []Utterance{}, Latest: []Latest{}, Looping: []Utterance{}}
 	if len(turns) > maxTurns {
 		turns = turns[len(turns)-maxTurns:]
 		rep.Truncated = true
@@ -96,10 +96,7 @@ func Rank(st *state.Store, id string, maxTurns int, maxBytes int64) (*Ranking, e
 	rep.Average = 1 / float64(rep.N)
 	flagged := make([]bool, len(turns))
 	for i, t := range turns {
-		if looping[t.Seq] {
-			flagged[i] = true
-			rep.Looping = append(rep.Looping, t.Seq)
-		}
+		flagged[i] = looping[t.Seq]
 	}
 	g, err := buildGraph(turns, flagged)
 	if err != nil {
@@ -114,6 +111,11 @@ func Rank(st *state.Store, id string, maxTurns int, maxBytes int64) (*Ranking, e
 	utter := func(i int) Utterance {
 		t := turns[i]
 		return Utterance{Seq: t.Seq, Score: res.Ranks[i], Tool: t.Tool, Agent: t.AgentID, Files: t.Files, Summary: t.Summary, InLinks: in[i]}
+	}
+	for i := range turns {
+		if flagged[i] {
+			rep.Looping = append(rep.Looping, utter(i))
+		}
 	}
 	for _, i := range pagerank.Top(res.Ranks, len(res.Ranks)) {
 		if len(rep.Top) == 10 {
@@ -262,7 +264,13 @@ func (r *Ranking) Write(w io.Writer) {
 		}
 	}
 	if len(r.Looping) > 0 {
-		fmt.Fprintf(w, "looping: %d calls Djinn flagged as a loop (djinn log), never ranked load-bearing: %s\n", len(r.Looping), callIDs(r.Looping[max(0, len(r.Looping)-20):]))
+		fmt.Fprintf(w, "looping: %d calls Djinn flagged as a loop (djinn log), never ranked load-bearing:\n", len(r.Looping))
+		for _, u := range r.Looping[max(0, len(r.Looping)-10):] {
+			fmt.Fprintf(w, "      call #%d  %s\n", u.Seq, u.describe())
+		}
+		if n := len(r.Looping) - 10; n > 0 {
+			fmt.Fprintf(w, "      and %d earlier ones\n", n)
+		}
 	}
 	fmt.Fprintf(w, "noise: %d of %d calls are built on by nothing (they share the lowest rank, %.4f)", r.NoiseCount, r.N, r.Floor)
 	if len(r.Noise) > 0 {
