@@ -98,10 +98,11 @@ func Rank(st *state.Store, id string, maxTurns int, maxBytes int64) (*Ranking, e
 	for i, t := range turns {
 		flagged[i] = looping[t.Seq]
 	}
-	g, err := buildGraph(turns, flagged)
-	if err != nil {
-		return nil, err
+	calls := make([]pagerank.Call, len(turns))
+	for i, t := range turns {
+		calls[i] = pagerank.Call{Files: t.Files, Skip: flagged[i], Failed: t.Failed}
 	}
+	g := pagerank.BuildCallGraph(calls)
 	res, err := pagerank.Rank(g, pagerank.Options{})
 	if err != nil {
 		return nil, err
@@ -172,34 +173,6 @@ func Rank(st *state.Store, id string, maxTurns int, maxBytes int64) (*Ranking, e
 	}
 	rep.Noise = rep.Noise[max(0, len(rep.Noise)-20):]
 	return rep, nil
-}
-
-// buildGraph is the utterance graph of pagerank.BuildUtteranceGraph, with
-// two exceptions: a flagged call has no edges (no later call builds on a
-// loop's redundant call, and it builds on nothing), and a failed call links
-// to what it used but is no file's latest content.
-func buildGraph(turns []state.Turn, flagged []bool) (pagerank.Graph, error) {
-	var edges []pagerank.Edge
-	last := map[string]int{}
-	for i, t := range turns {
-		if flagged[i] {
-			continue
-		}
-		for _, f := range t.Files {
-			if j, ok := last[f]; ok && f != "" {
-				edges = append(edges, pagerank.Edge{From: i, To: j})
-			}
-		}
-		if t.Failed {
-			continue
-		}
-		for _, f := range t.Files {
-			if f != "" {
-				last[f] = i
-			}
-		}
-	}
-	return pagerank.NewGraph(len(turns), edges)
 }
 
 // checkRun reports whether a call is a shell command that passed and tests
