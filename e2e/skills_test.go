@@ -39,7 +39,7 @@ func containsExact(texts []string, want string) bool {
 	return false
 }
 
-// TestSkillsShowBinaryOutput: /djinn:status, /djinn:rank, /djinn:reorient,
+// TestSkillsShowBinaryOutput: /djinn:status, /djinn:rank, /djinn:log, /djinn:reorient,
 // /djinn:disable and /djinn:enable work from the real CLI against the stub, and what the
 // model receives is the binary's own output, byte for byte.
 //
@@ -49,8 +49,8 @@ func containsExact(texts []string, want string) bool {
 // the skills pass the plugin data dir as CLAUDE_PLUGIN_DATA: the state the
 // hooks wrote must still be the one the skills read (DJINN_STATE_DIR wins).
 //
-// status and rank run the binary in a !`…` line before the model is asked;
-// the text `djinn status` / `djinn rank` prints for the session (run here
+// status, rank and log run the binary in a !`…` line before the model is asked;
+// the text `djinn status` / `djinn rank` / `djinn log` prints for the session (run here
 // through the same launcher) must be in that request's last user message.
 // reorient cannot do that: the skill's !`…` commands run before the
 // UserPromptSubmit hook that performs the re-orientation (see
@@ -84,7 +84,7 @@ func TestSkillsShowBinaryOutput(t *testing.T) {
 		t.Fatalf("tool calls recorded in DJINN_STATE_DIR = %d, want 4\n%s", w.ToolCalls, w.Raw)
 	}
 
-	for _, cmd := range []string{"status", "rank"} {
+	for _, cmd := range []string{"status", "rank", "log"} {
 		t.Run(cmd, func(t *testing.T) {
 			// The binary's output for this session, as a user would get it
 			// in a terminal; nothing the resumed run does before the skill's

@@ -9,6 +9,7 @@ import (
 	"github.com/djinn-cc/djinn/engines/drift"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"strings"
 
@@ -253,7 +254,9 @@ func (s *session) loopCall(p *Payload, target, rng string) []advice.Advisory {
 	}
 	s.touchAgent(key)
 	ls := loopsState(st)
-	findings := ls.Record(s.loopEvent(p, target, rng), s.env.Settings.Loops.Engine())
+	ev := s.loopEvent(p, target, rng)
+	ev.Call = uint64(s.w.ToolCalls)
+	findings := ls.Record(ev, s.env.Settings.Loops.Engine())
 	storeLoops(st, ls)
 	var out []advice.Advisory
 	for _, f := range findings {
@@ -264,7 +267,29 @@ func (s *session) loopCall(p *Payload, target, rng string) []advice.Advisory {
 				c.ErrorText = shellOutput(p.ToolResponse)
 			}
 		}
-		out = append(out, advice.Loop(f, c))
+		a := advice.Loop(f, c)
+		if !a.Observed {
+			a.Loop = sessionCalls(ls.Events, f.Events)
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// sessionCalls names a finding's events (numbers in its agent's stream) as
+// the session's tool calls, from the events' Call; an event recorded before
+// events carried it is left out, and only the last 64 are kept (the
+// advisory schema's bound).
+func sessionCalls(window []loops.Event, events []uint64) []int {
+	events = events[max(0, len(events)-64):]
+	var out []int
+	for _, n := range events {
+		for _, e := range window {
+			if e.Seq == n && e.Call > 0 && e.Call <= math.MaxInt32 {
+				out = append(out, int(e.Call))
+				break
+			}
+		}
 	}
 	return out
 }

@@ -68,6 +68,7 @@ func (s *session) mode(kind string) settings.Mode {
 func (s *session) record(p *Payload, a advice.Advisory, mode settings.Mode) {
 	adv := stateAdvisory(s, p, a.Kind, string(a.Severity), a.Text)
 	adv.Numbers = a.Numbers
+	adv.Loop = a.Loop
 	adv.Mode = string(mode)
 	adv.ID = state.AdvisoryID(s.id, adv)
 	s.advs = append(s.advs, adv)

@@ -14,7 +14,7 @@ import (
 // Djinn something or switch it (not `hook` or `replay`, which an agent runs
 // only when it is working on Djinn itself).
 var selfCommands = map[string]bool{
-	"status": true, "rank": true, "reorient": true, "state": true,
+	"status": true, "rank": true, "log": true, "reorient": true, "state": true,
 	"disable": true, "enable": true, "version": true, "report": true, "feedback": true,
 }
 

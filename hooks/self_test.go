@@ -31,6 +31,7 @@ func TestIsSelfCall(t *testing.T) {
 		// The skills' lines.
 		{skillStatus, true},
 		{`env "CLAUDE_PLUGIN_DATA=` + skillData + `" "` + skillRoot + `/hooks/djinn" rank --session "s1" 2>&1 || true`, true},
+		{`env "CLAUDE_PLUGIN_DATA=` + skillData + `" "` + skillRoot + `/hooks/djinn" log --session "s1" 2>&1 || true`, true},
 		{`env "CLAUDE_PLUGIN_DATA=` + skillData + `" "` + skillRoot + `/hooks/djinn" reorient --last --session "s1"`, true},
 		// /djinn:disable and /djinn:enable have the model run status; a
 		// person may run the switches themselves from a shell.

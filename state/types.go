@@ -203,6 +203,7 @@ type LoopEvent struct {
 	Prompt      uint64 `json:"prompt,omitempty"`
 	Shown       string `json:"shown,omitempty"`
 	Empty       bool   `json:"empty,omitempty"`
+	Call        uint64 `json:"call,omitempty"`
 }
 
 // LoopPattern is what the loop engine remembers about one pattern (the
@@ -432,6 +433,11 @@ type Advisory struct {
 	// Lines written before ids have none; AdvisoryID derives the same kind
 	// of id from their fields.
 	ID string `json:"id,omitempty"`
+	// Loop are the session's tool calls (Turn.Seq) that make the loop a
+	// loop advisory reports, oldest first; /djinn:rank never ranks them as
+	// load-bearing. Absent on other kinds, on a revert the user asked for
+	// and on lines written before it existed.
+	Loop []int `json:"loop,omitempty"`
 }
 
 // Anchor is anchor.json: the goal this session is held to.

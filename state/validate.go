@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -615,6 +616,10 @@ func (t Turn) Validate() error {
 	return v.err()
 }
 
+// AdvisoryKinds returns the kinds an advisories.jsonl line may have: every
+// advisory kind Djinn can record.
+func AdvisoryKinds() []string { return slices.Clone(adviceKinds) }
+
 // Validate enforces advisory.schema.json.
 func (a Advisory) Validate() error {
 	var v vet
@@ -633,6 +638,7 @@ func (a Advisory) Validate() error {
 	if a.ID != "" {
 		v.hex("id", a.ID, 12)
 	}
+	v.each("loop", len(a.Loop), 64, func(i int) { v.min("", int64(a.Loop[i]), 1) })
 	return v.err()
 }
 

@@ -106,6 +106,7 @@ func (a *app) run(ctx context.Context, args []string) (code int) {
 			a.stateCommand(),
 			a.replayCommand(),
 			a.rankCommand(),
+			a.logCommand(),
 			a.reorientCommand(),
 			a.statusCommand(),
 			a.reportCommand(),

@@ -69,6 +69,10 @@ type Event struct {
 	// command that printed nothing. Both are set by Output.
 	Shown string `json:"shown,omitempty"`
 	Empty bool   `json:"empty,omitempty"`
+	// Call is the call's number in the whole session (all agents), set by
+	// the hook so a finding's events can be named as the session's calls;
+	// the patterns do not read it.
+	Call uint64 `json:"call,omitempty"`
 }
 
 // ShownLines is how many lines at the shown end of a windowed command's

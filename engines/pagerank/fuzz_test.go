@@ -79,3 +79,55 @@ func FuzzUtteranceRank(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCallGraph: a session of calls (one a line, files separated by
+// commas; a line starting with "!" is skipped, with "?" failed) gives an
+// acyclic graph with at most one edge per file touch, skipped calls
+// isolated and no edge into a failed call.
+func FuzzCallGraph(f *testing.F) {
+	f.Add("a.go\n!a.go\n!a.go\na.go,b.go\n?b.go\nb.go")
+	f.Add("?x\n!x\nx")
+	f.Fuzz(func(t *testing.T, session string) {
+		var calls []Call
+		if session != "" {
+			for _, line := range strings.Split(session, "\n") {
+				var c Call
+				switch {
+				case strings.HasPrefix(line, "!"):
+					c.Skip, line = true, line[1:]
+				case strings.HasPrefix(line, "?"):
+					c.Failed, line = true, line[1:]
+				}
+				c.Files = strings.Split(line, ",")
+				calls = append(calls, c)
+			}
+		}
+		g := BuildCallGraph(calls)
+		if g.Len() != len(calls) {
+			t.Fatalf("%d nodes for %d calls", g.Len(), len(calls))
+		}
+		in := g.InDegrees()
+		touches := 0
+		for i, c := range calls {
+			touches += len(c.Files)
+			out := g.Out(i)
+			if c.Skip && (len(out) > 0 || in[i] > 0) {
+				t.Fatalf("skipped call %d has edges: out %v, in %d", i, out, in[i])
+			}
+			if c.Failed && in[i] > 0 {
+				t.Fatalf("failed call %d has %d in-links", i, in[i])
+			}
+			for _, j := range out {
+				if j >= i {
+					t.Fatalf("edge %d→%d does not point back", i, j)
+				}
+			}
+		}
+		if g.NumEdges() > touches {
+			t.Fatalf("%d edges from %d file touches", g.NumEdges(), touches)
+		}
+		if _, err := Rank(g, Options{}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -24,7 +24,10 @@
 // ones they built on; the oldest utterance of a long chain of work on a
 // file ranks highest. The seed's "every pair sharing a file" would be
 // quadratic and symmetric, which gives rank for being in a busy file rather
-// than for being built on.
+// than for being built on. [BuildCallGraph] is the same graph over calls
+// that may be skipped (a repeat flagged as a loop: isolated, later calls
+// link past it) or have failed (it produced nothing: it links back, but
+// nothing links to it).
 //
 // The seed calls the bottom utterances, "below (1−d)/N", conversational
 // noise. That set is empty by construction: every node gets at least the
@@ -260,6 +263,58 @@ func BuildUtteranceGraph(files [][]string) Graph {
 		// Only after all of i's files: a file listed twice must not make i
 		// link to itself.
 		for _, f := range fs {
+			if f != "" {
+				last[f] = i
+			}
+		}
+	}
+	return Graph{off: off, dst: dst}
+}
+
+// Call is one utterance as [BuildCallGraph] sees it.
+type Call struct {
+	// Files are the files the call touched ("" is ignored).
+	Files []string
+	// Skip leaves the call out of the graph: no edge to or from it, and
+	// later calls link past it (a redundant repeat, such as a re-read of
+	// an unchanged file).
+	Skip bool
+	// Failed marks a call that produced nothing: it links to the calls it
+	// used, but later calls link past it to the last call that did.
+	Failed bool
+}
+
+// BuildCallGraph is [BuildUtteranceGraph] over calls that may be skipped or
+// have failed: each call that is not skipped gets an edge to the most
+// recent earlier call, neither skipped nor failed, that touched each of its
+// files. The graph stays acyclic with at most Σ_i |calls[i].Files| edges; a
+// skipped call is an isolated node, and nothing links to a failed one.
+func BuildCallGraph(calls []Call) Graph {
+	n := len(calls)
+	off := make([]int, n+1)
+	var dst []int
+	last := make(map[string]int)
+	var targets []int
+	for i, c := range calls {
+		off[i+1] = len(dst)
+		if c.Skip {
+			continue
+		}
+		targets = targets[:0]
+		for _, f := range c.Files {
+			if j, ok := last[f]; ok && f != "" {
+				targets = append(targets, j)
+			}
+		}
+		slices.Sort(targets)
+		dst = append(dst, slices.Compact(targets)...)
+		off[i+1] = len(dst)
+		if c.Failed {
+			continue
+		}
+		// Only after all of i's files: a file listed twice must not make i
+		// link to itself.
+		for _, f := range c.Files {
 			if f != "" {
 				last[f] = i
 			}

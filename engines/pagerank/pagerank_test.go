@@ -427,3 +427,63 @@ func TestChainRanksOldestHighest(t *testing.T) {
 		t.Errorf("Noise = %v, want [9 10]: the chain's last utterance and the lone one", noise)
 	}
 }
+
+func TestBuildCallGraph(t *testing.T) {
+	tests := []struct {
+		name  string
+		calls []Call
+		want  [][]int
+	}{
+		{"skipped re-reads are isolated, later calls link past them",
+			[]Call{{Files: []string{"a"}}, {Files: []string{"a"}, Skip: true}, {Files: []string{"a"}, Skip: true}, {Files: []string{"a"}}},
+			[][]int{nil, nil, nil, {0}}},
+		{"a failed call links back, nothing links to it",
+			[]Call{{Files: []string{"a"}}, {Files: []string{"a"}, Failed: true}, {Files: []string{"a"}}},
+			[][]int{nil, {0}, {0}}},
+		{"all skipped", []Call{{Files: []string{"a"}, Skip: true}, {Files: []string{"a"}, Skip: true}}, [][]int{nil, nil}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := adjacency(BuildCallGraph(tt.calls))
+			if !slices.EqualFunc(got, tt.want, func(a, b []int) bool { return slices.Equal(a, b) }) {
+				t.Errorf("graph = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestBuildCallGraphAgainstScan compares BuildCallGraph with a literal
+// backward scan over random sessions with skipped and failed calls.
+func TestBuildCallGraphAgainstScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 9))
+	for c := range 3000 {
+		files := randomSession(r, r.IntN(40), 1+r.IntN(12))
+		calls := make([]Call, len(files))
+		for i := range calls {
+			calls[i] = Call{Files: files[i], Skip: r.IntN(5) == 0, Failed: r.IntN(5) == 0}
+		}
+		want := make([][]int, len(calls))
+		for i, ci := range calls {
+			if ci.Skip {
+				continue
+			}
+			for _, f := range ci.Files {
+				if f == "" {
+					continue
+				}
+				for j := i - 1; j >= 0; j-- {
+					if cj := calls[j]; !cj.Skip && !cj.Failed && slices.Contains(cj.Files, f) {
+						want[i] = append(want[i], j)
+						break
+					}
+				}
+			}
+			slices.Sort(want[i])
+			want[i] = slices.Compact(want[i])
+		}
+		got := adjacency(BuildCallGraph(calls))
+		if !slices.EqualFunc(got, want, func(a, b []int) bool { return slices.Equal(a, b) }) {
+			t.Fatalf("case %d: calls %+v\ngraph %v\nwant  %v", c, calls, got, want)
+		}
+	}
+}

@@ -60,6 +60,9 @@ type Advisory struct {
 	// recent list, djinn status) but not told to the agent: a revert the
 	// user asked for is no loop.
 	Observed bool
+	// Loop are the session's tool calls that make a loop finding's loop
+	// (set by the hook, which knows the session's numbering).
+	Loop []int
 }
 
 // Tag returns the tag an advisory of kind starts with.

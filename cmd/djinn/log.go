@@ -1,0 +1,76 @@
+package main
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/djinn-cc/djinn/internal/report"
+	"github.com/djinn-cc/djinn/state"
+)
+
+func (a *app) logCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "log",
+		Usage: "list everything Djinn said in the session, oldest first, with the tool call each advisory fired at",
+		Flags: append(commonFlags(),
+			&cli.StringSliceFlag{Name: "kind", Usage: "only advisories of this kind (repeatable, or a comma list): " + strings.Join(state.AdvisoryKinds(), ", ")},
+			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+		),
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			kinds, err := logKinds(c.StringSlice("kind"))
+			if err != nil {
+				return err
+			}
+			env, id, err := a.session(c)
+			if err != nil {
+				return err
+			}
+			entries, err := report.Log(env.Store, id)
+			if err != nil {
+				return err
+			}
+			entries = report.FilterKinds(entries, kinds)
+			if c.Bool("json") {
+				if entries == nil {
+					entries = []report.Entry{}
+				}
+				enc := json.NewEncoder(a.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(struct {
+					Session    string         `json:"session"`
+					Advisories []report.Entry `json:"advisories"`
+				}{id, entries})
+			}
+			report.WriteLog(a.stdout, id, entries, kinds)
+			return nil
+		},
+	}
+}
+
+// logKinds checks --kind values (each may be a comma list) against the
+// advisory kinds.
+func logKinds(vals []string) ([]string, error) {
+	known := state.AdvisoryKinds()
+	var kinds []string
+	for _, v := range vals {
+		for _, k := range strings.Split(v, ",") {
+			k = strings.TrimSpace(k)
+			if k == "" {
+				continue
+			}
+			if !slices.Contains(known, k) {
+				return nil, usagef("--kind: unknown advisory kind %q (kinds: %s)", k, strings.Join(known, ", "))
+			}
+			if !slices.Contains(kinds, k) {
+				kinds = append(kinds, k)
+			}
+		}
+	}
+	return kinds, nil
+}
