@@ -145,6 +145,7 @@ func (p *Process) Run(ctx context.Context, name, session, stateDir string) {
 		p.Errorf("hook %s: %v", event, err)
 		return
 	}
+	resp = withBuildNote(event, resp, p.Getenv)
 	out, err := hooks.Encode(event, resp)
 	if err != nil {
 		p.Errorf("hook %s: %v", event, err)
@@ -155,6 +156,21 @@ func (p *Process) Run(ctx context.Context, name, session, stateDir string) {
 			p.Errorf("hook %s: write output: %v", event, err)
 		}
 	}
+}
+
+// withBuildNote puts the launcher's note that it has just built Djinn, and
+// how long that took (DJINN_BUILD_NOTE), first in SessionStart's
+// systemMessage: the person waited through the build and is told once.
+func withBuildNote(event string, resp hooks.Response, getenv func(string) string) hooks.Response {
+	note := getenv("DJINN_BUILD_NOTE")
+	if event != hooks.SessionStart || note == "" {
+		return resp
+	}
+	if resp.SystemMessage != "" {
+		note += "\n" + resp.SystemMessage
+	}
+	resp.SystemMessage = note
+	return resp
 }
 
 // NewEnv builds a hook's environment: the store under the state root
