@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -26,12 +27,22 @@ func (a *app) explicitRoot(stateDir string) bool {
 }
 
 // candidateRoots are the state roots a command without one searches: the
-// default root (state.ResolveRoot), then Claude Code's plugin data
+// default root (state.ResolveRoot), the plugin data directories the hooks
+// listed in its plugin-data file, then Claude Code's plugin data
 // directories of Djinn ($CLAUDE_CONFIG_DIR, else ~/.claude), sorted.
 func (a *app) candidateRoots() []string {
 	var roots []string
+	add := func(r string) {
+		if fi, err := os.Stat(r); err == nil && fi.IsDir() && !slices.Contains(roots, r) {
+			roots = append(roots, r)
+		}
+	}
 	if r, err := state.ResolveRoot("", a.getenv); err == nil {
 		roots = append(roots, r)
+		// The plugin data directories the hooks recorded there.
+		for _, d := range (&state.Store{Root: r}).PluginData() {
+			add(d)
+		}
 	}
 	config := a.getenv("CLAUDE_CONFIG_DIR")
 	if config == "" {
@@ -43,9 +54,7 @@ func (a *app) candidateRoots() []string {
 		matches, _ := filepath.Glob(filepath.Join(config, "plugins", "data", "djinn-*"))
 		sort.Strings(matches)
 		for _, m := range matches {
-			if fi, err := os.Stat(m); err == nil && fi.IsDir() {
-				roots = append(roots, m)
-			}
+			add(m)
 		}
 	}
 	return roots

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -145,6 +146,9 @@ func (p *Process) Run(ctx context.Context, name, session, stateDir string) {
 		p.Errorf("hook %s: %v", event, err)
 		return
 	}
+	if event == hooks.SessionStart {
+		recordPluginData(p.Getenv, p.Now)
+	}
 	resp = withBuildNote(event, resp, p.Getenv)
 	out, err := hooks.Encode(event, resp)
 	if err != nil {
@@ -156,6 +160,30 @@ func (p *Process) Run(ctx context.Context, name, session, stateDir string) {
 			p.Errorf("hook %s: write output: %v", event, err)
 		}
 	}
+}
+
+// recordPluginData lists $CLAUDE_PLUGIN_DATA, where an installed plugin's
+// hooks keep their state, in the default state root's plugin-data file
+// (state.PluginDataFile), for commands run from a shell to find it. Once a
+// session start, a read when it is listed already; any failure is ignored,
+// as it must never touch the hook's answer.
+func recordPluginData(getenv func(string) string, now func() time.Time) {
+	data := getenv("CLAUDE_PLUGIN_DATA")
+	if data == "" || getenv("DJINN_STATE_DIR") != "" {
+		return
+	}
+	dflt, err := state.ResolveRoot("", func(k string) string {
+		if k == "CLAUDE_PLUGIN_DATA" || k == "DJINN_STATE_DIR" {
+			return ""
+		}
+		return getenv(k)
+	})
+	data, err2 := filepath.Abs(data)
+	if err != nil || err2 != nil || dflt == data {
+		return
+	}
+	st := &state.Store{Root: dflt, Now: now}
+	_ = st.RecordPluginData(data)
 }
 
 // withBuildNote puts the launcher's note that it has just built Djinn, and
