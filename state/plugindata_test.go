@@ -74,3 +74,19 @@ func TestRecordPluginData(t *testing.T) {
 		t.Errorf("read %q through a link", got)
 	}
 }
+
+// FuzzParsePluginData: whatever the file holds, the list is absolute
+// paths, each once, and reading it never panics.
+func FuzzParsePluginData(f *testing.F) {
+	f.Add([]byte("/a\n/b\n/a\nrelative\n\n"))
+	f.Add([]byte("\x00/\r\n"))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		seen := map[string]bool{}
+		for _, p := range parsePluginData(raw) {
+			if !filepath.IsAbs(p) || seen[p] {
+				t.Fatalf("listed %q (absolute %v, twice %v)", p, filepath.IsAbs(p), seen[p])
+			}
+			seen[p] = true
+		}
+	})
+}
