@@ -23,7 +23,7 @@ import (
 var ErrNoSession = errors.New("no such session")
 
 // djinnFile reports whether name is one Djinn gives its files: lock, a
-// .json or .jsonl document or log, one of its temporary files
+// .json or .jsonl document or log, the plugin-data list, one of its temporary files
 // (".<name><digits>") or a quarantined copy ("<name>.corrupt-<time>").
 func djinnFile(name string) bool {
 	if name == "lock" {
@@ -35,6 +35,9 @@ func djinnFile(name string) bool {
 	}
 	if t, ok := tempBase(base); ok {
 		base = t
+	}
+	if base == PluginDataFile {
+		return true
 	}
 	if !strings.HasSuffix(base, ".json") && !strings.HasSuffix(base, ".jsonl") {
 		return false
@@ -55,7 +58,7 @@ func tempBase(name string) (string, bool) {
 		return "", false
 	}
 	t := strings.TrimRight(name[1:], "0123456789")
-	if len(t) == len(name)-1 || !(strings.HasSuffix(t, ".json") || strings.HasSuffix(t, ".jsonl")) {
+	if len(t) == len(name)-1 || !(strings.HasSuffix(t, ".json") || strings.HasSuffix(t, ".jsonl") || t == PluginDataFile) {
 		return "", false
 	}
 	return t, true

@@ -43,6 +43,11 @@ type app struct {
 	// handing a hook to the launcher.
 	stale func() bool
 	args  []string
+	// searched and newest are set when a command looked for its state
+	// root (discover.go): the roots it searched and the newest session it
+	// saw, for an error to name the --state-dir to pass.
+	searched []string
+	newest   *rootSession
 }
 
 // commonFlags are taken by every command (flags go before arguments: urfave
@@ -180,9 +185,10 @@ func knownCommand(c *cli.App, name string) bool {
 	return false
 }
 
-// store resolves the state root from --state-dir and the environment.
+// store resolves the state root from --state-dir and the environment, else
+// searches for it (discover.go).
 func (a *app) store(c *cli.Context) (*state.Store, error) {
-	return a.storeAt(c.String("state-dir"))
+	return a.storeAt(a.discover(c))
 }
 
 // storeAt resolves the state root from a --state-dir value (may be empty)
@@ -191,9 +197,10 @@ func (a *app) storeAt(stateDir string) (*state.Store, error) {
 	return hookmain.NewStore(stateDir, a.getenv, a.now, func(msg string) { a.tui.errorf("%s", msg) })
 }
 
-// env builds the hook environment: store, settings and clock.
+// env builds the hook environment: store, settings and clock, under the
+// state root store finds.
 func (a *app) env(c *cli.Context) (*hooks.Env, error) {
-	return a.envAt(c.String("state-dir"))
+	return a.envAt(a.discover(c))
 }
 
 // session builds the hook environment and resolves the session a command
@@ -206,6 +213,15 @@ func (a *app) session(c *cli.Context) (*hooks.Env, string, error) {
 	id, err := a.sessionID(c, env.Store)
 	if err != nil {
 		return nil, "", err
+	}
+	if a.searched != nil {
+		// A session named but found under no root searched: say where
+		// the search went.
+		if dir, err := env.Store.SessionDir(id); err == nil {
+			if _, err := os.Lstat(dir); err != nil {
+				return nil, "", fmt.Errorf("session %s: no state under %s%s", id, env.Store.Root, a.searchHint())
+			}
+		}
 	}
 	return env, id, nil
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -34,7 +35,7 @@ func runAs(t *testing.T, path string, env []string, stdin string, args ...string
 	t.Helper()
 	root := repoRootAbs(t)
 	cmd := exec.Command(path, args...)
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "CLAUDE_PLUGIN_ROOT=" + root}, env...)
+	cmd.Env = append([]string{"PATH=" + pathWithoutDjinn(), "HOME=" + t.TempDir(), "CLAUDE_PLUGIN_ROOT=" + root}, env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
@@ -46,6 +47,19 @@ func runAs(t *testing.T, path string, env []string, stdin string, args ...string
 		t.Fatal(err)
 	}
 	return o.String(), e.String(), code
+}
+
+// pathWithoutDjinn is $PATH without the directories holding a djinn (the
+// test binary's own, which testscript puts there): the launcher would run
+// it when it finds no Go (see TestLauncherUsesDjinnOnPath).
+func pathWithoutDjinn() string {
+	var keep []string
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(d, "djinn")); err != nil {
+			keep = append(keep, d)
+		}
+	}
+	return strings.Join(keep, string(filepath.ListSeparator))
 }
 
 // TestLauncherWithoutGo: with no Go toolchain and no binary, SessionStart
@@ -396,4 +410,170 @@ func launcherEnv(t *testing.T) (data, stateDir string, env []string) {
 	}
 	data, stateDir = t.TempDir(), t.TempDir()
 	return data, stateDir, []string{"CLAUDE_PLUGIN_DATA=" + data, "DJINN_STATE_DIR=" + stateDir, "GOCACHE=" + goEnv(t, "GOCACHE"), "GOPATH=" + goEnv(t, "GOPATH"), "GOFLAGS=-mod=mod"}
+}
+
+// TestLauncherBuildFailureShowsTheError: a build that fails after go's
+// "go: downloading" lines shows the error itself (go's last lines), the
+// plugin's directory and the Go it used, on screen at SessionStart and in
+// the stderr line.
+func TestLauncherBuildFailureShowsTheError(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the launcher")
+	}
+	dir := t.TempDir()
+	fakeGo := filepath.Join(dir, "go")
+	script := "#!/bin/sh\nfor m in a b c d e; do echo \"go: downloading example.com/$m v1.0.0\" >&2; done\necho 'go: example.com/e@v1.0.0: module lookup disabled by GOPROXY=off' >&2\nexit 1\n"
+	if err := os.WriteFile(fakeGo, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"CLAUDE_PLUGIN_DATA=" + t.TempDir(), "DJINN_GO=" + fakeGo, "DJINN_STATE_DIR=" + t.TempDir()}
+	out, errOut, code := runLauncher(t, env, `{"session_id":"s1","hook_event_name":"SessionStart","source":"startup"}`, "hook", "SessionStart")
+	var msg struct {
+		SystemMessage string `json:"systemMessage"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &msg) != nil {
+		t.Fatalf("SessionStart: code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	root := repoRootAbs(t)
+	for _, want := range []string{"module lookup disabled by GOPROXY=off", root, fakeGo} {
+		if !strings.Contains(msg.SystemMessage, want) || !strings.Contains(errOut, want) {
+			t.Errorf("the failure does not show %q:\nsystemMessage %q\nstderr %q", want, msg.SystemMessage, errOut)
+		}
+	}
+	if strings.Contains(msg.SystemMessage, "downloading") {
+		t.Errorf("the systemMessage shows go's download lines instead of the error: %q", msg.SystemMessage)
+	}
+}
+
+// TestLauncherNamesAWrongDJINN_GO: a DJINN_GO that is not an executable
+// file is named, with advice that needs no Go (where to get it).
+func TestLauncherNamesAWrongDJINN_GO(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the launcher")
+	}
+	for _, goPath := range []string{"/nonexistent/go", t.TempDir()} {
+		env := []string{"CLAUDE_PLUGIN_DATA=" + t.TempDir(), "DJINN_GO=" + goPath, "DJINN_STATE_DIR=" + t.TempDir()}
+		out, errOut, code := runLauncher(t, env, `{"session_id":"s1","hook_event_name":"SessionStart","source":"startup"}`, "hook", "SessionStart")
+		var msg struct {
+			SystemMessage string `json:"systemMessage"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &msg) != nil {
+			t.Fatalf("SessionStart: code %d, stdout %q, stderr %q", code, out, errOut)
+		}
+		for _, want := range []string{"DJINN_GO=" + goPath + " is not an executable file", "djinn " + Version + " binary on PATH"} {
+			if !strings.Contains(msg.SystemMessage, want) {
+				t.Errorf("DJINN_GO=%s: systemMessage %q does not say %q", goPath, msg.SystemMessage, want)
+			}
+		}
+		if !strings.Contains(errOut, "DJINN_GO="+goPath) {
+			t.Errorf("DJINN_GO=%s: stderr %q does not name it", goPath, errOut)
+		}
+	}
+}
+
+// TestLauncherUsesDjinnOnPath: without Go, a djinn on PATH whose `djinn
+// version` is this version runs the hooks and the commands (the link the
+// hooks run points at it); one of another version, or a launcher, is not
+// taken.
+func TestLauncherUsesDjinnOnPath(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the launcher")
+	}
+	pathDir := t.TempDir()
+	calls := filepath.Join(t.TempDir(), "calls")
+	fake := func(version string) {
+		script := "#!/bin/sh\nif [ \"$1\" = version ]; then echo \"djinn " + version + " (go1.26, linux/amd64)\"; exit 0; fi\necho \"$*\" >>" + calls + "\n"
+		if err := os.WriteFile(filepath.Join(pathDir, "djinn"), []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	payload := `{"session_id":"s1","hook_event_name":"SessionStart","source":"startup"}`
+	newEnv := func() ([]string, string) {
+		data := t.TempDir()
+		return []string{"PATH=" + pathDir + ":/usr/bin:/bin", "CLAUDE_PLUGIN_DATA=" + data, "DJINN_GO=/nonexistent/go", "DJINN_STATE_DIR=" + t.TempDir()}, data
+	}
+
+	fake(Version)
+	env, data := newEnv()
+	out, errOut, code := runLauncher(t, env, payload, "hook", "SessionStart")
+	if code != 0 || strings.Contains(out, "systemMessage") {
+		t.Fatalf("SessionStart with djinn %s on PATH: code %d, stdout %q, stderr %q", Version, code, out, errOut)
+	}
+	if b, _ := os.ReadFile(calls); string(b) != "hook SessionStart\n" {
+		t.Fatalf("the djinn on PATH ran %q, want the hook", b)
+	}
+	link := filepath.Join(data, "bin", "djinn-hook")
+	if target, err := os.Readlink(link); err != nil || target != filepath.Join(pathDir, "djinn") {
+		t.Errorf("link %s -> %q (%v); want the djinn on PATH", link, target, err)
+	}
+	if _, _, code := runLauncher(t, env, "", "status"); code != 0 {
+		t.Errorf("status through the djinn on PATH: exit %d", code)
+	}
+	if b, _ := os.ReadFile(calls); string(b) != "hook SessionStart\nstatus\n" {
+		t.Errorf("the djinn on PATH ran %q, want the hook then status", b)
+	}
+
+	// Another version on PATH: not taken, the person is told as without Go.
+	fake("0.0.9")
+	_ = os.Remove(calls)
+	env, _ = newEnv()
+	out, _, code = runLauncher(t, env, payload, "hook", "SessionStart")
+	if code != 0 || !strings.Contains(out, "the Go toolchain was not found") {
+		t.Errorf("djinn 0.0.9 on PATH: code %d, stdout %q; want the no-Go message", code, out)
+	}
+	if _, err := os.Stat(calls); err == nil {
+		t.Error("a djinn of another version on PATH was run")
+	}
+
+	// A launcher on PATH (a link to hooks/djinn) is not taken either, and
+	// does not recurse.
+	_ = os.Remove(filepath.Join(pathDir, "djinn"))
+	if err := os.Symlink(filepath.Join(repoRootAbs(t), "hooks", "djinn"), filepath.Join(pathDir, "djinn")); err != nil {
+		t.Fatal(err)
+	}
+	env, _ = newEnv()
+	out, _, code = runLauncher(t, env, payload, "hook", "SessionStart")
+	if code != 0 || !strings.Contains(out, "the Go toolchain was not found") {
+		t.Errorf("the launcher on PATH: code %d, stdout %q; want the no-Go message", code, out)
+	}
+}
+
+// TestLauncherTellsTheBuild: the SessionStart that builds Djinn says so
+// on screen, with how long it took, once; the build keeps bin/djinn, the
+// stable name for PATH, pointing at the command binary.
+func TestLauncherTellsTheBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	data := t.TempDir()
+	env := []string{"CLAUDE_PLUGIN_DATA=" + data, "DJINN_STATE_DIR=" + t.TempDir(), "GOCACHE=" + goEnv(t, "GOCACHE"), "GOPATH=" + goEnv(t, "GOPATH"), "GOFLAGS=-mod=mod"}
+	payload := `{"session_id":"s1","hook_event_name":"SessionStart","source":"startup","cwd":"/tmp"}`
+	out, errOut, code := runLauncher(t, env, payload, "hook", "SessionStart")
+	var msg struct {
+		SystemMessage string `json:"systemMessage"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &msg) != nil || !regexp.MustCompile(`^djinn: built Djinn `+regexp.QuoteMeta(Version)+` in \d+ s\b`).MatchString(msg.SystemMessage) {
+		t.Fatalf("the building SessionStart: code %d, stdout %q, stderr %q; want a systemMessage saying it built, in how long", code, out, errOut)
+	}
+	out, errOut, code = runLauncher(t, env, payload, "hook", "SessionStart")
+	if code != 0 || strings.Contains(out, "built Djinn") {
+		t.Errorf("the next SessionStart: code %d, stdout %q, stderr %q; want no build notice", code, out, errOut)
+	}
+	stable := filepath.Join(data, "bin", "djinn")
+	if target, err := os.Readlink(stable); err != nil || target != "djinn-"+Version {
+		t.Fatalf("%s -> %q (%v); want djinn-%s", stable, target, err, Version)
+	}
+	if v, err := exec.Command(stable, "version").Output(); err != nil || !strings.HasPrefix(string(v), "djinn "+Version+" ") {
+		t.Errorf("%s version: %q %v", stable, v, err)
+	}
+	// A lost link comes back at the next session start.
+	if err := os.Remove(stable); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, code := runLauncher(t, env, payload, "hook", "SessionStart"); code != 0 {
+		t.Fatalf("SessionStart: exit %d", code)
+	}
+	if _, err := os.Readlink(stable); err != nil {
+		t.Errorf("the next SessionStart did not put %s back: %v", stable, err)
+	}
 }

@@ -64,7 +64,9 @@ func (a *app) replay(c *cli.Context) error {
 	}
 	var stateDir string
 	if c.Bool("keep-state") {
-		st, err := a.store(c)
+		// Replayed sessions go where --state-dir and the environment
+		// say, never into a plugin's data that store would find.
+		st, err := a.storeAt(c.String("state-dir"))
 		if err != nil {
 			return err
 		}

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
@@ -25,10 +24,7 @@ func (a *app) sessionID(c *cli.Context, st *state.Store) (string, error) {
 			return v, nil
 		}
 	}
-	project := a.getenv("CLAUDE_PROJECT_DIR")
-	if project == "" {
-		project, _ = os.Getwd()
-	}
+	project := a.project()
 	sessions, err := st.Sessions()
 	if err != nil {
 		return "", fmt.Errorf("list sessions: %w", err)
@@ -37,6 +33,9 @@ func (a *app) sessionID(c *cli.Context, st *state.Store) (string, error) {
 		if s.ProjectDir != "" && sameDir(s.ProjectDir, project) {
 			return s.ID, nil
 		}
+	}
+	if a.searched != nil {
+		return "", fmt.Errorf("%w for project %s%s", errNoSession, project, a.searchHint())
 	}
 	return "", fmt.Errorf("%w for project %s under %s; pass --session", errNoSession, project, st.Root)
 }

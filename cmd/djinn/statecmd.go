@@ -26,8 +26,8 @@ func (a *app) stateCommand() *cli.Command {
 			command("show", "print a session's state files", "", a.stateShow),
 			command("validate", "check every state file against its schema (a session, or all with --all); exit 1 on a failure", "", a.stateValidate,
 				&cli.BoolFlag{Name: "all", Usage: "check every session"}),
-			command("delete", "delete a session's data (--session), or every session's (--all)", "", a.stateDelete,
-				&cli.BoolFlag{Name: "all", Usage: "delete every session"}),
+			command("delete", "delete a session's data (--session, default: the current project's newest), or with --all everything Djinn wrote (every session, learnings, posteriors, locks; config.json and the binaries in bin/ stay)", "", a.stateDelete,
+				&cli.BoolFlag{Name: "all", Usage: "delete everything Djinn wrote, under every state root found when none is given"}),
 			command("prune", "delete the sessions untouched for retention_days (default 30), or --days", "", a.statePrune,
 				&cli.IntFlag{Name: "days", Usage: "prune sessions untouched for more than this many days"}),
 		},
@@ -180,50 +180,94 @@ func checkDoc(k state.Kind, raw []byte) []state.FieldError {
 	return settings.ValidateBytes(k, raw)
 }
 
+// stateDelete deletes the session named (--session), else the current
+// project's newest (as every command defaults), or with --all everything
+// Djinn wrote under the state root: every session, learnings.jsonl,
+// posteriors.json and the lock files. Without a root given, --all covers
+// every root a command searches (discover.go): the XDG root and each of
+// Claude Code's plugin data directories of Djinn, djinn-inline included.
 func (a *app) stateDelete(c *cli.Context) error {
-	st, err := a.storeNoArgs(c)
-	if err != nil {
+	if err := noArgs(c); err != nil {
 		return err
 	}
-	var ids []string
-	switch {
-	case c.Bool("all"):
-		all, err := st.Sessions()
+	if !c.Bool("all") {
+		st, err := a.store(c)
 		if err != nil {
 			return err
 		}
-		for _, s := range all {
-			ids = append(ids, s.ID)
+		id := c.String("session")
+		if id == "" {
+			if id, err = a.sessionID(c, st); err != nil {
+				return err
+			}
 		}
-	case c.String("session") != "":
-		ids = []string{c.String("session")}
-	default:
-		return usagef("state delete: name the session with --session, or pass --all")
+		return a.deleteSession(c.Context, st, id)
 	}
-	for _, id := range ids {
-		if err := a.deleteSession(c.Context, st, id); err != nil {
+	if c.String("session") != "" {
+		return usagef("state delete: --session and --all together")
+	}
+	roots := []string{c.String("state-dir")}
+	if !a.explicitRoot(c.String("state-dir")) {
+		roots = a.candidateRoots()
+	}
+	said := false
+	var where []string
+	for _, r := range roots {
+		st, err := a.storeAt(r)
+		if err != nil {
 			return err
 		}
+		where = append(where, st.Root)
+		did, err := a.deleteAll(c.Context, st)
+		if err != nil {
+			return err
+		}
+		said = said || did
+	}
+	if !said {
+		fmt.Fprintf(a.stdout, "nothing of Djinn's to delete under %s\n", strings.Join(where, ", "))
 	}
 	return nil
+}
+
+// deleteAll removes every session under st's root, then what Djinn keeps
+// at the root (state.Store.DeleteRootFiles), and says what stayed. It
+// reports whether there was anything to delete.
+func (a *app) deleteAll(ctx context.Context, st *state.Store) (bool, error) {
+	all, err := st.Sessions()
+	if err != nil {
+		return false, err
+	}
+	for _, s := range all {
+		// learnings.jsonl goes whole below: no line of it is dropped.
+		if err := a.deleteSessionDir(ctx, st, s.ID); err != nil {
+			return true, err
+		}
+	}
+	res, err := st.DeleteRootFiles(ctx)
+	if err != nil {
+		return true, err
+	}
+	if len(all) == 0 && len(res.Removed) == 0 && !res.RootRemoved {
+		return false, nil
+	}
+	switch {
+	case res.RootRemoved:
+		fmt.Fprintf(a.stdout, "deleted %s\n", st.Root)
+	case len(res.Left) > 0:
+		fmt.Fprintf(a.stdout, "deleted Djinn's files from %s; left %s\n", st.Root, strings.Join(res.Left, ", "))
+	default:
+		fmt.Fprintf(a.stdout, "deleted Djinn's files from %s\n", st.Root)
+	}
+	return true, nil
 }
 
 // deleteSession removes a session's data (Store.DeleteSession: under its
 // lock, only the regular files Djinn made, never through a link) and its
 // line in learnings.jsonl.
 func (a *app) deleteSession(ctx context.Context, st *state.Store, id string) error {
-	res, err := st.DeleteSession(ctx, id)
-	if err != nil {
+	if err := a.deleteSessionDir(ctx, st, id); err != nil {
 		return err
-	}
-	switch {
-	case res.MovedAside != "":
-		fmt.Fprintf(a.stdout, "session %s was not a directory Djinn made; moved it aside to %s, and followed nothing\n", id, res.MovedAside)
-	case len(res.Left) > 0:
-		dir, _ := st.SessionDir(id)
-		fmt.Fprintf(a.stdout, "deleted session %s; left %s, which Djinn did not make: %s\n", id, dir, strings.Join(res.Left, ", "))
-	default:
-		fmt.Fprintf(a.stdout, "deleted session %s\n", id)
 	}
 	// The session's line in learnings.jsonl goes too (the posterior it was
 	// folded into keeps only a running average, no session).
@@ -239,6 +283,25 @@ func (a *app) deleteSession(ctx context.Context, st *state.Store, id string) err
 		return json.Unmarshal(raw, &l) == nil && l.SessionID == id
 	})
 	return err
+}
+
+// deleteSessionDir removes a session's directory (Store.DeleteSession) and
+// says what it did.
+func (a *app) deleteSessionDir(ctx context.Context, st *state.Store, id string) error {
+	res, err := st.DeleteSession(ctx, id)
+	if err != nil {
+		return err
+	}
+	switch {
+	case res.MovedAside != "":
+		fmt.Fprintf(a.stdout, "session %s was not a directory Djinn made; moved it aside to %s, and followed nothing\n", id, res.MovedAside)
+	case len(res.Left) > 0:
+		dir, _ := st.SessionDir(id)
+		fmt.Fprintf(a.stdout, "deleted session %s; left %s, which Djinn did not make: %s\n", id, dir, strings.Join(res.Left, ", "))
+	default:
+		fmt.Fprintf(a.stdout, "deleted session %s\n", id)
+	}
+	return nil
 }
 
 // statePrune removes the sessions untouched for longer than retention_days

@@ -76,7 +76,7 @@ func (a *app) statusline(stateDir string) error {
 	if in.SessionID == "" {
 		return fmt.Errorf("stdin has no session_id")
 	}
-	st, err := a.storeAt(stateDir)
+	st, err := a.storeAt(a.discoverRoot(stateDir, in.SessionID, ""))
 	if err != nil {
 		return err
 	}

@@ -34,7 +34,7 @@ func LimitMemory(getenv func(string) string) {
 // hookVars are environment variables of the hook process that are not
 // settings, so LoadSettings is not shown them (it reports an unknown DJINN_
 // variable).
-var hookVars = []string{"DJINN_MAX_PAYLOAD_MB=", "DJINN_ERR_FD="}
+var hookVars = []string{"DJINN_MAX_PAYLOAD_MB=", "DJINN_ERR_FD=", "DJINN_BUILD_NOTE="}
 
 // withoutHookVars returns environ without hookVars (environ itself when it
 // has none, the usual case).

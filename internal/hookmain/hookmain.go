@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -145,6 +146,10 @@ func (p *Process) Run(ctx context.Context, name, session, stateDir string) {
 		p.Errorf("hook %s: %v", event, err)
 		return
 	}
+	if event == hooks.SessionStart {
+		recordPluginData(p.Getenv, p.Now)
+	}
+	resp = withBuildNote(event, resp, p.Getenv)
 	out, err := hooks.Encode(event, resp)
 	if err != nil {
 		p.Errorf("hook %s: %v", event, err)
@@ -155,6 +160,45 @@ func (p *Process) Run(ctx context.Context, name, session, stateDir string) {
 			p.Errorf("hook %s: write output: %v", event, err)
 		}
 	}
+}
+
+// recordPluginData lists $CLAUDE_PLUGIN_DATA, where an installed plugin's
+// hooks keep their state, in the default state root's plugin-data file
+// (state.PluginDataFile), for commands run from a shell to find it. Once a
+// session start, a read when it is listed already; any failure is ignored,
+// as it must never touch the hook's answer.
+func recordPluginData(getenv func(string) string, now func() time.Time) {
+	data := getenv("CLAUDE_PLUGIN_DATA")
+	if data == "" || getenv("DJINN_STATE_DIR") != "" {
+		return
+	}
+	dflt, err := state.ResolveRoot("", func(k string) string {
+		if k == "CLAUDE_PLUGIN_DATA" || k == "DJINN_STATE_DIR" {
+			return ""
+		}
+		return getenv(k)
+	})
+	data, err2 := filepath.Abs(data)
+	if err != nil || err2 != nil || dflt == data {
+		return
+	}
+	st := &state.Store{Root: dflt, Now: now}
+	_ = st.RecordPluginData(data)
+}
+
+// withBuildNote puts the launcher's note that it has just built Djinn, and
+// how long that took (DJINN_BUILD_NOTE), first in SessionStart's
+// systemMessage: the person waited through the build and is told once.
+func withBuildNote(event string, resp hooks.Response, getenv func(string) string) hooks.Response {
+	note := getenv("DJINN_BUILD_NOTE")
+	if event != hooks.SessionStart || note == "" {
+		return resp
+	}
+	if resp.SystemMessage != "" {
+		note += "\n" + resp.SystemMessage
+	}
+	resp.SystemMessage = note
+	return resp
 }
 
 // NewEnv builds a hook's environment: the store under the state root
