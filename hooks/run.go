@@ -49,9 +49,11 @@ func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 		return Response{}, fmt.Errorf("%w %q", ErrUnknownEvent, p.HookEventName)
 	}
 	if !env.Settings.Enabled {
+		env.reportConfigProblems()
 		return Response{}, nil
 	}
 	if err := state.ValidateSessionID(p.SessionID); err != nil {
+		env.reportConfigProblems()
 		return Response{}, err
 	}
 	if p.HookEventName == SessionEnd {
@@ -59,17 +61,24 @@ func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 	}
 	s, lock, err := openSession(ctx, env, p.SessionID)
 	if err != nil {
+		env.reportConfigProblems()
 		return Response{}, err
 	}
 	defer func() { _ = lock.Unlock() }()
 	if isToolCall(p.HookEventName) && p.ToolUseID != "" {
 		if s.seenToolUse(p.ToolUseID) {
 			// The same call delivered again: counted once, said once.
-			// Nothing changed, so nothing is written.
+			// Nothing changed, so nothing is written (configuration
+			// problems not yet reported in this session go to stderr, and
+			// again at the next hook, which records them).
+			if configHash(env.ConfigProblems) != s.w.ConfigProblems {
+				env.reportConfigProblems()
+			}
 			return Response{Meter: pointOf(&s.w)}, nil
 		}
 		s.noteToolUse(p.ToolUseID)
 	}
+	s.configNotices(p)
 	s.w.Events[p.HookEventName] = sat.Next(s.w.Events[p.HookEventName])
 	if p.TranscriptPath != "" && s.w.TranscriptPath == "" {
 		s.w.TranscriptPath = clip(p.TranscriptPath, 4096)
@@ -103,11 +112,23 @@ func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 			return Response{}, err
 		}
 	}
+	s.showNotices(p.HookEventName, &resp)
 	if err := s.save(); err != nil {
 		return Response{}, err
 	}
 	resp.Meter = pointOf(&s.w)
 	return resp, nil
+}
+
+// reportConfigProblems puts the configuration problems on stderr, for a
+// hook that has no session to remember them in.
+func (e *Env) reportConfigProblems() {
+	if e.Store == nil || e.Store.Notice == nil {
+		return
+	}
+	for _, p := range e.ConfigProblems {
+		e.Store.Notice(p)
+	}
 }
 
 // sessionEndLockWait bounds each of SessionEnd's lock waits (the

@@ -13,7 +13,9 @@ import (
 // advisories are recorded (advisories.jsonl with their mode, and the recent
 // list that djinn status shows). With loops.block on, a hard loop of an
 // advised kind on PostToolUse blocks the tool call (advice.LoopBlock): an
-// observed kind never blocks.
+// observed kind never blocks. Each advisory told (or blocking) also
+// gives the person a one-line notice (toldNotice); an observed one does
+// not, since nothing was said to the agent.
 func (s *session) say(p *Payload, advs []advice.Advisory, resp *Response) {
 	if len(advs) == 0 {
 		return
@@ -35,10 +37,16 @@ func (s *session) say(p *Payload, advs []advice.Advisory, resp *Response) {
 	if b, rest, ok := advice.LoopBlock(told, s.env.Settings.Loops.Block && p.HookEventName == PostToolUse); ok {
 		resp.Block, resp.Reason = true, b.Text
 		s.record(p, b, settings.Advise)
+		resp.Notify("djinn: blocked the tool call: "+advice.GistOf(b), true)
 		told = rest
 	}
 	for _, a := range advice.Order(told) {
 		s.record(p, a, settings.Advise)
+		if a.Kind == advice.KindPressure && s.userMessage != "" {
+			continue // the top tier's own message to the person says it
+		}
+		n := toldNotice(a)
+		resp.Notify(n.Text, n.Warning)
 	}
 	for _, a := range advice.Order(observed) {
 		s.record(p, a, settings.Observe)

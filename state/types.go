@@ -75,6 +75,20 @@ type Window struct {
 	// LastAssistant is the start of the agent's last message at Stop: what
 	// a short "ok, start" from the user accepts.
 	LastAssistant string `json:"last_assistant,omitempty"`
+	// Notices are notices for the person that wait for an event that can
+	// show them (a systemMessage): one raised at SubagentStop, PreCompact
+	// or SessionEnd is shown at the next hook that can.
+	Notices []Notice `json:"notices,omitempty"`
+	// ConfigProblems is a hash of the configuration problems last reported
+	// in this session: they go to stderr again only when they change.
+	ConfigProblems string `json:"config_problems,omitempty"`
+}
+
+// Notice is one line for the person at the keyboard. Warning marks one
+// that is shown under notify=warnings too.
+type Notice struct {
+	Text    string `json:"text"`
+	Warning bool   `json:"warning,omitempty"`
 }
 
 // Complaints is the repeat-complaint detector's bounded state. Clock orders
