@@ -2,7 +2,9 @@ package hooks
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -64,6 +66,36 @@ func TestNoticesWait(t *testing.T) {
 		out, err := Encode(UserPromptSubmit, resp)
 		if err != nil || (tc.want != "") != (len(out) > 0) {
 			t.Errorf("Encode: %s, %v", out, err)
+		}
+	}
+}
+
+// TestNoticePerToldAdvisory: the same fail-loop in each mode. Advised, the
+// person gets one notice saying what the agent was told; observed or off,
+// none (nothing was said to the agent).
+func TestNoticePerToldAdvisory(t *testing.T) {
+	for _, mode := range []settings.Mode{settings.Advise, settings.Observe, settings.Off} {
+		s := newSim(t)
+		s.env.Settings.Advisories.FailLoop = mode
+		cmd := jsonStr(map[string]any{"command": "go test ./..."})
+		for i := 0; i < 3; i++ {
+			s.fail("Bash", cmd, fmt.Sprintf("Exit code 1\n--- FAIL: TestX (0.0%ds)\nx_test.go:%d: want 3", i, 10+i))
+		}
+		var told []string
+		for _, m := range s.messages {
+			if strings.Contains(m, "djinn: told the agent") {
+				told = append(told, m)
+			}
+		}
+		want := 0
+		if mode == settings.Advise {
+			want = 1
+		}
+		if len(told) != want {
+			t.Fatalf("%s: notices %q, want %d", mode, told, want)
+		}
+		if want == 1 && told[0] != `djinn: told the agent "go test ./..." failed 3× in a row with the same error` {
+			t.Errorf("notice %q", told[0])
 		}
 	}
 }
