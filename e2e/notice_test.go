@@ -53,21 +53,9 @@ func TestAdvisoryNoticeOnScreen(t *testing.T) {
 	// and stream-json has it only inside the hook_response's output, but
 	// the transcript records it as a hook_system_message attachment, what
 	// the interactive screen renders (one line under the tool call).
-	raw, err := os.ReadFile(env.Transcript(run.SessionID))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var shown []string
-	for _, l := range strings.Split(string(raw), "\n") {
-		var line struct {
-			Type       string `json:"type"`
-			Attachment struct {
-				Type, Content, HookEvent string
-			} `json:"attachment"`
-		}
-		if json.Unmarshal([]byte(l), &line) == nil && line.Type == "attachment" && line.Attachment.Type == "hook_system_message" {
-			shown = append(shown, line.Attachment.HookEvent+": "+line.Attachment.Content)
-		}
+	for _, a := range transcriptAttachments(t, env, run.SessionID, "hook_system_message") {
+		shown = append(shown, a.HookEvent+": "+a.Content)
 	}
 	if len(shown) != 1 || !strings.HasPrefix(shown[0], "PostToolUse: "+notice) || !strings.HasSuffix(shown[0], "3× unchanged") {
 		t.Errorf("hook_system_message attachments %q; want one, PostToolUse's %q… 3× unchanged", shown, notice)
@@ -76,4 +64,62 @@ func TestAdvisoryNoticeOnScreen(t *testing.T) {
 	if got := FindText(main, notice); got != -1 {
 		t.Errorf("the notice reached the model in request %d", got)
 	}
+}
+
+// TestConfigProblemShownOnce: a config.json with a misspelt key, and a
+// session of a few hooks (SessionStart, UserPromptSubmit, two PostToolUse,
+// Stop). The problem is shown to the person once, at the session start,
+// with the key meant, and is on stderr once, not at every hook.
+func TestConfigProblemShownOnce(t *testing.T) {
+	t.Parallel()
+	const problem = "key loops.read_treshold: unknown property (did you mean loops.read_threshold?)"
+	stub := NewStub(t, Bash("echo one", "One"), Bash("echo two", "Two"), Text("Done."))
+	state := t.TempDir()
+	writeFile(t, filepath.Join(state, "config.json"), `{"loops": {"read_treshold": 4}}`)
+	env := djinnEnv(t, stub, state)
+	run := env.MustClaude(pluginRun(t, Run{Prompt: "Run echo one, then echo two.", AllowedTools: []string{"Bash(echo *)"}}))
+
+	var shown []string
+	for _, a := range transcriptAttachments(t, env, run.SessionID, "hook_system_message") {
+		if strings.Contains(a.Content, "configuration problem") {
+			shown = append(shown, a.HookEvent+": "+a.Content)
+		}
+	}
+	if len(shown) != 1 || !strings.HasPrefix(shown[0], "SessionStart: djinn: configuration problem: ") || !strings.Contains(shown[0], problem) {
+		t.Errorf("configuration problems shown %q; want one, at SessionStart, naming %q", shown, problem)
+	}
+	hooks, onStderr := 0, 0
+	for _, hr := range run.HookResponses("") {
+		hooks++
+		onStderr += strings.Count(hr.Output, problem)
+	}
+	if hooks < 5 || onStderr != 2 {
+		// SessionStart's output holds it twice: in its systemMessage and
+		// its one stderr line.
+		t.Errorf("%d hooks; the problem in their output %d times, want 2 (SessionStart's systemMessage and stderr)\n%v", hooks, onStderr, run)
+	}
+}
+
+// transcriptAttachments returns a session's transcript attachments of one
+// type (hook_system_message: what Claude Code shows the person for a
+// hook's systemMessage).
+func transcriptAttachments(t *testing.T, env *Env, sessionID, typ string) []struct{ Type, Content, HookEvent string } {
+	t.Helper()
+	raw, err := os.ReadFile(env.Transcript(sessionID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []struct{ Type, Content, HookEvent string }
+	for _, l := range strings.Split(string(raw), "\n") {
+		var line struct {
+			Type       string `json:"type"`
+			Attachment struct {
+				Type, Content, HookEvent string
+			} `json:"attachment"`
+		}
+		if json.Unmarshal([]byte(l), &line) == nil && line.Type == "attachment" && line.Attachment.Type == typ {
+			out = append(out, line.Attachment)
+		}
+	}
+	return out
 }
