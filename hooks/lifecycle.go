@@ -25,7 +25,7 @@ func handleSessionStart(ctx context.Context, s *session, p *Payload) (Response, 
 		}
 		var resp Response
 		if ctxs := s.reanchor(ctx); len(ctxs) > 0 {
-			s.say(p, []advice.Advisory{{Kind: advice.KindReanchor, Severity: advice.Info, Text: ctxs[0]}}, &resp)
+			s.say(p, []advice.Advisory{{Kind: advice.KindReanchor, Severity: advice.Info, Text: ctxs[0], Gist: "the goal again after the compaction"}}, &resp)
 		}
 		return resp, nil
 	case "resume":

@@ -21,6 +21,11 @@ type Response struct {
 	Context []string
 	// SystemMessage is shown to the user, not the model.
 	SystemMessage string
+	// Notices are lines for the person (Notice, added with Notify). Run
+	// filters them by the notify setting and appends them to SystemMessage,
+	// or keeps them for a later hook when the event cannot show them;
+	// Encode ignores them.
+	Notices []Notice
 	// Block asks for decision "block" with Reason: a rollback on Stop and
 	// SubagentStop, a hard loop on PostToolUse when the user enabled it.
 	Block  bool
@@ -51,11 +56,13 @@ func (r Response) Empty() bool {
 		len(r.UpdatedToolOutput) == 0 && len(r.UpdatedMCPToolOutput) == 0 && r.Plain == ""
 }
 
+// wireOutput is the hook's JSON output. systemMessage comes last, so the
+// part for the model (decision, additionalContext) leads the line.
 type wireOutput struct {
 	Decision           string        `json:"decision,omitempty"`
 	Reason             string        `json:"reason,omitempty"`
-	SystemMessage      string        `json:"systemMessage,omitempty"`
 	HookSpecificOutput *wireSpecific `json:"hookSpecificOutput,omitempty"`
+	SystemMessage      string        `json:"systemMessage,omitempty"`
 }
 
 type wireSpecific struct {

@@ -30,7 +30,9 @@ func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, er
 	if s.env.Settings.Pressure.Enabled && !s.disabled("pressure") {
 		advs := s.pressureCheck(p)
 		s.say(p, advs, &resp)
-		resp.SystemMessage = s.userMessage
+		if s.userMessage != "" {
+			resp.Notify(s.userMessage, true)
+		}
 	}
 	s.say(p, s.repeatComplaint(p), &resp)
 	if !s.env.Settings.Drift.Enabled || s.disabled("drift") {

@@ -51,12 +51,17 @@ func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 	if !ok {
 		return Response{}, fmt.Errorf("%w %q", ErrUnknownEvent, p.HookEventName)
 	}
-	if !env.Settings.Enabled || p.HookEventName == PreToolUse && !env.Settings.Ask {
+	if p.HookEventName == PreToolUse && !env.Settings.Ask {
 		// PreToolUse is wired for the ask setting only: off, it reads and
 		// writes nothing.
 		return Response{}, nil
 	}
+	if !env.Settings.Enabled {
+		env.reportConfigProblems()
+		return Response{}, nil
+	}
 	if err := state.ValidateSessionID(p.SessionID); err != nil {
+		env.reportConfigProblems()
 		return Response{}, err
 	}
 	if p.HookEventName == SessionEnd {
@@ -64,17 +69,24 @@ func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 	}
 	s, lock, err := openSession(ctx, env, p.SessionID)
 	if err != nil {
+		env.reportConfigProblems()
 		return Response{}, err
 	}
 	defer func() { _ = lock.Unlock() }()
 	if isToolCall(p.HookEventName) && p.ToolUseID != "" {
 		if s.seenToolUse(p.ToolUseID) {
 			// The same call delivered again: counted once, said once.
-			// Nothing changed, so nothing is written.
+			// Nothing changed, so nothing is written (configuration
+			// problems not yet reported in this session go to stderr, and
+			// again at the next hook, which records them).
+			if configHash(env.ConfigProblems) != s.w.ConfigProblems {
+				env.reportConfigProblems()
+			}
 			return Response{Meter: pointOf(&s.w)}, nil
 		}
 		s.noteToolUse(p.ToolUseID)
 	}
+	s.configNotices(p)
 	s.w.Events[p.HookEventName] = sat.Next(s.w.Events[p.HookEventName])
 	if p.TranscriptPath != "" && s.w.TranscriptPath == "" {
 		s.w.TranscriptPath = fit.Bytes(p.TranscriptPath, 4096)
@@ -114,11 +126,23 @@ func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 			return Response{}, err
 		}
 	}
+	s.showNotices(p.HookEventName, &resp)
 	if err := s.save(); err != nil {
 		return Response{}, err
 	}
 	resp.Meter = pointOf(&s.w)
 	return resp, nil
+}
+
+// reportConfigProblems puts the configuration problems on stderr, for a
+// hook that has no session to remember them in.
+func (e *Env) reportConfigProblems() {
+	if e.Store == nil || e.Store.Notice == nil {
+		return
+	}
+	for _, p := range e.ConfigProblems {
+		e.Store.Notice(p)
+	}
 }
 
 // sessionEndLockWait bounds each of SessionEnd's lock waits (the

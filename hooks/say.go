@@ -17,7 +17,9 @@ import (
 // observed kind never blocks. The developer's profile holds back what the
 // user's feedback taught it to (feedback.go) before anything is recorded,
 // and the notice that the user judged an advisory wrong goes first into
-// the next main-agent context this assembles, once.
+// the next main-agent context this assembles, once. Each advisory told (or
+// blocking) also gives the person a one-line notice (toldNotice); an
+// observed one does not, since nothing was said to the agent.
 func (s *session) say(p *Payload, advs []advice.Advisory, resp *Response) {
 	s.tellFeedback(p, resp)
 	if len(advs) == 0 {
@@ -46,10 +48,16 @@ func (s *session) say(p *Payload, advs []advice.Advisory, resp *Response) {
 	if b, rest, ok := advice.LoopBlock(told, s.env.Settings.Loops.Block && p.HookEventName == PostToolUse); ok {
 		resp.Block, resp.Reason = true, b.Text
 		s.record(p, b, settings.Advise)
+		resp.Notify("djinn: blocked the tool call: "+advice.GistOf(b), true)
 		told = rest
 	}
 	for _, a := range advice.Order(told) {
 		s.record(p, a, settings.Advise)
+		if a.Kind == advice.KindPressure && s.userMessage != "" {
+			continue // the top tier's own message to the person says it
+		}
+		n := toldNotice(a)
+		resp.Notify(n.Text, n.Warning)
 	}
 	for _, a := range advice.Order(observed) {
 		s.record(p, a, settings.Observe)

@@ -23,6 +23,9 @@ type Env struct {
 	Now func() time.Time
 	// Getenv reads the environment (the developer key, the project dir).
 	Getenv func(string) string
+	// ConfigProblems are the settings' problems (settings.Load): Run
+	// reports them once per session and change, not on every hook.
+	ConfigProblems []string
 	// Gate, if set, is called once per hook after the session is loaded and
 	// the context meter read, before the handler runs or anything is
 	// written (bar moving a corrupt file aside, and finishing what an
@@ -73,6 +76,9 @@ type session struct {
 
 	// userMessage is a systemMessage for the user, where the event allows.
 	userMessage string
+	// notices are notices for the person raised outside a handler's
+	// response (tell); Run shows them with the response's.
+	notices []Notice
 
 	// resp is the tool response, decoded once.
 	resp *toolResp

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -78,16 +79,23 @@ func handleStop(ctx context.Context, s *session, p *Payload) (Response, error) {
 		s.record(p, ans.Advisory, settings.Observe)
 		resp := Response{Observed: []string{ans.Advisory.Text}}
 		if p.HookEventName == Stop {
-			resp.SystemMessage = ans.UserMessage
+			resp.Notify(ans.UserMessage, false)
 		}
 		return resp, nil
 	}
 	s.record(p, ans.Advisory, settings.Advise)
 	if ans.Block {
-		return Response{Block: true, Reason: ans.Advisory.Text}, nil
+		resp := Response{Block: true, Reason: ans.Advisory.Text}
+		if p.HookEventName == Stop {
+			resp.Notify(fmt.Sprintf("djinn: rolled back the agent's last message, which repeats %s (rollback %d of at most %d for this prompt)",
+				advice.Quote(facts.Unit, 60), st.count(key), set.MaxRollbacks), true)
+		}
+		return resp, nil
 	}
 	if p.HookEventName == Stop {
-		return Response{SystemMessage: ans.UserMessage}, nil
+		var resp Response
+		resp.Notify(ans.UserMessage, ans.GaveUp)
+		return resp, nil
 	}
 	return Response{}, nil
 }

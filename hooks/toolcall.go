@@ -107,7 +107,9 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 	s.turns = append(s.turns, turn)
 	resp.Context = append(resp.Context, s.pendingStall()...)
 	s.say(p, advs, &resp)
-	resp.SystemMessage = s.userMessage
+	if s.userMessage != "" {
+		resp.Notify(s.userMessage, true)
+	}
 	return resp, nil
 }
 

@@ -121,6 +121,9 @@ func applyConfig(s *Settings, raw []byte, applied func(key string)) []FieldError
 		e := FieldError{Message: "not a JSON object"}
 		if errors.As(err, &inv) && len(inv) > 0 && strings.HasPrefix(inv[0].Message, "invalid JSON") {
 			e = inv[0]
+			if line, col, msg, ok := syntaxPosition(raw); ok {
+				e.Message = fmt.Sprintf("invalid JSON at line %d, column %d: %s", line, col, msg)
+			}
 		}
 		return []FieldError{e}
 	}
@@ -129,12 +132,24 @@ func applyConfig(s *Settings, raw []byte, applied func(key string)) []FieldError
 	}
 	fields := map[string]settingField{}
 	sections := map[string]bool{}
+	var known []string
 	for _, f := range settingFields(s) {
 		fields[f.key] = f
+		known = append(known, f.key)
 		if sec, _, ok := strings.Cut(f.key, "."); ok {
 			sections[sec] = true
 		}
 	}
+	topNames := []string{"schema_version"}
+	for _, k := range known {
+		if !strings.Contains(k, ".") {
+			topNames = append(topNames, k)
+		}
+	}
+	for sec := range sections {
+		topNames = append(topNames, sec)
+	}
+	sort.Strings(topNames)
 	var errs []FieldError
 	for _, name := range sortedKeys(top) {
 		switch {
@@ -152,7 +167,7 @@ func applyConfig(s *Settings, raw []byte, applied func(key string)) []FieldError
 			for _, key := range sortedKeys(sub) {
 				ptr := "/" + name + "/" + escapePointer(key)
 				if f, ok := fields[name+"."+key]; !ok {
-					errs = append(errs, FieldError{Pointer: ptr, Message: "unknown property"})
+					errs = append(errs, FieldError{Pointer: ptr, Message: unknownMessage("unknown property", name+"."+key, known)})
 				} else if err := setJSON(f, sub[key]); err != nil {
 					errs = append(errs, FieldError{Pointer: ptr, Message: err.Error()})
 				} else if applied != nil {
@@ -162,7 +177,11 @@ func applyConfig(s *Settings, raw []byte, applied func(key string)) []FieldError
 		default:
 			ptr := "/" + escapePointer(name)
 			if f, ok := fields[name]; !ok {
-				errs = append(errs, FieldError{Pointer: ptr, Message: "unknown property"})
+				msg := unknownMessage("unknown property", name, topNames)
+				if nested := sectionKey(name, known); nested != "" && msg == "unknown property" {
+					msg = fmt.Sprintf("unknown property (did you mean %s?)", nested)
+				}
+				errs = append(errs, FieldError{Pointer: ptr, Message: msg})
 			} else if err := setJSON(f, top[name]); err != nil {
 				errs = append(errs, FieldError{Pointer: ptr, Message: err.Error()})
 			} else if applied != nil {
@@ -286,6 +305,12 @@ func checkSetting(key string, v reflect.Value) error {
 		if m, ok := v.Interface().(Mode); ok {
 			if !m.Valid() {
 				return fmt.Errorf("must be one of %q, %q, %q", Advise, Observe, Off)
+			}
+			return nil
+		}
+		if n, ok := v.Interface().(Notify); ok {
+			if !n.Valid() {
+				return fmt.Errorf("must be one of %q, %q, %q", NotifyAll, NotifyWarnings, NotifyOff)
 			}
 			return nil
 		}
@@ -474,7 +499,12 @@ func applyEnv(s *Settings, prefix string, environ []string, from map[string]Sour
 		}
 		f, known := fields[strings.ToUpper(name)]
 		if !known {
-			problems = append(problems, fmt.Sprintf("%s %s: unknown setting; ignored", source, name))
+			names := make([]string, 0, len(fields))
+			for n := range fields {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			problems = append(problems, fmt.Sprintf("%s %s: %s; ignored", source, name, unknownMessage("unknown setting", name, names)))
 			continue
 		}
 		v, err := parseString(f.v.Type(), val)

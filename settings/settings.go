@@ -45,6 +45,37 @@ type Settings struct {
 	Compress Compress `json:"compress"`
 	// Advisories says, per advisory kind, whether the agent is told.
 	Advisories Advisories `json:"advisories"`
+	// Notify says which notices Djinn puts on the person's screen (a hook's
+	// systemMessage): all of them, only warnings, or none.
+	Notify Notify `json:"notify"`
+}
+
+// Notify is which notices reach the person's screen.
+type Notify string
+
+// The notify levels: NotifyAll shows a notice each time Djinn tells the
+// agent something, and every warning; NotifyWarnings only warnings (a hard
+// or blocking advisory, a configuration problem, a state file repaired, the
+// context near full); NotifyOff none (problems still go to stderr).
+const (
+	NotifyAll      Notify = "all"
+	NotifyWarnings Notify = "warnings"
+	NotifyOff      Notify = "off"
+)
+
+// Valid reports whether n is one of the three levels.
+func (n Notify) Valid() bool { return n == NotifyAll || n == NotifyWarnings || n == NotifyOff }
+
+// Shows reports whether a notice is shown at this level; warning marks a
+// warning. An invalid level shows all, as the default does.
+func (n Notify) Shows(warning bool) bool {
+	switch n {
+	case NotifyOff:
+		return false
+	case NotifyWarnings:
+		return warning
+	}
+	return true
 }
 
 // Mode says what becomes of one kind of advisory.
@@ -190,6 +221,7 @@ type Compress struct {
 func Default() Settings {
 	return Settings{
 		Enabled:       true,
+		Notify:        NotifyAll,
 		LockWaitMS:    5000,
 		RetentionDays: 30,
 		Drift:         Drift{Config: drift.DefaultConfig(), Enabled: true, PromptGrace: 3, FailureGrace: 6},

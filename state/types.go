@@ -82,6 +82,20 @@ type Window struct {
 	// (/djinn:wrong, djinn feedback) and what the developer's profile held
 	// back.
 	Feedback *Feedback `json:"feedback,omitempty"`
+	// Notices are notices for the person that wait for an event that can
+	// show them (a systemMessage): one raised at SubagentStop, PreCompact
+	// or SessionEnd is shown at the next hook that can.
+	Notices []Notice `json:"notices,omitempty"`
+	// ConfigProblems is a hash of the configuration problems last reported
+	// in this session: they go to stderr again only when they change.
+	ConfigProblems string `json:"config_problems,omitempty"`
+}
+
+// Notice is one line for the person at the keyboard. Warning marks one
+// that is shown under notify=warnings too.
+type Notice struct {
+	Text    string `json:"text"`
+	Warning bool   `json:"warning,omitempty"`
 }
 
 // Complaints is the repeat-complaint detector's bounded state. Clock orders

@@ -63,6 +63,31 @@ type Advisory struct {
 	// Loop are the session's tool calls that make a loop finding's loop
 	// (set by the hook, which knows the session's numbering).
 	Loop []int
+	// Gist is what the agent is told, in a few plain words for the person
+	// at the keyboard ("it re-read parse.go 3× unchanged"): the notice on
+	// screen says "djinn: told the agent <gist>". Empty: GistOf makes one
+	// from Text.
+	Gist string
+}
+
+// GistOf is a's gist, or, when it has none, the first sentence of its
+// text without the tag, cut to 160 characters.
+func GistOf(a Advisory) string {
+	if a.Gist != "" {
+		return a.Gist
+	}
+	t := strings.TrimSpace(strings.TrimPrefix(a.Text, Tag(a.Kind)))
+	if i := strings.Index(t, ". "); i >= 0 {
+		t = t[:i]
+	}
+	t = strings.TrimSuffix(strings.Join(strings.Fields(t), " "), ".")
+	return "(" + a.Kind + ") " + capRunes(t, 160)
+}
+
+// withGist sets an advisory's gist.
+func withGist(a Advisory, format string, args ...any) Advisory {
+	a.Gist = fmt.Sprintf(format, args...)
+	return a
 }
 
 // Tag returns the tag an advisory of kind starts with.

@@ -19,6 +19,7 @@ func Compacted(f CompactedFacts) Advisory {
 	if f.Saved != "" {
 		where = fmt.Sprintf("The full output is saved at %s; Read it with offset/limit, or Grep it, for the parts that were cut.", f.Saved)
 	}
-	return finish(KindCompacted, Info, nums, "The output of %s was shortened to fit the context: %s. %s",
-		Quote(f.Target, 120), Clean(f.Cuts, 300), where)
+	return withGist(finish(KindCompacted, Info, nums, "The output of %s was shortened to fit the context: %s. %s",
+		Quote(f.Target, 120), Clean(f.Cuts, 300), where),
+		"the output of %s was shortened to fit the context (%s to %s characters)", Quote(f.Target, 60), group(f.Before), group(f.After))
 }

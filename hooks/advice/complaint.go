@@ -33,9 +33,10 @@ func RepeatComplaint(f ComplaintFacts) Advisory {
 		claims[i] = Quote(c, 200)
 	}
 	nums := map[string]float64{"reports": float64(f.Reports), "claims": float64(len(f.Claims)), "shared": float64(len(f.Shared))}
-	return finish(KindRepeatComplaint, Soft, nums,
+	return withGist(finish(KindRepeatComplaint, Soft, nums,
 		"The user reports a failure again (%d reports: now %s, earlier %s; in common: %s). Since the earlier report the agent said it was fixed %d time(s): %s. Those claims did not hold where the user looks. Next step: reproduce the failure the way the user sees it (the same command, test, page or device the user names) and confirm it is gone there before saying it is fixed; a check that cannot show the failure (a status code, a build or lint that passes) does not verify it.",
-		f.Reports, Quote(f.Now, 240), Quote(f.Earlier, 240), Clean(strings.Join(f.Shared, ", "), 120), len(f.Claims), strings.Join(claims, "; "))
+		f.Reports, Quote(f.Now, 240), Quote(f.Earlier, 240), Clean(strings.Join(f.Shared, ", "), 120), len(f.Claims), strings.Join(claims, "; ")),
+		"you reported the failure again after it said it was fixed; check it where you see it")
 }
 
 // String is for tests and logs.

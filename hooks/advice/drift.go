@@ -82,9 +82,13 @@ func DriftText(f DriftFacts) Advisory {
 		hmmPart = fmt.Sprintf(" The task-state model labels %d of the last 5 calls lost and %d a side quest.", v.Lost, v.Side)
 	}
 	ci := fmt.Sprintf("session mean %.2f, 95%% CI %.2f–%.2f, N=%d", v.Mean, v.CILo, v.CIHi, v.N)
-	return finish(KindDrift, sev, nums,
+	gist := "its recent work looks unrelated to the goal " + Quote(f.AnchorText, 60)
+	if v.Kind == "real_drift" {
+		gist = "its recent work has moved away from the goal " + Quote(f.AnchorText, 60)
+	}
+	return withGist(finish(KindDrift, sev, nums,
 		"The last tool calls %s the session's goal: %s (anchor %s). Alignment of recent work %.2f, below the on-task threshold %.2f (%s); %s.%s%s Next step: if this work serves the goal, say how in one sentence and carry on; if not, return to the goal. If the user changed the task, they can record it with /djinn:reorient.",
-		what, Quote(f.AnchorText, 200), f.AnchorHash, v.Score, v.Threshold, src, ci, hmmPart, evidence)
+		what, Quote(f.AnchorText, 200), f.AnchorHash, v.Score, v.Threshold, src, ci, hmmPart, evidence), "%s", gist)
 }
 
 // driftAgain words the advisory repeated after the cooldown while the work
@@ -93,9 +97,10 @@ func driftAgain(f DriftFacts, nums map[string]float64, evidence string) Advisory
 	v := f.Verdict
 	nums["off_goal"] = float64(f.OffGoal)
 	nums["repeated"] = float64(f.Repeated)
-	return finish(KindDrift, Hard, nums,
+	return withGist(finish(KindDrift, Hard, nums,
 		"The work is still away from the session's goal: %s (anchor %s). %s since it last served the goal, after %s already; alignment of recent work %.2f, threshold %.2f.%s Next step: stop and return to the goal now, or say in one sentence why this work is needed for it. If the user changed the task, they can record it with /djinn:reorient.",
-		Quote(f.AnchorText, 200), f.AnchorHash, capitalize(plural(f.OffGoal, "off-goal tool call")), plural(f.Repeated, "drift notice"), v.Score, v.Threshold, evidence)
+		Quote(f.AnchorText, 200), f.AnchorHash, capitalize(plural(f.OffGoal, "off-goal tool call")), plural(f.Repeated, "drift notice"), v.Score, v.Threshold, evidence),
+		"its work is still away from the goal %s (%s)", Quote(f.AnchorText, 60), plural(f.OffGoal, "off-goal call"))
 }
 
 // capitalize upper-cases the first letter of an ASCII sentence.

@@ -30,7 +30,8 @@ func Instruction(f InstructionFacts) Advisory {
 	if f.Failed {
 		failed = " The call reported a failure, so the step may not have run."
 	}
-	return finish(KindInstruction, Hard, map[string]float64{"call": float64(f.Call)},
+	return withGist(finish(KindInstruction, Hard, map[string]float64{"call": float64(f.Call)},
 		"Call #%d (%s) %s, but %s: %s. No later prompt lifted that.%s Next step: stop and tell the user in one sentence what was done; undo it if they did not want it, and ask before going further.",
-		f.Call, f.Tool, Clean(f.Step, 200), where, Quote(f.Said, 300), failed)
+		f.Call, f.Tool, Clean(f.Step, 200), where, Quote(f.Said, 300), failed),
+		"call #%d %s, against %s", f.Call, Clean(f.Step, 80), Quote(f.Said, 80))
 }

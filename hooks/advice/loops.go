@@ -18,6 +18,23 @@ type LoopContext struct {
 	ErrorText string
 }
 
+// displayed is a target as the advisory shows it, unquoted.
+func (c LoopContext) displayed(s string) string {
+	if c.Display != nil {
+		s = c.Display(s)
+	}
+	return s
+}
+
+// fpText is the error text a fail-loop quotes: the call's own when there
+// is one, else the shared fingerprint.
+func fpText(f loops.Finding, c LoopContext) string {
+	if t := strings.TrimSpace(c.ErrorText); t != "" {
+		return t
+	}
+	return f.Fingerprint
+}
+
 func (c LoopContext) show(s string) string {
 	if c.Display != nil {
 		s = c.Display(s)
@@ -67,6 +84,11 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 		next = nextSteps[f.Pattern][1]
 	}
 	target := c.show(f.Target)
+	again := ""
+	if sev == Hard {
+		again = "; it keeps coming back"
+	}
+	short := Quote(c.displayed(f.Target), 60)
 	switch f.Pattern {
 	case loops.ReadLoop:
 		rng := ""
@@ -77,8 +99,9 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 		if f.Since > 0 {
 			since = fmt.Sprintf("since it last changed at call #%d", f.Since)
 		}
-		return finish(KindReadLoop, sev, nums, "%s%s was read %s %s%s, unchanged each time (calls %s).%s Next step: %s",
-			target, rng, plural(f.Count, "time"), since, who, callList(f.Events), chronic, next)
+		return withGist(finish(KindReadLoop, sev, nums, "%s%s was read %s %s%s, unchanged each time (calls %s).%s Next step: %s",
+			target, rng, plural(f.Count, "time"), since, who, callList(f.Events), chronic, next),
+			"it re-read %s %d× unchanged%s", short, f.Count, again)
 	case loops.EditRevert:
 		what := fmt.Sprintf("the content it had at call #%d", f.RevertTo)
 		if f.FromBefore {
@@ -98,8 +121,9 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 			a.Observed = true
 			return a
 		}
-		return finish(KindEditRevert, sev, nums, "The write at call #%d returned %s to %s%s%s.%s Next step: %s",
-			f.Seq, target, what, undone, who, chronic, next)
+		return withGist(finish(KindEditRevert, sev, nums, "The write at call #%d returned %s to %s%s%s.%s Next step: %s",
+			f.Seq, target, what, undone, who, chronic, next),
+			"it undid its own edit: %s is back as it was at call #%d%s", short, f.RevertTo, again)
 	case loops.FailLoop:
 		fp := Quote(firstLine(f.Fingerprint), 160)
 		if t := strings.TrimSpace(c.ErrorText); t != "" {
@@ -129,11 +153,13 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 			if f.Key != "" {
 				common = "the same failure: " + c.show(f.Key)
 			}
-			return finish(KindFailLoop, sev, nums, "%d calls failed with %s (calls %s: %s), %s%s. The error: %s.%s Next step: %s",
-				f.Count, common, callList(f.Events), calls, changed, who, fp, chronic, next)
+			return withGist(finish(KindFailLoop, sev, nums, "%d calls failed with %s (calls %s: %s), %s%s. The error: %s.%s Next step: %s",
+				f.Count, common, callList(f.Events), calls, changed, who, fp, chronic, next),
+				"%d calls failed the same way (%s)%s", f.Count, Quote(TellingLine(firstLine(fpText(f, c))), 60), again)
 		}
-		return finish(KindFailLoop, sev, nums, "%s failed %s in a row with the same error (calls %s), %s%s. The error: %s.%s Next step: %s",
-			target, plural(f.Count, "time"), callList(f.Events), changed, who, fp, chronic, next)
+		return withGist(finish(KindFailLoop, sev, nums, "%s failed %s in a row with the same error (calls %s), %s%s. The error: %s.%s Next step: %s",
+			target, plural(f.Count, "time"), callList(f.Events), changed, who, fp, chronic, next),
+			"%s failed %d× in a row with the same error%s", short, f.Count, again)
 	case loops.ToolLoop:
 		var what string
 		respelled := ""
@@ -157,7 +183,14 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 			}
 			what = fmt.Sprintf("The cycle of %d calls (%s) repeated %s with the same results", f.Cycle, strings.Join(steps, " → "), plural(f.Count, "time"))
 		}
-		return finish(KindToolLoop, sev, nums, "%s (calls %s)%s.%s Next step: %s", what, callList(f.Events), who, chronic, next)
+		gist := fmt.Sprintf("it ran the same %s call (%s) %d× with the same result", Clean(f.Tool, 40), short, f.Count)
+		switch {
+		case f.Empty:
+			gist = fmt.Sprintf("the %s call %s printed nothing, %d× running", Clean(f.Tool, 40), short, f.Count)
+		case f.Cycle > 1:
+			gist = fmt.Sprintf("a cycle of %d calls repeated %d× with the same results", f.Cycle, f.Count)
+		}
+		return withGist(finish(KindToolLoop, sev, nums, "%s (calls %s)%s.%s Next step: %s", what, callList(f.Events), who, chronic, next), "%s%s", gist, again)
 	}
 	return finish(f.Pattern, sev, nums, "%s on %s, %s%s.%s", f.Pattern, target, plural(f.Count, "time"), who, chronic)
 }

@@ -53,11 +53,13 @@ func Pressure(f PressureFacts) Advisory {
 		next = "wrap up the current step, then compact with a focus that keeps the goal. Ready to paste: " + f.Compact
 	}
 	if f.Unknown {
-		return finish(KindPressure, sev, nums, "Context is at least %.0f%% of the window (window unknown, at most %s tokens; %s tokens; tier %d of %d, %.0f%%).%s Next step: %s",
-			f.Share*100, group(int(f.Limit)), group(int(f.Tokens)), f.Tier, f.Tiers, f.TierShare*100, fill, next)
+		return withGist(finish(KindPressure, sev, nums, "Context is at least %.0f%% of the window (window unknown, at most %s tokens; %s tokens; tier %d of %d, %.0f%%).%s Next step: %s",
+			f.Share*100, group(int(f.Limit)), group(int(f.Tokens)), f.Tier, f.Tiers, f.TierShare*100, fill, next),
+			"the context is at least %.0f%% full", f.Share*100)
 	}
-	return finish(KindPressure, sev, nums, "Context is at %.0f%% of the %s-token window (%s tokens; tier %d of %d, %.0f%%).%s Next step: %s",
-		f.Share*100, group(int(f.Limit)), group(int(f.Tokens)), f.Tier, f.Tiers, f.TierShare*100, fill, next)
+	return withGist(finish(KindPressure, sev, nums, "Context is at %.0f%% of the %s-token window (%s tokens; tier %d of %d, %.0f%%).%s Next step: %s",
+		f.Share*100, group(int(f.Limit)), group(int(f.Tokens)), f.Tier, f.Tiers, f.TierShare*100, fill, next),
+		"the context is %.0f%% full", f.Share*100)
 }
 
 // PressureUserMessage is the systemMessage shown to the user at the top

@@ -32,7 +32,8 @@ func Risk(f RiskFacts) Advisory {
 	if f.Target != "" {
 		target = " on " + Quote(f.Target, 160)
 	}
-	return finish(KindRisk, Soft, map[string]float64{"call": float64(f.Call)},
+	return withGist(finish(KindRisk, Soft, map[string]float64{"call": float64(f.Call)},
 		"Call #%d (%s%s) %s: catalogue entry %s, %s. No recent user prompt asks for this step or names its target.%s Next step: tell the user in one sentence what was done and why; if they did not ask for it, undo it or ask before going further.",
-		f.Call, f.Tool, target, f.What, f.Entry, f.Category, failed)
+		f.Call, f.Tool, target, f.What, f.Entry, f.Category, failed),
+		"call #%d %s, which no prompt asked for", f.Call, Clean(f.What, 100))
 }

@@ -52,7 +52,8 @@ func StallRollback(f StallFacts) Advisory {
 // StallAdvice is the same finding as advice, for the agent's next hook.
 func StallAdvice(f StallFacts) Advisory {
 	nums := map[string]float64{"start": float64(f.Start), "period": float64(f.Period), "repeats": float64(f.Repeats)}
-	return finish(KindStall, Soft, nums, "%s If that message is still being relied on, keep only the part before the repetition. Next step: when answering again, take a different approach rather than repeating the phrase.", f.facts())
+	return withGist(finish(KindStall, Soft, nums, "%s If that message is still being relied on, keep only the part before the repetition. Next step: when answering again, take a different approach rather than repeating the phrase.", f.facts()),
+		"its last message repeats %s", Quote(f.Unit, 60))
 }
 
 // StallUserMessage tells the user about a stall that was not rolled back.

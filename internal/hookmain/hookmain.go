@@ -120,7 +120,12 @@ func (p *Process) Run(ctx context.Context, name, session, stateDir string) {
 	if session != "" {
 		payload.SessionID = session
 	}
-	env, err := NewEnv(stateDir, p.Getenv, p.Environ, p.Now, func(msg string) { p.Errorf("%s", msg) })
+	// The settings' problems are the session's to report, once
+	// (hooks.Env.ConfigProblems), not on every hook.
+	env, problems, err := newEnv(stateDir, p.Getenv, p.Environ, p.Now, func(msg string) { p.Errorf("%s", msg) })
+	if err == nil {
+		env.ConfigProblems = problems
+	}
 	if err != nil {
 		p.Errorf("hook %s: %v", event, err)
 		return
@@ -205,16 +210,26 @@ func withBuildNote(event string, resp hooks.Response, getenv func(string) string
 // (--state-dir, else the environment), the settings, the clock. Settings
 // problems and store notices go to report.
 func NewEnv(stateDir string, getenv func(string) string, environ []string, now func() time.Time, report func(string)) (*hooks.Env, error) {
-	st, err := NewStore(stateDir, getenv, now, report)
+	env, problems, err := newEnv(stateDir, getenv, environ, now, report)
 	if err != nil {
 		return nil, err
 	}
-	set, _, problems := LoadSettings(st.Root, getenv, environ)
 	for _, p := range problems {
 		report(p)
 	}
+	return env, nil
+}
+
+// newEnv is NewEnv that returns the settings' problems instead of
+// reporting them.
+func newEnv(stateDir string, getenv func(string) string, environ []string, now func() time.Time, report func(string)) (*hooks.Env, []string, error) {
+	st, err := NewStore(stateDir, getenv, now, report)
+	if err != nil {
+		return nil, nil, err
+	}
+	set, _, problems := LoadSettings(st.Root, getenv, environ)
 	st.LockWait = time.Duration(set.LockWaitMS) * time.Millisecond
-	return &hooks.Env{Store: st, Settings: set, Now: now, Getenv: getenv}, nil
+	return &hooks.Env{Store: st, Settings: set, Now: now, Getenv: getenv}, problems, nil
 }
 
 // LoadSettings loads the settings a hook under the state root uses, with
