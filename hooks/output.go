@@ -21,6 +21,11 @@ type Response struct {
 	Context []string
 	// SystemMessage is shown to the user, not the model.
 	SystemMessage string
+	// Notices are one-line notices for the person at the keyboard (a state
+	// file repaired, say), never for the model: Encode shows them as
+	// systemMessage lines after SystemMessage where the event allows one,
+	// and drops them where it does not (they also went to stderr).
+	Notices []string
 	// Block asks for decision "block" with Reason: a rollback on Stop and
 	// SubagentStop, a hard loop on PostToolUse when the user enabled it.
 	Block  bool
@@ -95,6 +100,12 @@ func Encode(event string, r Response) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownEvent, event)
 	}
+	if len(r.Notices) > 0 {
+		if rule.system && r.Plain == "" {
+			r.SystemMessage = strings.Join(append(nonEmpty(r.SystemMessage), r.Notices...), "\n")
+		}
+		r.Notices = nil
+	}
 	if r.Empty() {
 		return nil, nil
 	}
@@ -139,6 +150,14 @@ func Encode(event string, r Response) ([]byte, error) {
 		return nil, fmt.Errorf("encode %s output: %w", event, err)
 	}
 	return append(out, '\n'), nil
+}
+
+// nonEmpty is s as a list: none when s is empty.
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
 }
 
 // capText cuts s to at most max runes, on a rune boundary, saying so.
