@@ -151,7 +151,7 @@ func TestSkillsShowBinaryOutput(t *testing.T) {
 			t.Errorf("tool result of the skill's command:\n%s\nwant the binary's output:\n%s", result, want)
 		}
 		status, _ := djinnCommand(t, env, "status", "--session", session)
-		if !strings.Contains(status, "from reorient): "+intent) {
+		if !strings.Contains(status, "set with /djinn:reorient; id ") || !strings.Contains(status, "): "+intent+"\n") {
 			t.Errorf("status after /djinn:reorient does not show the new goal:\n%s", status)
 		}
 		// The skills' own commands (the !`…` lines and the model's Bash call

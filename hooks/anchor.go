@@ -1,8 +1,6 @@
 package hooks
 
 import (
-	"crypto/sha1"
-	"encoding/hex"
 	"regexp"
 	"strings"
 	"sync"
@@ -56,11 +54,8 @@ func classifyIntent(tokens []string) string {
 }
 
 // anchorHash is the original's anchor_hash: the first 12 hex digits of
-// sha1(lower(strip(text))).
-func anchorHash(text string) string {
-	sum := sha1.Sum([]byte(strings.ToLower(strings.TrimSpace(text))))
-	return hex.EncodeToString(sum[:])[:12]
-}
+// sha1(lower(strip(text))), which a repaired anchor.json derives too.
+func anchorHash(text string) string { return state.AnchorHash(text) }
 
 // promptKind says what a UserPromptSubmit prompt is to the anchor.
 type promptKind int

@@ -128,7 +128,7 @@ func TestReorient(t *testing.T) {
 	if w.Reorient.Outcome != "replaced" || w.Reorient.OldHash != old || w.Reorient.NewHash != a.Hash || a.Reorients != 1 {
 		t.Fatalf("reorient: %+v, anchor %+v", w.Reorient, a)
 	}
-	for _, want := range []string{old, a.Hash, "alignment"} {
+	for _, want := range []string{old, a.Hash, "of their wording"} {
 		if !strings.Contains(w.Reorient.Text, want) {
 			t.Errorf("reorient report lacks %q: %s", want, w.Reorient.Text)
 		}

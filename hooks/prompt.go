@@ -169,8 +169,8 @@ func (s *session) reorient(intent string, force bool, promptID string) (*state.R
 		s.setAnchor(old)
 		s.rebaseDrift(old)
 		res.Outcome, res.NewHash = "constraint", old.Hash
-		res.Text = fmt.Sprintf("djinn reorient: the new text covers %.0f%% of the current goal, so it was recorded as a constraint on it, not a new goal (use --force to replace the goal).\n  goal (anchor %s): %s\n  constraint added: %s\n  alignment %.2f (delta %+.2f)",
-			al.Coverage*100, old.Hash, advice.Clean(old.Text, 300), advice.Clean(intent, 300), al.Ratio, al.Ratio-1)
+		res.Text = fmt.Sprintf("djinn reorient: the new text repeats most of the current goal (%.0f%% of its words), so it was added to it as a constraint rather than made a new goal (use --force to replace the goal).\n  goal (id %s): %s\n  constraint added: %s",
+			al.Coverage*100, old.Hash, advice.Clean(old.Text, 300), advice.Clean(intent, 300))
 		return res, nil
 	}
 	if err := s.archiveAnchor(old); err != nil {
@@ -185,8 +185,8 @@ func (s *session) reorient(intent string, force bool, promptID string) (*state.R
 	s.w.Drift = nil
 	s.rebaseDrift(na)
 	res.Outcome, res.NewHash = "replaced", na.Hash
-	res.Text = fmt.Sprintf("djinn reorient: goal replaced; the old one is archived and the drift sample restarts.\n  old anchor %s: %s\n  new anchor %s: %s\n  alignment of new to old %.2f (delta %+.2f)",
-		old.Hash, advice.Clean(old.Text, 300), na.Hash, advice.Clean(intent, 300), al.Ratio, al.Ratio-1)
+	res.Text = fmt.Sprintf("djinn reorient: goal replaced; the old one is archived, and whether the work is on the goal is measured afresh.\n  old goal (id %s): %s\n  new goal (id %s): %s\n  the two share %.0f%% of their wording",
+		old.Hash, advice.Clean(old.Text, 300), na.Hash, advice.Clean(intent, 300), al.Ratio*100)
 	return res, nil
 }
 

@@ -130,6 +130,7 @@ func Run(ctx context.Context, env *Env, p *Payload) (Response, error) {
 	if err := s.save(); err != nil {
 		return Response{}, err
 	}
+	resp.Notices = append(resp.Notices, s.notices...)
 	resp.Meter = pointOf(&s.w)
 	return resp, nil
 }

@@ -105,13 +105,17 @@ func openSession(ctx context.Context, env *Env, id string) (*session, *state.Loc
 		return nil, nil, err
 	}
 	s := &session{env: env, id: id, dir: dir, now: env.now()}
-	found, err := env.Store.Load(s.path("window.json"), state.KindWindow, &s.w)
+	found, rep, err := env.Store.LoadRepaired(s.path("window.json"), state.KindWindow, &s.w)
 	if err != nil {
 		_ = lock.Unlock()
 		return nil, nil, err
 	}
+	s.noteRepair(rep)
 	if !found {
 		s.w = state.NewWindow(id, s.now)
+		// A window moved aside (or lost) counts on from the session's
+		// log, so the count and turns.jsonl agree.
+		s.w.ToolCalls = env.Store.LastTurnSeq(dir)
 	}
 	if found && s.w.PendingAnchor != nil {
 		if err := s.finishAnchor(); err != nil {
@@ -176,10 +180,11 @@ func (s *session) finishAnchor() error {
 	}
 	_, statErr := os.Lstat(s.path("anchor.json"))
 	var a state.Anchor
-	found, err := s.env.Store.Load(s.path("anchor.json"), state.KindAnchor, &a)
+	found, rep, err := s.env.Store.LoadRepaired(s.path("anchor.json"), state.KindAnchor, &a)
 	if err != nil {
 		return err
 	}
+	s.noteRepair(rep)
 	if !found && statErr == nil {
 		// anchor.json was there but invalid, and Load moved it aside and
 		// said so. Renames leave it old or new, never invalid: this is a
@@ -200,16 +205,25 @@ func (s *session) finishAnchor() error {
 	return nil
 }
 
+// noteRepair keeps the person's notice of a state file repaired field by
+// field (nil: nothing repaired).
+func (s *session) noteRepair(rep *state.Repair) {
+	if rep != nil {
+		s.tell(rep.Notice(), true)
+	}
+}
+
 // loadAnchor returns the session's anchor, or nil when there is none yet.
 func (s *session) loadAnchor() (*state.Anchor, error) {
 	if s.anchorLoaded {
 		return s.anchor, nil
 	}
 	var a state.Anchor
-	found, err := s.env.Store.Load(s.path("anchor.json"), state.KindAnchor, &a)
+	found, rep, err := s.env.Store.LoadRepaired(s.path("anchor.json"), state.KindAnchor, &a)
 	if err != nil {
 		return nil, err
 	}
+	s.noteRepair(rep)
 	s.anchorLoaded = true
 	if found {
 		s.anchor = &a

@@ -42,7 +42,7 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 		SchemaVersion: state.SchemaVersion, Seq: s.w.ToolCalls, Time: s.now,
 		PromptID: fit.Bytes(p.PromptID, 128), AgentID: fit.Bytes(p.AgentID, 128), Tool: fit.Bytes(p.ToolName, 256),
 		Failed: p.HookEventName == PostToolUseFailure, Files: clipAll(sig.Files, 4096),
-		Summary: fit.Runes(summarize(p.ToolName, target, rng, s.w.ProjectDir), 400), OutputChars: outChars,
+		Summary: fit.Runes(labelOr(p, summarize(p.ToolName, target, rng, s.w.ProjectDir)), 400), OutputChars: outChars,
 	}
 	s.callFailed = turn.Failed
 	if turn.Failed {
@@ -153,7 +153,36 @@ func firstLineOf(s string) string {
 // /djinn:rank: the tool and its target, paths relative to the project.
 func callSummary(p *Payload, project string) string {
 	target, rng := loops.TargetOf(p.ToolName, p.ToolInput)
-	return summarize(p.ToolName, target, rng, project)
+	return labelOr(p, summarize(p.ToolName, target, rng, project))
+}
+
+// labelOr is a readable label for a call whose target is its whole input
+// (a Task or Agent call: "Task Explore: Explore the transcript code", from
+// its subagent type and description), else summary.
+func labelOr(p *Payload, summary string) string {
+	if p.ToolName != "Task" && p.ToolName != "Agent" {
+		return summary
+	}
+	var in struct {
+		SubagentType string `json:"subagent_type"`
+		Description  string `json:"description"`
+		Prompt       string `json:"prompt"`
+	}
+	if json.Unmarshal(p.ToolInput, &in) != nil {
+		return summary
+	}
+	what := strings.Join(strings.Fields(in.Description), " ")
+	if what == "" {
+		what = fit.Runes(strings.Join(strings.Fields(in.Prompt), " "), 80)
+	}
+	if what == "" {
+		return summary
+	}
+	label := p.ToolName
+	if t := strings.Join(strings.Fields(in.SubagentType), " "); t != "" {
+		label += " " + t
+	}
+	return label + ": " + what
 }
 
 // summarize is callSummary from the call's target and range.

@@ -48,11 +48,10 @@ func (s *Store) Sessions() ([]SessionInfo, error) {
 				info.UpdatedAt = fi.ModTime()
 			}
 			if raw, err := readOpen(f, MaxDocBytes); err == nil {
-				var id struct {
-					ProjectDir string `json:"project_dir"`
-				}
-				if json.Unmarshal(raw, &id) == nil {
-					info.ProjectDir = id.ProjectDir
+				// Read member by member, so a window a hand edit broke
+				// later on (which the next hook repairs) is still found.
+				if members, _, _ := topMembers(raw); members != nil {
+					_ = json.Unmarshal(members["project_dir"], &info.ProjectDir)
 				}
 			}
 			_ = f.Close()

@@ -476,6 +476,10 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(`{"schema_version":2}`), uint8(2))
 	f.Add([]byte(`{"schema_version":1,"session_id":"s","created_at":"2026-11-21T10:00:00Z","updated_at":"2026-11-21T10:00:00Z","events":{},"tool_calls":1e999}`), uint8(3))
 	f.Add([]byte("\xff\xfe"), uint8(4))
+	// Repaired field by field: an anchor's count as a word, a window cut
+	// short after a member of the wrong type.
+	f.Add([]byte(`{"schema_version":1,"session_id":"s","text":"Fix it","hash":"5bff3399d9fa","intent_type":"bugfix","tokens":[],"captured_at":"2026-11-21T10:00:00Z","source":"prompt","deltas":[],"delta_count":"one","pivots":0,"reorients":0}`), uint8(1))
+	f.Add([]byte(`{"schema_version":1,"session_id":"s","events":{},"tool_calls":"16","drift":{"threshold":7},"loops":{`), uint8(0))
 	docKinds := []state.Kind{state.KindWindow, state.KindAnchor, state.KindReservoir, state.KindPosteriors, state.KindTurn, state.KindAdvisory, state.KindLearning}
 	f.Fuzz(func(t *testing.T, raw []byte, kind uint8) {
 		k := docKinds[int(kind)%len(docKinds)]

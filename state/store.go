@@ -115,15 +115,26 @@ func (s *Store) LockGlobal(ctx context.Context) (*Lock, error) {
 
 // Load reads a JSON document of kind k into v, a pointer to the kind's Go
 // type: decoded strictly and checked by its Validate method. It returns
-// found=false when the file does not exist, and also when the file was
-// invalid: such a file
-// is moved aside as <name>.corrupt-<time>, reported once through Notice, and
-// the caller starts fresh. Errors are for files that cannot be read at all
-// (permissions, I/O), which must leave the state untouched.
+// found=false when the file does not exist. An invalid file is repaired
+// field by field where it can be (see LoadRepaired); one that cannot is
+// moved aside as <name>.corrupt-<time>, reported once through Notice, and
+// found is false: the caller starts fresh. Errors are for files that cannot
+// be read at all (permissions, I/O), which must leave the state untouched.
 func (s *Store) Load(path string, k Kind, v any) (found bool, err error) {
+	found, _, err = s.LoadRepaired(path, k, v)
+	return found, err
+}
+
+// LoadRepaired is Load, and says what it repaired. A document that fails
+// its check but is a JSON object is rebuilt member by member: the members
+// that decode and validate are kept, the others reset to their defaults;
+// the original is moved aside as <name>.corrupt-<time>, the repaired
+// document written in its place, and one line sent to Notice. rep is then
+// non-nil and names the members reset (rep.Notice words it for the person).
+func (s *Store) LoadRepaired(path string, k Kind, v any) (found bool, rep *Repair, err error) {
 	raw, err := s.readFile(path, MaxDocBytes, walkFix)
 	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
+		return false, nil, nil
 	}
 	var problem string
 	switch {
@@ -134,38 +145,74 @@ func (s *Store) Load(path string, k Kind, v any) (found bool, err error) {
 	case errors.Is(err, errNotRegular):
 		problem = "not a regular file"
 	case err != nil:
-		return false, fmt.Errorf("read %s: %w", path, err)
+		return false, nil, fmt.Errorf("read %s: %w", path, err)
 	default:
 		if err := decodeValid(raw, v); err != nil {
 			problem = err.Error()
+			if fixes, rerr := s.repair(path, k, raw, v); rerr == nil {
+				return s.saveRepaired(path, k, v, fixes)
+			}
 		}
 	}
 	if problem == "" {
-		return true, nil
+		return true, nil, nil
 	}
 	moved, qerr := s.quarantine(path)
 	if qerr != nil {
-		return false, fmt.Errorf("%s is invalid (%s) and could not be moved aside: %w", path, problem, qerr)
+		return false, nil, fmt.Errorf("%s is invalid (%s) and could not be moved aside: %w", path, problem, qerr)
 	}
 	s.notice("%s is invalid (%s); moved aside to %s, starting fresh", path, problem, filepath.Base(moved))
-	return false, nil
+	return false, nil, nil
 }
 
-// Peek reads a document like Load but never moves anything: an invalid
-// file is an error. Read-only commands (status, the replay meter) use it,
-// so looking never changes the state.
+// saveRepaired moves the invalid original aside and writes the repaired
+// document v in its place, so the next load finds it valid and the person
+// is told once.
+func (s *Store) saveRepaired(path string, k Kind, v any, fixes []FieldRepair) (bool, *Repair, error) {
+	rep := &Repair{Path: path, Fields: fixes}
+	moved, err := s.quarantine(path)
+	if err != nil {
+		return false, nil, fmt.Errorf("%s is invalid (%s) and could not be moved aside: %w", path, rep.Problems(), err)
+	}
+	rep.Moved = filepath.Base(moved)
+	if err := s.Save(path, k, v); err != nil {
+		return false, nil, fmt.Errorf("%s was invalid (%s), moved aside to %s, and the repaired copy could not be written: %w", path, rep.Problems(), rep.Moved, err)
+	}
+	s.notice("%s is invalid (%s); reset %s to the default, kept the rest, moved the original aside to %s", path, rep.Problems(), rep.Names(), rep.Moved)
+	return true, rep, nil
+}
+
+// Peek reads a document like Load but never moves or writes anything:
+// read-only commands (status, the replay meter) use it, so looking never
+// changes the state. An invalid file that can be repaired field by field
+// is repaired in memory, as the next hook will repair it on disk, and
+// reported through Notice; one that cannot is an error.
 func (s *Store) Peek(path string, k Kind, v any) (found bool, err error) {
+	found, rep, err := s.PeekRepaired(path, k, v)
+	if rep != nil {
+		s.notice("%s is invalid (%s); shown with %s reset to the default, as the next hook will repair it", path, rep.Problems(), rep.Names())
+	}
+	return found, err
+}
+
+// PeekRepaired is Peek without the notice: rep, when non-nil, says what
+// was repaired in memory (rep.Moved is empty: nothing was moved).
+func (s *Store) PeekRepaired(path string, k Kind, v any) (found bool, rep *Repair, err error) {
 	raw, err := s.readFile(path, MaxDocBytes, walkRead)
 	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
+		return false, nil, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("read %s: %w", path, err)
+		return false, nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	if err := decodeValid(raw, v); err != nil {
-		return false, fmt.Errorf("%s is invalid (%s); the next hook will move it aside", path, err)
+		fixes, rerr := s.repair(path, k, raw, v)
+		if rerr != nil {
+			return false, nil, fmt.Errorf("%s is invalid (%s); the next hook will move it aside", path, err)
+		}
+		return true, &Repair{Path: path, Fields: fixes}, nil
 	}
-	return true, nil
+	return true, nil, nil
 }
 
 // quarantine renames a bad file to <name>.corrupt-<UTC time>, adding a
@@ -177,8 +224,8 @@ func (s *Store) quarantine(path string) (string, error) {
 // Save writes v as a JSON document of kind k atomically: it is validated
 // first (Djinn never writes a file it would quarantine on the next load),
 // then written to a temporary file beside the
-// target, fsynced and renamed. window.json, rewritten on every hook, is
-// written compact; the other documents indented for people.
+// target, fsynced and renamed. Every document is written for people to
+// read by hand (see encode).
 func (s *Store) Save(path string, k Kind, v any) error {
 	raw, err := encodeFor(path, k, v)
 	if err != nil {
@@ -192,17 +239,31 @@ func encodeFor(path string, k Kind, v any) ([]byte, error) {
 	if err := validate(v); err != nil {
 		return nil, fmt.Errorf("refusing to write invalid %s: %w", filepath.Base(path), err)
 	}
-	var raw []byte
-	var err error
-	if k == KindWindow {
-		raw, err = json.Marshal(v)
-	} else {
-		raw, err = json.MarshalIndent(v, "", " ")
-	}
+	raw, err := encode(v, true)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", filepath.Base(path), err)
 	}
-	return append(raw, '\n'), nil
+	return raw, nil
+}
+
+// encode renders v as people read it by hand: the fields in the Go type's
+// order (map keys sorted), "<" ">" "&" as themselves rather than \u003c
+// escapes, and, for a whole document, indented, ending in a newline. A
+// JSONL line (indent false) is one compact line without its newline.
+func encode(v any, indent bool) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if indent {
+		enc.SetIndent("", " ")
+	}
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	if !indent {
+		return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	}
+	return buf.Bytes(), nil
 }
 
 // Doc is one document for SaveAll.
@@ -383,7 +444,7 @@ func (s *Store) Append(path string, k Kind, v any) error {
 	if err := validate(v); err != nil {
 		return fmt.Errorf("refusing to append invalid %s line: %w", filepath.Base(path), err)
 	}
-	raw, err := json.Marshal(v)
+	raw, err := encode(v, false)
 	if err != nil {
 		return fmt.Errorf("encode %s line: %w", filepath.Base(path), err)
 	}
@@ -396,7 +457,7 @@ func (s *Store) EncodeLine(k Kind, v any) ([]byte, error) {
 	if err := validate(v); err != nil {
 		return nil, fmt.Errorf("refusing to append an invalid line: %w", err)
 	}
-	raw, err := json.Marshal(v)
+	raw, err := encode(v, false)
 	if err != nil {
 		return nil, fmt.Errorf("encode line: %w", err)
 	}
@@ -550,13 +611,20 @@ func (s *Store) ReconcileFrom(path string, k Kind, values []any, doc string) (in
 	return n, nil
 }
 
-// equalLines reports whether a and b hold the same lines.
+// equalLines reports whether the log's lines a hold the lines b, as
+// encode writes them now or as json.Marshal wrote them before (with "<",
+// ">" and "&" escaped).
 func equalLines(a, b [][]byte) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if !bytes.Equal(a[i], b[i]) {
+		if bytes.Equal(a[i], b[i]) {
+			continue
+		}
+		var esc bytes.Buffer
+		json.HTMLEscape(&esc, b[i])
+		if !bytes.Equal(a[i], esc.Bytes()) {
 			return false
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -100,7 +101,6 @@ func (a *app) stateShow(c *cli.Context) error {
 	}{
 		{"anchor.json", state.KindAnchor, &state.Anchor{}},
 		{"window.json", state.KindWindow, &state.Window{}},
-		{"reservoir.json", state.KindReservoir, &state.Reservoir{}},
 	} {
 		p := filepath.Join(dir, f.name)
 		raw, err := st.ReadDoc(p)
@@ -121,6 +121,9 @@ func (a *app) stateShow(c *cli.Context) error {
 		out, _ := json.MarshalIndent(v, "", "  ")
 		fmt.Fprintf(a.stdout, "\n== %s\n%s\n", f.name, out)
 	}
+	// The live drift sample is part of window.json (drift.reservoir); the
+	// goals /djinn:reorient replaced, and their samples, are archived.
+	fmt.Fprintf(a.stdout, "\n== archive/: %s\n", archiveSummary(filepath.Join(dir, "archive")))
 	for _, f := range []struct {
 		name string
 		kind state.Kind
@@ -130,7 +133,7 @@ func (a *app) stateShow(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(a.stdout, "\n== %s: %d lines", f.name, n)
+		fmt.Fprintf(a.stdout, "\n== %s: %s", f.name, plural(n, "line", "lines"))
 		if stats.Invalid > 0 || stats.Torn {
 			fmt.Fprintf(a.stdout, " (%d invalid, torn last line: %v)", stats.Invalid, stats.Torn)
 		}
@@ -162,7 +165,7 @@ func (a *app) stateValidate(c *cli.Context) error {
 	for _, p := range rep.Problems {
 		fmt.Fprintf(a.stdout, "invalid: %s\n", p)
 	}
-	fmt.Fprintf(a.stdout, "%d files checked, %d problems\n", rep.Files, len(rep.Problems))
+	fmt.Fprintf(a.stdout, "%s checked, %s\n", plural(rep.Files, "file", "files"), plural(len(rep.Problems), "problem", "problems"))
 	if len(rep.Problems) > 0 {
 		return exitError{ExitFailure}
 	}
@@ -334,4 +337,35 @@ func (a *app) statePrune(c *cli.Context) error {
 	}
 	fmt.Fprintf(a.stdout, "%d sessions untouched for %d days pruned\n", len(res.Removed), days)
 	return nil
+}
+
+// plural is n with its noun: "1 problem", "2 problems".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// archiveSummary says what a session's archive/ holds: the goals
+// /djinn:reorient replaced (anchor-*.json) and their drift samples
+// (reservoir-*.json). The directory is not followed if it is a link.
+func archiveSummary(dir string) string {
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		return "none (no goal was replaced with /djinn:reorient)"
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "not shown: " + err.Error()
+	}
+	goals, samples := 0, 0
+	for _, e := range entries {
+		switch {
+		case strings.HasPrefix(e.Name(), "anchor-"):
+			goals++
+		case strings.HasPrefix(e.Name(), "reservoir-"):
+			samples++
+		}
+	}
+	return fmt.Sprintf("%s replaced with /djinn:reorient, %s of their drift samples", plural(goals, "earlier goal", "earlier goals"), plural(samples, "file", "files"))
 }

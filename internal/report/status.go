@@ -17,66 +17,67 @@ import (
 // with its numbers, and the recent advisories. It reads the session's state
 // without changing it (an invalid file is reported, not moved aside).
 func Status(w io.Writer, st *state.Store, id string, set settings.Drift) error {
-	win, a, err := PeekSession(st, id)
+	win, anchor, err := PeekSession(st, id)
 	if err != nil {
 		return err
 	}
 	if win == nil {
 		return fmt.Errorf("session %s: no state under %s", id, st.Root)
 	}
-	fmt.Fprintf(w, "djinn status: session %s, %d tool calls\n", id, win.ToolCalls)
+	hasAnchor := anchor != nil
+	var a state.Anchor
+	if hasAnchor {
+		a = *anchor
+	}
+	fmt.Fprintf(w, "djinn status: session %s, %s\n", id, count(win.ToolCalls, "tool call", "tool calls"))
 	if len(win.Disabled) > 0 {
 		fmt.Fprintf(w, "disabled for this session: %s\n", advice.Clean(strings.Join(win.Disabled, ", "), 200))
 	}
-	if a == nil {
-		fmt.Fprintln(w, "goal: none yet (no_anchor): the first substantive prompt becomes the goal, or set one with /djinn:reorient <goal>")
+	if !hasAnchor {
+		fmt.Fprintln(w, "goal: none yet. Your first substantial prompt becomes the goal, or set one with /djinn:reorient <goal>")
 	} else {
-		fmt.Fprintf(w, "goal (anchor %s, %s, from %s): %s\n", advice.Clean(a.Hash, 40), advice.Clean(a.IntentType, 40), advice.Clean(a.Source, 40), advice.Clean(a.Text, 500))
+		fmt.Fprintf(w, "goal (%s, %s; id %s): %s\n", intentWords(a.IntentType), anchorSourceWords(a.Source), advice.Clean(a.Hash, 40), prose(a.Text, 500))
 		if t := a.Task; t != nil && t.Text != a.Text {
-			fmt.Fprintf(w, "current task (from prompt %s, %s): %s\n", advice.Clean(t.PromptID, 128), advice.Clean(t.Source, 40), advice.Clean(t.Text, 500))
+			fmt.Fprintf(w, "current task (%s): %s\n", taskSourceWords(t.Source), prose(t.Text, 500))
 		}
 		if len(a.Instructions) > 0 {
-			fmt.Fprintln(w, "instructions in force (newest last):")
+			fmt.Fprintln(w, "your instructions still in force (newest last):")
 			for _, in := range a.Instructions {
-				fmt.Fprintf(w, "  - %s\n", advice.Clean(in.Text, 200))
+				fmt.Fprintf(w, "  - %s\n", prose(in.Text, 200))
 			}
 		}
 		if a.DeltaCount > 0 {
-			fmt.Fprintf(w, "constraints (%d added, newest last):\n", a.DeltaCount)
+			fmt.Fprintf(w, "constraints added to the goal (%d, newest last):\n", a.DeltaCount)
 			for _, d := range a.Deltas {
-				fmt.Fprintf(w, "  - %s\n", advice.Clean(d.Text, 200))
+				fmt.Fprintf(w, "  - %s\n", prose(d.Text, 200))
 			}
 		}
 		if a.Pivots+a.Reorients > 0 {
-			fmt.Fprintf(w, "pivots: %d, re-orientations: %d\n", a.Pivots, a.Reorients)
+			fmt.Fprintf(w, "goal changed: %s by a prompt, %s with /djinn:reorient\n", count(a.Pivots, "time", "times"), count(a.Reorients, "time", "times"))
 		}
 	}
 	if d := win.Drift; d != nil {
 		v := d.Verdict
 		switch {
 		case v == nil:
-			fmt.Fprintln(w, "verdict: insufficient_data (no tool calls since the goal was set)")
+			fmt.Fprintln(w, "on the goal? too early to say: no tool calls since the goal was set")
 		default:
-			fmt.Fprintf(w, "verdict: %s\n", advice.Clean(v.Kind, 40))
-			fmt.Fprintf(w, "  alignment of the last calls %.2f vs threshold %.2f (%s", v.Score, v.Threshold, v.ThresholdSource)
-			if d.ThresholdSource == "posterior_p10" {
-				fmt.Fprintf(w, " of %d past sessions", d.PosteriorN)
-			}
-			fmt.Fprintln(w, ")")
+			fmt.Fprintf(w, "on the goal? %s\n", verdictWords(v.Kind))
+			fmt.Fprintf(w, "  the last calls match the goal %.0f%% (%.0f%% or more counts as on task; %s)\n", 100*v.Score, 100*v.Threshold, thresholdWords(v.ThresholdSource, d.PosteriorN))
 			v2 := withCI(*v, id, d, set.BootstrapResamples)
 			if v2.N < set.MinSamples {
-				fmt.Fprintf(w, "  session sample: N=%d (insufficient data for an interval; %d needed)\n", v2.N, set.MinSamples)
+				fmt.Fprintf(w, "  whole session: %s measured, too few for an average (%d needed)\n", count(v2.N, "call", "calls"), set.MinSamples)
 			} else {
-				fmt.Fprintf(w, "  session sample: mean %.2f, 95%% CI %.2f–%.2f, N=%d of %d calls\n", v2.Mean, v2.CILo, v2.CIHi, v2.N, d.Reservoir.NSeen)
+				fmt.Fprintf(w, "  whole session: the calls match the goal %.0f%% on average (95%% sure between %.0f%% and %.0f%%), from a sample of %d of %s\n", 100*v2.Mean, 100*v2.CILo, 100*v2.CIHi, v2.N, count(int(d.Reservoir.NSeen), "call", "calls"))
 			}
 			if v.Tail != "" {
-				fmt.Fprintf(w, "  task-state model: last 5 calls %d lost, %d side quest (tail: %s)\n", v.Lost, v.Side, v.Tail)
+				fmt.Fprintf(w, "  of the last 5 calls, %d looked lost and %d a side quest\n", v.Lost, v.Side)
 			}
 			if d.Insufficient {
-				fmt.Fprintln(w, "  the goal is too short or generic to measure against: verdicts stay insufficient_data")
+				fmt.Fprintln(w, "  the goal is too short or too general to measure against, so this stays undecided")
 			}
 		}
-		fmt.Fprintf(w, "  learned: %d words, %d files; drift advisories given: %d\n", len(d.Vocab), len(d.Files), d.Advised)
+		fmt.Fprintf(w, "  learned from the work so far: %s and %s that belong to the goal; drift warnings given: %d\n", count(len(d.Vocab), "word", "words"), count(len(d.Files), "file", "files"), d.Advised)
 	}
 	if ps := win.Pressure; ps != nil && (ps.Limit > 0 || ps.Window != "") {
 		if ps.Limit > 0 {
@@ -93,7 +94,7 @@ func Status(w io.Writer, st *state.Store, id string, set settings.Drift) error {
 		}
 	}
 	if len(win.Failures) > 0 {
-		fmt.Fprintln(w, "open failures:")
+		fmt.Fprintln(w, "still failing:")
 		for _, f := range win.Failures {
 			fmt.Fprintf(w, "  - %s %s (%d×): %s\n", advice.Clean(f.Tool, 80), advice.Quote(drift.RelPath(f.Target, win.ProjectDir), 100), f.Count, advice.Quote(f.Error, 120))
 		}
@@ -114,7 +115,7 @@ func Status(w io.Writer, st *state.Store, id string, set settings.Drift) error {
 			if r.ID != "" {
 				id = " (id " + advice.Clean(r.ID, 12) + ")"
 			}
-			fmt.Fprintf(w, "  call #%d: %s%s %s%s\n", r.Seq, advice.Tag(advice.Clean(r.Kind, 20)), note, advice.Clean(strings.TrimPrefix(r.Text, advice.Tag(r.Kind)), 300), id)
+			fmt.Fprintf(w, "  call #%d: %s%s %s%s\n", r.Seq, advice.Tag(advice.Clean(r.Kind, 20)), note, prose(strings.TrimPrefix(r.Text, advice.Tag(r.Kind)), 300), id)
 		}
 	}
 	if f := win.Feedback; f != nil && (len(f.Marks) > 0 || len(f.Held) > 0) {

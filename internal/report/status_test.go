@@ -97,3 +97,49 @@ func status(t *testing.T, w *state.Window, a *state.Anchor) string {
 	}
 	return out.String()
 }
+
+// Status is for a person who knows nothing of the engines (issue 15,
+// finding 6): a long advisory is cut at a word boundary with an ellipsis,
+// never mid-word; counts have their plurals; and none of the engines'
+// jargon is shown.
+func TestStatusReadsAsPlainWords(t *testing.T) {
+	st := &state.Store{Root: t.TempDir(), LockWait: time.Second}
+	dir, err := st.SessionDir("s-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	a := anchor("Add dark mode")
+	if err := st.Save(filepath.Join(dir, "anchor.json"), state.KindAnchor, &a); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+	w := state.NewWindow("s-1", now)
+	w.ToolCalls = 1
+	long := "[djinn:read-loop] " + strings.Repeat("internationalization ", 30)
+	w.Recent = []state.Recent{{Seq: 1, Time: now, Kind: "read-loop", Text: long}}
+	w.Drift = &state.Drift{AnchorHash: a.Hash, AnchorTokens: []string{}, Intent: "feature", Threshold: 0.7, ThresholdSource: "fallback",
+		Vocab: []string{"dark"}, Files: []string{}, Recent: []state.CallSignal{}, Obs: []string{},
+		Reservoir: &state.Samples{K: 8, NSeen: 1, Items: []state.Sample{{Seq: 1, Score: 0.9, Tool: "Read"}}},
+		Verdict:   &state.Verdict{Kind: "insufficient_data", Score: 0.9, Threshold: 0.7, ThresholdSource: "fallback", N: 1}}
+	if err := st.Save(filepath.Join(dir, "window.json"), state.KindWindow, &w); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := report.Status(&out, st, "s-1", settings.Default().Drift); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{", 1 tool call\n", "1 word and 0 files", "internationalization…\n", "on the goal? too early to say\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("status lacks %q:\n%s", want, got)
+		}
+	}
+	for _, jargon := range []string{"(fallback)", "1 tool calls", "1 words", "insufficient_data", "learned: ", "internationaliz…", "…internationalization"} {
+		if strings.Contains(got, jargon) {
+			t.Errorf("status says %q:\n%s", jargon, got)
+		}
+	}
+}
