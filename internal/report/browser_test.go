@@ -102,15 +102,20 @@ func (b *browser) open(tb testing.TB, path string) {
 
 // replayReport replays a transcript and writes its report into dir; it
 // returns the report's path and the session as the report read it.
-func replayReport(tb testing.TB, transcript, dir string) (string, *report.Session) {
+func replayReport(tb testing.TB, transcript, dir string) (string, *report.Session, []report.Entry) {
 	tb.Helper()
 	var path string
 	var sess *report.Session
+	var log []report.Entry
 	_, err := replay.Run(context.Background(), transcript, replay.Options{
 		Settings: settings.Default(),
 		Finish: func(st *state.Store, id string) error {
 			var err error
 			if sess, err = report.LoadSession(st, id); err != nil {
+				return err
+			}
+			// What djinn log prints for the session.
+			if log, err = report.Log(st, id); err != nil {
 				return err
 			}
 			path, err = report.WriteFile(st, id, filepath.Join(dir, id+".html"), report.HTMLOptions{Tiers: settings.Default().Pressure.Tiers, Source: filepath.Base(transcript)})
@@ -120,7 +125,7 @@ func replayReport(tb testing.TB, transcript, dir string) (string, *report.Sessio
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return path, sess
+	return path, sess, log
 }
 
 // pageFacts is what the test reads from the rendered DOM.
@@ -160,7 +165,7 @@ const factsJS = `(() => {
 
 // TestReportInChromium renders the replayed spotter session's report and
 // opens it in headless chromium: no console error, no request but the
-// file itself, one marker per advisory of advisories.jsonl by kind, one
+// file itself, one marker per advisory djinn log lists, by kind, one
 // context point and one call tick per turn.
 func TestReportInChromium(t *testing.T) {
 	b := newBrowser(t)
@@ -178,7 +183,7 @@ func TestReportInChromium(t *testing.T) {
 	b.errors, b.requests = nil, nil
 	b.mu.Unlock()
 
-	path, sess := replayReport(t, spotter, t.TempDir())
+	path, sess, log := replayReport(t, spotter, t.TempDir())
 	b.open(t, path)
 	f, err := chromedp.Run(b.ctx, chromedp.Evaluate[pageFacts](factsJS))
 	if err != nil {
@@ -194,15 +199,16 @@ func TestReportInChromium(t *testing.T) {
 			t.Errorf("the report fetched %s: it must work offline", u)
 		}
 	}
+	// The markers are djinn log's advisories, kind for kind.
 	want := map[string]int{}
-	for _, a := range sess.Advisories {
-		want[a.Kind]++
+	for _, e := range log {
+		want[e.Kind]++
 	}
-	if len(sess.Advisories) == 0 || len(sess.Turns) != 150 {
-		t.Fatalf("replayed session: %d advisories, %d turns; want some advisories and 150 turns", len(sess.Advisories), len(sess.Turns))
+	if len(log) != len(sess.Advisories) || len(sess.Advisories) == 0 || len(sess.Turns) != 150 {
+		t.Fatalf("replayed session: %d advisories (djinn log: %d), %d turns; want some advisories, the same in the log, and 150 turns", len(sess.Advisories), len(log), len(sess.Turns))
 	}
 	if fmt.Sprint(f.Markers) != fmt.Sprint(want) {
-		t.Errorf("markers by kind %v, advisories.jsonl by kind %v", f.Markers, want)
+		t.Errorf("markers by kind %v, djinn log by kind %v", f.Markers, want)
 	}
 	if f.Rows != len(sess.Advisories) {
 		t.Errorf("%d advisory rows, %d advisories", f.Rows, len(sess.Advisories))
