@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+
 	"github.com/djinn-cc/djinn/hooks"
 	"github.com/djinn-cc/djinn/internal/synth"
 )
@@ -29,9 +31,16 @@ func nextEvents(s *synth.Session) ([]namedPayload, error) {
 	pre.Trigger, pre.PromptID, pre.PermissionMode = "auto", "", ""
 	compact := s.Base(hooks.SessionStart, n/25)
 	compact.Source, compact.PromptID = "compact", ""
+	// PreToolUse is wired for Bash, Write, Edit and MultiEdit; with the ask
+	// setting off (its default) the hook returns before it opens the
+	// session.
+	preTool := *call
+	preTool.HookEventName, preTool.ToolResponse = hooks.PreToolUse, nil
+	preTool.ToolName, preTool.ToolInput = "Bash", json.RawMessage(`{"command":"go test ./internal/billing/ -run TestInvoice3","description":"run the invoice test"}`)
 	end := s.Base(hooks.SessionEnd, n/25)
 	end.Reason, end.PromptID = "other", ""
 	return []namedPayload{
+		{"PreToolUse", &preTool, true},
 		{"PostToolUse", call, true},
 		{"PostToolUseFailure", &fail, true},
 		{"UserPromptSubmit", s.Prompt(n/25 + 1), true},
