@@ -165,14 +165,6 @@ func Encode(event string, r Response) ([]byte, error) {
 	return append(out, '\n'), nil
 }
 
-// nonEmpty is s as a list: none when s is empty.
-func nonEmpty(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return []string{s}
-}
-
 // capText cuts s to at most max runes, on a rune boundary, saying so.
 func capText(s string, max int) string {
 	if utf8.RuneCountInString(s) <= max {
