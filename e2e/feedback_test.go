@@ -21,10 +21,7 @@ import (
 func TestWrongFromTheCLI(t *testing.T) {
 	t.Parallel()
 	const tag = "[djinn:read-loop]"
-	stateDir := t.TempDir()
-	stub := NewStub(t)
-	env := djinnEnv(t, stub, stateDir)
-	env.Env = append(env.Env, "DJINN_ADVISORIES_READ_LOOP=advise", "DJINN_DEVELOPER=e2e-developer")
+	stub, env, stateDir := djinnScratch(t, "DJINN_ADVISORIES_READ_LOOP=advise", "DJINN_DEVELOPER=e2e-developer")
 	spaceInHome(t, env)
 	file := filepath.Join(env.Project, "config.yaml")
 	writeFile(t, file, "retries: 3\ntimeout: 30s\n")

@@ -22,10 +22,7 @@ func TestAdvisoryNoticeOnScreen(t *testing.T) {
 	const notice = "djinn: told the agent it re-read"
 	stub := NewStub(t)
 	env := djinnEnv(t, stub, "")
-	mkt := filepath.Join(t.TempDir(), "djinn")
-	copyPlugin(t, repoRoot(t), mkt)
-	env.MustPlugin("marketplace", "add", mkt)
-	env.MustPlugin("install", "djinn@djinn", "--config", "advisories_read_loop=advise")
+	installDjinn(t, env, "--config", "advisories_read_loop=advise")
 
 	file := filepath.Join(env.Project, "config.yaml")
 	writeFile(t, file, "retries: 3\ntimeout: 30s\n")

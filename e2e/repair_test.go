@@ -15,9 +15,7 @@ import (
 // still shows the original goal.
 func TestHandEditedAnchorKeepsGoal(t *testing.T) {
 	t.Parallel()
-	stateDir := t.TempDir()
-	stub := NewStub(t)
-	env := djinnEnv(t, stub, stateDir)
+	stub, env, stateDir := djinnScratch(t)
 	pager := filepath.Join(env.Project, "pager.go")
 	writeFile(t, pager, "package pager\n\nfunc Page(items []int, off, limit int) []int {\n\treturn items[off : off+limit-1]\n}\n")
 	const goal = "Fix the off-by-one bug in the pagination helper in pager.go and add a regression test for it."
