@@ -139,15 +139,7 @@ func TestWrongQuietsTheKindNextSession(t *testing.T) {
 	// The latest through /djinn:wrong, the other two through djinn
 	// feedback's path.
 	s.userPrompt("/djinn:wrong")
-	for _, id := range ids[:2] {
-		sid, a, err := FindAdvisory(s.env.Store, "", id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Judge(context.Background(), s.env, sid, a, state.VerdictWrong, "again"); err != nil {
-			t.Fatal(err)
-		}
-	}
+	s.judge(ids[:2], state.VerdictWrong, "again")
 	if lv := s.profile().Level("read-loop", s.env.developerKey()); lv != 3 {
 		t.Fatalf("level %d, want 3", lv)
 	}
@@ -180,15 +172,7 @@ func TestWrongQuietsTheKindNextSession(t *testing.T) {
 	}
 
 	// Marking the three right undoes it.
-	for _, id := range ids {
-		sid, a, err := FindAdvisory(s.env.Store, "", id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Judge(context.Background(), s.env, sid, a, state.VerdictRight, ""); err != nil {
-			t.Fatal(err)
-		}
-	}
+	s.judge(ids, state.VerdictRight, "")
 	if lv := s.profile().Level("read-loop", s.env.developerKey()); lv != 0 {
 		t.Fatalf("level %d after three rights, want 0", lv)
 	}
@@ -288,19 +272,25 @@ func TestHeldBounds(t *testing.T) {
 	}
 }
 
+// judge judges the advisories with these ids as djinn feedback does:
+// found by id in any session, then judged with the note.
+func (s *sim) judge(ids []string, verdict, note string) {
+	for _, id := range ids {
+		sid, a, err := FindAdvisory(s.env.Store, "", id)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		if _, err := Judge(context.Background(), s.env, sid, a, verdict, note); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+}
+
 // advisoryIDs reads advisories.jsonl: the ids of the advisories of a kind.
 func (s *sim) advisoryIDs(kind string) []string {
-	dir, _ := s.env.Store.SessionDir(s.id)
 	var out []string
-	_, err := s.env.Store.ReadLines(filepath.Join(dir, "advisories.jsonl"), state.KindAdvisory, 0, func(raw []byte) error {
-		var a state.Advisory
-		if state.DecodeStrict(raw, &a) == nil && a.Kind == kind {
-			out = append(out, a.ID)
-		}
-		return nil
-	})
-	if err != nil {
-		s.t.Fatal(err)
+	for _, a := range s.logged(kind) {
+		out = append(out, a.ID)
 	}
 	return out
 }
