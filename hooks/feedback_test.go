@@ -124,8 +124,17 @@ func TestWrongWithNothingToMark(t *testing.T) {
 // (counted in the window, not recorded), still gives a chronic (hard) one,
 // and leaves the other kinds alone; marking the three right undoes it.
 func TestWrongQuietsTheKindNextSession(t *testing.T) {
+	const goal = "fix the parser so that nested lists round-trip"
 	s := newSim(t)
-	s.userPrompt("fix the parser so that nested lists round-trip")
+	s.userPrompt(goal)
+	// next is the developer's next session on the same goal, which reads
+	// file three times.
+	next := func(id, file string) *sim {
+		n := s.nextSession(id)
+		n.userPrompt(goal)
+		readThrice(n, file)
+		return n
+	}
 	for i, f := range []string{"src/a.go", "src/b.go", "src/c.go"} {
 		readThrice(s, f)
 		for j := range 3 { // past the pattern's cooldown
@@ -144,10 +153,8 @@ func TestWrongQuietsTheKindNextSession(t *testing.T) {
 		t.Fatalf("level %d, want 3", lv)
 	}
 
-	n := s.nextSession("sim-session-2")
-	n.userPrompt("fix the parser so that nested lists round-trip")
 	// The first finding is soft (EMA α): held.
-	readThrice(n, "src/d.go")
+	n := next("sim-session-2", "src/d.go")
 	if c := n.count("read-loop"); c != 0 {
 		t.Fatalf("a one-off read-loop was told at level 3: %q", n.said)
 	}
@@ -176,9 +183,7 @@ func TestWrongQuietsTheKindNextSession(t *testing.T) {
 	if lv := s.profile().Level("read-loop", s.env.developerKey()); lv != 0 {
 		t.Fatalf("level %d after three rights, want 0", lv)
 	}
-	m := s.nextSession("sim-session-3")
-	m.userPrompt("fix the parser so that nested lists round-trip")
-	readThrice(m, "src/e.go")
+	m := next("sim-session-3", "src/e.go")
 	if c := m.count("read-loop"); c != 1 {
 		t.Fatalf("read-loop told %d times after the undo, want 1", c)
 	}
