@@ -35,7 +35,7 @@ func TestCompactionHandOff(t *testing.T) {
 		Hash string `json:"hash"`
 		Text string `json:"text"`
 	}
-	data, err := os.ReadFile(filepath.Join(stateDir, "sessions", session, "anchor.json"))
+	data, err := os.ReadFile(sessionFile(stateDir, session, "anchor.json"))
 	if err == nil {
 		err = json.Unmarshal(data, &anchor)
 	}

@@ -113,7 +113,7 @@ func readState(t *testing.T, stateDir, session string) state.Window {
 // readAdvisories reads a session's advisories.jsonl (none when absent).
 func readAdvisories(t *testing.T, stateDir, session string) []state.Advisory {
 	t.Helper()
-	f, err := os.Open(filepath.Join(stateDir, "sessions", session, "advisories.jsonl"))
+	f, err := os.Open(sessionFile(stateDir, session, "advisories.jsonl"))
 	if os.IsNotExist(err) {
 		return nil
 	}

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -108,19 +107,15 @@ func TestConfigProblemShownOnce(t *testing.T) {
 // hook's systemMessage).
 func transcriptAttachments(t *testing.T, env *Env, sessionID, typ string) []struct{ Type, Content, HookEvent string } {
 	t.Helper()
-	raw, err := os.ReadFile(env.Transcript(sessionID))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []struct{ Type, Content, HookEvent string }
-	for _, l := range strings.Split(string(raw), "\n") {
+	for _, l := range readJSONL(t, env.Transcript(sessionID)) {
 		var line struct {
 			Type       string `json:"type"`
 			Attachment struct {
 				Type, Content, HookEvent string
 			} `json:"attachment"`
 		}
-		if json.Unmarshal([]byte(l), &line) == nil && line.Type == "attachment" && line.Attachment.Type == typ {
+		if json.Unmarshal(l, &line) == nil && line.Type == "attachment" && line.Attachment.Type == typ {
 			out = append(out, line.Attachment)
 		}
 	}

@@ -216,10 +216,15 @@ type window struct {
 	Raw json.RawMessage `json:"-"`
 }
 
+// sessionFile is the path of a session's state file name under stateDir.
+func sessionFile(stateDir, session, name string) string {
+	return filepath.Join(stateDir, "sessions", session, name)
+}
+
 // readWindow loads <stateDir>/sessions/<id>/window.json.
 func readWindow(t testing.TB, stateDir, session string) window {
 	t.Helper()
-	path := filepath.Join(stateDir, "sessions", session, "window.json")
+	path := sessionFile(stateDir, session, "window.json")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("session state: %v", err)

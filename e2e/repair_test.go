@@ -22,7 +22,7 @@ func TestHandEditedAnchorKeepsGoal(t *testing.T) {
 	stub.Push(Tool("Read", map[string]string{"file_path": pager}), Text("The slice end is off by one."))
 	run1 := env.MustClaude(pluginRun(t, Run{Prompt: goal}))
 	session := run1.SessionID
-	anchorPath := filepath.Join(stateDir, "sessions", session, "anchor.json")
+	anchorPath := sessionFile(stateDir, session, "anchor.json")
 	raw, err := os.ReadFile(anchorPath)
 	if err != nil {
 		t.Fatalf("no anchor after the first prompt: %v\n%v", err, run1)
