@@ -13,9 +13,7 @@ import (
 func TestDisableLoopsStopsLoopAdvisories(t *testing.T) {
 	t.Parallel()
 	const tag = "[djinn:read-loop]"
-	stub := NewStub(t)
-	env := djinnEnv(t, stub, t.TempDir())
-	env.Env = append(env.Env, "DJINN_ADVISORIES_READ_LOOP=advise")
+	stub, env, _ := djinnScratch(t, "DJINN_ADVISORIES_READ_LOOP=advise")
 	file := filepath.Join(env.Project, "config.yaml")
 	writeFile(t, file, "retries: 3\ntimeout: 30s\n")
 	read := Tool("Read", map[string]string{"file_path": file})
