@@ -23,9 +23,7 @@ func TestWrongFromTheCLI(t *testing.T) {
 	const tag = "[djinn:read-loop]"
 	stub, env, stateDir := djinnScratch(t, "DJINN_ADVISORIES_READ_LOOP=advise", "DJINN_DEVELOPER=e2e-developer")
 	spaceInHome(t, env)
-	file := filepath.Join(env.Project, "config.yaml")
-	writeFile(t, file, "retries: 3\ntimeout: 30s\n")
-	read := Tool("Read", map[string]string{"file_path": file})
+	read := configRead(t, env)
 	stub.Push(read, read, read, Text("The config sets retries to 3."))
 	run1 := env.MustClaude(pluginRun(t, Run{Prompt: "Check the retry setting in config.yaml and tell me its value."}))
 	session := run1.SessionID

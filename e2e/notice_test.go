@@ -23,9 +23,7 @@ func TestAdvisoryNoticeOnScreen(t *testing.T) {
 	env := djinnEnv(t, stub, "")
 	installDjinn(t, env, "--config", "advisories_read_loop=advise")
 
-	file := filepath.Join(env.Project, "config.yaml")
-	writeFile(t, file, "retries: 3\ntimeout: 30s\n")
-	read := Tool("Read", map[string]string{"file_path": file})
+	read := configRead(t, env)
 	stub.Push(read, read, read, Text("The config sets retries to 3."))
 	run := env.MustClaude(Run{Prompt: "Check the retry setting in config.yaml and tell me its value."})
 

@@ -150,6 +150,15 @@ func djinnScratch(t testing.TB, vars ...string) (stub *Stub, env *Env, stateDir 
 	return stub, env, stateDir
 }
 
+// configRead writes config.yaml into env's project and returns a Read of
+// it: three of them in a row are a read-loop.
+func configRead(t *testing.T, env *Env) Response {
+	t.Helper()
+	file := filepath.Join(env.Project, "config.yaml")
+	writeFile(t, file, "retries: 3\ntimeout: 30s\n")
+	return Tool("Read", map[string]string{"file_path": file})
+}
+
 // installDjinn installs the working tree in env's scratch HOME as a user
 // would: a copy of it is added as a directory marketplace (named by its
 // marketplace.json) and djinn@djinn is installed from it with the extra
