@@ -1,9 +1,6 @@
 package e2e
 
-import (
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // TestReadLoopAdvisoryReachesModel: the scripted model reads the same file
 // three times. Djinn's PostToolUse hook on the third read says
@@ -14,14 +11,10 @@ import (
 func TestReadLoopAdvisoryReachesModel(t *testing.T) {
 	t.Parallel()
 	const tag = "[djinn:read-loop]"
-	stub := NewStub(t)
-	env := djinnEnv(t, stub, t.TempDir())
 	// read-loop ships as observe (not told); this test is about how a told
 	// advisory reaches the model.
-	env.Env = append(env.Env, "DJINN_ADVISORIES_READ_LOOP=advise")
-	file := filepath.Join(env.Project, "config.yaml")
-	writeFile(t, file, "retries: 3\ntimeout: 30s\n")
-	read := Tool("Read", map[string]string{"file_path": file})
+	stub, env, _ := djinnScratch(t, "DJINN_ADVISORIES_READ_LOOP=advise")
+	read := configRead(t, env)
 	stub.Push(read, read, read, Text("The config sets retries to 3."))
 
 	run := env.MustClaude(pluginRun(t, Run{Prompt: "Check the retry setting in config.yaml and tell me its value."}))

@@ -18,12 +18,9 @@ import (
 func TestCompactionHandOff(t *testing.T) {
 	t.Parallel()
 	const goal = "Add a rate limiter to the upload handler in server.go and document the limits in README.md"
-	stateDir := t.TempDir()
-	stub := NewStub(t)
-	env := djinnEnv(t, stub, stateDir)
 	// reanchor, and with it the PreCompact hand-off, ships as observe; this
 	// test is about how the told hand-off reaches the compactor and the model.
-	env.Env = append(env.Env, "DJINN_ADVISORIES_REANCHOR=advise")
+	stub, env, stateDir := djinnScratch(t, "DJINN_ADVISORIES_REANCHOR=advise")
 	server := filepath.Join(env.Project, "server.go")
 	writeFile(t, server, "package server\n\nfunc upload() {}\n")
 	stub.Push(
@@ -38,7 +35,7 @@ func TestCompactionHandOff(t *testing.T) {
 		Hash string `json:"hash"`
 		Text string `json:"text"`
 	}
-	data, err := os.ReadFile(filepath.Join(stateDir, "sessions", session, "anchor.json"))
+	data, err := os.ReadFile(sessionFile(stateDir, session, "anchor.json"))
 	if err == nil {
 		err = json.Unmarshal(data, &anchor)
 	}

@@ -21,14 +21,9 @@ import (
 func TestWrongFromTheCLI(t *testing.T) {
 	t.Parallel()
 	const tag = "[djinn:read-loop]"
-	stateDir := t.TempDir()
-	stub := NewStub(t)
-	env := djinnEnv(t, stub, stateDir)
-	env.Env = append(env.Env, "DJINN_ADVISORIES_READ_LOOP=advise", "DJINN_DEVELOPER=e2e-developer")
+	stub, env, stateDir := djinnScratch(t, "DJINN_ADVISORIES_READ_LOOP=advise", "DJINN_DEVELOPER=e2e-developer")
 	spaceInHome(t, env)
-	file := filepath.Join(env.Project, "config.yaml")
-	writeFile(t, file, "retries: 3\ntimeout: 30s\n")
-	read := Tool("Read", map[string]string{"file_path": file})
+	read := configRead(t, env)
 	stub.Push(read, read, read, Text("The config sets retries to 3."))
 	run1 := env.MustClaude(pluginRun(t, Run{Prompt: "Check the retry setting in config.yaml and tell me its value."}))
 	session := run1.SessionID
@@ -116,7 +111,7 @@ func readState(t *testing.T, stateDir, session string) state.Window {
 // readAdvisories reads a session's advisories.jsonl (none when absent).
 func readAdvisories(t *testing.T, stateDir, session string) []state.Advisory {
 	t.Helper()
-	f, err := os.Open(filepath.Join(stateDir, "sessions", session, "advisories.jsonl"))
+	f, err := os.Open(sessionFile(stateDir, session, "advisories.jsonl"))
 	if os.IsNotExist(err) {
 		return nil
 	}

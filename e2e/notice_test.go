@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,14 +21,9 @@ func TestAdvisoryNoticeOnScreen(t *testing.T) {
 	const notice = "djinn: told the agent it re-read"
 	stub := NewStub(t)
 	env := djinnEnv(t, stub, "")
-	mkt := filepath.Join(t.TempDir(), "djinn")
-	copyPlugin(t, repoRoot(t), mkt)
-	env.MustPlugin("marketplace", "add", mkt)
-	env.MustPlugin("install", "djinn@djinn", "--config", "advisories_read_loop=advise")
+	installDjinn(t, env, "--config", "advisories_read_loop=advise")
 
-	file := filepath.Join(env.Project, "config.yaml")
-	writeFile(t, file, "retries: 3\ntimeout: 30s\n")
-	read := Tool("Read", map[string]string{"file_path": file})
+	read := configRead(t, env)
 	stub.Push(read, read, read, Text("The config sets retries to 3."))
 	run := env.MustClaude(Run{Prompt: "Check the retry setting in config.yaml and tell me its value."})
 
@@ -111,19 +105,15 @@ func TestConfigProblemShownOnce(t *testing.T) {
 // hook's systemMessage).
 func transcriptAttachments(t *testing.T, env *Env, sessionID, typ string) []struct{ Type, Content, HookEvent string } {
 	t.Helper()
-	raw, err := os.ReadFile(env.Transcript(sessionID))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []struct{ Type, Content, HookEvent string }
-	for _, l := range strings.Split(string(raw), "\n") {
+	for _, l := range readJSONL(t, env.Transcript(sessionID)) {
 		var line struct {
 			Type       string `json:"type"`
 			Attachment struct {
 				Type, Content, HookEvent string
 			} `json:"attachment"`
 		}
-		if json.Unmarshal([]byte(l), &line) == nil && line.Type == "attachment" && line.Attachment.Type == typ {
+		if json.Unmarshal(l, &line) == nil && line.Type == "attachment" && line.Attachment.Type == typ {
 			out = append(out, line.Attachment)
 		}
 	}

@@ -138,6 +138,43 @@ func djinnEnv(t testing.TB, stub *Stub, stateDir string) *Env {
 	return env
 }
 
+// djinnScratch is a stub model with no replies yet and a scratch CLI
+// environment (djinnEnv) whose state lives in a fresh directory, returned
+// third; vars are further environment variables for the CLI and its hooks.
+func djinnScratch(t testing.TB, vars ...string) (stub *Stub, env *Env, stateDir string) {
+	t.Helper()
+	stateDir = t.TempDir()
+	stub = NewStub(t)
+	env = djinnEnv(t, stub, stateDir)
+	env.Env = append(env.Env, vars...)
+	return stub, env, stateDir
+}
+
+// configRead writes config.yaml into env's project and returns a Read of
+// it: three of them in a row are a read-loop.
+func configRead(t *testing.T, env *Env) Response {
+	t.Helper()
+	file := filepath.Join(env.Project, "config.yaml")
+	writeFile(t, file, "retries: 3\ntimeout: 30s\n")
+	return Tool("Read", map[string]string{"file_path": file})
+}
+
+// installDjinn installs the working tree in env's scratch HOME as a user
+// would: a copy of it is added as a directory marketplace (named by its
+// marketplace.json) and djinn@djinn is installed from it with the extra
+// install arguments. It returns the marketplace directory and the plugin's
+// data directory, where the launcher builds Djinn and Djinn keeps its state
+// unless told otherwise.
+func installDjinn(t testing.TB, env *Env, installArgs ...string) (mkt, data string) {
+	t.Helper()
+	mkt = filepath.Join(t.TempDir(), "djinn")
+	copyPlugin(t, repoRoot(t), mkt)
+	env.MustPlugin("marketplace", "add", mkt)
+	env.MustPlugin(append([]string{"install", "djinn@djinn"}, installArgs...)...)
+	// The plugin data directory id is plugin@marketplace with '@' turned into '-'.
+	return mkt, filepath.Join(env.Home, ".claude", "plugins", "data", "djinn-djinn")
+}
+
 // pluginRun is r with the repository loaded as a plugin (--plugin-dir).
 func pluginRun(t testing.TB, r Run) Run {
 	r.PluginDirs = append([]string{repoRoot(t)}, r.PluginDirs...)
@@ -188,10 +225,15 @@ type window struct {
 	Raw json.RawMessage `json:"-"`
 }
 
+// sessionFile is the path of a session's state file name under stateDir.
+func sessionFile(stateDir, session, name string) string {
+	return filepath.Join(stateDir, "sessions", session, name)
+}
+
 // readWindow loads <stateDir>/sessions/<id>/window.json.
 func readWindow(t testing.TB, stateDir, session string) window {
 	t.Helper()
-	path := filepath.Join(stateDir, "sessions", session, "window.json")
+	path := sessionFile(stateDir, session, "window.json")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("session state: %v", err)
@@ -323,19 +365,13 @@ func TestInstalledPluginFiresEveryEvent(t *testing.T) {
 	env.Env = append(env.Env, goBuildEnv(t)...)
 	version := pluginVersion(t)
 
-	// A copy of the working tree, as a checkout would be; the marketplace
-	// name comes from marketplace.json.
-	mkt := filepath.Join(t.TempDir(), "djinn")
-	copyPlugin(t, repoRoot(t), mkt)
-	env.MustPlugin("marketplace", "add", mkt)
-	env.MustPlugin("install", "djinn@djinn")
+	// A copy of the working tree, as a checkout would be.
+	mkt, data := installDjinn(t, env)
 	list := env.MustPlugin("list")
 	if !bytes.Contains(list.Stdout, []byte("djinn@djinn")) {
 		t.Fatalf("plugin list does not show djinn@djinn\n%v", list)
 	}
 
-	// The plugin data directory id is plugin@marketplace with '@' turned into '-'.
-	data := filepath.Join(env.Home, ".claude", "plugins", "data", "djinn-djinn")
 	bin := filepath.Join(data, "bin", "djinn-"+version)
 	if _, err := os.Stat(bin); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("binary %s before the first session: %v; want none", bin, err)

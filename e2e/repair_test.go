@@ -15,16 +15,14 @@ import (
 // still shows the original goal.
 func TestHandEditedAnchorKeepsGoal(t *testing.T) {
 	t.Parallel()
-	stateDir := t.TempDir()
-	stub := NewStub(t)
-	env := djinnEnv(t, stub, stateDir)
+	stub, env, stateDir := djinnScratch(t)
 	pager := filepath.Join(env.Project, "pager.go")
 	writeFile(t, pager, "package pager\n\nfunc Page(items []int, off, limit int) []int {\n\treturn items[off : off+limit-1]\n}\n")
 	const goal = "Fix the off-by-one bug in the pagination helper in pager.go and add a regression test for it."
 	stub.Push(Tool("Read", map[string]string{"file_path": pager}), Text("The slice end is off by one."))
 	run1 := env.MustClaude(pluginRun(t, Run{Prompt: goal}))
 	session := run1.SessionID
-	anchorPath := filepath.Join(stateDir, "sessions", session, "anchor.json")
+	anchorPath := sessionFile(stateDir, session, "anchor.json")
 	raw, err := os.ReadFile(anchorPath)
 	if err != nil {
 		t.Fatalf("no anchor after the first prompt: %v\n%v", err, run1)

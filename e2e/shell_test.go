@@ -24,16 +24,12 @@ func TestInstalledPluginFoundFromShell(t *testing.T) {
 	env := NewEnv(t, stub)
 	env.Env = append(env.Env, goBuildEnv(t)...)
 	version := pluginVersion(t)
-	mkt := filepath.Join(t.TempDir(), "djinn")
-	copyPlugin(t, repoRoot(t), mkt)
-	env.MustPlugin("marketplace", "add", mkt)
-	env.MustPlugin("install", "djinn@djinn")
+	_, data := installDjinn(t, env)
 
 	run := env.MustClaude(Run{Prompt: "Fix the login redirect loop in the session middleware; print the marker first."})
 	if run.SessionID == "" {
 		t.Fatalf("no session id\n%v", run)
 	}
-	data := filepath.Join(env.Home, ".claude", "plugins", "data", "djinn-djinn")
 	stable := filepath.Join(data, "bin", "djinn")
 	if target, err := os.Readlink(stable); err != nil || target != "djinn-"+version {
 		t.Fatalf("%s -> %q (%v); want djinn-%s, kept by the launcher", stable, target, err, version)

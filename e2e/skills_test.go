@@ -61,9 +61,7 @@ func containsExact(texts []string, want string) bool {
 // goal must have changed.
 func TestSkillsShowBinaryOutput(t *testing.T) {
 	t.Parallel()
-	stateDir := t.TempDir()
-	stub := NewStub(t)
-	env := djinnEnv(t, stub, stateDir)
+	stub, env, stateDir := djinnScratch(t)
 	spaceInHome(t, env) // the skills' command lines carry the plugin data dir
 	pager := filepath.Join(env.Project, "pager.go")
 	pagerTest := filepath.Join(env.Project, "pager_test.go")

@@ -1,9 +1,6 @@
 package e2e
 
-import (
-	"path/filepath"
-	"testing"
-)
+import "testing"
 
 // TestDisableLoopsStopsLoopAdvisories: in one session with the real CLI,
 // /djinn:disable loops stops the loop advisories (three reads of one file
@@ -13,12 +10,8 @@ import (
 func TestDisableLoopsStopsLoopAdvisories(t *testing.T) {
 	t.Parallel()
 	const tag = "[djinn:read-loop]"
-	stub := NewStub(t)
-	env := djinnEnv(t, stub, t.TempDir())
-	env.Env = append(env.Env, "DJINN_ADVISORIES_READ_LOOP=advise")
-	file := filepath.Join(env.Project, "config.yaml")
-	writeFile(t, file, "retries: 3\ntimeout: 30s\n")
-	read := Tool("Read", map[string]string{"file_path": file})
+	stub, env, _ := djinnScratch(t, "DJINN_ADVISORIES_READ_LOOP=advise")
+	read := configRead(t, env)
 
 	stub.Push(Text("Noted."))
 	first := env.MustClaude(pluginRun(t, Run{Prompt: "We will tune the retry settings in config.yaml."}))

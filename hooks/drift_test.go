@@ -345,12 +345,18 @@ func (s *sim) edits(f, prefix string, n int) {
 // work's; a detour that goes on past the grace still fires.
 func TestDriftQuietWhileUnblocking(t *testing.T) {
 	failing := map[string]any{"stdout": " FAIL  test/pool.test.ts > pool > reuses connections\nAssertionError: expected 2 to be 1\n ❯ src/handlers/tool-configs/limiter.ts:41:7\n Tests  1 failed | 40 passed", "stderr": ""}
-	t.Run("chasing the failure", func(t *testing.T) {
+	// failed is a session two edits into the pool work whose test run
+	// (call 3) just failed.
+	failed := func(t *testing.T) *sim {
 		s := newSim(t)
 		s.userPrompt(poolGoal)
 		s.edit("db/pool.go")
 		s.edit("db/pool.go")
 		s.tool("Bash", `{"command":"npm test 2>&1 | tail -30"}`, failing)
+		return s
+	}
+	t.Run("chasing the failure", func(t *testing.T) {
+		s := failed(t)
 		for _, f := range []string{"src/handlers/tool-configs/limiter.ts", "src/handlers/tool-configs/schemas.ts", "src/handlers/tool-configs/limiter-rules.ts", "src/handlers/shared.ts", "src/handlers/tool-configs/index.ts", "src/handlers/tool-configs/universal/limits.ts", "src/handlers/tool-configs/universal/schemas.ts", "src/handlers/tool-configs/universal/shared-handlers.ts"} {
 			s.edit(f)
 		}
@@ -359,11 +365,7 @@ func TestDriftQuietWhileUnblocking(t *testing.T) {
 		}
 	})
 	t.Run("detour after the failure", func(t *testing.T) {
-		s := newSim(t)
-		s.userPrompt(poolGoal)
-		s.edit("db/pool.go")
-		s.edit("db/pool.go")
-		s.tool("Bash", `{"command":"npm test 2>&1 | tail -30"}`, failing)
+		s := failed(t)
 		detour := []string{"web/landing/hero.tsx", "web/analytics/events.ts", "web/landing/pricing.tsx", "web/analytics/tracker.ts"}
 		for i := 0; i < 16; i++ {
 			s.edit(detour[i%len(detour)])

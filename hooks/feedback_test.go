@@ -124,8 +124,17 @@ func TestWrongWithNothingToMark(t *testing.T) {
 // (counted in the window, not recorded), still gives a chronic (hard) one,
 // and leaves the other kinds alone; marking the three right undoes it.
 func TestWrongQuietsTheKindNextSession(t *testing.T) {
+	const goal = "fix the parser so that nested lists round-trip"
 	s := newSim(t)
-	s.userPrompt("fix the parser so that nested lists round-trip")
+	s.userPrompt(goal)
+	// next is the developer's next session on the same goal, which reads
+	// file three times.
+	next := func(id, file string) *sim {
+		n := s.nextSession(id)
+		n.userPrompt(goal)
+		readThrice(n, file)
+		return n
+	}
 	for i, f := range []string{"src/a.go", "src/b.go", "src/c.go"} {
 		readThrice(s, f)
 		for j := range 3 { // past the pattern's cooldown
@@ -139,23 +148,13 @@ func TestWrongQuietsTheKindNextSession(t *testing.T) {
 	// The latest through /djinn:wrong, the other two through djinn
 	// feedback's path.
 	s.userPrompt("/djinn:wrong")
-	for _, id := range ids[:2] {
-		sid, a, err := FindAdvisory(s.env.Store, "", id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Judge(context.Background(), s.env, sid, a, state.VerdictWrong, "again"); err != nil {
-			t.Fatal(err)
-		}
-	}
+	s.judge(ids[:2], state.VerdictWrong, "again")
 	if lv := s.profile().Level("read-loop", s.env.developerKey()); lv != 3 {
 		t.Fatalf("level %d, want 3", lv)
 	}
 
-	n := s.nextSession("sim-session-2")
-	n.userPrompt("fix the parser so that nested lists round-trip")
 	// The first finding is soft (EMA α): held.
-	readThrice(n, "src/d.go")
+	n := next("sim-session-2", "src/d.go")
 	if c := n.count("read-loop"); c != 0 {
 		t.Fatalf("a one-off read-loop was told at level 3: %q", n.said)
 	}
@@ -180,21 +179,11 @@ func TestWrongQuietsTheKindNextSession(t *testing.T) {
 	}
 
 	// Marking the three right undoes it.
-	for _, id := range ids {
-		sid, a, err := FindAdvisory(s.env.Store, "", id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := Judge(context.Background(), s.env, sid, a, state.VerdictRight, ""); err != nil {
-			t.Fatal(err)
-		}
-	}
+	s.judge(ids, state.VerdictRight, "")
 	if lv := s.profile().Level("read-loop", s.env.developerKey()); lv != 0 {
 		t.Fatalf("level %d after three rights, want 0", lv)
 	}
-	m := s.nextSession("sim-session-3")
-	m.userPrompt("fix the parser so that nested lists round-trip")
-	readThrice(m, "src/e.go")
+	m := next("sim-session-3", "src/e.go")
 	if c := m.count("read-loop"); c != 1 {
 		t.Fatalf("read-loop told %d times after the undo, want 1", c)
 	}
@@ -288,19 +277,25 @@ func TestHeldBounds(t *testing.T) {
 	}
 }
 
+// judge judges the advisories with these ids as djinn feedback does:
+// found by id in any session, then judged with the note.
+func (s *sim) judge(ids []string, verdict, note string) {
+	for _, id := range ids {
+		sid, a, err := FindAdvisory(s.env.Store, "", id)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		if _, err := Judge(context.Background(), s.env, sid, a, verdict, note); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+}
+
 // advisoryIDs reads advisories.jsonl: the ids of the advisories of a kind.
 func (s *sim) advisoryIDs(kind string) []string {
-	dir, _ := s.env.Store.SessionDir(s.id)
 	var out []string
-	_, err := s.env.Store.ReadLines(filepath.Join(dir, "advisories.jsonl"), state.KindAdvisory, 0, func(raw []byte) error {
-		var a state.Advisory
-		if state.DecodeStrict(raw, &a) == nil && a.Kind == kind {
-			out = append(out, a.ID)
-		}
-		return nil
-	})
-	if err != nil {
-		s.t.Fatal(err)
+	for _, a := range s.logged(kind) {
+		out = append(out, a.ID)
 	}
 	return out
 }

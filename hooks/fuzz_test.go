@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/djinn-cc/djinn/hooks"
+	"github.com/djinn-cc/djinn/hooks/replay"
 	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
@@ -130,14 +131,10 @@ func eventOf(s string) string {
 }
 
 // fuzzDir is a scratch directory in memory when the machine has one: each
-// run writes (and fsyncs) a dozen state files.
+// run writes (and fsyncs) a dozen state files, as a replay does.
 func fuzzDir(t *testing.T) string {
 	t.Helper()
-	base := ""
-	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
-		base = "/dev/shm"
-	}
-	dir, err := os.MkdirTemp(base, "djinn-fuzz-")
+	dir, err := os.MkdirTemp(replay.ScratchBase(), "djinn-fuzz-")
 	if err != nil {
 		t.Fatal(err)
 	}

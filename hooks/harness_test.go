@@ -215,17 +215,9 @@ func jsonStr(v any) string {
 // advisorySeqs reads advisories.jsonl: the tool-call numbers at which
 // advisories of a kind were given.
 func (s *sim) advisorySeqs(kind string) []int {
-	dir, _ := s.env.Store.SessionDir(s.id)
 	var out []int
-	_, err := s.env.Store.ReadLines(filepath.Join(dir, "advisories.jsonl"), state.KindAdvisory, 0, func(raw []byte) error {
-		var a state.Advisory
-		if json.Unmarshal(raw, &a) == nil && a.Kind == kind {
-			out = append(out, a.Seq)
-		}
-		return nil
-	})
-	if err != nil {
-		s.t.Fatal(err)
+	for _, a := range s.logged(kind) {
+		out = append(out, a.Seq)
 	}
 	return out
 }

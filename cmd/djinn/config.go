@@ -18,10 +18,7 @@ import (
 func (a *app) configCommand() *cli.Command {
 	return command("config", "show every setting in force and where it comes from (default, config.json, plugin option, environment), and any value refused", "",
 		func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
-			st, err := a.store(c)
+			st, err := a.storeNoArgs(c)
 			if err != nil {
 				return err
 			}

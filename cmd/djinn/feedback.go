@@ -14,13 +14,8 @@ import (
 // user's judgement of any advisory, recorded in its session's state and
 // taught to the developer's profile, as /djinn:wrong does for the latest.
 func (a *app) feedbackCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "feedback",
-		Usage:     "judge an advisory (its id from djinn status or advisories.jsonl) wrong or right: a kind judged wrong is quieted for this developer, right undoes it",
-		ArgsUsage: "<advisory-id> wrong|right",
-		Flags: append(commonFlags(),
-			&cli.StringFlag{Name: "note", Usage: "why, in a few words (kept with the judgement)"}),
-		Action: func(c *cli.Context) error {
+	return command("feedback", "judge an advisory (its id from djinn status or advisories.jsonl) wrong or right: a kind judged wrong is quieted for this developer, right undoes it", "<advisory-id> wrong|right",
+		func(c *cli.Context) error {
 			if err := flagsFirst(c); err != nil {
 				return err
 			}
@@ -55,5 +50,5 @@ func (a *app) feedbackCommand() *cli.Command {
 			_, err = fmt.Fprintf(a.stdout, "session %s: %s\n", sid, j.Line(env.Settings))
 			return err
 		},
-	}
+		&cli.StringFlag{Name: "note", Usage: "why, in a few words (kept with the judgement)"})
 }

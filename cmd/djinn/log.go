@@ -7,27 +7,15 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/djinn-cc/djinn/hooks"
 	"github.com/djinn-cc/djinn/internal/report"
 	"github.com/djinn-cc/djinn/state"
 )
 
 func (a *app) logCommand() *cli.Command {
-	return &cli.Command{
-		Name:  "log",
-		Usage: "list everything Djinn said in the session, oldest first, with the tool call each advisory fired at",
-		Flags: append(commonFlags(),
-			&cli.StringSliceFlag{Name: "kind", Usage: "only advisories of this kind (repeatable, or a comma list): " + strings.Join(state.AdvisoryKinds(), ", ")},
-			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
-		),
-		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
+	return command("log", "list everything Djinn said in the session, oldest first, with the tool call each advisory fired at", "",
+		a.onSession(func(c *cli.Context, env *hooks.Env, id string) error {
 			kinds, err := logKinds(c.StringSlice("kind"))
-			if err != nil {
-				return err
-			}
-			env, id, err := a.session(c)
 			if err != nil {
 				return err
 			}
@@ -49,8 +37,10 @@ func (a *app) logCommand() *cli.Command {
 			}
 			report.WriteLog(a.stdout, id, entries, kinds)
 			return nil
-		},
-	}
+		}),
+		&cli.StringSliceFlag{Name: "kind", Usage: "only advisories of this kind (repeatable, or a comma list): " + strings.Join(state.AdvisoryKinds(), ", ")},
+		&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+	)
 }
 
 // logKinds checks --kind values (each may be a comma list) against the

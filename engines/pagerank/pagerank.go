@@ -245,30 +245,11 @@ func Rank(g Graph, opts Options) (Result, error) {
 // to an earlier node, so the graph is acyclic, and it has at most
 // Σ_i |files[i]| edges.
 func BuildUtteranceGraph(files [][]string) Graph {
-	n := len(files)
-	off := make([]int, n+1)
-	var dst []int
-	last := make(map[string]int)
-	var targets []int
+	calls := make([]Call, len(files))
 	for i, fs := range files {
-		targets = targets[:0]
-		for _, f := range fs {
-			if j, ok := last[f]; ok && f != "" {
-				targets = append(targets, j)
-			}
-		}
-		slices.Sort(targets)
-		dst = append(dst, slices.Compact(targets)...)
-		off[i+1] = len(dst)
-		// Only after all of i's files: a file listed twice must not make i
-		// link to itself.
-		for _, f := range fs {
-			if f != "" {
-				last[f] = i
-			}
-		}
+		calls[i].Files = fs
 	}
-	return Graph{off: off, dst: dst}
+	return BuildCallGraph(calls)
 }
 
 // Call is one utterance as [BuildCallGraph] sees it.

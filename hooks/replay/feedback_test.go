@@ -243,11 +243,7 @@ func replayWithProfile(t *testing.T, path string, set settings.Settings, profile
 // when there is one, as replay's own scratch directories are.
 func scratchWork(t *testing.T) string {
 	t.Helper()
-	base := ""
-	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
-		base = "/dev/shm"
-	}
-	d, err := os.MkdirTemp(base, "djinn-feedback-eval-")
+	d, err := os.MkdirTemp(ScratchBase(), "djinn-feedback-eval-")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -162,11 +162,7 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 
 	work := opt.WorkDir
 	if work == "" {
-		base := ""
-		if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
-			base = "/dev/shm"
-		}
-		work, err = scratchDir(base)
+		work, err = scratchDir(ScratchBase())
 		if err != nil {
 			return nil, err
 		}
@@ -359,6 +355,16 @@ func (r *runner) decodeAll(lines [][]byte) []*transcript.Entry {
 		r.projectDir = filepath.Join(r.fsRoot, "project")
 	}
 	return out
+}
+
+// ScratchBase is where replay's scratch directories go: /dev/shm, in
+// memory, when the machine has it (a replay writes and fsyncs a dozen state
+// files per event), else "" for the system's temporary directory.
+func ScratchBase() string {
+	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+		return "/dev/shm"
+	}
+	return ""
 }
 
 // scratchDir makes a new private directory under base (the temporary

@@ -1,7 +1,6 @@
 package report_test
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -22,14 +21,7 @@ type call struct {
 // entry of loops, then ranks the session.
 func rankSession(t *testing.T, calls []call, loops ...[]int) *report.Ranking {
 	t.Helper()
-	st := &state.Store{Root: t.TempDir(), LockWait: time.Second}
-	dir, err := st.SessionDir("s-1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
+	st, dir := newSession(t)
 	at := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	for i, c := range calls {
 		tr := state.Turn{SchemaVersion: state.SchemaVersion, Seq: i + 1, Time: at, Tool: c.tool, Summary: c.summary, Files: c.files, Failed: c.failed}

@@ -71,9 +71,9 @@ func TestStatusMarksObserved(t *testing.T) {
 	}
 }
 
-// status saves a session "s-1" with window w and anchor a (none if nil) in
-// a new state root, and returns what djinn status prints of it.
-func status(t *testing.T, w *state.Window, a *state.Anchor) string {
+// newSession is a new state root holding the directory of session "s-1",
+// and that directory.
+func newSession(t *testing.T) (*state.Store, string) {
 	t.Helper()
 	st := &state.Store{Root: t.TempDir(), LockWait: time.Second}
 	dir, err := st.SessionDir("s-1")
@@ -83,6 +83,14 @@ func status(t *testing.T, w *state.Window, a *state.Anchor) string {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	return st, dir
+}
+
+// status saves a session "s-1" with window w and anchor a (none if nil) in
+// a new state root, and returns what djinn status prints of it.
+func status(t *testing.T, w *state.Window, a *state.Anchor) string {
+	t.Helper()
+	st, dir := newSession(t)
 	if a != nil {
 		if err := st.Save(filepath.Join(dir, "anchor.json"), state.KindAnchor, a); err != nil {
 			t.Fatal(err)
@@ -103,14 +111,7 @@ func status(t *testing.T, w *state.Window, a *state.Anchor) string {
 // never mid-word; counts have their plurals; and none of the engines'
 // jargon is shown.
 func TestStatusReadsAsPlainWords(t *testing.T) {
-	st := &state.Store{Root: t.TempDir(), LockWait: time.Second}
-	dir, err := st.SessionDir("s-1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
+	st, dir := newSession(t)
 	a := anchor("Add dark mode")
 	if err := st.Save(filepath.Join(dir, "anchor.json"), state.KindAnchor, &a); err != nil {
 		t.Fatal(err)
