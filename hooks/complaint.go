@@ -30,14 +30,50 @@ const (
 	complaintHead = 600
 )
 
-// complaintRes are the patterns of a failure report, of a report said
-// again, and of a claim that something was fixed.
-var complaintRes = sync.OnceValue(func() [3]*regexp.Regexp {
-	failure := regexp.MustCompile(`(?i)\b(fail\w*|errors?|crash\w*|broken|breaks|exceptions?|kick\w*|wrong|hangs?|freez\w*|frozen|time[sd]? ?out|stuck|blank|(does ?n[o']?t|do ?n[o']?t|is ?n[o']?t|wo ?n't|can ?n[o']?t|not) (work|load|start|run|connect|compile|build|show|open|pass)\w*)\b`)
-	repeat := regexp.MustCompile(`(?i)\b(still|again|same|keeps?|once more)\b`)
-	claim := regexp.MustCompile(`(?i)\b(fixed|resolved|should (now )?(work|pass|run|succeed|be (fixed|working|resolved|gone))|(now|all) (works?|passe?s?|passing|succeeds?)|works now|is working|are passing|(tests?|checks?) (now |all )?pass(es|ing)?|no longer (fails?|crash\w*|errors?|happens?))\b`)
-	return [3]*regexp.Regexp{failure, repeat, claim}
-})
+// The patterns of a failure report, of a report said again, and of a claim
+// that something was fixed. Each is compiled on first use, and only when
+// its prefilter says it may match: a prompt or a message without any of
+// their words (most of them) compiles none.
+var (
+	failureRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(fail\w*|errors?|crash\w*|broken|breaks|exceptions?|kick\w*|wrong|hangs?|freez\w*|frozen|time[sd]? ?out|stuck|blank|(does ?n[o']?t|do ?n[o']?t|is ?n[o']?t|wo ?n't|can ?n[o']?t|not) (work|load|start|run|connect|compile|build|show|open|pass)\w*)\b`)
+	})
+	repeatRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(still|again|same|keeps?|once more)\b`)
+	})
+	claimRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(fixed|resolved|should (now )?(work|pass|run|succeed|be (fixed|working|resolved|gone))|(now|all) (works?|passe?s?|passing|succeeds?)|works now|is working|are passing|(tests?|checks?) (now |all )?pass(es|ing)?|no longer (fails?|crash\w*|errors?|happens?))\b`)
+	})
+)
+
+// failureWords, repeatWords and claimWords hold, for each pattern, a word
+// that every match of it contains (lower case): a text with none of them
+// cannot match.
+var (
+	failureWords = []string{"fail", "error", "crash", "broke", "break", "exception", "kick", "wrong", "hang",
+		"freez", "frozen", "time", "stuck", "blank", "work", "load", "start", "run", "connect", "compile", "build",
+		"show", "open", "pass"}
+	repeatWords = []string{"still", "again", "same", "keep", "once more"}
+	claimWords  = []string{"fixed", "resolved", "should", "work", "pass", "succeed", "test", "check", "no longer"}
+)
+
+// mayMatch is false only when re cannot match text because text is ASCII
+// and holds none of words in any case (under (?i) the non-ASCII K and ſ
+// fold to ASCII letters, so a text with other bytes is always tried).
+func mayMatch(text string, words []string) bool {
+	for i := 0; i < len(text); i++ {
+		if text[i] >= 0x80 {
+			return true
+		}
+	}
+	lower := strings.ToLower(text)
+	for _, w := range words {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
 
 // complaintStop are words too common to tie two reports together.
 var complaintStop = map[string]bool{
@@ -54,9 +90,11 @@ var complaintStop = map[string]bool{
 // complaintStems are the stems of a prompt's words, without the common
 // ones, and the stems of its failure words.
 func complaintStems(text string) (stems, failures []string) {
-	failure := complaintRes()[0]
 	head := fit.Runes(text, complaintHead)
-	for _, m := range failure.FindAllString(head, 8) {
+	if !mayMatch(head, failureWords) {
+		return nil, nil
+	}
+	for _, m := range failureRe().FindAllString(head, 8) {
 		f := strings.Fields(m)
 		failures = appendStem(failures, drift.Stem(strings.ToLower(f[len(f)-1])))
 	}
@@ -103,9 +141,11 @@ func (s *session) noteClaim(p *Payload) {
 	if p.HookEventName != Stop || p.LastAssistantMessage == "" {
 		return
 	}
-	claim := complaintRes()[2]
 	text := p.LastAssistantMessage
-	all := claim.FindAllStringIndex(text, -1)
+	if !mayMatch(text, claimWords) {
+		return
+	}
+	all := claimRe().FindAllStringIndex(text, -1)
 	if all == nil {
 		return
 	}
@@ -152,8 +192,8 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 	if len(failures) == 0 {
 		return nil
 	}
-	repeat := complaintRes()[1]
-	again := repeat.MatchString(fit.Runes(p.Prompt, complaintHead))
+	head := fit.Runes(p.Prompt, complaintHead)
+	again := mayMatch(head, repeatWords) && repeatRe().MatchString(head)
 	c := s.complaints()
 	var earlier *state.Report
 	var shared []string

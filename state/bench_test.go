@@ -35,6 +35,26 @@ func BenchmarkSaveWindow(b *testing.B) {
 	}
 }
 
+// BenchmarkSaveAll is an event that writes two documents (the window and
+// the anchor, as UserPromptSubmit does), fsync on: their fsyncs overlap.
+func BenchmarkSaveAll(b *testing.B) {
+	_, w := benchWindow(b)
+	st := &Store{Root: b.TempDir()}
+	a := &Anchor{}
+	if err := DecodeStrict([]byte(`{"schema_version":1,"session_id":"s","text":"fix the tax rounding","hash":"0123456789ab","intent_type":"bugfix","tokens":["tax","round"],"captured_at":"2026-11-21T10:00:00Z","source":"prompt","deltas":[],"delta_count":0,"pivots":0,"reorients":0}`), a); err != nil {
+		b.Fatal(err)
+	}
+	docs := []Doc{
+		{Path: filepath.Join(st.Root, "window.json"), Kind: KindWindow, V: w},
+		{Path: filepath.Join(st.Root, "anchor.json"), Kind: KindAnchor, V: a},
+	}
+	for b.Loop() {
+		if err := st.SaveAll(docs...); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkLoadWindow is the read half: read, decode strictly, validate.
 // A fresh Store each time, as in a hook process.
 func BenchmarkLoadWindow(b *testing.B) {

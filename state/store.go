@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -315,11 +316,35 @@ func (s *Store) SaveAll(docs ...Doc) error {
 			return fmt.Errorf("write %s: %w", d.Path, err)
 		}
 	}
+	if err := syncAll(pfs, docs); err != nil {
+		return err
+	}
 	for i, pf := range pfs {
 		if err := s.fault(docs[i].Path); err != nil {
 			return err
 		}
 		if err := pf.CloseAtomicallyReplace(); err != nil {
+			return fmt.Errorf("write %s: %w", docs[i].Path, err)
+		}
+	}
+	return nil
+}
+
+// syncAll fsyncs the pending files all at once, before any is renamed:
+// fsyncs that overlap can share the file system's journal commit, where
+// one after the other each waits for its own. CloseAtomicallyReplace
+// still fsyncs each file before its rename, which then finds nothing left
+// to write.
+func syncAll(pfs []*renameio.PendingFile, docs []Doc) error {
+	errs := make([]error, len(pfs))
+	var wg sync.WaitGroup
+	for i, pf := range pfs[1:] {
+		wg.Go(func() { errs[i+1] = pf.Sync() })
+	}
+	errs[0] = pfs[0].Sync()
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
 			return fmt.Errorf("write %s: %w", docs[i].Path, err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -147,18 +148,30 @@ func execLauncher(root string, args []string) error {
 }
 
 // sourcesNewer reports whether a source the binary depends on changed after
-// it was built.
+// it was built. The paths under root are looked up from root's descriptor,
+// so the root's own path is walked once, not once per file.
 func sourcesNewer(root, bin, list string) bool {
 	fi, err := os.Stat(bin)
 	if err != nil {
 		return false
 	}
 	built := fi.ModTime()
-	newer := func(p string) bool {
-		s, err := os.Stat(p)
-		return err == nil && s.ModTime().After(built)
+	dir, err := os.Open(root)
+	if err != nil {
+		return false
 	}
-	if newer(filepath.Join(root, "go.mod")) || newer(filepath.Join(root, "go.sum")) {
+	defer dir.Close()
+	fd := int(dir.Fd())
+	newer := func(p string) bool {
+		var st unix.Stat_t
+		if rel, ok := underRoot(root, p); ok {
+			err = unix.Fstatat(fd, rel, &st, 0)
+		} else {
+			err = unix.Stat(filepath.Join(root, p), &st)
+		}
+		return err == nil && time.Unix(st.Mtim.Unix()).After(built)
+	}
+	if newer("go.mod") || newer("go.sum") {
 		return true
 	}
 	f, err := os.Open(list)
@@ -168,9 +181,20 @@ func sourcesNewer(root, bin, list string) bool {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if p := strings.TrimSpace(sc.Text()); p != "" && newer(filepath.Join(root, p)) {
+		if p := strings.TrimSpace(sc.Text()); p != "" && newer(p) {
 			return true
 		}
 	}
 	return false
+}
+
+// underRoot returns p, a path in root's list, relative to root once
+// cleaned as filepath.Join(root, p) cleans it, or ok=false when that path
+// is not below root.
+func underRoot(root, p string) (string, bool) {
+	rel, err := filepath.Rel(root, filepath.Join(root, p))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return rel, true
 }

@@ -66,18 +66,18 @@ func print(before, after []result) {
 	for _, r := range before {
 		old[key{r.Calls, r.Event}] = r
 	}
-	fmt.Println("| prior calls | event | before p50 ms | after p50 ms | before p99/floor (95% CI) | after p99/floor (95% CI) | after p50/floor |")
-	fmt.Println("|---:|---|---:|---:|---|---|---:|")
+	fmt.Println("| prior calls | event | before p50 ms | after p50 ms | before p50/floor | after p50/floor | before p99/floor (95% CI) | after p99/floor (95% CI) |")
+	fmt.Println("|---:|---|---:|---:|---:|---:|---|---|")
 	worst := 0.0
 	for _, a := range after {
 		b, ok := old[key{a.Calls, a.Event}]
-		bs := "–"
-		bp50 := "–"
+		bp50, br50, bs := "–", "–", "–"
 		if ok {
-			bs = fmt.Sprintf("%.2f (%.2f–%.2f)", b.RatioP99, b.P99CI[0], b.P99CI[1])
 			bp50 = fmt.Sprintf("%.2f", b.Hook.P50)
+			br50 = fmt.Sprintf("%.2f", b.RatioP50)
+			bs = fmt.Sprintf("%.2f (%.2f–%.2f)", b.RatioP99, b.P99CI[0], b.P99CI[1])
 		}
-		fmt.Printf("| %d | %s | %s | %.2f | %s | %.2f (%.2f–%.2f) | %.2f |\n", a.Calls, a.Event, bp50, a.Hook.P50, bs, a.RatioP99, a.P99CI[0], a.P99CI[1], a.RatioP50)
+		fmt.Printf("| %d | %s | %s | %.2f | %s | %.2f | %s | %.2f (%.2f–%.2f) |\n", a.Calls, a.Event, bp50, a.Hook.P50, br50, a.RatioP50, bs, a.RatioP99, a.P99CI[0], a.P99CI[1])
 		worst = max(worst, a.RatioP99)
 	}
 	fmt.Printf("\nHighest p99 ratio after: %.2f (target: at most 3).\n", worst)
