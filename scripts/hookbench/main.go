@@ -133,7 +133,8 @@ func run() error {
 	warm := exec.Command(argv[0], argv[1:]...)
 	warm.Env = append(env, "CLAUDE_PROJECT_DIR="+*data)
 	warm.Stdin = strings.NewReader(`{"session_id":"warm-up","hook_event_name":"SessionStart","source":"startup","cwd":"/"}`)
-	if b, err := warm.CombinedOutput(); err != nil || len(b) > 0 {
+	// Its only output is the notice that Djinn was built.
+	if b, err := warm.CombinedOutput(); err != nil || len(b) > 0 && !strings.Contains(string(b), "djinn: built Djinn ") {
 		return fmt.Errorf("first hook (build): %v: %s", err, b)
 	}
 	rep.FirstBuild = time.Since(start).Seconds()
