@@ -993,6 +993,11 @@ func (rep *Report) Summary(w io.Writer) {
 				fmt.Fprintf(w, "    line %5d  call %4d  %-13s  unknown until the next response (compacted)\n", c.Line, c.Call, c.Event)
 				continue
 			}
+			if c.Limit == 0 {
+				// The window is unknown (docs/context-window.md): no share, no tier.
+				fmt.Fprintf(w, "    line %5d  call %4d  %-13s %8d tokens, window unknown\n", c.Line, c.Call, c.Event, c.Tokens)
+				continue
+			}
 			fmt.Fprintf(w, "    line %5d  call %4d  %-13s %8d / %d  %5.1f%%  tier %d\n", c.Line, c.Call, c.Event, c.Tokens, c.Limit, c.Share*100, c.Tier)
 		}
 	}
