@@ -60,6 +60,7 @@ type result struct {
 	Hook     quantiles `json:"hook_ms"`
 	Floor    quantiles `json:"floor_ms"`
 	RatioP50 float64   `json:"ratio_p50"`
+	RatioP95 float64   `json:"ratio_p95"`
 	RatioP99 float64   `json:"ratio_p99"`
 	// P99CI is a 95% interval for the p99 ratio: the paired samples
 	// resampled (bootstrap), so a run's figure can be told from the noise
@@ -71,6 +72,7 @@ type result struct {
 type quantiles struct {
 	P50 float64 `json:"p50"`
 	P90 float64 `json:"p90"`
+	P95 float64 `json:"p95"`
 	P99 float64 `json:"p99"`
 	Max float64 `json:"max"`
 }
@@ -323,6 +325,7 @@ func (m *measurement) pair(i int) error {
 func (m *measurement) result() result {
 	r := result{Samples: len(m.hook), Hook: quantilesOf(m.hook), Floor: quantilesOf(m.base), Errors: m.errs}
 	r.RatioP50 = round2(r.Hook.P50 / r.Floor.P50)
+	r.RatioP95 = round2(r.Hook.P95 / r.Floor.P95)
 	r.RatioP99 = round2(r.Hook.P99 / r.Floor.P99)
 	lo, hi := ratioCI(m.hook, m.base, 0.99, 2000, rand.New(rand.NewPCG(uint64(len(m.hook)), 99)))
 	r.P99CI = [2]float64{round2(lo), round2(hi)}
@@ -390,7 +393,7 @@ func quantilesOf(xs []float64) quantiles {
 		i := int(math.Ceil(p*float64(len(s)))) - 1
 		return round2(s[max(0, min(i, len(s)-1))])
 	}
-	return quantiles{P50: q(0.50), P90: q(0.90), P99: q(0.99), Max: q(1)}
+	return quantiles{P50: q(0.50), P90: q(0.90), P95: q(0.95), P99: q(0.99), Max: q(1)}
 }
 
 // ratioCI is the percentile bootstrap's 95% interval for the ratio of the
