@@ -93,3 +93,16 @@ func TestEveryKindHasAMode(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactLineNoDoubledStop: a goal that ends its sentence is quoted,
+// so the /compact line never reads "first ready task.." (issue 15,
+// finding 6).
+func TestCompactLineNoDoubledStop(t *testing.T) {
+	got := CompactLine("Start with the first ready task.", []string{"Keep the API."}, []string{"lib/a.ex"})
+	if strings.Contains(got, "..") {
+		t.Errorf("CompactLine = %q: a doubled full stop", got)
+	}
+	if want := `Keep the goal: "Start with the first ready task."`; !strings.Contains(got, want) {
+		t.Errorf("CompactLine = %q, want it to hold %q", got, want)
+	}
+}
