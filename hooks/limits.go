@@ -131,26 +131,47 @@ func (s *session) covered(l state.Limit) bool {
 	return false
 }
 
-// limitCall words an advisory for each instruction in force the call goes
-// against, each at most once per advice.RiskCooldown calls.
-func (s *session) limitCall(p *Payload, c risk.Call) []advice.Advisory {
+// brokenLimit is an instruction in force a call goes against, and the
+// step it takes.
+type brokenLimit struct {
+	l    *state.Limit
+	step string
+}
+
+// brokenLimits are the instructions in force the call goes against and no
+// recent prompt covers (the project's and "ask before" ones can be covered;
+// a prompt's other limits are lifted when the prompt comes).
+func (s *session) brokenLimits(c risk.Call) []brokenLimit {
 	if s.w.Risk == nil || len(s.w.Risk.Limits) == 0 {
 		return nil
 	}
-	var advs []advice.Advisory
-	for i := range s.w.Risk.Limits {
+	ls := make([]risk.Limit, len(s.w.Risk.Limits))
+	for i, l := range s.w.Risk.Limits {
+		ls[i] = limitOf(l)
+	}
+	var out []brokenLimit
+	for i, step := range risk.Broken(ls, c) {
 		l := &s.w.Risk.Limits[i]
-		step := risk.Breaks(limitOf(*l), c)
-		if step == "" || !advice.RiskDue(l.Advised, s.w.ToolCalls) {
+		if step == "" || (l.Source == fromClaudeMD || l.Ask) && s.covered(*l) {
 			continue
 		}
-		if (l.Source == fromClaudeMD || l.Ask) && s.covered(*l) {
+		out = append(out, brokenLimit{l, relTargets(step, c.ProjectDir)})
+	}
+	return out
+}
+
+// limitCall words an advisory for each instruction in force the call goes
+// against, each at most once per advice.RiskCooldown calls.
+func (s *session) limitCall(p *Payload, c risk.Call) []advice.Advisory {
+	var advs []advice.Advisory
+	for _, b := range s.brokenLimits(c) {
+		if !advice.RiskDue(b.l.Advised, s.w.ToolCalls) {
 			continue
 		}
-		l.Advised = s.w.ToolCalls
+		b.l.Advised = s.w.ToolCalls
 		advs = append(advs, advice.Instruction(advice.InstructionFacts{
-			Call: s.w.ToolCalls, Tool: p.ToolName, Step: relTargets(step, c.ProjectDir),
-			Said: l.Text, Source: l.Source, Failed: p.HookEventName == PostToolUseFailure,
+			Call: s.w.ToolCalls, Tool: p.ToolName, Step: b.step,
+			Said: b.l.Text, Source: b.l.Source, Failed: p.HookEventName == PostToolUseFailure,
 		}))
 	}
 	return advs

@@ -28,17 +28,13 @@ func handlePreToolUse(_ context.Context, s *session, p *Payload) (Response, erro
 	}
 	var why []string
 	kind := advice.KindInstruction
-	if s.mode(advice.KindInstruction) != settings.Off && s.w.Risk != nil {
-		for _, l := range s.w.Risk.Limits {
-			step := risk.Breaks(limitOf(l), c)
-			if step == "" || (l.Source == fromClaudeMD || l.Ask) && s.covered(l) {
-				continue
-			}
+	if s.mode(advice.KindInstruction) != settings.Off {
+		for _, b := range s.brokenLimits(c) {
 			where := "the user said"
-			if l.Source == fromClaudeMD {
+			if b.l.Source == fromClaudeMD {
 				where = "CLAUDE.md says"
 			}
-			why = append(why, fmt.Sprintf("it %s, but %s: %s", advice.Clean(relTargets(step, c.ProjectDir), 160), where, advice.Quote(l.Text, 200)))
+			why = append(why, fmt.Sprintf("it %s, but %s: %s", advice.Clean(b.step, 160), where, advice.Quote(b.l.Text, 200)))
 		}
 	}
 	if len(why) == 0 && s.mode(advice.KindRisk) != settings.Off {

@@ -410,33 +410,43 @@ func Lifts(l Limit, prompt string) bool {
 
 // Breaks returns what a call does against a limit ("" when it keeps it):
 // a short description of the step, for the advisory.
-func Breaks(l Limit, c Call) string {
+func Breaks(l Limit, c Call) string { return Broken([]Limit{l}, c)[0] }
+
+// Broken is Breaks for several limits, the call's command parsed once:
+// the step against each limit, "" where the call keeps it.
+func Broken(ls []Limit, c Call) []string {
+	steps := make([]string, len(ls))
 	switch c.Tool {
 	case "Write", "Edit", "MultiEdit", "NotebookEdit":
-		if l.Class != NoChange || c.FilePath == "" || scratch(c.FilePath, c.ProjectDir) {
-			return ""
+		if c.FilePath == "" || scratch(c.FilePath, c.ProjectDir) {
+			return steps
 		}
-		if l.Target != "" && !names(c.FilePath, l.Target) {
-			return ""
+		for i, l := range ls {
+			if l.Class == NoChange && (l.Target == "" || names(c.FilePath, l.Target)) {
+				steps[i] = "writes " + c.FilePath
+			}
 		}
-		return "writes " + c.FilePath
+		return steps
 	case "Bash":
 	default:
-		return ""
+		return steps
 	}
 	if c.Command == "" || len(c.Command) > maxCommand {
-		return ""
+		return steps
 	}
 	cmds, _ := parseCommand(c.Command, 0)
-	for _, x := range cmds {
-		if len(x.args) == 0 {
-			continue
-		}
-		if step := breaksCommand(l, x, c.ProjectDir); step != "" {
-			return step
+	for i, l := range ls {
+		for _, x := range cmds {
+			if len(x.args) == 0 {
+				continue
+			}
+			if step := breaksCommand(l, x, c.ProjectDir); step != "" {
+				steps[i] = step
+				break
+			}
 		}
 	}
-	return ""
+	return steps
 }
 
 // names reports whether a path names a limit's target: the target is the
