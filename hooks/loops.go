@@ -46,7 +46,7 @@ func (s *session) loopEvent(p *Payload, target, rng string) loops.Event {
 	} else if loops.KindOf(p.ToolName) == loops.KindShell && p.HookEventName == PostToolUse {
 		// A command that exited 0 may still print its failure (a script
 		// that catches the error); its own output lines can tell.
-		if out, ok := readShellOutput(p.ToolResponse); ok {
+		if out, ok := s.shellOutput(p); ok {
 			ev.Output(out, view)
 			if out != "" {
 				ev.Fail = loops.OutputFailureKey(ev.Target, out)
@@ -112,14 +112,24 @@ func (s *session) failureText(p *Payload) (string, bool) {
 // larger outputs are logs and builds, whose failures exit non-zero.
 const maxShellOutput = 256 << 10
 
-// shellOutput is a shell call's stdout and stderr (or its string
-// response), "" when the response is too large or not one of these.
-func shellOutput(raw json.RawMessage) string {
-	out, _ := readShellOutput(raw)
-	return out
+// shellOutput is readShellOutput of the hook's call, decoded once: the loop
+// patterns and drift's failure check both read it.
+func (s *session) shellOutput(p *Payload) (string, bool) {
+	if s.shell == nil {
+		out, ok := readShellOutput(p.ToolResponse)
+		s.shell = &shellOut{out, ok}
+	}
+	return s.shell.out, s.shell.ok
 }
 
-// readShellOutput is shellOutput telling whether the output is known: an
+// shellOut is a shell call's output and whether it is known.
+type shellOut struct {
+	out string
+	ok  bool
+}
+
+// readShellOutput is a shell call's stdout and stderr (or its string
+// response), telling whether the output is known: an
 // empty output is a fact; a response too large, of another shape, or of a
 // command sent to the background says nothing about it.
 func readShellOutput(raw json.RawMessage) (string, bool) {
@@ -264,7 +274,7 @@ func (s *session) loopCall(p *Payload, target, rng string) []advice.Advisory {
 		if f.Pattern == loops.FailLoop {
 			var failed bool
 			if c.ErrorText, failed = s.failureText(p); !failed {
-				c.ErrorText = shellOutput(p.ToolResponse)
+				c.ErrorText, _ = s.shellOutput(p)
 			}
 		}
 		a := advice.Loop(f, c)

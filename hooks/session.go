@@ -80,8 +80,10 @@ type session struct {
 	// response (tell); Run shows them with the response's.
 	notices []Notice
 
-	// resp is the tool response, decoded once.
-	resp *toolResp
+	// resp is the tool response, decoded once; shell, a shell call's
+	// output, read once.
+	resp  *toolResp
+	shell *shellOut
 
 	// callFailed: the tool call being handled failed (an error, or a
 	// failure its own output shows).

@@ -48,7 +48,7 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 	if turn.Failed {
 		s.failText = p.Error
 	} else if loops.KindOf(p.ToolName) == loops.KindShell && p.HookEventName == PostToolUse {
-		if out, ok := readShellOutput(p.ToolResponse); ok && drift.ShowsFailure(out) {
+		if out, ok := s.shellOutput(p); ok && drift.ShowsFailure(ends(out, 4000)) {
 			s.callFailed, s.failText = true, out
 		}
 	}
