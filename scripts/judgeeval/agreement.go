@@ -106,8 +106,14 @@ func missAgreement(a, b []Miss) MissAgreement {
 	return ma
 }
 
-// renderAgreement writes the agreement of judges A and B, when both labelled.
+// renderAgreement writes the agreement of each pair of judges who labelled
+// the same sessions independently (A and B, E and F), when both labelled.
 func renderAgreement(w io.Writer, labels []Label, misses []Miss) {
+	renderPair(w, labels, misses, "A", "B")
+	renderPair(w, labels, misses, "E", "F")
+}
+
+func renderPair(w io.Writer, labels []Label, misses []Miss, ja, jb string) {
 	pick := func(j string) ([]Label, []Miss) {
 		var ls []Label
 		var ms []Miss
@@ -123,14 +129,14 @@ func renderAgreement(w io.Writer, labels []Label, misses []Miss) {
 		}
 		return ls, ms
 	}
-	la, ma := pick("A")
-	lb, mb := pick("B")
-	if len(la) == 0 || len(lb) == 0 {
+	la, ma := pick(ja)
+	lb, mb := pick(jb)
+	if len(la)+len(ma) == 0 || len(lb)+len(mb) == 0 {
 		return
 	}
 	ag := labelAgreement(la, lb)
 	mg := missAgreement(ma, mb)
-	fmt.Fprintf(w, "## Agreement between judges A and B\n\n")
+	fmt.Fprintf(w, "## Agreement between judges %s and %s\n\n", ja, jb)
 	if ag.N > 0 {
 		fmt.Fprintf(w, "- Advisory labels: both labelled %d; agreed on %d (%.0f %%); Cohen's kappa %.2f.\n", ag.N, ag.Agree, 100*float64(ag.Agree)/float64(ag.N), ag.Kappa)
 	}
@@ -138,6 +144,6 @@ func renderAgreement(w io.Writer, labels []Label, misses []Miss) {
 	for _, d := range ag.Differ {
 		fmt.Fprintf(w, "  - differ: %s\n", d)
 	}
-	fmt.Fprintf(w, "- Misses: %d marked by both, %d by A only, %d by B only (matched by session, overlapping calls and compatible kind).\n", mg.Both, mg.OnlyA, mg.OnlyB)
+	fmt.Fprintf(w, "- Misses: %d marked by both, %d by %s only, %d by %s only (matched by session, overlapping calls and compatible kind).\n", mg.Both, mg.OnlyA, ja, mg.OnlyB, jb)
 	fmt.Fprintf(w, "- Each disagreement was settled by reading the transcript again; the settled labels and misses are `labels-settled.jsonl` and `misses-settled.jsonl`.\n\n")
 }

@@ -50,10 +50,11 @@ type Miss struct {
 
 // Advisory is one advisory Djinn gave on a session.
 type Advisory struct {
-	Session  string
-	Kind     string
-	ToolCall int
-	Text     string
+	Session  string `json:"session"`
+	Kind     string `json:"kind"`
+	ToolCall int    `json:"tool_call"`
+	Mode     string `json:"mode"`
+	Text     string `json:"text"`
 }
 
 // Joined is an advisory with its label, if any ("" when unlabelled).
@@ -259,7 +260,7 @@ func replayAll(ctx context.Context, paths []string) []sessionResult {
 			r.calls = rep.ToolCalls
 			r.modes = map[string]map[string]bool{}
 			for _, a := range rep.Advisories {
-				r.advs = append(r.advs, Advisory{Session: r.name, Kind: a.Kind, ToolCall: a.Call, Text: a.Text})
+				r.advs = append(r.advs, Advisory{Session: r.name, Kind: a.Kind, ToolCall: a.Call, Mode: a.Mode, Text: a.Text})
 				if r.modes[a.Kind] == nil {
 					r.modes[a.Kind] = map[string]bool{}
 				}
@@ -364,22 +365,30 @@ func gitHead() string {
 }
 
 // judgeFiles are the suffixes of the label and miss files: judge A's
-// (labels.jsonl), judge B's (labels-b.jsonl) and the settled ones; each line
-// names its judge, and -judge picks the lines.
-var judgeFiles = []string{"", "-b", "-settled"}
+// (labels.jsonl), judge B's (labels-b.jsonl), C's and D's, E's and F's (the
+// second held-out set) and the settled ones; each line names its judge, and
+// -judge picks the lines.
+var judgeFiles = []string{"", "-b", "-c", "-d", "-e", "-f", "-settled"}
+
+// heldoutParts are the held-out lists of the set, each reported apart.
+var heldoutParts = []struct{ file, title string }{
+	{"heldout.txt", "Held out"},
+	{"heldout-2.txt", "Second held-out set"},
+}
 
 func main() {
 	dir := flag.String("dir", "testdata/eval", "the evaluation set: sessions/, labels*.jsonl, misses*.jsonl, heldout.txt")
 	out := flag.String("out", "docs/judgement.md", "where to write the report")
-	judge := flag.String("judge", "settled", "whose labels and misses to score: settled, A or B")
+	judge := flag.String("judge", "settled", "whose labels and misses to score: settled, A, B, E or F")
+	dump := flag.String("dump", "", "also write every advisory, one JSON object a line (session, kind, tool_call, mode, text), to this file")
 	flag.Parse()
-	if err := run(*dir, *out, *judge); err != nil {
+	if err := run(*dir, *out, *judge, *dump); err != nil {
 		fmt.Fprintln(os.Stderr, "judge-eval:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir, out, judge string) error {
+func run(dir, out, judge, dump string) error {
 	paths, err := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
 	if err != nil || len(paths) == 0 {
 		return fmt.Errorf("no sessions in %s/sessions", dir)
@@ -410,32 +419,43 @@ func run(dir, out, judge string) error {
 			misses = append(misses, m)
 		}
 	}
-	held := map[string]bool{}
-	if data, err := os.ReadFile(filepath.Join(dir, "heldout.txt")); err == nil {
+	res := replayAll(context.Background(), paths)
+	all, tuning := part{"All sessions", map[string]bool{}}, part{"Tuning part", map[string]bool{}}
+	var held []part
+	heldBy := map[string]int{}
+	for _, h := range heldoutParts {
+		data, err := os.ReadFile(filepath.Join(dir, h.file))
+		if err != nil {
+			continue
+		}
+		p := part{h.title + " (`" + h.file + "`)", map[string]bool{}}
 		for _, l := range strings.Split(string(data), "\n") {
 			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-				held[l] = true
+				p.sessions[l] = true
+				heldBy[l] = len(held) + 1
 			}
 		}
+		held = append(held, p)
 	}
-	res := replayAll(context.Background(), paths)
-	all, tuning, heldout := part{"All sessions", map[string]bool{}}, part{"Tuning part", map[string]bool{}}, part{"Held out", map[string]bool{}}
 	for _, r := range res {
 		if r.err != nil {
 			return fmt.Errorf("replay %s: %w", r.name, r.err)
 		}
 		all.sessions[r.name] = true
-		if held[r.name] {
-			heldout.sessions[r.name] = true
-		} else {
+		if heldBy[r.name] == 0 {
 			tuning.sessions[r.name] = true
+		}
+	}
+	if dump != "" {
+		if err := writeDump(dump, res); err != nil {
+			return err
 		}
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# Djinn judged on real sessions\n\n")
 	fmt.Fprintf(&b, "Written by `scripts/judge-eval` on %s at commit %s; labels and misses of judge \"%s\" (`-judge`) from `%s` (definitions: `testdata/eval/README.md` and the team's judging.md). Precision = useful / (useful + useless + false); unsure is left out; unlabelled advisories are new output no judge has seen. Every advisory Djinn would give is scored, whatever its mode: advise (the agent is told) or observe (recorded, the agent not told; settings `advisories.<kind>`).\n\n", time.Now().UTC().Format("2006-01-02"), gitHead(), judge, dir)
 	renderAgreement(&b, allLabels, allMisses)
-	for _, p := range []part{all, tuning, heldout} {
+	for _, p := range append([]part{all, tuning}, held...) {
 		render(&b, res, labels, misses, p)
 	}
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
@@ -446,4 +466,19 @@ func run(dir, out, judge string) error {
 	}
 	_, err = os.Stdout.Write(b.Bytes())
 	return err
+}
+
+// writeDump writes every advisory of every session, one JSON object a line,
+// for judges who label a set.
+func writeDump(path string, res []sessionResult) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	for _, r := range res {
+		for _, a := range r.advs {
+			if err := enc.Encode(a); err != nil {
+				return err
+			}
+		}
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
 }
