@@ -119,6 +119,37 @@ func complaintStems(text string) (stems, failures []string) {
 	return stems, failures
 }
 
+// claimAbout tells whether a claim that something was fixed may speak of
+// the failure the reports describe: it shares a word with one of them, or
+// names nothing at all ("It should now work"). "The API is working fine
+// now" says nothing of a WiFi that will not connect.
+func claimAbout(claim string, reports ...[]string) bool {
+	named := false
+	for _, t := range lcs.Normalize(claim) {
+		if len(t) < 2 {
+			continue
+		}
+		st := drift.Stem(t)
+		if complaintStop[st] || complaintStop[t] || claimWord[st] {
+			continue
+		}
+		named = true
+		for _, r := range reports {
+			if slices.Contains(r, st) {
+				return true
+			}
+		}
+	}
+	return !named
+}
+
+// claimWord are the stems every claim of a fix is made of; sharing one says
+// nothing about what was fixed.
+var claimWord = map[string]bool{
+	"fix": true, "resolv": true, "work": true, "pass": true, "should": true, "succeed": true, "now": true,
+	"longer": true, "fine": true, "good": true, "correctli": true, "properli": true, "error": true, "fail": true, "issu": true, "problem": true,
+}
+
 func appendStem(list []string, s string) []string {
 	if s == "" || slices.Contains(list, s) {
 		return list
@@ -213,7 +244,7 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 	if earlier != nil {
 		var claims []string
 		for _, cl := range c.Claims {
-			if cl.Clock > earlier.Clock {
+			if cl.Clock > earlier.Clock && claimAbout(cl.Text, earlier.Stems, stems) {
 				claims = append(claims, cl.Text)
 			}
 		}

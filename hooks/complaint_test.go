@@ -52,6 +52,12 @@ func TestRepeatComplaintQuiet(t *testing.T) {
 			{"Now add a dark mode toggle to the settings page", "Added the toggle."},
 			{"The export button fails with a 500 error on large reports", "Resolved: the export streams now."},
 		},
+		// openshrooly (real session): the only claim since the first report
+		// is about something else, the server's API, not the WiFi.
+		"a claim about something else": {
+			{"The device shows WiFi connection failed and will not connect to the network", "The API is working fine now."},
+			{"it still does not connect to the WiFi network, it kicks me off", "Try entering the password again."},
+		},
 		"no claim between": {
 			{"The app crashes on startup with a nil pointer in the config loader", "I am looking at the config loader; I have not found the cause yet."},
 			{"It still crashes on startup, same nil pointer", "Can you paste the full stack trace?"},

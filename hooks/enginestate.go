@@ -16,6 +16,10 @@ func loopsState(st *state.LoopState) loops.State {
 		Seq:      st.Seq,
 		Events:   convertSlice(st.Events, func(e state.LoopEvent) loops.Event { return loops.Event(e) }),
 		Patterns: convertMap(st.Patterns, func(p state.LoopPattern) loops.PatternState { return loops.PatternState(p) }),
+		Failures: convertSlice(st.Failures, func(r state.LoopRemembered) loops.Remembered {
+			return loops.Remembered{Event: loops.Event(r.LoopEvent), Writes: r.Writes}
+		}),
+		Writes: st.Writes,
 	}
 }
 
@@ -25,6 +29,10 @@ func storeLoops(st *state.LoopState, ls loops.State) {
 		Seq:      ls.Seq,
 		Events:   convertSlice(ls.Events, func(e loops.Event) state.LoopEvent { return state.LoopEvent(e) }),
 		Patterns: convertMap(ls.Patterns, func(p loops.PatternState) state.LoopPattern { return state.LoopPattern(p) }),
+		Failures: convertSlice(ls.Failures, func(r loops.Remembered) state.LoopRemembered {
+			return state.LoopRemembered{LoopEvent: state.LoopEvent(r.Event), Writes: r.Writes}
+		}),
+		Writes: ls.Writes,
 	}
 }
 

@@ -42,14 +42,19 @@ func (s *session) loopEvent(p *Payload, target, rng string) loops.Event {
 		ev.Failed = true
 		ev.Interrupted = p.IsInterrupt
 		ev.Error = loops.ErrorFingerprint(text)
-		ev.Fail = loops.FailureKey(text)
+		if loops.KindOf(p.ToolName) == loops.KindShell {
+			ev.Fail = loops.CommandFailureKeys(shellCommand(p), text, false)
+		} else {
+			ev.Fail = loops.FailureKey(text)
+		}
 	} else if loops.KindOf(p.ToolName) == loops.KindShell && p.HookEventName == PostToolUse {
 		// A command that exited 0 may still print its failure (a script
-		// that catches the error); its own output lines can tell.
+		// that catches the error, a test run piped through grep); its own
+		// output lines can tell.
 		if out, ok := s.shellOutput(p); ok {
 			ev.Output(out, view)
 			if out != "" {
-				ev.Fail = loops.OutputFailureKey(ev.Target, out)
+				ev.Fail = loops.CommandFailureKeys(shellCommand(p), out, true)
 			}
 		}
 	}
@@ -106,6 +111,18 @@ func (s *session) failureText(p *Payload) (string, bool) {
 		return t, true
 	}
 	return "", false
+}
+
+// shellCommand is a shell call's command as the agent wrote it ("" when
+// the input has none).
+func shellCommand(p *Payload) string {
+	var in struct {
+		Command string `json:"command"`
+	}
+	if json.Unmarshal(p.ToolInput, &in) != nil {
+		return ""
+	}
+	return in.Command
 }
 
 // maxShellOutput bounds the shell response read for a failure it reports:

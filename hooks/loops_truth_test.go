@@ -217,6 +217,50 @@ func TestFailLoopSameFailureOtherMeans(t *testing.T) {
 				s.tool("Bash", in, resp)
 			}
 		}},
+		// The shape of a real session (attio-mcp, calls 64 to 96): one
+		// vitest test fails alike in three runs that exit 0 (piped through
+		// grep or tail), the third shows only its name, and edits to the
+		// test file in between never reach the cause; more than the
+		// window's 20 calls lie between the first run and the third.
+		{"one failing test through filtered runs, edits between", 30, []string{"3 calls failed with the same failing test, \"should create record within budget\" in test/perf.test.ts", "and the 3 edits made in between did not change it", "The error: \"AssertionError: expected undefined to be defined\""}, func(s *sim, p string) {
+			fail := " FAIL  test/perf.test.ts > Perf > CRUD > should create record within budget\nAssertionError: expected undefined to be defined\n ❯ test/perf.test.ts:%d:37\n"
+			in, resp := bash(`npm run test:offline -- test/perf.test.ts -t "should create record within budget" 2>&1 | grep -A5 -B5 created`, fmt.Sprintf(fail, 323))
+			s.tool("Bash", in, resp)
+			for i := range 12 {
+				s.readFile(fmt.Sprintf("%s/src/h%d.ts", s.project, i), "export const v = 1\n", nil)
+			}
+			s.editFile(p, "a", "b")
+			in, resp = bash("npm run test:offline -- test/perf.test.ts 2>&1 | tail -50", " ✓ test/perf.test.ts > Perf > 404 > returns 404 within budget 5ms\n × test/perf.test.ts > Perf > CRUD > should create record within budget 1ms\n   → expected undefined to be defined\n"+fmt.Sprintf(fail, 326))
+			s.tool("Bash", in, resp)
+			for i := range 12 {
+				s.readFile(fmt.Sprintf("%s/src/t%d.ts", s.project, i), "export type T = {}\n", nil)
+			}
+			s.editFile(p, "b", "c")
+			s.editFile(p, "c", "d")
+			in, resp = bash(`npm run test:offline -- test/perf.test.ts 2>&1 | grep -E "(✓|×|FAIL|PASS)" | tail -20`, " ✓ test/perf.test.ts > Perf > 404 > returns 404 within budget 5ms\n × test/perf.test.ts > Perf > CRUD > should create record within budget 11ms\n FAIL  test/perf.test.ts > Perf > CRUD > should create record within budget\n")
+			s.tool("Bash", in, resp)
+		}},
+		{"one test, its result changing between runs", 0, nil, func(s *sim, p string) {
+			for i, got := range []int{3, 4, 5} {
+				in, resp := bash("go test ./pkg -run TestSum", fmt.Sprintf("--- FAIL: TestSum (0.00s)\n    sum_test.go:%d: Sum() = %d, want 6\nFAIL\nFAIL\texample/pkg\t0.00%ds\n", 12+i, got, i))
+				s.tool("Bash", in, resp)
+				s.editFile(p, fmt.Sprint(i), fmt.Sprint(i+1))
+			}
+		}},
+		{"one test, the same result, volatile numbers aside", 5, []string{"the same failing test, \"TestSum\"", "Sum() = 4, want 6"}, func(s *sim, p string) {
+			for i := range 3 {
+				in, resp := bash("go test ./pkg -run TestSum", fmt.Sprintf("--- FAIL: TestSum (0.0%ds)\n    sum_test.go:%d: Sum() = 4, want 6\nFAIL\n", i, 12+i))
+				s.tool("Bash", in, resp)
+				s.editFile(p, fmt.Sprint(i), fmt.Sprint(i+1))
+			}
+		}},
+		{"a suite run that does not name its failing test", 0, nil, func(s *sim, p string) {
+			for i := range 3 {
+				in, resp := bash("npm test 2>&1 | tail -20", " FAIL  test/legacy.test.ts > Legacy > parses dates\nAssertionError: expected 1 to be 2\n")
+				s.tool("Bash", in, resp)
+				s.editFile(p, fmt.Sprint(i), fmt.Sprint(i+1))
+			}
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)

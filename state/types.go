@@ -197,6 +197,18 @@ type LoopState struct {
 	Events []LoopEvent `json:"events"`
 	// Patterns holds each pattern's EMA and last alert, by name.
 	Patterns map[string]LoopPattern `json:"patterns,omitempty"`
+	// Failures are the latest failures the ring dropped, for fail-loop
+	// (loops.Remembered), oldest first.
+	Failures []LoopRemembered `json:"failures,omitempty"`
+	// Writes counts the successful file writes recorded.
+	Writes uint64 `json:"writes,omitempty"`
+}
+
+// LoopRemembered is a failure the ring dropped and fail-loop still counts,
+// with the number of successful writes recorded by then.
+type LoopRemembered struct {
+	LoopEvent
+	Writes uint64 `json:"writes,omitempty"`
 }
 
 // LoopEvent is one tool call as the loop patterns see it: short hashes,

@@ -523,6 +523,17 @@ func validateLoops(v *vet, s *LoopState) {
 		v.maxLen("before", e.Before, 64)
 		v.maxLen("after", e.After, 64)
 	})
+	v.each("failures", len(s.Failures), 16, func(i int) {
+		e := &s.Failures[i]
+		v.maxLen("tool", e.Tool, 256)
+		v.maxLen("target", e.Target, 1024)
+		v.maxLen("range", e.Range, 256)
+		v.maxLen("input", e.Input, 64)
+		v.maxLen("error", e.Error, 1024)
+		v.maxLen("result", e.Result, 64)
+		v.maxLen("before", e.Before, 64)
+		v.maxLen("after", e.After, 64)
+	})
 	members(v, "patterns", s.Patterns, 32, func(name string, p LoopPattern) {
 		v.obj(name, func() {
 			v.unit("ema", p.EMA)

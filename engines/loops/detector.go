@@ -142,6 +142,13 @@ type State struct {
 	Events []Event `json:"events"`
 	// Patterns holds each pattern's EMA and last alert, by name.
 	Patterns map[string]PatternState `json:"patterns,omitempty"`
+	// Failures are the latest failures the window dropped (at most
+	// FailMemory, oldest first), for fail-loop; a call that ran again
+	// without failing so, or a write to the file a file tool failed on,
+	// drops them.
+	Failures []Remembered `json:"failures,omitempty"`
+	// Writes counts the successful file writes recorded.
+	Writes uint64 `json:"writes,omitempty"`
 }
 
 // Record appends e to the window, runs the built-in patterns and returns
@@ -173,11 +180,20 @@ func (s *State) RecordWith(e Event, cfg Config, patterns []Pattern) []Finding {
 	e.Seq = s.Seq
 	if n := len(s.Events); n >= cfg.Window {
 		drop := n - cfg.Window + 1
+		for j := range drop {
+			s.remember(j)
+		}
 		copy(s.Events, s.Events[drop:])
 		clear(s.Events[n-drop:])
 		s.Events = s.Events[:n-drop]
 	}
 	s.Events = append(s.Events, e)
+	if k, isFile := fileEvent(&e); isFile && k == KindWrite {
+		sat.Inc(&s.Writes)
+	}
+	if len(s.Failures) > FailMemory {
+		s.Failures = s.Failures[len(s.Failures)-FailMemory:]
+	}
 	if s.Patterns == nil {
 		s.Patterns = make(map[string]PatternState, len(patterns))
 	}
@@ -197,7 +213,13 @@ func (s *State) RecordWith(e Event, cfg Config, patterns []Pattern) []Finding {
 		if !cfg.On(name) {
 			continue
 		}
-		f, hit := p.Check(s.Events, cfg)
+		var f Finding
+		var hit bool
+		if _, isFail := p.(failLoop); isFail {
+			f, hit = checkFailLoop(s.Failures, s.Events, s.Writes, cfg)
+		} else {
+			f, hit = p.Check(s.Events, cfg)
+		}
 		ps := s.Patterns[name]
 		prev := ps.EMA
 		if !(prev >= 0 && prev <= 1) {
@@ -242,6 +264,41 @@ func (s *State) RecordWith(e Event, cfg Config, patterns []Pattern) []Finding {
 		})
 	}
 	return append(out, asked...)
+}
+
+// remember keeps the window's event j, about to be dropped, in Failures
+// when it is a failure; any other event drops the remembered failures of
+// its own call (it ran again and did not fail so) and, for a write, those
+// of file tools on its file.
+func (s *State) remember(j int) {
+	d := s.Events[j]
+	if _, _, failed := failIdentities(&d); failed {
+		later := uint64(0)
+		for i := j + 1; i < len(s.Events); i++ {
+			if k, isFile := fileEvent(&s.Events[i]); isFile && k == KindWrite {
+				later++
+			}
+		}
+		writes := uint64(0)
+		if s.Writes > later {
+			writes = s.Writes - later
+		}
+		// What fail-loop reads of a failure; hashes and inputs are dropped.
+		kept := Event{Seq: d.Seq, Tool: d.Tool, Target: d.Target, Failed: d.Failed, Error: d.Error, Fail: d.Fail}
+		s.Failures = append(s.Failures, Remembered{Event: kept, Writes: writes})
+		if len(s.Failures) > FailMemory {
+			s.Failures = s.Failures[1:]
+		}
+		return
+	}
+	k, isFile := fileEvent(&d)
+	s.Failures = slices.DeleteFunc(s.Failures, func(r Remembered) bool {
+		if r.Tool == d.Tool && r.Target == d.Target {
+			return true
+		}
+		rk := KindOf(r.Tool)
+		return isFile && k == KindWrite && r.Failed && (rk == KindRead || rk == KindWrite) && r.Target == d.Target
+	})
 }
 
 func rank(s Severity) int {

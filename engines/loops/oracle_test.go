@@ -3,6 +3,7 @@ package loops
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -174,35 +175,71 @@ func oracleRevert(h []Event) (Finding, bool) {
 	return f, true
 }
 
-// oFailWhat says what a failure is about (see fail-loop in doc.go): the
-// file and error for a file tool, the failure key, or the call and error.
-func oFailWhat(e Event) (what string, onFile bool, failing bool) {
+// oFailWhats says what a failure is about (see fail-loop in doc.go): the
+// file and error for a file tool, each failure key, or the call and error.
+func oFailWhats(e Event) (whats []string, onFile bool, failing bool) {
 	switch {
 	case e.Interrupted:
-		return "", false, false
+		return nil, false, false
 	case e.Failed && (oracleReads[e.Tool] || oracleWrites[e.Tool]) && e.Target != "":
-		return fmt.Sprintf("file %q %q", e.Target, e.Error), true, true
+		return []string{fmt.Sprintf("file %q %q", e.Target, e.Error)}, true, true
 	case e.Fail != "":
-		return fmt.Sprintf("key %q", e.Fail), false, true
+		for _, k := range strings.Split(e.Fail, "\n") {
+			whats = append(whats, "key "+k)
+		}
+		return whats, false, true
 	case e.Failed:
-		return fmt.Sprintf("call %q %q %q", e.Tool, e.Target, e.Error), false, true
+		return []string{fmt.Sprintf("call %q %q %q", e.Tool, e.Target, e.Error)}, false, true
 	}
-	return "", false, false
+	return nil, false, false
 }
 
-// oFailStreak lists, oldest first, the failures like the last event's that
-// no event bearing on them separates from it.
-func oFailStreak(h []Event) (streak []int, calls []string) {
-	t := len(h) - 1
-	what, onFile, failing := oFailWhat(h[t])
-	if !failing {
-		return nil, nil
+// oTest splits a failing test's key into its test and message.
+func oTest(what string) (test, msg string, ok bool) {
+	k, isKey := strings.CutPrefix(what, "key ")
+	if !isKey || !strings.HasPrefix(k, "test failed ") {
+		return "", "", false
 	}
+	test, msg, _ = strings.Cut(k, "\x1f")
+	return test, msg, true
+}
+
+// oFailStreak lists, oldest first, the failures like what (one of the last
+// event's) that no event bearing on them separates from it: the same key,
+// or the same failing test with no two messages that differ.
+func oFailStreak(h []Event, what string, onFile bool) (streak []int, calls []string, msgs []string) {
+	t := len(h) - 1
 	called := map[string]bool{}
+	test, _, isTest := oTest(what)
+	seen := map[string]bool{}
 	for idx := t; idx >= 0; idx-- {
 		e := h[idx]
 		c := e.Tool + "|" + e.Target
-		if w, _, f := oFailWhat(e); f && w == what {
+		ws, _, f := oFailWhats(e)
+		same := false
+		for _, w := range ws {
+			if w == what {
+				same = true
+				break
+			}
+			if tt, m, ok := oTest(w); ok && isTest && tt == test {
+				msgsIf := maps.Clone(seen)
+				if m != "" {
+					msgsIf[m] = true
+				}
+				if len(msgsIf) <= 1 {
+					same = true
+					break
+				}
+			}
+		}
+		if f && same {
+			for _, w := range ws {
+				if tt, m, ok := oTest(w); ok && isTest && tt == test && m != "" && (len(seen) == 0 || seen[m]) {
+					seen[m] = true
+					break
+				}
+			}
 			streak = append([]int{idx}, streak...)
 			if !called[c] {
 				called[c] = true
@@ -217,20 +254,53 @@ func oFailStreak(h []Event) (streak []int, calls []string) {
 			break // the file was written, or failed otherwise
 		}
 	}
-	return streak, calls
+	for m := range seen {
+		msgs = append(msgs, m)
+	}
+	return streak, calls, msgs
 }
 
+// oAnyStreak is the first of the last event's failures whose streak has
+// reached the threshold, else the longest streak seen.
+func oAnyStreak(h []Event, cfg Config) (what string, streak []int, calls, msgs []string) {
+	whats, onFile, failing := oFailWhats(h[len(h)-1])
+	if !failing {
+		return "", nil, nil, nil
+	}
+	for _, w := range whats {
+		in, c, m := oFailStreak(h, w, onFile)
+		if len(in) == cfg.FailThreshold {
+			return w, in, c, m
+		}
+		if len(in) > len(streak) {
+			what, streak, calls, msgs = w, in, c, m
+		}
+	}
+	return what, streak, calls, msgs
+}
+
+// oracleFailLoop checks fail-loop on h; edits, when not -1, is the number
+// of successful writes made since the streak's first failure (which h, a
+// window with remembered failures before it, may no longer hold).
 func oracleFailLoop(h []Event, cfg Config) (Finding, bool) {
+	return oracleFailLoopEdits(h, cfg, nil)
+}
+
+func oracleFailLoopEdits(h []Event, cfg Config, writesSince func(seq uint64, chain map[uint64]bool) (int, bool)) (Finding, bool) {
 	t := len(h) - 1
 	cur := h[t]
-	in, calls := oFailStreak(h)
+	what, in, calls, msgs := oAnyStreak(h, cfg)
 	if len(in) != cfg.FailThreshold {
 		return Finding{}, false
 	}
-	_, onFile, _ := oFailWhat(cur)
+	_, onFile, _ := oFailWhats(cur)
 	f := Finding{Tool: cur.Tool, Target: cur.Target, Count: len(in), Fingerprint: cur.Error}
-	if cur.Fail != "" && !onFile {
-		f.Fingerprint, f.Key = cur.Fail, cur.Fail
+	if k, isKey := strings.CutPrefix(what, "key "); isKey {
+		id, _, _ := strings.Cut(k, "\x1f")
+		f.Fingerprint, f.Key = id, id
+		if len(msgs) == 1 {
+			f.Fingerprint = msgs[0]
+		}
 	}
 	if onFile && len(calls) > 1 {
 		f.Key = cur.Target
@@ -242,10 +312,22 @@ func oracleFailLoop(h []Event, cfg Config) (Finding, bool) {
 	for _, c := range calls {
 		isCall[c] = true
 	}
-	for idx := in[0] + 1; idx < t; idx++ {
-		e := h[idx]
-		if oFileWrite(e) && !isCall[e.Tool+"|"+e.Target] {
-			f.Edits++
+	n, inMemory := 0, false
+	if writesSince != nil {
+		chain := map[uint64]bool{}
+		for _, idx := range in {
+			chain[h[idx].Seq] = true
+		}
+		n, inMemory = writesSince(h[in[0]].Seq, chain)
+	}
+	if inMemory {
+		f.Edits = n
+	} else {
+		for idx := in[0] + 1; idx < t; idx++ {
+			e := h[idx]
+			if oFileWrite(e) && !isCall[e.Tool+"|"+e.Target] {
+				f.Edits++
+			}
 		}
 	}
 	if len(calls) > 1 {
@@ -255,6 +337,33 @@ func oracleFailLoop(h []Event, cfg Config) (Finding, bool) {
 		}
 	}
 	return f, true
+}
+
+// oRemembered is what fail-loop still knows of the events before the
+// window, h: each failure in turn joins the list (the oldest leaves past
+// FailMemory), and any other event strikes out the failures of its own
+// call, and a write those of file tools on its file.
+func oRemembered(h []Event) []Event {
+	var list []Event
+	for _, d := range h {
+		if _, _, failing := oFailWhats(d); failing {
+			list = append(list, Event{Seq: d.Seq, Tool: d.Tool, Target: d.Target, Failed: d.Failed, Error: d.Error, Fail: d.Fail})
+			if len(list) > FailMemory {
+				list = list[1:]
+			}
+			continue
+		}
+		var keep []Event
+		for _, r := range list {
+			sameCall := r.Tool == d.Tool && r.Target == d.Target
+			fileWrite := oFileWrite(d) && r.Failed && (oracleReads[r.Tool] || oracleWrites[r.Tool]) && r.Target == d.Target
+			if !sameCall && !fileWrite {
+				keep = append(keep, r)
+			}
+		}
+		list = keep
+	}
+	return list
 }
 
 func oSameCall(a, b Event) bool {
@@ -373,7 +482,29 @@ func oracleAlerts(events []Event, cfg Config) [][]Finding {
 			if !cfg.On(p.name) {
 				continue
 			}
-			f, hit := p.check(win, cfg)
+			var f Finding
+			var hit bool
+			if p.name == FailLoop {
+				start := max(0, t+1-cfg.Window)
+				h := append(oRemembered(events[:start]), win...)
+				// Edits since a remembered failure: every successful write
+				// after it but the streak's own calls.
+				writesSince := func(seq uint64, chain map[uint64]bool) (int, bool) {
+					if seq >= events[start].Seq {
+						return 0, false
+					}
+					n := 0
+					for _, e := range events[:t] {
+						if e.Seq > seq && oFileWrite(e) && !chain[e.Seq] {
+							n++
+						}
+					}
+					return n, true
+				}
+				f, hit = oracleFailLoopEdits(h, cfg, writesSince)
+			} else {
+				f, hit = p.check(win, cfg)
+			}
 			x := 0.0
 			if hit {
 				x = 1
@@ -414,7 +545,9 @@ var (
 	genHashes  = []string{"h0", "h1", "h2"}
 	genErrors  = []string{"E1", "E1", "E2"}
 	genResults = []string{"r1", "r1", "r2"}
-	genFails   = []string{"address in use :3000", "address in use :3000", "module not found 'x'"}
+	genFails   = []string{"address in use :3000", "address in use :3000", "module not found 'x'",
+		"test failed a.test.ts > t\x1fexpected 1", "test failed a.test.ts > t\x1fexpected 2", "test failed a.test.ts > t",
+		"module not found 'x'\ntest failed a.test.ts > t", "test failed b.test.ts > u\ntest failed a.test.ts > t\x1fexpected 1"}
 )
 
 func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
@@ -624,7 +757,7 @@ func TestPatternsMatchOracle(t *testing.T) {
 						// A fail-loop holds when its streak reaches the
 						// threshold; the full history may hold a longer
 						// streak, of which the window sees the end.
-						if in, _ := oFailStreak(full); len(in) < cfg.FailThreshold {
+						if _, in, _, _ := oAnyStreak(full, cfg); len(in) < cfg.FailThreshold {
 							t.Fatalf("fail-loop at event %d: the window fires and the full history holds no streak: %s", i+1, dump(full))
 						}
 					} else if hit && !wantHit {
@@ -672,7 +805,7 @@ func TestRecordMatchesOracle(t *testing.T) {
 			for j := range got {
 				alerts[got[j].Severity]++
 				if !sameFinding(got[j], want[i][j]) {
-					t.Fatalf("config %s, event %d:\nengine %s\noracle %s", dump(cfg), i+1, dump(got[j]), dump(want[i][j]))
+					t.Fatalf("config %s, event %d of %s:\nengine %s\noracle %s", dump(cfg), i+1, dump(numbered(h[:i+1])), dump(got[j]), dump(want[i][j]))
 				}
 			}
 			if len(s.Events) > cfg.Window {

@@ -213,33 +213,107 @@ type failLoop struct{}
 
 func (failLoop) Name() string { return FailLoop }
 
-// failIdentity is what a failure is about: for a file tool, the file and
-// the error (Edit, MultiEdit and Write failing alike on one file are one
-// failure); else the failure's key when its text names one (the port, the
-// module, the user); else the call and the error. ok is false for a call
-// that neither failed nor reported a failure, and for an interruption.
-func failIdentity(e *Event) (id string, file bool, ok bool) {
+// failIdentities are what a failure is about: for a file tool, the file
+// and the error (Edit, MultiEdit and Write failing alike on one file are
+// one failure); else each of the failure's keys when its text names some
+// (the port, the module, the user, the failing test); else the call and
+// the error. ok is false for a call that neither failed nor reported a
+// failure, and for an interruption.
+func failIdentities(e *Event) (ids []string, file bool, ok bool) {
 	if e.Interrupted {
-		return "", false, false
+		return nil, false, false
 	}
 	if k := KindOf(e.Tool); e.Failed && (k == KindRead || k == KindWrite) && e.Target != "" {
-		return "file\x00" + e.Target + "\x00" + e.Error, true, true
+		return []string{"file\x00" + e.Target + "\x00" + e.Error}, true, true
 	}
 	if e.Fail != "" {
-		return "key\x00" + e.Fail, false, true
+		keys := failKeys(e.Fail)
+		for i, k := range keys {
+			keys[i] = "key\x00" + k
+		}
+		return keys, false, true
 	}
 	if e.Failed {
-		return "call\x00" + e.Tool + "\x00" + e.Target + "\x00" + e.Error, false, true
+		return []string{"call\x00" + e.Tool + "\x00" + e.Target + "\x00" + e.Error}, false, true
 	}
-	return "", false, false
+	return nil, false, false
 }
 
+// chainMatch follows one failure identity back through a window: it
+// reports whether an identity of an earlier event is the same failure,
+// and keeps, for a failing test, the message the chain has shown so far,
+// so that two runs whose messages differ are never counted together.
+type chainMatch struct {
+	id, msg string
+}
+
+func (c *chainMatch) match(ids []string) bool {
+	for _, x := range ids {
+		if x == c.id {
+			return true
+		}
+		a, b := strings.TrimPrefix(c.id, "key\x00"), strings.TrimPrefix(x, "key\x00")
+		if len(a) == len(c.id) || len(b) == len(x) || !sameFailureKey(a, b) {
+			continue
+		}
+		_, m, _ := strings.Cut(b, testKeySep)
+		if m != "" && c.msg != "" && m != c.msg {
+			continue
+		}
+		if m != "" {
+			c.msg = m
+		}
+		return true
+	}
+	return false
+}
+
+// Remembered is a failure the window has dropped, kept so that fail-loop
+// sees the same failure met again across more calls than the window holds;
+// Writes is how many successful writes had been recorded by then.
+type Remembered struct {
+	Event
+	Writes uint64 `json:"writes,omitempty"`
+}
+
+// FailMemory is how many dropped failures State.Failures keeps.
+const FailMemory = 8
+
 func (failLoop) Check(w []Event, cfg Config) (Finding, bool) {
-	n := len(w)
-	cur := &w[n-1]
-	id, file, isFail := failIdentity(cur)
+	return checkFailLoop(nil, w, 0, cfg)
+}
+
+// checkFailLoop is fail-loop over the remembered failures (older than the
+// window) and the window; writes is the number of successful writes
+// recorded so far, which counts the edits made since a remembered failure.
+func checkFailLoop(mem []Remembered, win []Event, writes uint64, cfg Config) (Finding, bool) {
+	n := len(win)
+	cur := &win[n-1]
+	ids, file, isFail := failIdentities(cur)
 	if !isFail {
 		return Finding{}, false
+	}
+	for _, id := range ids {
+		if f, ok := failChain(mem, win, writes, id, file, cfg); ok {
+			return f, true
+		}
+	}
+	return Finding{}, false
+}
+
+// failChain counts the failures with identity id back from the newest
+// event, through the window and then the remembered failures, stopping at
+// a call of the chain that did not fail so, or (for a file) at a write or
+// failed read of the file.
+func failChain(mem []Remembered, win []Event, writes uint64, id string, file bool, cfg Config) (Finding, bool) {
+	n := len(win)
+	cur := &win[n-1]
+	total := len(mem) + n
+	at := func(i int) *Event {
+		if i < len(mem) {
+			return &mem[i].Event
+		}
+		return &win[i-len(mem)]
 	}
 	type call struct{ tool, target string }
 	var members []call
@@ -251,10 +325,14 @@ func (failLoop) Check(w []Event, cfg Config) (Finding, bool) {
 		}
 		return false
 	}
+	cm := chainMatch{id: id}
+	if _, m, ok := strings.Cut(id, testKeySep); ok {
+		cm.msg = m
+	}
 	var idx []int
-	for i := n - 1; i >= 0; i-- {
-		e := &w[i]
-		if eid, _, f := failIdentity(e); f && eid == id {
+	for i := total - 1; i >= 0; i-- {
+		e := at(i)
+		if eids, _, f := failIdentities(e); f && cm.match(eids) {
 			idx = append(idx, i)
 			if !isMember(e) {
 				members = append(members, call{e.Tool, e.Target})
@@ -274,20 +352,37 @@ func (failLoop) Check(w []Event, cfg Config) (Finding, bool) {
 	}
 	slices.Reverse(idx)
 	f := Finding{Tool: cur.Tool, Target: cur.Target, Count: count, Fingerprint: cur.Error}
-	if cur.Fail != "" && !file {
-		f.Fingerprint, f.Key = cur.Fail, cur.Fail
+	if key, isKey := strings.CutPrefix(id, "key\x00"); isKey {
+		f.Fingerprint, f.Key = keyShown(key), keyShown(key)
+		if _, m, _ := strings.Cut(key, testKeySep); m != "" {
+			f.Fingerprint = m
+		} else if cm.msg != "" {
+			f.Fingerprint = cm.msg
+		}
 	}
 	if file && len(members) > 1 {
 		f.Key = cur.Target
 	}
 	f.Events = make([]uint64, 0, count)
 	for _, i := range idx {
-		f.Events = append(f.Events, w[i].Seq)
+		f.Events = append(f.Events, at(i).Seq)
 	}
-	for i := idx[0] + 1; i < n; i++ {
-		if e := &w[i]; !isMember(e) {
-			if k, isFile := fileEvent(e); isFile && k == KindWrite {
-				f.Edits++
+	first := idx[0]
+	if first < len(mem) {
+		// Writes the window no longer holds are counted from the tally,
+		// less the chain's own calls (which are never counted as edits).
+		f.Edits = int(writes - mem[first].Writes)
+		for _, i := range idx[1:] {
+			if k, isFile := fileEvent(at(i)); isFile && k == KindWrite {
+				f.Edits--
+			}
+		}
+	} else {
+		for i := first + 1; i < total; i++ {
+			if e := at(i); !isMember(e) {
+				if k, isFile := fileEvent(e); isFile && k == KindWrite {
+					f.Edits++
+				}
 			}
 		}
 	}

@@ -126,7 +126,9 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 			"it undid its own edit: %s is back as it was at call #%d%s", short, f.RevertTo, again)
 	case loops.FailLoop:
 		fp := Quote(firstLine(f.Fingerprint), 160)
-		if t := strings.TrimSpace(c.ErrorText); t != "" {
+		if t := strings.TrimSpace(c.ErrorText); t != "" && !(strings.HasPrefix(f.Key, "test failed ") && f.Fingerprint != f.Key) {
+			// A failing test's message, when the runner printed one, is
+			// the line that tells; else the error text's telling line.
 			fp = Quote(TellingLine(t), 160)
 		}
 		// The failures share a fingerprint, and a fingerprint keeps result
@@ -150,7 +152,9 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 				calls = strings.Join(steps, ", ")
 			}
 			common := "the same error"
-			if f.Key != "" {
+			if test, isTest := strings.CutPrefix(f.Key, "test failed "); isTest {
+				common = "the same failing test, " + Clean(test, 240)
+			} else if f.Key != "" {
 				common = "the same failure: " + c.show(f.Key)
 			}
 			return withGist(finish(KindFailLoop, sev, nums, "%d calls failed with %s (calls %s: %s), %s%s. The error: %s.%s Next step: %s",
@@ -252,7 +256,8 @@ func lineScore(l string) int {
 // noiseLine tells lines printed whatever went wrong: package managers'
 // warnings and progress, and shells complaining about their start-up files.
 func noiseLine(low string) bool {
-	for _, p := range []string{"npm warn", "npm notice", "yarn warn", "pnpm warn", "warn ", "warning:", "go: downloading", "go: finding", "go: extracting", "downloading ", "(node:"} {
+	for _, p := range []string{"npm warn", "npm notice", "yarn warn", "pnpm warn", "warn ", "warning:", "go: downloading", "go: finding", "go: extracting", "downloading ", "(node:",
+		"✓", "✔", "√", "pass ", "ok  "} {
 		if strings.HasPrefix(low, p) {
 			return true
 		}
