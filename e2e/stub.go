@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -313,20 +314,11 @@ func (s *Stub) Messages(kinds ...Kind) []Request {
 		if r.Path != "/v1/messages" {
 			continue
 		}
-		if len(kinds) == 0 || containsKind(kinds, r.Kind) {
+		if len(kinds) == 0 || slices.Contains(kinds, r.Kind) {
 			out = append(out, r)
 		}
 	}
 	return out
-}
-
-func containsKind(ks []Kind, k Kind) bool {
-	for _, x := range ks {
-		if x == k {
-			return true
-		}
-	}
-	return false
 }
 
 // serve records the request, decides the answer under the lock, and writes it

@@ -6,4 +6,8 @@
 // worded, is decided in [github.com/djinn-cc/djinn/hooks/advice]. Any failure
 // of Djinn's own ends the hook with one "djinn:" line on stderr, exit 0,
 // nothing on stdout and the state as it was.
+//
+// The commands that change a session from a terminal (djinn reorient,
+// djinn feedback) live in their own packages and take the hooks' own steps
+// through [Session]; hooks imports none of them.
 package hooks

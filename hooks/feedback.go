@@ -2,12 +2,8 @@ package hooks
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -36,9 +32,6 @@ import (
 // A hard advisory (a chronic loop, real drift, a block) is never held: the
 // profile quiets a kind, it never hides a loop that keeps coming back.
 
-// profileFile is the developer profile's file under the state root.
-const profileFile = "profile.json"
-
 // feedbackDefaultCooldown is the cooldown, in tool calls, of the kinds
 // whose detector has none of its own.
 const feedbackDefaultCooldown = 5
@@ -49,12 +42,12 @@ const driftMarginStep = 0.05
 // DeveloperKey is the developer key of this environment (D5's).
 func (e *Env) DeveloperKey() string { return e.developerKey() }
 
-// LoadProfile reads profile.json. A missing file, or one that is invalid
+// loadProfile reads profile.json. A missing file, or one that is invalid
 // (moved aside, as every state file), is the empty profile: every kind at
 // level 0.
-func (e *Env) LoadProfile() (*state.Profile, error) {
+func (e *Env) loadProfile() (*state.Profile, error) {
 	p := state.NewProfile()
-	found, err := e.Store.Load(filepath.Join(e.Store.Root, profileFile), state.KindProfile, &p)
+	found, err := e.Store.Load(filepath.Join(e.Store.Root, state.ProfileFile), state.KindProfile, &p)
 	if err != nil {
 		d := state.NewProfile()
 		return &d, err
@@ -171,7 +164,7 @@ func (s *session) hold(advs []advice.Advisory) []advice.Advisory {
 		if prof == nil {
 			// An unreadable profile is the empty one: feedback never stops
 			// an advisory by failing.
-			prof, _ = s.env.LoadProfile()
+			prof, _ = s.env.loadProfile()
 			dev = s.env.developerKey()
 		}
 		if s.held(a, prof, dev) {
@@ -268,7 +261,7 @@ func (e *Env) teachProfile(ctx context.Context, kind, id, verdict string, now ti
 		return state.ProfileEntry{}, false, err
 	}
 	defer func() { _ = lock.Unlock() }()
-	prof, err := e.LoadProfile()
+	prof, err := e.loadProfile()
 	if err != nil {
 		return state.ProfileEntry{}, false, err
 	}
@@ -276,7 +269,7 @@ func (e *Env) teachProfile(ctx context.Context, kind, id, verdict string, now ti
 	if !changed {
 		return entry, false, nil
 	}
-	if err := e.Store.Save(filepath.Join(e.Store.Root, profileFile), state.KindProfile, prof); err != nil {
+	if err := e.Store.Save(filepath.Join(e.Store.Root, state.ProfileFile), state.KindProfile, prof); err != nil {
 		return entry, false, fmt.Errorf("save profile: %w", err)
 	}
 	return entry, true, nil
@@ -323,124 +316,6 @@ func (s *session) promptWrong(ctx context.Context, p *Payload) (resp Response, o
 	resp = Response{Context: []string{text}, SystemMessage: text}
 	s.say(p, nil, &resp)
 	return resp, true, nil
-}
-
-// ErrNoAdvisory is returned by FindAdvisory for an id no advisory has.
-var ErrNoAdvisory = errors.New("no advisory with that id")
-
-// FindAdvisory finds the advisory called id in advisories.jsonl: of one
-// session, or of every session (newest first) when session is "". Lines
-// written before ids are named by state.AdvisoryID.
-func FindAdvisory(st *state.Store, session, id string) (string, state.Advisory, error) {
-	ids := []string{session}
-	if session == "" {
-		all, err := st.Sessions()
-		if err != nil {
-			return "", state.Advisory{}, err
-		}
-		ids = ids[:0]
-		for _, si := range all {
-			ids = append(ids, si.ID)
-		}
-	}
-	for _, sid := range ids {
-		dir, err := st.SessionDir(sid)
-		if err != nil {
-			return "", state.Advisory{}, err
-		}
-		var found *state.Advisory
-		_, err = st.ReadLines(filepath.Join(dir, "advisories.jsonl"), state.KindAdvisory, 0, func(raw []byte) error {
-			var a state.Advisory
-			if state.DecodeStrict(raw, &a) == nil && state.AdvisoryID(sid, a) == id {
-				found = &a
-			}
-			return nil
-		})
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return "", state.Advisory{}, err
-		}
-		if found != nil {
-			return sid, *found, nil
-		}
-	}
-	return "", state.Advisory{}, fmt.Errorf("%w: %s", ErrNoAdvisory, id)
-}
-
-// Judge records a judgement of advisory a of a session from outside a
-// hook (djinn feedback): under the session's lock, the window's record and
-// then the developer's profile, as /djinn:wrong does.
-func Judge(ctx context.Context, env *Env, session string, a state.Advisory, verdict, note string) (Judgement, error) {
-	if verdict != state.VerdictWrong && verdict != state.VerdictRight {
-		return Judgement{}, fmt.Errorf("verdict %q: want wrong or right", verdict)
-	}
-	if a.Kind == advice.KindReanchor {
-		return Judgement{}, fmt.Errorf("a reanchor restates the goal; it cannot be judged")
-	}
-	s, lock, err := openSession(ctx, env, session)
-	if err != nil {
-		return Judgement{}, err
-	}
-	defer func() { _ = lock.Unlock() }()
-	j, err := s.judge(ctx, state.AdvisoryID(session, a), a.Kind, a.Seq, verdict, note)
-	if err != nil {
-		return j, err
-	}
-	return j, s.save()
-}
-
-// ProfileLines describe, one line a kind, what the developer's feedback
-// changed for this environment's developer: none when nothing was judged
-// or every kind is back at level 0.
-func ProfileLines(env *Env, prof *state.Profile) []string {
-	dev := env.developerKey()
-	var out []string
-	for _, e := range prof.Entries {
-		if e == nil || e.Developer != dev || e.Level == 0 {
-			continue
-		}
-		adj := AdjustFor(env.Settings, e.Kind, e.Level)
-		out = append(out, fmt.Sprintf("%s (marked wrong %d×, right %d×)", adj.Describe(e.Kind), e.Wrong, e.Right))
-	}
-	slices.Sort(out)
-	return out
-}
-
-// PeekProfile reads profile.json without moving anything (for status and
-// config): a missing file is the empty profile, an invalid one an error.
-func (e *Env) PeekProfile() (*state.Profile, error) {
-	p := state.NewProfile()
-	found, err := e.Store.Peek(filepath.Join(e.Store.Root, profileFile), state.KindProfile, &p)
-	if err != nil {
-		return nil, err
-	}
-	if !found || p.Entries == nil {
-		p = state.NewProfile()
-	}
-	return &p, nil
-}
-
-// WriteProfile prints what the developer's feedback changed, for status
-// and config: a heading and one line a kind, or nothing when every kind is
-// at its defaults.
-func WriteProfile(w io.Writer, env *Env) error {
-	prof, err := env.PeekProfile()
-	if err != nil {
-		_, err = fmt.Fprintf(w, "developer feedback: %v\n", err)
-		return err
-	}
-	lines := ProfileLines(env, prof)
-	if len(lines) == 0 {
-		return nil
-	}
-	if _, err := fmt.Fprintln(w, "developer feedback in force (djinn feedback <id> right undoes it):"); err != nil {
-		return err
-	}
-	for _, l := range lines {
-		if _, err := fmt.Fprintf(w, "  - %s\n", l); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // lastLogged is the newest advisory in the session's advisories.jsonl that

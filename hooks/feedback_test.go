@@ -29,7 +29,7 @@ func (s *sim) nextSession(id string) *sim {
 
 func (s *sim) profile() *state.Profile {
 	s.t.Helper()
-	p, err := s.env.LoadProfile()
+	p, err := s.env.loadProfile()
 	if err != nil {
 		s.t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestWrongWithNothingToMark(t *testing.T) {
 	if want := "djinn wrong: this session has no advisory to mark yet. Nothing changed."; r.SystemMessage != want {
 		t.Fatalf("message %q", r.SystemMessage)
 	}
-	if _, err := os.Stat(filepath.Join(s.env.Store.Root, profileFile)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(s.env.Store.Root, state.ProfileFile)); !os.IsNotExist(err) {
 		t.Fatalf("profile written: %v", err)
 	}
 }
@@ -148,7 +148,7 @@ func TestWrongQuietsTheKindNextSession(t *testing.T) {
 	// The latest through /djinn:wrong, the other two through djinn
 	// feedback's path.
 	s.userPrompt("/djinn:wrong")
-	s.judge(ids[:2], state.VerdictWrong, "again")
+	s.judge("read-loop", ids[:2], state.VerdictWrong, "again")
 	if lv := s.profile().Level("read-loop", s.env.developerKey()); lv != 3 {
 		t.Fatalf("level %d, want 3", lv)
 	}
@@ -179,7 +179,7 @@ func TestWrongQuietsTheKindNextSession(t *testing.T) {
 	}
 
 	// Marking the three right undoes it.
-	s.judge(ids, state.VerdictRight, "")
+	s.judge("read-loop", ids, state.VerdictRight, "")
 	if lv := s.profile().Level("read-loop", s.env.developerKey()); lv != 0 {
 		t.Fatalf("level %d after three rights, want 0", lv)
 	}
@@ -205,7 +205,7 @@ func TestProfileHandEdited(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)
-			path := filepath.Join(s.env.Store.Root, profileFile)
+			path := filepath.Join(s.env.Store.Root, state.ProfileFile)
 			if tc.doc != "" {
 				doc := strings.ReplaceAll(tc.doc, "%DEV%", s.env.developerKey())
 				if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
@@ -277,15 +277,31 @@ func TestHeldBounds(t *testing.T) {
 	}
 }
 
-// judge judges the advisories with these ids as djinn feedback does:
-// found by id in any session, then judged with the note.
-func (s *sim) judge(ids []string, verdict, note string) {
+// judge judges the advisories of a kind with these ids of this session as
+// djinn feedback does (internal/feedback), with the note: each under the
+// session's lock, opened outside a hook, then saved.
+func (s *sim) judge(kind string, ids []string, verdict, note string) {
 	for _, id := range ids {
-		sid, a, err := FindAdvisory(s.env.Store, "", id)
+		var found *state.Advisory
+		for _, a := range s.logged(kind) {
+			if state.AdvisoryID(s.id, a) == id {
+				found = &a
+			}
+		}
+		if found == nil {
+			s.t.Fatalf("no advisory %s", id)
+		}
+		o, err := OpenSession(context.Background(), s.env, s.id)
 		if err != nil {
 			s.t.Fatal(err)
 		}
-		if _, err := Judge(context.Background(), s.env, sid, a, verdict, note); err != nil {
+		if _, err := o.Judge(context.Background(), *found, verdict, note); err != nil {
+			s.t.Fatal(err)
+		}
+		if err := o.Save(); err != nil {
+			s.t.Fatal(err)
+		}
+		if err := o.Close(); err != nil {
 			s.t.Fatal(err)
 		}
 	}
@@ -316,11 +332,11 @@ func FuzzProfile(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		root := t.TempDir()
-		if err := os.WriteFile(filepath.Join(root, profileFile), raw, 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(root, state.ProfileFile), raw, 0o600); err != nil {
 			t.Fatal(err)
 		}
 		env := &Env{Store: &state.Store{Root: root, LockWait: time.Second, NoSync: true}, Settings: settings.Default()}
-		p, err := env.LoadProfile()
+		p, err := env.loadProfile()
 		if err != nil {
 			t.Fatalf("load: %v", err)
 		}
@@ -337,7 +353,7 @@ func FuzzProfile(f *testing.F) {
 		if _, _, err := env.teachProfile(context.Background(), advice.KindEditRevert, "0123456789ab", state.VerdictWrong, time.Unix(0, 0).UTC()); err != nil {
 			t.Fatalf("judge: %v", err)
 		}
-		if _, err := env.LoadProfile(); err != nil {
+		if _, err := env.loadProfile(); err != nil {
 			t.Fatal(err)
 		}
 	})

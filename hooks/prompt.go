@@ -210,28 +210,6 @@ func (s *session) archiveReservoir(hash string) error {
 	return s.env.Store.Save(filepath.Join(s.dir, "archive", name), state.KindReservoir, &r)
 }
 
-// Reorient is `djinn reorient`: the same re-orientation as the
-// /djinn:reorient prompt, for a terminal.
-func Reorient(ctx context.Context, env *Env, id, intent string, force bool) (string, error) {
-	if err := state.ValidateSessionID(id); err != nil {
-		return "", err
-	}
-	s, lock, err := openSession(ctx, env, id)
-	if err != nil {
-		return "", err
-	}
-	defer func() { _ = lock.Unlock() }()
-	res, err := s.reorient(intent, force, "")
-	if err != nil {
-		return "", err
-	}
-	s.w.Reorient = res
-	if err := s.save(); err != nil {
-		return "", err
-	}
-	return res.Text, nil
-}
-
 // switchRe matches the /djinn:disable and /djinn:enable skills as Claude
 // Code passes them to UserPromptSubmit: the raw line, with the user's
 // detector argument after the command.

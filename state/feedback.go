@@ -44,6 +44,9 @@ const (
 	VerdictRight = "right"
 )
 
+// ProfileFile is the developer profile's file under the state root.
+const ProfileFile = "profile.json"
+
 // Profile is profile.json: what the developer's feedback taught, per
 // (advisory kind, developer), beside D5's posteriors.json, which is per
 // (intent type, developer) with the same developer key.

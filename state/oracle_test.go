@@ -223,7 +223,7 @@ func reencode(t *testing.T, dir string, k state.Kind, raw []byte) []byte {
 		s, _ := settings.Load(dir, nil, nil)
 		v = &s
 	default:
-		v = newDoc(k)
+		v = state.NewDoc(k)
 		if err := json.Unmarshal(raw, v); err != nil {
 			t.Fatalf("%s: %v", k, err)
 		}
@@ -233,29 +233,6 @@ func reencode(t *testing.T, dir string, k state.Kind, raw []byte) []byte {
 		t.Fatalf("%s: %v", k, err)
 	}
 	return out
-}
-
-// newDoc returns a new value of the Go type of a document kind.
-func newDoc(k state.Kind) any {
-	switch k {
-	case state.KindWindow:
-		return &state.Window{}
-	case state.KindAnchor:
-		return &state.Anchor{}
-	case state.KindReservoir:
-		return &state.Reservoir{}
-	case state.KindPosteriors:
-		return &state.Posteriors{}
-	case state.KindTurn:
-		return &state.Turn{}
-	case state.KindAdvisory:
-		return &state.Advisory{}
-	case state.KindLearning:
-		return &state.Learning{}
-	case state.KindProfile:
-		return &state.Profile{}
-	}
-	panic("no document type for " + string(k))
 }
 
 // lookup returns the value at a JSON pointer.
@@ -489,7 +466,7 @@ func FuzzLoad(f *testing.F) {
 		if err := os.WriteFile(p, raw, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		v := newDoc(k)
+		v := state.NewDoc(k)
 		found, err := st.Load(p, k, v)
 		if err != nil {
 			t.Fatalf("Load: %v", err)

@@ -61,7 +61,7 @@ func (s *Store) CheckWith(ids []string, check func(k Kind, raw []byte) []FieldEr
 	r := &c.report
 	c.checkFile(filepath.Join(s.Root, "config.json"), KindConfig)
 	c.checkFile(filepath.Join(s.Root, "posteriors.json"), KindPosteriors)
-	c.checkFile(filepath.Join(s.Root, "profile.json"), KindProfile)
+	c.checkFile(filepath.Join(s.Root, ProfileFile), KindProfile)
 	c.checkFile(filepath.Join(s.Root, "learnings.jsonl"), KindLearning)
 	if len(ids) == 0 {
 		all, err := s.Sessions()

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/djinn-cc/djinn/hooks"
+	"github.com/djinn-cc/djinn/internal/feedback"
 	"github.com/djinn-cc/djinn/internal/hookmain"
 	"github.com/djinn-cc/djinn/settings"
 )
@@ -28,8 +29,8 @@ func (a *app) configCommand() *cli.Command {
 			env := &hooks.Env{Store: st, Settings: set, Getenv: a.getenv}
 			if c.Bool("json") {
 				fb := []string{}
-				if prof, err := env.PeekProfile(); err == nil {
-					fb = append(fb, hooks.ProfileLines(env, prof)...)
+				if prof, err := feedback.PeekProfile(st); err == nil {
+					fb = append(fb, feedback.ProfileLines(env, prof)...)
 				}
 				return a.configJSON(set, from, refused, fb)
 			}
@@ -52,14 +53,14 @@ func (a *app) configCommand() *cli.Command {
 			if _, err := fmt.Fprint(a.stdout, b.String()); err != nil {
 				return err
 			}
-			return hooks.WriteProfile(a.stdout, env)
+			return feedback.WriteProfile(a.stdout, env)
 		},
 		&cli.BoolFlag{Name: "json", Usage: "print JSON"})
 }
 
 // configJSON prints the settings with their sources as one JSON document.
 // feedback are the developer's feedback adjustments in force
-// (hooks.ProfileLines).
+// (feedback.ProfileLines).
 func (a *app) configJSON(set settings.Settings, from map[string]settings.Source, refused, feedback []string) error {
 	type entry struct {
 		Key    string          `json:"key"`

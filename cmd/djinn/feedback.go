@@ -6,7 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/djinn-cc/djinn/hooks"
+	"github.com/djinn-cc/djinn/internal/feedback"
 	"github.com/djinn-cc/djinn/state"
 )
 
@@ -36,14 +36,14 @@ func (a *app) feedbackCommand() *cli.Command {
 					return usagef("--session: %v", err)
 				}
 			}
-			sid, adv, err := hooks.FindAdvisory(env.Store, session, id)
-			if errors.Is(err, hooks.ErrNoAdvisory) {
+			sid, adv, err := feedback.FindAdvisory(env.Store, session, id)
+			if errors.Is(err, feedback.ErrNoAdvisory) {
 				return usagef("feedback: %v (the ids are in djinn status and advisories.jsonl)", err)
 			}
 			if err != nil {
 				return err
 			}
-			j, err := hooks.Judge(c.Context, env, sid, adv, verdict, c.String("note"))
+			j, err := feedback.Judge(c.Context, env, sid, adv, verdict, c.String("note"))
 			if err != nil {
 				return err
 			}

@@ -426,7 +426,24 @@ func TestLauncherBuildFailureShowsTheError(t *testing.T) {
 	if err := os.WriteFile(fakeGo, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	env := []string{"CLAUDE_PLUGIN_DATA=" + t.TempDir(), "DJINN_GO=" + fakeGo, "DJINN_STATE_DIR=" + t.TempDir()}
+	msg, errOut := startWithGo(t, fakeGo)
+	root := repoRootAbs(t)
+	for _, want := range []string{"module lookup disabled by GOPROXY=off", root, fakeGo} {
+		if !strings.Contains(msg, want) || !strings.Contains(errOut, want) {
+			t.Errorf("the failure does not show %q:\nsystemMessage %q\nstderr %q", want, msg, errOut)
+		}
+	}
+	if strings.Contains(msg, "downloading") {
+		t.Errorf("the systemMessage shows go's download lines instead of the error: %q", msg)
+	}
+}
+
+// startWithGo runs the launcher's SessionStart with DJINN_GO=goPath, fresh
+// plugin data and state, and returns its systemMessage and stderr; it
+// fails the test unless the hook exits 0 with a JSON answer.
+func startWithGo(t *testing.T, goPath string) (message, stderr string) {
+	t.Helper()
+	env := []string{"CLAUDE_PLUGIN_DATA=" + t.TempDir(), "DJINN_GO=" + goPath, "DJINN_STATE_DIR=" + t.TempDir()}
 	out, errOut, code := runLauncher(t, env, `{"session_id":"s1","hook_event_name":"SessionStart","source":"startup"}`, "hook", "SessionStart")
 	var msg struct {
 		SystemMessage string `json:"systemMessage"`
@@ -434,15 +451,7 @@ func TestLauncherBuildFailureShowsTheError(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &msg) != nil {
 		t.Fatalf("SessionStart: code %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	root := repoRootAbs(t)
-	for _, want := range []string{"module lookup disabled by GOPROXY=off", root, fakeGo} {
-		if !strings.Contains(msg.SystemMessage, want) || !strings.Contains(errOut, want) {
-			t.Errorf("the failure does not show %q:\nsystemMessage %q\nstderr %q", want, msg.SystemMessage, errOut)
-		}
-	}
-	if strings.Contains(msg.SystemMessage, "downloading") {
-		t.Errorf("the systemMessage shows go's download lines instead of the error: %q", msg.SystemMessage)
-	}
+	return msg.SystemMessage, errOut
 }
 
 // TestLauncherNamesAWrongDJINN_GO: a DJINN_GO that is not an executable
@@ -452,17 +461,10 @@ func TestLauncherNamesAWrongDJINN_GO(t *testing.T) {
 		t.Skip("runs the launcher")
 	}
 	for _, goPath := range []string{"/nonexistent/go", t.TempDir()} {
-		env := []string{"CLAUDE_PLUGIN_DATA=" + t.TempDir(), "DJINN_GO=" + goPath, "DJINN_STATE_DIR=" + t.TempDir()}
-		out, errOut, code := runLauncher(t, env, `{"session_id":"s1","hook_event_name":"SessionStart","source":"startup"}`, "hook", "SessionStart")
-		var msg struct {
-			SystemMessage string `json:"systemMessage"`
-		}
-		if code != 0 || json.Unmarshal([]byte(out), &msg) != nil {
-			t.Fatalf("SessionStart: code %d, stdout %q, stderr %q", code, out, errOut)
-		}
+		msg, errOut := startWithGo(t, goPath)
 		for _, want := range []string{"DJINN_GO=" + goPath + " is not an executable file", "djinn " + Version + " binary on PATH"} {
-			if !strings.Contains(msg.SystemMessage, want) {
-				t.Errorf("DJINN_GO=%s: systemMessage %q does not say %q", goPath, msg.SystemMessage, want)
+			if !strings.Contains(msg, want) {
+				t.Errorf("DJINN_GO=%s: systemMessage %q does not say %q", goPath, msg, want)
 			}
 		}
 		if !strings.Contains(errOut, "DJINN_GO="+goPath) {

@@ -3,13 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/djinn-cc/djinn/hooks"
-	"github.com/djinn-cc/djinn/state"
+	"github.com/djinn-cc/djinn/internal/reorient"
 )
 
 func (a *app) reorientCommand() *cli.Command {
@@ -23,7 +21,7 @@ func (a *app) reorientCommand() *cli.Command {
 				if err := noArgs(c); err != nil {
 					return err
 				}
-				text, err := lastReorient(env.Store, id)
+				text, err := reorient.Last(env.Store, id)
 				if err != nil {
 					return err
 				}
@@ -41,7 +39,7 @@ func (a *app) reorientCommand() *cli.Command {
 				}
 				intent = string(b)
 			}
-			text, err := hooks.Reorient(c.Context, env, id, intent, c.Bool("force"))
+			text, err := reorient.Apply(c.Context, env, id, intent, c.Bool("force"))
 			if err != nil {
 				return err
 			}
@@ -51,22 +49,4 @@ func (a *app) reorientCommand() *cli.Command {
 		&cli.BoolFlag{Name: "force", Usage: "replace the goal even if the new intent restates it"},
 		&cli.BoolFlag{Name: "last", Usage: "print the result of the last /djinn:reorient (what the skill shows)"},
 	)
-}
-
-// lastReorient returns what the last /djinn:reorient did, for the skill
-// (which shows it after the UserPromptSubmit hook re-oriented the session).
-func lastReorient(st *state.Store, id string) (string, error) {
-	dir, err := st.SessionDir(id)
-	if err != nil {
-		return "", err
-	}
-	var w state.Window
-	found, err := st.Peek(filepath.Join(dir, "window.json"), state.KindWindow, &w)
-	if err != nil {
-		return "", err
-	}
-	if !found || w.Reorient == nil {
-		return "djinn reorient: no re-orientation recorded in this session yet. Usage: /djinn:reorient <what the session should do now>", nil
-	}
-	return w.Reorient.Text, nil
 }

@@ -4,6 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/djinn-cc/djinn/hooks"
+	"github.com/djinn-cc/djinn/internal/feedback"
 	"github.com/djinn-cc/djinn/internal/report"
 )
 
@@ -13,6 +14,6 @@ func (a *app) statusCommand() *cli.Command {
 			if err := report.Status(a.stdout, env.Store, id, env.Settings.Drift); err != nil {
 				return err
 			}
-			return hooks.WriteProfile(a.stdout, env)
+			return feedback.WriteProfile(a.stdout, env)
 		}))
 }

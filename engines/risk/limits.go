@@ -2,6 +2,7 @@ package risk
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -280,7 +281,7 @@ func ParseLimits(text string) []Limit {
 			// "Just look at the logs and fix the bug": the work is asked for.
 			kept := out[:0]
 			for i, l := range out {
-				if !containsInt(soft, i) {
+				if !slices.Contains(soft, i) {
 					kept = append(kept, l)
 				}
 			}
@@ -288,15 +289,6 @@ func ParseLimits(text string) []Limit {
 		}
 	}
 	return out
-}
-
-func containsInt(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // objectOf reads the object of a negated verb: a target for a limit on

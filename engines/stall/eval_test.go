@@ -236,6 +236,24 @@ type evalSources struct {
 	notes                            []string
 }
 
+// naturalSet is one source of the natural corpus: its short name (the quick
+// test's subtest) and how the report names it.
+type naturalSet struct {
+	name, label string
+	msgs        []message
+}
+
+// sets are the sources of the natural corpus, in the report's order.
+func (s *evalSources) sets() []naturalSet {
+	return []naturalSet{
+		{"go-md", "Go `.md` files, as they are", s.md},
+		{"go-code-sample", "Go `.go` files, each in a Go code fence", s.code},
+		{"transcripts", "transcript assistant messages (text blocks joined per message id)", s.msgs},
+		{"transcript-blocks", "transcript assistant text blocks, one by one", s.blocks},
+		{"testdata-natural", "near misses in testdata/natural", s.testdata},
+	}
+}
+
 // loadSources reads every source; of the Go files it reads all when
 // codeSample is 0, a seeded sample of that many when it is positive, and none
 // when it is negative.
@@ -345,16 +363,7 @@ func TestNaturalCorpusQuiet(t *testing.T) {
 		t.Log(n)
 	}
 	cfg := DefaultConfig()
-	for _, set := range []struct {
-		name string
-		msgs []message
-	}{
-		{"transcripts", s.msgs},
-		{"transcript-blocks", s.blocks},
-		{"go-md", s.md},
-		{"go-code-sample", s.code},
-		{"testdata-natural", s.testdata},
-	} {
+	for _, set := range s.sets() {
 		t.Run(set.name, func(t *testing.T) {
 			if len(set.msgs) == 0 {
 				t.Skip("source not available here")
@@ -389,17 +398,8 @@ func TestStallEval(t *testing.T) {
 	}
 	cfg := DefaultConfig()
 	var nat []naturalFigures
-	for _, set := range []struct {
-		name string
-		msgs []message
-	}{
-		{"Go `.md` files, as they are", s.md},
-		{"Go `.go` files, each in a Go code fence", s.code},
-		{"transcript assistant messages (text blocks joined per message id)", s.msgs},
-		{"transcript assistant text blocks, one by one", s.blocks},
-		{"near misses in testdata/natural", s.testdata},
-	} {
-		nat = append(nat, evalNatural(t, set.name, set.msgs, cfg))
+	for _, set := range s.sets() {
+		nat = append(nat, evalNatural(t, set.label, set.msgs, cfg))
 	}
 	rng := rand.New(rand.NewPCG(31, 32))
 	ch := evalChants(t, s.proseFor().chantCases(rng, allPeriods(), len(unitStyles)), cfg)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/djinn-cc/djinn/hooks"
+	"github.com/djinn-cc/djinn/internal/feedback"
 	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
@@ -270,11 +271,11 @@ func markWrong(t *testing.T, p feedbackPass, set settings.Settings, n int) []byt
 		t.Fatalf("%d edit-revert ids (%v), want %d", len(ids), err, n)
 	}
 	for _, id := range ids[:n] {
-		sid, a, err := hooks.FindAdvisory(env.Store, p.session, id)
+		sid, a, err := feedback.FindAdvisory(env.Store, p.session, id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := hooks.Judge(context.Background(), env, sid, a, state.VerdictWrong, "not a loop"); err != nil {
+		if _, err := feedback.Judge(context.Background(), env, sid, a, state.VerdictWrong, "not a loop"); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -379,7 +380,7 @@ func TestFeedbackEval(t *testing.T) {
 	fmt.Fprintf(&doc, "## Measured\n\n")
 	doc.WriteString(b.String())
 	doc.WriteString(notes.String())
-	fmt.Fprintf(&doc, "\nOne mark is enough to hold every one-off undo here: level 1's bar (EMA 0.37) is above a single finding's EMA (α = 0.3). The oscillating edit's first finding is soft and held too; its hard finding, six events later, is told at every level, so the loop is still caught.\n\nEach row after the first replays the same transcript from a fresh state directory holding only the `profile.json` taught by marking the first N edit-revert advisories of a first replay wrong (through `djinn feedback`'s path, `hooks.FindAdvisory` and `hooks.Judge`). An advisory counts when it is recorded in the replay's advisories, told (mode advise) or recorded only (mode observe, edit-revert's default); an advisory the profile holds back is neither told nor recorded. A loop is caught when an advisory of its kind fires on one of its transcript lines.\n\nThe injected stretches:\n\n| stretch | kind | a loop Djinn must catch |\n|---|---|---|\n")
+	fmt.Fprintf(&doc, "\nOne mark is enough to hold every one-off undo here: level 1's bar (EMA 0.37) is above a single finding's EMA (α = 0.3). The oscillating edit's first finding is soft and held too; its hard finding, six events later, is told at every level, so the loop is still caught.\n\nEach row after the first replays the same transcript from a fresh state directory holding only the `profile.json` taught by marking the first N edit-revert advisories of a first replay wrong (through `djinn feedback`'s path, `feedback.FindAdvisory` and `feedback.Judge`). An advisory counts when it is recorded in the replay's advisories, told (mode advise) or recorded only (mode observe, edit-revert's default); an advisory the profile holds back is neither told nor recorded. A loop is caught when an advisory of its kind fires on one of its transcript lines.\n\nThe injected stretches:\n\n| stretch | kind | a loop Djinn must catch |\n|---|---|---|\n")
 	for _, in := range inj {
 		fmt.Fprintf(&doc, "| %s (lines %d–%d) | %s | %v |\n", in.Name, in.First, in.Last, in.Kind, in.Loop)
 	}
