@@ -82,6 +82,8 @@ type Event struct {
 	Line      int    // transcript line (1-based) the event belongs to
 	ToolCalls int    // tool calls so far, this one included
 	ToolName  string
+	ToolUseID string
+	ToolInput json.RawMessage
 	AgentID   string
 	Response  hooks.Response
 	Fired     []Advisory
@@ -512,7 +514,7 @@ func (r *runner) fire(ctx context.Context, p *hooks.Payload, line int) error {
 	}
 	r.rep.Events[p.HookEventName]++
 	r.rep.EventCount++
-	ev := Event{Index: r.rep.EventCount, Name: p.HookEventName, Line: line, ToolCalls: r.rep.ToolCalls, ToolName: p.ToolName, AgentID: p.AgentID, Response: resp}
+	ev := Event{Index: r.rep.EventCount, Name: p.HookEventName, Line: line, ToolCalls: r.rep.ToolCalls, ToolName: p.ToolName, ToolUseID: p.ToolUseID, ToolInput: p.ToolInput, AgentID: p.AgentID, Response: resp}
 	texts := append([]string(nil), resp.Context...)
 	if resp.Reason != "" {
 		texts = append(texts, resp.Reason)

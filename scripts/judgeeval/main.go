@@ -381,7 +381,15 @@ func main() {
 	out := flag.String("out", "docs/judgement.md", "where to write the report")
 	judge := flag.String("judge", "settled", "whose labels and misses to score: settled, A, B, E or F")
 	dump := flag.String("dump", "", "also write every advisory, one JSON object a line (session, kind, tool_call, mode, text), to this file")
+	calls := flag.String("calls", "", "only write the tool calls of every session as replay numbers them (session, tool_call, tool, tool_use_id, agent, failed, input head), one JSON object a line, to this file, and exit")
 	flag.Parse()
+	if *calls != "" {
+		if err := writeCalls(*dir, *calls); err != nil {
+			fmt.Fprintln(os.Stderr, "judge-eval:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*dir, *out, *judge, *dump); err != nil {
 		fmt.Fprintln(os.Stderr, "judge-eval:", err)
 		os.Exit(1)
@@ -478,6 +486,53 @@ func writeDump(path string, res []sessionResult) error {
 			if err := enc.Encode(a); err != nil {
 				return err
 			}
+		}
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// CallLine is one tool call as replay numbers it, for judges reading a
+// session: labels and misses use these numbers.
+type CallLine struct {
+	Session   string `json:"session"`
+	ToolCall  int    `json:"tool_call"`
+	Tool      string `json:"tool"`
+	ToolUseID string `json:"tool_use_id,omitempty"`
+	Agent     string `json:"agent,omitempty"`
+	Failed    bool   `json:"failed,omitempty"`
+	Input     string `json:"input"`
+}
+
+// writeCalls replays every session and writes its tool calls, without any
+// advisory, so that judges can number what they read as the scores do.
+func writeCalls(dir, path string) error {
+	paths, err := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
+	if err != nil || len(paths) == 0 {
+		return fmt.Errorf("no sessions in %s/sessions", dir)
+	}
+	sort.Strings(paths)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	for _, p := range paths {
+		name := filepath.Base(p)
+		var encErr error
+		_, err := replay.Run(context.Background(), p, replay.Options{Settings: settings.Default(), Notice: func(string) {}, OnEvent: func(e replay.Event) {
+			if e.Name != "PostToolUse" && e.Name != "PostToolUseFailure" {
+				return
+			}
+			in := string(e.ToolInput)
+			if r := []rune(in); len(r) > 400 {
+				in = string(r[:400]) + "…"
+			}
+			if err := enc.Encode(CallLine{Session: name, ToolCall: e.ToolCalls, Tool: e.ToolName, ToolUseID: e.ToolUseID, Agent: e.AgentID, Failed: e.Name == "PostToolUseFailure", Input: in}); err != nil && encErr == nil {
+				encErr = err
+			}
+		}})
+		if err != nil {
+			return fmt.Errorf("replay %s: %w", name, err)
+		}
+		if encErr != nil {
+			return encErr
 		}
 	}
 	return os.WriteFile(path, b.Bytes(), 0o644)
