@@ -40,8 +40,12 @@
 //     and for a windowed command Shown, the hash of the last (or first)
 //     ShownLines lines it shows.
 //   - PostToolUseFailure: Failed, Interrupted = is_interrupt, Error =
-//     ErrorFingerprint(error), Fail = FailureKey(error).
-//   - A shell call that exited 0: Fail = OutputFailureKey(command, output).
+//     ErrorFingerprint(error), Fail = FailureKey(error), or for a shell
+//     call CommandFailureKeys(command, error, false).
+//   - A shell call that exited 0: Fail = CommandFailureKeys(command,
+//     output, true): OutputFailureKey's key, and the failing tests the
+//     command ran by name (its file or the test), one key each with the
+//     assertion message when the runner printed it beside the name.
 //   - File tools: After = ShortHash of the whole file on disk after the call
 //     (for a ranged Read too, so a change anywhere in the file counts), and
 //     Before = ShortHash of the tool_response's originalFile (Edit, Write,
@@ -70,12 +74,19 @@
 //     alike on one file are one failure); else by Event.Fail, the class
 //     and target its text names (the port in use, the missing module, the
 //     database user; [FailureKey], or [OutputFailureKey] for a call that
-//     exited 0 but printed the failure); else by the call and the error.
-//     Calls that bear on none of the failing calls do not break the
-//     streak; a failing call that succeeds or fails otherwise, an
+//     exited 0 but printed the failure; a failing test by its name, and
+//     by its message where one run shows it and another shows only the
+//     name, never two runs whose messages differ); else by the call and
+//     the error. Calls that bear on none of the failing calls do not break
+//     the streak; a failing call that succeeds or fails otherwise, an
 //     interruption of one, or a write of the failing file does. It holds
 //     when the streak reaches 3, not after, so one streak (a batch of
-//     identical failures) is said once.
+//     identical failures) is said once. Failures the window drops are
+//     remembered (State.Failures, the latest FailMemory of them, struck
+//     out when their call runs again without failing so or their file is
+//     written), so a streak spread over more calls than the window holds
+//     is still seen; edits since a remembered failure are counted from
+//     State.Writes.
 //   - tool-loop: the same call (tool, canonical input and result) 3 times
 //     running, or a cycle of 2 to 5 calls repeated 3 times running, each
 //     position with the same result every time. Unknown results never match,
