@@ -294,9 +294,9 @@ func (s *session) loopCall(p *Payload, target, rng string) []advice.Advisory {
 				c.ErrorText, _ = s.shellOutput(p)
 			}
 		}
-		a := advice.Loop(f, c)
+		a := advice.Loop(asSessionCalls(f, ls), c)
 		if !a.Observed {
-			a.Loop = sessionCalls(ls.Events, f.Events)
+			a.Loop = sessionCalls(ls, f.Events)
 		}
 		out = append(out, a)
 	}
@@ -307,18 +307,61 @@ func (s *session) loopCall(p *Payload, target, rng string) []advice.Advisory {
 // the session's tool calls, from the events' Call; an event recorded before
 // events carried it is left out, and only the last 64 are kept (the
 // advisory schema's bound).
-func sessionCalls(window []loops.Event, events []uint64) []int {
+func sessionCalls(ls loops.State, events []uint64) []int {
 	events = events[max(0, len(events)-64):]
 	var out []int
 	for _, n := range events {
-		for _, e := range window {
-			if e.Seq == n && e.Call > 0 && e.Call <= math.MaxInt32 {
-				out = append(out, int(e.Call))
-				break
-			}
+		if c, ok := sessionCall(ls, n); ok {
+			out = append(out, int(c))
 		}
 	}
 	return out
+}
+
+// sessionCall is the session's number of its agent's event n, from the
+// window or the remembered failures.
+func sessionCall(ls loops.State, n uint64) (uint64, bool) {
+	for _, e := range ls.Events {
+		if e.Seq == n {
+			return e.Call, e.Call > 0 && e.Call <= math.MaxInt32
+		}
+	}
+	for _, r := range ls.Failures {
+		if r.Seq == n {
+			return r.Call, r.Call > 0 && r.Call <= math.MaxInt32
+		}
+	}
+	return 0, false
+}
+
+// asSessionCalls renumbers a finding's events, which count its agent's
+// calls, as the session's tool calls, the numbers the log, the timeline
+// and the user see (a subagent's third call may be the session's 90th). It
+// is all or nothing: a finding with an event recorded before events
+// carried their session number keeps its agent's numbers.
+func asSessionCalls(f loops.Finding, ls loops.State) loops.Finding {
+	conv := func(n uint64) (uint64, bool) {
+		if n == 0 {
+			return 0, true
+		}
+		return sessionCall(ls, n)
+	}
+	seq, ok1 := conv(f.Seq)
+	since, ok2 := conv(f.Since)
+	revert, ok3 := conv(f.RevertTo)
+	if !ok1 || !ok2 || !ok3 {
+		return f
+	}
+	events := make([]uint64, len(f.Events))
+	for i, n := range f.Events {
+		c, ok := conv(n)
+		if !ok {
+			return f
+		}
+		events[i] = c
+	}
+	f.Seq, f.Since, f.RevertTo, f.Events = seq, since, revert, events
+	return f
 }
 
 // touchAgent moves key to the end of the agent order, dropping the oldest

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -281,5 +282,28 @@ func TestFailLoopSameFailureOtherMeans(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLoopCallsAreTheSessions: a subagent's loop names its calls by the
+// session's numbers (those of the log and the timeline), not by its own
+// count: its first three calls here are the session's #4 to #6.
+func TestLoopCallsAreTheSessions(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt("Get the app running")
+	for i := range 3 {
+		s.readFile(fmt.Sprintf("%s/src/m%d.ts", s.project, i), "export {}\n", nil)
+	}
+	for range 3 {
+		s.calls++
+		s.run(&Payload{HookEventName: PostToolUseFailure, ToolName: "Bash", AgentID: "agent-1", ToolInput: json.RawMessage(`{"command":"npm run build"}`), Error: "Exit code 1\nTypeError: generate is not a function", ToolUseID: fmt.Sprintf("toolu_%d", s.calls)})
+	}
+	if n := s.count("fail-loop"); n != 1 {
+		t.Fatalf("fail-loop advisories: %d, want 1: %q", n, s.said)
+	}
+	for _, said := range s.said {
+		if strings.HasPrefix(said, "[djinn:fail-loop]") && !strings.Contains(said, "(calls #4, #5 and #6)") {
+			t.Errorf("advisory does not name the session's calls #4 to #6: %q", said)
+		}
 	}
 }

@@ -347,7 +347,7 @@ func oRemembered(h []Event) []Event {
 	var list []Event
 	for _, d := range h {
 		if _, _, failing := oFailWhats(d); failing {
-			list = append(list, Event{Seq: d.Seq, Tool: d.Tool, Target: d.Target, Failed: d.Failed, Error: d.Error, Fail: d.Fail})
+			list = append(list, Event{Seq: d.Seq, Tool: d.Tool, Target: d.Target, Failed: d.Failed, Error: d.Error, Fail: d.Fail, Call: d.Call})
 			if len(list) > FailMemory {
 				list = list[1:]
 			}
