@@ -295,7 +295,10 @@ func (s *session) loopCall(p *Payload, target, rng string) []advice.Advisory {
 			}
 		}
 		a := advice.Loop(asSessionCalls(f, ls), c)
-		if !a.Observed {
+		if !a.Observed || f.Once {
+			// A lone revert is no loop to tell the agent of, but its two
+			// calls still cancel out: rank keeps them from the
+			// load-bearing list like a loop's.
 			a.Loop = sessionCalls(ls, f.Events)
 		}
 		out = append(out, a)

@@ -17,6 +17,15 @@ func (s *sim) editFile(path, old, new string) Response {
 	return s.tool("Edit", in, map[string]any{"filePath": path, "oldString": old, "newString": new, "originalFile": old, "structuredPatch": []any{}, "userModified": false, "replaceAll": false})
 }
 
+// writeFile runs a successful Write of the whole of path from old to new
+// content, as the CLI reports it.
+func (s *sim) writeFile(path, old, new string) Response {
+	s.t.Helper()
+	s.file(strings.TrimPrefix(path, s.project+"/"), new)
+	in := jsonStr(map[string]any{"file_path": path, "content": new})
+	return s.tool("Write", in, map[string]any{"type": "update", "filePath": path, "content": new, "originalFile": old, "structuredPatch": []any{}})
+}
+
 // readFile runs a successful Read of path; extra holds offset and limit.
 func (s *sim) readFile(path, content string, extra map[string]any) Response {
 	s.t.Helper()
@@ -67,21 +76,34 @@ func TestEditRevertOnlyTheAgentsOwn(t *testing.T) {
 			s.readFile(p, a, nil)
 			s.editFile(p, a, b)
 		}},
+		// A revert that is a loop: a whole-file Write back to old content
+		// (a lone revert by a targeted Edit is recorded only, below).
 		{"a whole read, then an edit undone", true, func(s *sim, p string) {
+			s.readFile(p, a, nil)
+			s.editFile(p, a, b)
+			s.writeFile(p, b, a)
+		}},
+		{"a lone targeted Edit that puts the old text back is recorded, not said", false, func(s *sim, p string) {
 			s.readFile(p, a, nil)
 			s.editFile(p, a, b)
 			s.editFile(p, b, a)
 		}},
+		{"the same edit undone twice: the edits go back and forth", true, func(s *sim, p string) {
+			s.readFile(p, a, nil)
+			s.editFile(p, a, b)
+			s.editFile(p, b, a)
+			s.editFile(p, a, b)
+		}},
 		{"an edit undone with a failed edit between", true, func(s *sim, p string) {
 			s.editFile(p, a, b)
 			s.fail("Edit", jsonStr(map[string]any{"file_path": p, "old_string": "x", "new_string": "y"}), "<tool_use_error>String to replace not found in file.</tool_use_error>")
-			s.editFile(p, b, a)
+			s.writeFile(p, b, a)
 		}},
 		{"after someone else's change, the agent undoes its own edit", true, func(s *sim, p string) {
 			s.readFile(p, a, nil)
 			s.file("a.go", b)
 			s.editFile(p, b, c)
-			s.editFile(p, c, a)
+			s.writeFile(p, c, a)
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -44,6 +44,10 @@ type Response struct {
 	// told (advice.Advisory.Observed): never sent (Encode ignores them),
 	// kept here so that replay and tests see what Djinn would have said.
 	Observed []string
+	// Recorded are the texts of findings their detector only records, in
+	// any mode (a revert the user asked for, the agent's lone revert):
+	// never sent, not advisories Djinn would give, kept for replay.
+	Recorded []string
 	// Meter is the session's context reading as the hook left it, nil when
 	// there is none. It is never printed: replay draws its context curve
 	// from it.

@@ -31,11 +31,14 @@ func (s *session) say(p *Payload, advs []advice.Advisory, resp *Response) {
 			voiced = append(voiced, a)
 		}
 	}
-	var told, observed []advice.Advisory
+	var told, observed, recorded []advice.Advisory
 	for _, a := range s.hold(voiced) {
 		m := s.mode(a.Kind)
-		if a.Observed && m == settings.Advise {
-			m = settings.Observe // a finding its detector only records (an asked-for revert)
+		if a.Observed {
+			// A finding its detector only records (an asked-for revert, a
+			// lone one): kept in the state as observed, in any mode.
+			recorded = append(recorded, a)
+			continue
 		}
 		switch m {
 		case settings.Advise:
@@ -62,8 +65,12 @@ func (s *session) say(p *Payload, advs []advice.Advisory, resp *Response) {
 	for _, a := range advice.Order(observed) {
 		s.record(p, a, settings.Observe)
 	}
+	for _, a := range advice.Order(recorded) {
+		s.record(p, a, settings.Observe)
+	}
 	resp.Context = append(resp.Context, advice.Paragraphs(told)...)
 	resp.Observed = append(resp.Observed, advice.Paragraphs(observed)...)
+	resp.Recorded = append(resp.Recorded, advice.Paragraphs(recorded)...)
 }
 
 // mode is the mode of an advisory kind.

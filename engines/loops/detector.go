@@ -65,6 +65,14 @@ type Finding struct {
 	// for it, so it is no loop. Such a finding is returned for the record
 	// but takes no part in the pattern's EMA, cooldown or alert count.
 	Asked bool `json:"asked,omitempty"`
+	// Once (edit-revert) tells that this is the file's only revert in the
+	// window and a targeted edit (Edit, MultiEdit, NotebookEdit: the agent
+	// wrote the old text back itself), which on real sessions has been the
+	// agent backing out its own change on purpose: returned for the record,
+	// no alert and no cooldown, but the pattern's EMA counts it, so a
+	// second revert soon after alerts hard. A whole-file Write back to old
+	// content is a loop even alone.
+	Once bool `json:"once,omitempty"`
 
 	// Fingerprint (fail-loop) is the repeated error's fingerprint, and
 	// Edits the number of successful writes made between the first and the
@@ -164,7 +172,7 @@ func (s *State) Record(e Event, cfg Config) []Finding {
 // times CooldownStretch when its last alert was hard and its EMA is still at
 // or above HardEMA. An alert is hard when the EMA is at or above HardEMA,
 // otherwise soft. Alerts come back hard first, then in pattern order; a
-// finding that is no loop (Finding.Asked) comes last, soft, and leaves the
+// finding that is no loop (Finding.Asked, Finding.Once) comes last, soft, and leaves the
 // pattern's EMA and cooldown as if it had not held.
 //
 // A config value that Validate would refuse is replaced by its default, and
@@ -237,6 +245,15 @@ func (s *State) RecordWith(e Event, cfg Config, patterns []Pattern) []Finding {
 			x = 1
 		}
 		ps.EMA = cfg.Alpha*x + (1-cfg.Alpha)*prev
+		if hit && f.Once {
+			// The agent's own lone revert: the pattern held, and its EMA
+			// says so (a second revert soon after is then hard), but it
+			// is reported after the alerts as no loop, with no alert and
+			// no cooldown.
+			f.Pattern, f.Seq, f.Severity, f.EMA = name, s.Seq, Soft, ps.EMA
+			asked = append(asked, f)
+			hit = false
+		}
 		if hit {
 			cooldown := uint64(cfg.Cooldown)
 			if ps.LastHard && ps.EMA >= cfg.HardEMA {

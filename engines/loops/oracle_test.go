@@ -116,6 +116,8 @@ func oracleEditRevert(h []Event, cfg Config) (Finding, bool) {
 			f.Count++
 		}
 	}
+	// A lone revert by a targeted edit is recorded, no loop.
+	f.Once = f.Count == 1 && (h[t].Tool == "Edit" || h[t].Tool == "MultiEdit" || h[t].Tool == "NotebookEdit")
 	return f, true
 }
 
@@ -477,7 +479,7 @@ func oracleAlerts(events []Event, cfg Config) [][]Finding {
 	out := make([][]Finding, len(events))
 	for t := range events {
 		win := events[max(0, t+1-cfg.Window) : t+1]
-		var hard, soft []Finding
+		var hard, soft, noLoop []Finding
 		for _, p := range oraclePatterns {
 			if !cfg.On(p.name) {
 				continue
@@ -510,6 +512,13 @@ func oracleAlerts(events []Event, cfg Config) [][]Finding {
 				x = 1
 			}
 			ema[p.name] = cfg.Alpha*x + (1-cfg.Alpha)*ema[p.name]
+			if hit && f.Once {
+				// No loop: the predicate held (the EMA counts it), but it
+				// is reported after the alerts, soft, with no alert.
+				f.Pattern, f.Seq, f.EMA, f.Severity = p.name, uint64(t+1), ema[p.name], Soft
+				noLoop = append(noLoop, f)
+				continue
+			}
 			if !hit {
 				continue
 			}
@@ -531,7 +540,7 @@ func oracleAlerts(events []Event, cfg Config) [][]Finding {
 			}
 			lastHard[p.name] = f.Severity == Hard
 		}
-		out[t] = append(hard, soft...)
+		out[t] = append(append(hard, soft...), noLoop...)
 	}
 	return out
 }

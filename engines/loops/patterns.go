@@ -104,7 +104,15 @@ func (readLoop) Check(w []Event, cfg Config) (Finding, bool) {
 // this write is the agent's first change, not a revert. When a user prompt
 // came between the first write undone and the revert, the user most likely
 // asked for it ("put it back"): the finding is Asked, recorded, no loop.
+// The file's only revert in the window, made by a targeted edit, is Once:
+// recorded, no loop (see Finding.Once).
 type editRevert struct{}
+
+// targetedEdit tells the file tools that change named text in a file, not
+// the whole file.
+func targetedEdit(tool string) bool {
+	return tool == "Edit" || tool == "MultiEdit" || tool == "NotebookEdit"
+}
 
 func (editRevert) Name() string { return EditRevert }
 
@@ -200,6 +208,7 @@ func (editRevert) Check(w []Event, cfg Config) (Finding, bool) {
 			f.Count++
 		}
 	}
+	f.Once = !asked && f.Count == 1 && targetedEdit(cur.Tool)
 	return f, true
 }
 

@@ -57,6 +57,7 @@ type expectation struct {
 	Original    *bool    `json:"original"`
 	Undone      *int     `json:"undone"`
 	Asked       *bool    `json:"asked"`
+	Once        *bool    `json:"once"`
 	Fingerprint *string  `json:"fingerprint"`
 	Edits       *int     `json:"edits"`
 	Cycle       *int     `json:"cycle"`
@@ -203,6 +204,7 @@ func checkFacts(t *testing.T, k string, x expectation, f Finding) {
 	eq(t, k, "original", x.Original, f.Original)
 	eq(t, k, "undone", x.Undone, f.Undone)
 	eq(t, k, "asked", x.Asked, f.Asked)
+	eq(t, k, "once", x.Once, f.Once)
 	eq(t, k, "fingerprint", x.Fingerprint, f.Fingerprint)
 	eq(t, k, "edits", x.Edits, f.Edits)
 	eq(t, k, "cycle", x.Cycle, f.Cycle)

@@ -121,8 +121,20 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 			a.Observed = true
 			return a
 		}
-		return withGist(finish(KindEditRevert, sev, nums, "The write at call #%d returned %s to %s%s%s.%s Next step: %s",
-			f.Seq, target, what, undone, who, chronic, next),
+		if f.Once {
+			// Recorded, not told: one targeted edit put back what the
+			// agent had written, which is most often on purpose.
+			a := finish(KindEditRevert, Soft, nums, "The write at call #%d returned %s to %s%s%s. It is the file's only revert in the last calls, an edit that put the old text back, which is most often the agent backing out its own change on purpose: no loop, the agent not told.",
+				f.Seq, target, what, undone, who)
+			a.Observed = true
+			return a
+		}
+		cycling := ""
+		if f.Count > 1 {
+			cycling = fmt.Sprintf(" It is the %s revert of this file in the last calls: the edits are going back and forth.", ordinal(f.Count))
+		}
+		return withGist(finish(KindEditRevert, sev, nums, "The write at call #%d returned %s to %s%s%s.%s%s Next step: %s",
+			f.Seq, target, what, undone, who, cycling, chronic, next),
 			"it undid its own edit: %s is back as it was at call #%d%s", short, f.RevertTo, again)
 	case loops.FailLoop:
 		fp := Quote(firstLine(f.Fingerprint), 160)
@@ -339,4 +351,13 @@ func LoopBlock(advs []Advisory, blockOn bool) (block Advisory, rest []Advisory, 
 		}
 	}
 	return Advisory{}, advs, false
+}
+
+// ordinal spells n as "second", "third"… up to tenth, then "11th".
+func ordinal(n int) string {
+	words := []string{"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"}
+	if n >= 1 && n <= len(words) {
+		return words[n-1]
+	}
+	return fmt.Sprintf("%dth", n)
 }

@@ -98,8 +98,10 @@ type Advisory struct {
 	Agent string `json:"agent_id,omitempty"`
 	Block bool   `json:"block,omitempty"`
 	Text  string `json:"text"`
-	// Mode is "advise" (the agent was told) or "observe" (the kind is in
-	// observe mode: recorded, the agent not told).
+	// Mode is "advise" (the agent was told), "observe" (the kind is in
+	// observe mode: recorded, the agent not told) or "record" (a finding
+	// its detector only records in any mode, such as a revert the user
+	// asked for: no advisory Djinn would give).
 	Mode string `json:"mode"`
 }
 
@@ -524,9 +526,14 @@ func (r *runner) fire(ctx context.Context, p *hooks.Payload, line int) error {
 	}
 	told := len(texts)
 	texts = append(texts, resp.Observed...)
+	observed := len(texts)
+	texts = append(texts, resp.Recorded...)
 	for i, t := range texts {
 		mode := "advise"
-		if i >= told {
+		switch {
+		case i >= observed:
+			mode = "record" // a finding its detector only records
+		case i >= told:
 			mode = "observe"
 		}
 		for _, para := range strings.Split(t, "\n\n") {
@@ -537,7 +544,9 @@ func (r *runner) fire(ctx context.Context, p *hooks.Payload, line int) error {
 			a := Advisory{Kind: m[1], Event: p.HookEventName, Line: line, Call: r.rep.ToolCalls, Agent: p.AgentID, Block: resp.Block && t == resp.Reason && mode == "advise", Text: para, Mode: mode}
 			ev.Fired = append(ev.Fired, a)
 			r.rep.Advisories = append(r.rep.Advisories, a)
-			r.rep.ByKind[a.Kind]++
+			if mode != "record" {
+				r.rep.ByKind[a.Kind]++
+			}
 		}
 	}
 	if pt := resp.Meter; pt != nil {

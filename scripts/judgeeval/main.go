@@ -260,6 +260,9 @@ func replayAll(ctx context.Context, paths []string) []sessionResult {
 			r.calls = rep.ToolCalls
 			r.modes = map[string]map[string]bool{}
 			for _, a := range rep.Advisories {
+				if a.Mode == "record" {
+					continue // a finding its detector only records: no advisory
+				}
 				r.advs = append(r.advs, Advisory{Session: r.name, Kind: a.Kind, ToolCall: a.Call, Mode: a.Mode, Text: a.Text})
 				if r.modes[a.Kind] == nil {
 					r.modes[a.Kind] = map[string]bool{}
