@@ -31,7 +31,7 @@ func TestEvalReport(t *testing.T) {
 	fmt.Fprintf(&b, "## Advisories on the corpus (real, on-task sessions)\n\n| transcript | tool calls | drift | drift per 200 calls | loop advisories | loops per 100 calls | stall rollbacks |\n|---|--:|--:|--:|--:|--:|--:|\n")
 	var scores []float64
 	calls, drift, loopN, stalls := 0, 0, 0, 0
-	var loopLines []string
+	var loopLines, recordLines []string
 	for _, f := range files {
 		st := t.TempDir()
 		rep, err := Run(context.Background(), f, Options{StateDir: st, Settings: settings.Default()})
@@ -40,6 +40,12 @@ func TestEvalReport(t *testing.T) {
 		}
 		l := 0
 		for _, a := range rep.Advisories {
+			if a.Mode == "record" {
+				// A finding its detector only records (a lone revert):
+				// listed apart, not an advisory.
+				recordLines = append(recordLines, fmt.Sprintf("- `%s` line %d, tool call %d: %s", filepath.Base(f), a.Line, a.Call, strings.ReplaceAll(a.Text, "|", "\\|")))
+				continue
+			}
 			switch a.Kind {
 			case "read-loop", "edit-revert", "fail-loop", "tool-loop":
 				l++
@@ -70,7 +76,13 @@ func TestEvalReport(t *testing.T) {
 	}
 	fmt.Fprintf(&b, "| **all** | **%d** | **%d** | **%.2f** | **%d** | **%.2f** | **%d** |\n\n", calls, drift, float64(drift)*200/float64(calls), loopN, float64(loopN)*100/float64(calls), stalls)
 	fmt.Fprintf(&b, "Targets: at most one drift advisory per 200 tool calls and at most one loop advisory per 100, over the corpus as a whole.\n\n")
+	if len(loopLines) == 0 {
+		loopLines = []string{"- none"}
+	}
 	fmt.Fprintf(&b, "Every loop advisory, each checked by hand against the transcript:\n\n%s\n\n", strings.Join(loopLines, "\n"))
+	if len(recordLines) > 0 {
+		fmt.Fprintf(&b, "Findings recorded only (no advisory in any mode: a revert the user asked for, the agent's lone revert by a targeted edit):\n\n%s\n\n", strings.Join(recordLines, "\n"))
+	}
 
 	sort.Float64s(scores)
 	fmt.Fprintf(&b, "## Distribution of the drift score on the corpus\n\nThe score after each main-agent tool call (the share of anchored calls among the last 10; %d calls with a goal). On-task work should sit near 1; 0.7 is the default threshold, 0.4 the side-quest line.\n\n| score | calls | share |\n|---|--:|--:|\n", len(scores))
