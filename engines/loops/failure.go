@@ -1,6 +1,9 @@
 package loops
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // maxFailureInput bounds the text FailureKey scans: its head and tail, where
 // commands print their errors.
@@ -106,10 +109,45 @@ func sourceLine(l string) bool {
 var tokenKeys = []struct{ phrase, key string }{
 	{"authentication failed for user", "authentication failed for user"},
 	{"access denied for user", "access denied for user"},
-	{"cannot find module", "module not found"},
-	{"no module named", "module not found"},
-	{"can't resolve", "module not found"},
+	{"cannot find module", missingKey},
+	{"cannot find package", missingKey},
+	{"no module named", missingKey},
+	{"can't resolve", missingKey},
 	{"unknown revision", "unknown revision"},
+}
+
+// missingKey is the class of a missing dependency: a module or package
+// that cannot be found and a program the shell cannot find are one failure
+// when they name the same thing ("vitest: command not found", then
+// "Cannot find package 'vitest'": it was never installed).
+const missingKey = "missing"
+
+// missingName is the name a missing-dependency key carries: the token
+// without its quotes.
+func missingName(tok string) string {
+	return strings.Trim(tok, "'\"`")
+}
+
+// installedBin finds, in a "no such file" subject, the package an absent
+// node_modules path belongs to ("node_modules/.bin/vitest" → vitest,
+// "node_modules/@scope/pkg/x.js" → @scope/pkg), or "".
+func installedBin(subject string) string {
+	i := strings.LastIndex(subject, "node_modules/")
+	if i < 0 {
+		return ""
+	}
+	rest := subject[i+len("node_modules/"):]
+	if b, ok := strings.CutPrefix(rest, ".bin/"); ok {
+		rest = b
+	}
+	parts := strings.Split(rest, "/")
+	if parts[0] == "" {
+		return ""
+	}
+	if strings.HasPrefix(parts[0], "@") && len(parts) > 1 {
+		return parts[0] + "/" + parts[1]
+	}
+	return parts[0]
 }
 
 // lineFailureKey gives the key of one line, or "".
@@ -125,7 +163,11 @@ func lineFailureKey(line string) string {
 	}
 	for _, k := range tokenKeys {
 		if strings.Contains(low, k.phrase) {
-			return k.key + " " + tokenAfter(line, low, k.phrase)
+			tok := tokenAfter(line, low, k.phrase)
+			if k.key == missingKey {
+				tok = missingName(tok)
+			}
+			return k.key + " " + tok
 		}
 	}
 	switch {
@@ -135,11 +177,14 @@ func lineFailureKey(line string) string {
 		}
 	case strings.Contains(low, "no such file or directory"):
 		if t := subjectOf(line, low, "no such file or directory"); t != "" {
+			if pkg := installedBin(t); pkg != "" {
+				return missingKey + " " + pkg
+			}
 			return "no such file " + t
 		}
 	case strings.HasSuffix(low, ": command not found"):
 		seg := strings.Split(line[:len(line)-len(": command not found")], ": ")
-		return "command not found " + seg[len(seg)-1]
+		return missingKey + " " + path.Base(seg[len(seg)-1])
 	}
 	return ""
 }

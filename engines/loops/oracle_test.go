@@ -554,9 +554,9 @@ var (
 	genHashes  = []string{"h0", "h1", "h2"}
 	genErrors  = []string{"E1", "E1", "E2"}
 	genResults = []string{"r1", "r1", "r2"}
-	genFails   = []string{"address in use :3000", "address in use :3000", "module not found 'x'",
+	genFails   = []string{"address in use :3000", "address in use :3000", "missing x",
 		"test failed a.test.ts > t\x1fexpected 1", "test failed a.test.ts > t\x1fexpected 2", "test failed a.test.ts > t",
-		"module not found 'x'\ntest failed a.test.ts > t", "test failed b.test.ts > u\ntest failed a.test.ts > t\x1fexpected 1"}
+		"missing x\ntest failed a.test.ts > t", "test failed b.test.ts > u\ntest failed a.test.ts > t\x1fexpected 1"}
 )
 
 func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }

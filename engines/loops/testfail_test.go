@@ -52,7 +52,7 @@ func TestSameFailureKey(t *testing.T) {
 		{"test failed \"t\"", "test failed \"t\"\x1fgot 4", true},
 		{"test failed \"t\"\x1fgot 4", "test failed \"t\"\x1fgot 5", false},
 		{"test failed \"t\"", "test failed \"u\"", false},
-		{"module not found 'x'\x1fa", "module not found 'x'", false},
+		{"missing x\x1fa", "missing x", false},
 	} {
 		if got := sameFailureKey(tc.a, tc.b); got != tc.want {
 			t.Errorf("sameFailureKey(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
