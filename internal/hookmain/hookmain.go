@@ -227,7 +227,7 @@ func newEnv(stateDir string, getenv func(string) string, environ []string, now f
 	if err != nil {
 		return nil, nil, err
 	}
-	set, _, problems := LoadSettings(st.Root, getenv, environ)
+	set, problems := settings.Load(st.Root, getenv, withoutHookVars(environ))
 	st.LockWait = time.Duration(set.LockWaitMS) * time.Millisecond
 	return &hooks.Env{Store: st, Settings: set, Now: now, Getenv: getenv}, problems, nil
 }
