@@ -25,7 +25,7 @@ import (
 // source's) stays. Every source's values go through the same check
 // (checkSetting: config.schema.json's bounds).
 func Load(root string, getenv func(string) string, environ []string) (Settings, []string) {
-	s, _, problems := LoadSources(root, getenv, environ)
+	s, _, problems := load(root, environ)
 	return s, problems
 }
 
@@ -57,6 +57,19 @@ func (src Source) String() string {
 // source set the value in force (the same pass: a refused value leaves the
 // key's source as it was).
 func LoadSources(root string, getenv func(string) string, environ []string) (Settings, map[string]Source, []string) {
+	s, from, problems := load(root, environ)
+	for _, k := range Keys() {
+		if _, ok := from[k]; !ok {
+			from[k] = Source{Kind: SourceDefault}
+		}
+	}
+	return s, from, problems
+}
+
+// load is Load with the sources of the keys a config file or a variable
+// set; the others, at their defaults, are not listed (every hook loads the
+// settings, and listing them walks the settings by reflection).
+func load(root string, environ []string) (Settings, map[string]Source, []string) {
 	s := Default()
 	from := map[string]Source{}
 	var problems []string
@@ -65,11 +78,6 @@ func LoadSources(root string, getenv func(string) string, environ []string) (Set
 	}
 	problems = append(problems, applyEnv(&s, "CLAUDE_PLUGIN_OPTION_", environ, from)...)
 	problems = append(problems, applyEnv(&s, "DJINN_", environ, from)...)
-	for _, k := range Keys() {
-		if _, ok := from[k]; !ok {
-			from[k] = Source{Kind: SourceDefault}
-		}
-	}
 	return s, from, problems
 }
 

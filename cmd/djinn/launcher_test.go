@@ -187,6 +187,29 @@ func TestLauncherBuildsAndRebuilds(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Inside a turn the binary runs as it is: a stale one's PostToolUse
+	// through the link neither checks nor rebuilds, and records the call
+	// (the sources are checked where a session or a turn begins).
+	out, errOut, code = runAs(t, link, env, `{"session_id":"stale-3","hook_event_name":"PostToolUse","tool_name":"Read","tool_input":{"file_path":"/tmp/a.go"},"tool_response":"x","cwd":"/tmp"}`, "hook", "PostToolUse")
+	if code != 0 || errOut != "" {
+		t.Fatalf("stale PostToolUse through the link: code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	for _, b := range []string{bin, hookBin} {
+		if rebuilt(t, b, old) {
+			t.Fatalf("a PostToolUse rebuilt %s", b)
+		}
+	}
+	raw, err = os.ReadFile(filepath.Join(stateDir, "sessions", "stale-3", "window.json"))
+	if err != nil {
+		t.Fatalf("the stale binary's PostToolUse left no state: %v", err)
+	}
+	w.Events = nil
+	if err := json.Unmarshal(raw, &w); err != nil {
+		t.Fatal(err)
+	}
+	if w.Events["PostToolUse"] != 1 {
+		t.Errorf("the stale binary's PostToolUse: events %v, want PostToolUse once", w.Events)
+	}
 	payload = `{"session_id":"stale-2","hook_event_name":"UserPromptSubmit","prompt":"Add a --yaml flag to the export command","cwd":"/tmp"}`
 	out, errOut, code = runAs(t, link, env, payload, "hook", "UserPromptSubmit")
 	if code != 0 || errOut != "" {

@@ -16,7 +16,8 @@ func main() {
 	var stale func() bool
 	if len(os.Args) > 1 && os.Args[1] == "hook" {
 		hookmain.LimitMemory(os.Getenv)
-		stale = hookmain.StaleAsync(os.Getenv)
+		// The event is the last argument (any flags come first).
+		stale = hookmain.StaleAsync(os.Getenv, os.Args[len(os.Args)-1])
 	} else {
 		hookmain.StaleRelaunch(os.Getenv, os.Args)
 	}

@@ -134,11 +134,10 @@ type Anchor struct {
 // constraint deltas, normalized the number of its normalized tokens.
 func NewAnchor(text string, deltas []string, normalized int, c Config) Anchor {
 	toks := Words(text)
-	all := text
 	for _, d := range deltas {
 		toks = appendNew(toks, Words(d)...)
-		all += "\n" + d
 	}
+	all := strings.Join(append([]string{text}, deltas...), "\n")
 	toks = capStrings(toks, 512)
 	return Anchor{
 		Tokens:       toks,

@@ -48,7 +48,6 @@ func Main() int {
 		Getenv: os.Getenv, Environ: os.Environ(), Now: Clock(os.Getenv),
 		Args: os.Args,
 	}
-	p.Stale = StaleAsync(os.Getenv)
 	defer func() {
 		if r := recover(); r != nil {
 			p.Errorf("internal error: %v", r)
@@ -62,6 +61,7 @@ func Main() int {
 		p.Errorf("hook: expected one event name (djinn-hook hook <Event>), got %q", args)
 		return 0
 	}
+	p.Stale = StaleAsync(os.Getenv, args[0])
 	p.Run(context.Background(), args[0], "", "")
 	return 0
 }
@@ -227,7 +227,7 @@ func newEnv(stateDir string, getenv func(string) string, environ []string, now f
 	if err != nil {
 		return nil, nil, err
 	}
-	set, _, problems := LoadSettings(st.Root, getenv, environ)
+	set, problems := settings.Load(st.Root, getenv, withoutHookVars(environ))
 	st.LockWait = time.Duration(set.LockWaitMS) * time.Millisecond
 	return &hooks.Env{Store: st, Settings: set, Now: now, Getenv: getenv}, problems, nil
 }

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/djinn-cc/djinn/hooks"
 )
 
 // The launcher's staleness check is done in Go because the shell took two
@@ -90,9 +92,9 @@ func StaleRelaunch(getenv func(string) string, args []string) {
 // path: its hundred stats (about half a millisecond) run beside the hook's
 // own work, and the hook asks for the verdict before its handler runs or
 // anything is written (hooks.Env.Gate). It returns nil when there is
-// nothing to check.
-func StaleAsync(getenv func(string) string) func() bool {
-	if getenv("DJINN_REBUILD") != "" || getenv("DJINN_LAUNCHER_ROOT") == "" && getenv("CLAUDE_PLUGIN_ROOT") == "" {
+// nothing to check, or when event is not one that checks (checksSources).
+func StaleAsync(getenv func(string) string, event string) func() bool {
+	if !checksSources(event) || getenv("DJINN_REBUILD") != "" || getenv("DJINN_LAUNCHER_ROOT") == "" && getenv("CLAUDE_PLUGIN_ROOT") == "" {
 		return nil
 	}
 	verdict := make(chan bool, 1)
@@ -107,6 +109,20 @@ func StaleAsync(getenv func(string) string) func() bool {
 		}
 		return stale
 	}
+}
+
+// checksSources reports whether a hook of event (its name as given on the
+// command line) checks that its binary is not older than its sources:
+// SessionStart, where a session (new, resumed, compacted) begins, and
+// UserPromptSubmit, where each turn begins, so a source changed between
+// prompts (--plugin-dir development) runs from the next prompt on. The
+// events inside a turn run the binary the turn began with: they are the
+// most frequent (each tool call runs two), a rebuild there would stall the
+// agent mid-turn on sources it may be half-way through editing, and
+// SessionEnd's budget (1.5 s) could never hold a rebuild.
+func checksSources(event string) bool {
+	e, err := hooks.CanonicalEvent(event)
+	return err == nil && (e == hooks.SessionStart || e == hooks.UserPromptSubmit)
 }
 
 // relaunchHook hands a hook whose binary turned out stale to the launcher:

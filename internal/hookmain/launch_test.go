@@ -55,3 +55,18 @@ func TestHookLinkPaths(t *testing.T) {
 		})
 	}
 }
+
+// TestChecksSources: the hooks where a session or a turn begins check the
+// binary's sources, whatever the spelling of the event's name; the hooks
+// inside a turn, and anything that is not an event, do not.
+func TestChecksSources(t *testing.T) {
+	for event, want := range map[string]bool{
+		"SessionStart": true, "session-start": true, "UserPromptSubmit": true, "user_prompt_submit": true,
+		"PreToolUse": false, "PostToolUse": false, "PostToolUseFailure": false, "Stop": false,
+		"SubagentStop": false, "PreCompact": false, "SessionEnd": false, "": false, "--session": false,
+	} {
+		if got := checksSources(event); got != want {
+			t.Errorf("checksSources(%q) = %v, want %v", event, got, want)
+		}
+	}
+}
