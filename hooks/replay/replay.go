@@ -185,7 +185,7 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 		pending:   map[string]pendingTool{},
 		done:      map[string]bool{},
 		early:     map[string]earlyResult{},
-		agentText: map[string]string{},
+		agentText: map[string]string{}, chains: map[string]string{},
 	}
 	if keepState {
 		r.rep.StateDir = stateDir
@@ -265,6 +265,7 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 			if t, ok := e.Time(); ok && t.UTC().After(r.now) {
 				r.now = t.UTC()
 			}
+			r.noteChain(e)
 			if !it.repeat {
 				if err := r.before(ctx, e, it.line); err != nil {
 					return nil, err
@@ -448,13 +449,17 @@ type runner struct {
 	// none, or stale after a compact boundary).
 	expected int64
 
-	pending     map[string]pendingTool
-	done        map[string]bool        // tool_use ids whose call has fired: one id is one call
-	early       map[string]earlyResult // results written before their tool_use (2.1.1xx)
-	turnActive  bool                   // main-chain assistant activity since the last prompt
-	lastText    string                 // last main-chain assistant text of the turn
-	agentText   map[string]string
-	agentOrder  []string
+	pending    map[string]pendingTool
+	done       map[string]bool        // tool_use ids whose call has fired: one id is one call
+	early      map[string]earlyResult // results written before their tool_use (2.1.1xx)
+	turnActive bool                   // main-chain assistant activity since the last prompt
+	lastText   string                 // last main-chain assistant text of the turn
+	agentText  map[string]string
+	agentOrder []string
+	// chains maps a 1.0.x sidechain line's uuid to its subagent run
+	// (agentOf), and sidechains counts the runs.
+	chains      map[string]string
+	sidechains  int
 	lastAgentID string
 }
 
@@ -603,7 +608,7 @@ func (r *runner) after(ctx context.Context, e *transcript.Entry, line int) error
 				}
 				agent := ""
 				if e.IsSidechain {
-					agent = agentOf(e)
+					agent = r.agentOf(e)
 				}
 				r.pending[b.ID] = pendingTool{name: b.Name, input: b.Input, agentID: agent}
 				if _, ok := r.early[b.ID]; ok {
@@ -620,7 +625,7 @@ func (r *runner) after(ctx context.Context, e *transcript.Entry, line int) error
 		}
 		text := strings.TrimSpace(e.Message.Content.PlainText())
 		if e.IsSidechain {
-			id := agentOf(e)
+			id := r.agentOf(e)
 			if _, seen := r.agentText[id]; !seen {
 				r.agentOrder = append(r.agentOrder, id)
 			}
@@ -638,11 +643,43 @@ func (r *runner) after(ctx context.Context, e *transcript.Entry, line int) error
 	return nil
 }
 
-func agentOf(e *transcript.Entry) string {
+// agentOf is the agent a sidechain line belongs to: its agentId (2.x),
+// else the chain it continues (1.0.x, where every subagent run is a chain
+// of its own from the Task prompt, parentUuid null, and lines carry no
+// agent id): the first such chain is "sidechain", the next "sidechain-2"
+// and so on, as live hooks see each subagent under its own agent_id.
+func (r *runner) agentOf(e *transcript.Entry) string {
 	if e.AgentID != "" {
 		return sanitize(e.AgentID)
 	}
+	if a, ok := r.chains[e.UUID]; ok && e.UUID != "" {
+		return a
+	}
+	if a, ok := r.chains[e.ParentUUID]; ok && e.ParentUUID != "" {
+		return a
+	}
 	return "sidechain"
+}
+
+// noteChain records which sidechain a 1.0.x sidechain line (with no agent
+// id) belongs to: the chain of its parent, or a new one at a root.
+func (r *runner) noteChain(e *transcript.Entry) {
+	if !e.IsSidechain || e.AgentID != "" || e.UUID == "" {
+		return
+	}
+	if _, seen := r.chains[e.UUID]; seen {
+		return
+	}
+	if a, ok := r.chains[e.ParentUUID]; ok && e.ParentUUID != "" {
+		r.chains[e.UUID] = a
+		return
+	}
+	r.sidechains++
+	a := "sidechain"
+	if r.sidechains > 1 {
+		a = fmt.Sprintf("sidechain-%d", r.sidechains)
+	}
+	r.chains[e.UUID] = a
 }
 
 // stop fires the Stop of a main-chain assistant turn, once.
