@@ -78,8 +78,10 @@
 //     by its message where one run shows it and another shows only the
 //     name, never two runs whose messages differ); else by the call and
 //     the error. Calls that bear on none of the failing calls do not break
-//     the streak; a failing call that succeeds or fails otherwise, an
-//     interruption of one, or a write of the failing file does. It holds
+//     the streak, nor does one of the failing calls failing otherwise (fix,
+//     rerun, another error, and the first error back: going round in
+//     circles); a failing call that succeeds, an interruption of one, or a
+//     write of the failing file does. It holds
 //     when the streak reaches 3, not after, so one streak (a batch of
 //     identical failures) is said once. Failures the window drops are
 //     remembered (State.Failures, the latest FailMemory of them, struck

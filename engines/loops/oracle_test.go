@@ -250,7 +250,10 @@ func oFailStreak(h []Event, what string, onFile bool) (streak []int, calls []str
 			continue
 		}
 		if called[c] {
-			break // the same call, another outcome
+			if e.Failed && !e.Interrupted {
+				continue // the same call failing otherwise: the streak goes on
+			}
+			break // the same call succeeded, or was interrupted
 		}
 		if onFile && e.Target == h[t].Target && (oracleWrites[e.Tool] || (oracleReads[e.Tool] && !oSucceeded(e))) {
 			break // the file was written, or failed otherwise

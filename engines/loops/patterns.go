@@ -212,12 +212,13 @@ func (editRevert) Check(w []Event, cfg Config) (Finding, bool) {
 	return f, true
 }
 
-// failLoop: FailThreshold failures with one identity (see failIdentity)
+// failLoop: FailThreshold failures with one identity (see failIdentities)
 // in a row, whichever tools or commands met them. Calls that bear on none
-// of the failing calls do not count; a failing call that succeeds or fails
-// otherwise, an interruption of one, or a write of the failing file ends
-// the streak. It holds when the streak reaches the threshold, not after:
-// one streak is one loop, so a batch of identical failures is said once.
+// of the failing calls do not count, nor does a failing call failing
+// otherwise; a failing call that succeeds, an interruption of one, or a
+// write of the failing file ends the streak. It holds when the streak
+// reaches the threshold, not after: one streak is one loop, so a batch of
+// identical failures is said once.
 type failLoop struct{}
 
 func (failLoop) Name() string { return FailLoop }
@@ -349,6 +350,12 @@ func failChain(mem []Remembered, win []Event, writes uint64, id string, file boo
 			continue
 		}
 		if isMember(e) {
+			if e.Failed && !e.Interrupted {
+				// The same call failing otherwise (fix, rerun, another
+				// error) does not end the streak: the failure coming back
+				// after it is going round in circles.
+				continue
+			}
 			break
 		}
 		if k := KindOf(e.Tool); file && e.Target == cur.Target && (k == KindWrite || (k == KindRead && !ok(e))) {
