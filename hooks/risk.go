@@ -2,8 +2,10 @@ package hooks
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
+	"github.com/djinn-cc/djinn/engines/loops"
 	"github.com/djinn-cc/djinn/engines/risk"
 	"github.com/djinn-cc/djinn/hooks/advice"
 	"github.com/djinn-cc/djinn/internal/fit"
@@ -73,10 +75,12 @@ func (s *session) instructions() []risk.Instruction {
 // most once per advice.RiskCooldown calls. It also remembers the files the
 // call creates and those it writes a literal secret into.
 func (s *session) riskCall(p *Payload) []advice.Advisory {
+	s.forgetRead(p)
 	c, in, ok := s.riskCallOf(p)
 	if !ok {
 		return nil
 	}
+	defer s.noteRefused(p)
 	if s.approved(p.ToolUseID) {
 		// The person said yes to this very call when Djinn asked
 		// (PreToolUse): saying it again after is noise.
@@ -88,6 +92,9 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 	failed := p.HookEventName == PostToolUseFailure
 	if !failed {
 		s.riskRemember(p, c)
+		if len(r.Unread) > 0 && p.ToolName == "Write" {
+			r.Unread = slices.DeleteFunc(r.Unread, func(f string) bool { return f == c.FilePath })
+		}
 	}
 	var advs []advice.Advisory
 	if s.mode(advice.KindInstruction) != settings.Off {
@@ -99,6 +106,9 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 	}
 	ins := s.instructions()
 	for _, f := range findings {
+		if f.Entry == risk.OverwriteUnread && failed {
+			continue // refused again: nothing was overwritten
+		}
 		if f.Entry == risk.SecretFile && !failed {
 			r.Secrets = appendBounded(r.Secrets, fit.Bytes(in.FilePath, 1024), riskSecrets)
 		}
@@ -156,8 +166,37 @@ func (s *session) riskCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 		c.NewText, c.OldText = nb.String(), ob.String()
 	}
 	r := s.riskState()
-	c.Written, c.Secrets = r.Written, r.Secrets
+	c.Written, c.Secrets, c.Unread = r.Written, r.Secrets, r.Unread
 	return c, in, true
+}
+
+// riskUnread bounds Risk.Unread.
+const riskUnread = 8
+
+// noteRefused keeps a file whose write the CLI refused until it was read
+// ("File has not been read yet"): overwriting it unread later is a risk.
+func (s *session) noteRefused(p *Payload) {
+	if loops.KindOf(p.ToolName) != loops.KindWrite {
+		return
+	}
+	if text, failed := s.failureText(p); failed && strings.Contains(text, "has not been read yet") {
+		if file := inputPath(p.ToolInput); file != "" {
+			r := s.riskState()
+			r.Unread = appendBounded(r.Unread, fit.Bytes(file, 1024), riskUnread)
+		}
+	}
+}
+
+// forgetRead drops a file from Risk.Unread once a Read of it succeeds.
+func (s *session) forgetRead(p *Payload) {
+	if s.w.Risk == nil || len(s.w.Risk.Unread) == 0 || loops.KindOf(p.ToolName) != loops.KindRead {
+		return
+	}
+	if _, failed := s.failureText(p); failed {
+		return
+	}
+	file := inputPath(p.ToolInput)
+	s.w.Risk.Unread = slices.DeleteFunc(s.w.Risk.Unread, func(f string) bool { return f == file })
 }
 
 // riskRemember notes the files a successful call created or wrote.

@@ -55,3 +55,54 @@ func TestRiskObserved(t *testing.T) {
 		t.Errorf("window risk state = %+v, want the one prompt", w.Risk)
 	}
 }
+
+// TestOverwriteUnreadFile: the shape of a real session (templar-2, calls
+// 155-158): a Write is refused twice as "File has not been read yet" (the
+// file exists), the agent touches the file and writes it unread: the
+// successful write is a risk. Reading the file first, or writing a file the
+// CLI never refused, stays quiet, and so do the refused writes themselves.
+func TestOverwriteUnreadFile(t *testing.T) {
+	refused := "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"
+	for _, tc := range []struct {
+		name  string
+		read  bool
+		other bool
+		want  int
+	}{
+		{"refused, then written unread", false, false, 1},
+		{"refused, read, then written", true, false, 0},
+		{"another file written", false, true, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Risk = settings.Observe
+			s.userPrompt("add a doctor command that checks the environment")
+			f := s.file("cmd/doctor.go", "package cmd\n\n// the user's draft\n")
+			in := jsonStr(map[string]any{"file_path": f, "content": "package cmd\n"})
+			s.fail("Write", in, refused)
+			s.fail("Write", in, refused)
+			if n := len(s.riskLogged()); n != 0 {
+				t.Fatalf("refused writes advised: %d", n)
+			}
+			s.tool("Bash", jsonStr(map[string]any{"command": "touch " + f}), map[string]any{"stdout": "", "stderr": ""})
+			if tc.read {
+				s.readFile(f, "package cmd\n\n// the user's draft\n", nil)
+			}
+			target := f
+			if tc.other {
+				target = s.file("cmd/other.go", "")
+			}
+			s.writeFile(target, "", "package cmd\n")
+			logged := s.riskLogged()
+			n := 0
+			for _, l := range logged {
+				if strings.Contains(l, "overwrite-unread") {
+					n++
+				}
+			}
+			if n != tc.want {
+				t.Errorf("overwrite-unread advisories: %d, want %d (%q)", n, tc.want, logged)
+			}
+		})
+	}
+}

@@ -343,6 +343,9 @@ type Risk struct {
 	// it wrote a literal secret into, not yet staged.
 	Written []string `json:"written,omitempty"`
 	Secrets []string `json:"secrets,omitempty"`
+	// Unread are files whose write the CLI refused until they were read
+	// ("File has not been read yet"), not read since (engines/risk.Call).
+	Unread []string `json:"unread,omitempty"`
 	// Advised is the tool-call count at each catalogue entry's last
 	// advisory.
 	Advised map[string]int `json:"advised,omitempty"`

@@ -53,6 +53,10 @@ var (
 		What:         "deletes a project file this session did not create",
 		Cover:        []string{"delet* file*", "remov* file*", "clean up", "get rid"},
 		TargetCovers: true}
+	OverwriteUnread = &Entry{ID: "overwrite-unread", Category: DeleteData,
+		What:         "overwrites a file that the CLI refused to let it write until it had read it, without reading it: what the file held is gone unseen",
+		Cover:        []string{"overwrit*", "replac* the file", "rewrit*", "start over", "from scratch"},
+		TargetCovers: true}
 	SQLDrop = &Entry{ID: "sql-drop", Category: DeleteData,
 		What:         "drops or truncates a database table, schema or database",
 		Cover:        []string{"drop*", "truncat*", "delet*", "wipe", "reset*", "recreat*"},
@@ -130,7 +134,7 @@ var (
 // Catalogue returns every entry, in documentation order.
 func Catalogue() []*Entry {
 	return []*Entry{
-		RmRecursive, RmOutside, RmFile, SQLDrop, DBReset, GitResetHard, GitDiscard, GitClean, GitPushForce, GitBranchDelete,
+		RmRecursive, RmOutside, RmFile, OverwriteUnread, SQLDrop, DBReset, GitResetHard, GitDiscard, GitClean, GitPushForce, GitBranchDelete,
 		NoVerify, Chmod777, AuthConfig, LintSuppress, TestSkip,
 		SecretCLI, SecretSudo, SecretFile, SecretCommit,
 		SystemService, SystemEtc,

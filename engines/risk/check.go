@@ -27,6 +27,10 @@ type Call struct {
 	// discarding its changes, is the session undoing its own work);
 	// Secrets are files into which it wrote a literal secret.
 	Written, Secrets []string
+	// Unread are files whose write the CLI refused until they were read
+	// ("File has not been read yet": the file exists and this session has
+	// not seen it), not read since.
+	Unread []string
 }
 
 // Finding is one catalogue entry a call matched.

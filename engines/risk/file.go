@@ -3,6 +3,7 @@ package risk
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -28,6 +29,9 @@ func checkFile(c Call) []Finding {
 		return nil
 	}
 	var out []Finding
+	if c.Tool == "Write" && slices.Contains(c.Unread, c.FilePath) {
+		out = append(out, Finding{Entry: OverwriteUnread, Target: p})
+	}
 	switch {
 	case authFile(p):
 		out = append(out, Finding{Entry: AuthConfig, Target: p})

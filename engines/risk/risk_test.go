@@ -145,6 +145,25 @@ func TestFiles(t *testing.T) {
 	}
 }
 
+// TestOverwriteUnread: a Write of a file the CLI refused to write until it
+// was read is found; a Write of another file, or an Edit (which needs the
+// file read), is not.
+func TestOverwriteUnread(t *testing.T) {
+	unread := []string{proj + "/cmd/doctor.go"}
+	for _, tc := range []struct {
+		name, tool, file, want string
+	}{
+		{"write over the refused file", "Write", proj + "/cmd/doctor.go", "overwrite-unread"},
+		{"write of another file", "Write", proj + "/cmd/other.go", ""},
+		{"edit of the refused file", "Edit", proj + "/cmd/doctor.go", ""},
+	} {
+		got := idsOf(Check(Call{Tool: tc.tool, FilePath: tc.file, NewText: "package cmd", ProjectDir: proj, Unread: unread}))
+		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
+			t.Errorf("%s: got %s, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
 // TestSecretCommit: a file the session wrote a secret into is found when
 // it is staged or committed, and not when another file is.
 func TestSecretCommit(t *testing.T) {
