@@ -88,8 +88,13 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 	}
 	project := c.ProjectDir
 	r := s.riskState()
-	findings := risk.Check(c)
 	failed := p.HookEventName == PostToolUseFailure
+	if failed && strings.Contains(strings.ToLower(p.Error), "blocked by hook") {
+		// The user's own hook refused the call: it never ran, and the
+		// agent was told why by the hook itself.
+		return nil
+	}
+	findings := risk.Check(c)
 	if !failed {
 		s.riskRemember(p, c)
 		if len(r.Unread) > 0 && p.ToolName == "Write" {

@@ -106,3 +106,36 @@ func TestOverwriteUnreadFile(t *testing.T) {
 		})
 	}
 }
+
+// TestRiskQuietWhereNothingHappened: a risky step the user's own hook
+// blocked never ran (attio-mcp-2, call 4, an rm -rf), and deleting a branch right
+// after the user asked to merge it is the merge's own cleanup (call 36):
+// neither is advised; the same steps unblocked and unasked still are.
+func TestRiskQuietWhereNothingHappened(t *testing.T) {
+	s := newSim(t)
+	s.env.Settings.Advisories.Risk = settings.Observe
+	s.userPrompt("take issues #363 and #271 to a PR")
+	s.fail("Bash", `{"command":"git push --force origin main"}`, "Bash operation blocked by hook:\n- [uv run ~/.claude/hooks/pre_tool_use.py]: BLOCKED: Dangerous command detected and prevented")
+	if logged := s.riskLogged(); len(logged) != 0 {
+		t.Errorf("a hook-blocked call was advised: %q", logged)
+	}
+	s.tool("Bash", `{"command":"git push --force origin main"}`, map[string]any{"stdout": "", "stderr": ""})
+	if logged := s.riskLogged(); len(logged) != 1 {
+		t.Errorf("the same push unblocked: %d risk advisories, want 1 (%q)", len(logged), logged)
+	}
+
+	s2 := newSim(t)
+	s2.env.Settings.Advisories.Risk = settings.Observe
+	s2.userPrompt("merge PR")
+	s2.tool("Bash", `{"command":"git push origin --delete feature/v021"}`, map[string]any{"stdout": "", "stderr": ""})
+	if logged := s2.riskLogged(); len(logged) != 0 {
+		t.Errorf("a branch deleted after 'merge PR' was advised: %q", logged)
+	}
+	s3 := newSim(t)
+	s3.env.Settings.Advisories.Risk = settings.Observe
+	s3.userPrompt("update the changelog")
+	s3.tool("Bash", `{"command":"git push origin --delete feature/v021"}`, map[string]any{"stdout": "", "stderr": ""})
+	if logged := s3.riskLogged(); len(logged) != 1 {
+		t.Errorf("an unasked branch deletion: %d risk advisories, want 1 (%q)", len(logged), logged)
+	}
+}

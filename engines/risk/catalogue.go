@@ -80,7 +80,7 @@ var (
 		Cover: []string{"force push", "force-push", "push force", "force-with-lease", "overwrite remote", "rewrite history"}}
 	GitBranchDelete = &Entry{ID: "git-branch-delete", Category: DeleteData,
 		What:         "deletes a git branch that may hold unmerged work",
-		Cover:        []string{"delet* branch*", "remov* branch*", "branch -D", "clean* branch*", "prune"},
+		Cover:        []string{"delet* branch*", "remov* branch*", "branch -D", "clean* branch*", "prune", "merg*"},
 		TargetCovers: true}
 	NoVerify = &Entry{ID: "no-verify", Category: Security,
 		What:  "bypasses the repository's commit or push hooks (--no-verify)",
