@@ -513,34 +513,26 @@ func (w Window) Validate() error {
 // state of one agent.
 func validateLoops(v *vet, s *LoopState) {
 	v.required("events", s.Events != nil)
-	v.each("events", len(s.Events), 256, func(i int) {
-		e := &s.Events[i]
-		v.maxLen("tool", e.Tool, 256)
-		v.maxLen("target", e.Target, 1024)
-		v.maxLen("range", e.Range, 256)
-		v.maxLen("input", e.Input, 64)
-		v.maxLen("error", e.Error, 1024)
-		v.maxLen("result", e.Result, 64)
-		v.maxLen("before", e.Before, 64)
-		v.maxLen("after", e.After, 64)
-	})
-	v.each("failures", len(s.Failures), 16, func(i int) {
-		e := &s.Failures[i]
-		v.maxLen("tool", e.Tool, 256)
-		v.maxLen("target", e.Target, 1024)
-		v.maxLen("range", e.Range, 256)
-		v.maxLen("input", e.Input, 64)
-		v.maxLen("error", e.Error, 1024)
-		v.maxLen("result", e.Result, 64)
-		v.maxLen("before", e.Before, 64)
-		v.maxLen("after", e.After, 64)
-	})
+	v.each("events", len(s.Events), 256, func(i int) { validateLoopEvent(v, &s.Events[i]) })
+	v.each("failures", len(s.Failures), 16, func(i int) { validateLoopEvent(v, &s.Failures[i].LoopEvent) })
 	members(v, "patterns", s.Patterns, 32, func(name string, p LoopPattern) {
 		v.obj(name, func() {
 			v.unit("ema", p.EMA)
 			v.min("alerts", int64(p.Alerts), 0)
 		})
 	})
+}
+
+// validateLoopEvent enforces the schema's loop_event bounds.
+func validateLoopEvent(v *vet, e *LoopEvent) {
+	v.maxLen("tool", e.Tool, 256)
+	v.maxLen("target", e.Target, 1024)
+	v.maxLen("range", e.Range, 256)
+	v.maxLen("input", e.Input, 64)
+	v.maxLen("error", e.Error, 1024)
+	v.maxLen("result", e.Result, 64)
+	v.maxLen("before", e.Before, 64)
+	v.maxLen("after", e.After, 64)
 }
 
 func (d *Drift) validate(v *vet) {
