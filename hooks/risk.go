@@ -114,6 +114,9 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		if f.Entry == risk.OverwriteUnread && failed {
 			continue // refused again: nothing was overwritten
 		}
+		if f.Entry == risk.GitPushForce && !failed && s.pushFastForward(p) {
+			continue // the push replaced nothing: every ref moved forward
+		}
 		if f.Entry == risk.SecretFile && !failed {
 			r.Secrets = appendBounded(r.Secrets, fit.Bytes(in.FilePath, 1024), riskSecrets)
 		}
@@ -138,6 +141,28 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 	return advs
 }
 
+// pushFastForward tells, from a successful git push's output, that every
+// ref it updated moved forward ("b47e1f4..46daca0  a -> a"), none was
+// replaced ("+ 1a2b...3c4d  a -> a (forced update)"): a force flag that
+// replaced nothing lost nothing. Without such lines it is not known.
+func (s *session) pushFastForward(p *Payload) bool {
+	out, ok := s.shellOutput(p)
+	if !ok || strings.Contains(out, "forced update") {
+		return false
+	}
+	seen := false
+	for line := range strings.Lines(out) {
+		f := strings.Fields(line)
+		if len(f) >= 4 && f[2] == "->" {
+			if strings.HasPrefix(f[0], "+") || !strings.Contains(f[0], "..") || strings.Contains(f[0], "...") {
+				return false
+			}
+			seen = true
+		}
+	}
+	return seen
+}
+
 // riskCallOf reads a call as the risk catalogue and the instructions in
 // force see it; ok is false for a tool they do not judge.
 func (s *session) riskCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
@@ -153,7 +178,7 @@ func (s *session) riskCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 	if project == "" {
 		project = p.Cwd
 	}
-	c = risk.Call{Tool: p.ToolName, Command: in.Command, FilePath: in.FilePath, ProjectDir: project}
+	c = risk.Call{Tool: p.ToolName, Command: in.Command, FilePath: in.FilePath, ProjectDir: project, Root: s.env.FSRoot}
 	switch p.ToolName {
 	case "Write":
 		c.NewText = in.Content
@@ -210,7 +235,7 @@ func (s *session) riskRemember(p *Payload, c risk.Call) {
 	var made []string
 	switch p.ToolName {
 	case "Bash":
-		made = risk.Creates(c.Command, c.ProjectDir)
+		made = risk.Creates(c.Command, c.ProjectDir, c.Root)
 	case "Write", "Edit", "MultiEdit":
 		made = []string{c.FilePath}
 	}

@@ -139,3 +139,27 @@ func TestRiskQuietWhereNothingHappened(t *testing.T) {
 		t.Errorf("an unasked branch deletion: %d risk advisories, want 1 (%q)", len(logged), logged)
 	}
 }
+
+// TestForcePushThatReplacedNothing: a push with --force-with-lease whose
+// output shows only fast-forwards (mthis-review, call 122) replaced
+// nothing; one that shows a forced update did.
+func TestForcePushThatReplacedNothing(t *testing.T) {
+	for _, tc := range []struct {
+		name, out string
+		want      int
+	}{
+		{"fast-forward", "To https://github.com/o/r.git\n   b47e1f4..46daca0  topic -> topic\n", 0},
+		{"forced update", "To https://github.com/o/r.git\n + 1a2b3c4...5d6e7f8 topic -> topic (forced update)\n", 1},
+		{"no ref lines", "Everything up-to-date\n", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Risk = settings.Observe
+			s.userPrompt("fix the redaction tests")
+			s.tool("Bash", `{"command":"git push --force-with-lease"}`, map[string]any{"stdout": "", "stderr": tc.out})
+			if n := len(s.riskLogged()); n != tc.want {
+				t.Errorf("risk advisories: %d, want %d", n, tc.want)
+			}
+		})
+	}
+}

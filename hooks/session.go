@@ -35,6 +35,9 @@ type Env struct {
 	// uses it to learn, without waiting for it up front, whether it is
 	// stale and must hand the payload to a rebuilt binary.
 	Gate func() error
+	// FSRoot is where the session's paths live when not at "/": replay's
+	// scratch file system. "" for a live hook.
+	FSRoot string
 }
 
 func (e *Env) now() time.Time {

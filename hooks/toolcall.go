@@ -243,6 +243,15 @@ func readsFields(tool string) bool {
 	return loops.KindOf(tool) == loops.KindWrite
 }
 
+// bashPersisted is the Bash output length (BASH_MAX_OUTPUT_LENGTH's
+// default, 30,000 characters) from which the CLI keeps the output out of
+// the context, and persistedPreview about what the model sees instead: the
+// <persisted-output> note and its 2 KB preview.
+const (
+	bashPersisted    = 30000
+	persistedPreview = 2300
+)
+
 // visibleChars estimates how many characters of a tool response reach the
 // model's context. tool_response is the structured result, which for file
 // tools also carries the whole original file (originalFile, structuredPatch)
@@ -265,7 +274,14 @@ func (r *toolResp) visibleChars(tool string, raw json.RawMessage) int {
 	case "Read":
 		return utf8.RuneCountInString(r.File.Content)
 	case "Bash", "PowerShell":
-		return utf8.RuneCountInString(r.Stdout) + utf8.RuneCountInString(r.Stderr)
+		n := utf8.RuneCountInString(r.Stdout) + utf8.RuneCountInString(r.Stderr)
+		if n >= bashPersisted {
+			// The CLI (2.x) saves an output this long to a file and shows
+			// the model a 2 KB "<persisted-output>" preview of it
+			// (e2e/compress_test.go).
+			return persistedPreview
+		}
+		return n
 	case "Grep":
 		var c string
 		_ = json.Unmarshal(r.Content, &c)

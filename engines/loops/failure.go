@@ -153,6 +153,13 @@ func installedBin(subject string) string {
 // lineFailureKey gives the key of one line, or "".
 func lineFailureKey(line string) string {
 	low := strings.ToLower(line)
+	for _, w := range []string{"warning:", "warning ", "warn:", "warn ", "npm warn", "hint:"} {
+		if strings.HasPrefix(low, w) {
+			// A warning is printed whatever failed, often on every call
+			// ("warning: unable to access '~/.gitignore_global'").
+			return ""
+		}
+	}
 	for _, p := range []string{".bashrc", ".bash_profile", ".zshrc", ".zshenv", ".zprofile", ".profile:"} {
 		if strings.Contains(low, p) {
 			return ""

@@ -31,6 +31,21 @@ type Call struct {
 	// ("File has not been read yet": the file exists and this session has
 	// not seen it), not read since.
 	Unread []string
+	// Root is where the paths live when not at "/": a replay's scratch
+	// file system, whose own place (under /dev/shm) says nothing of
+	// whether a path is temporary. "" for a live hook.
+	Root string
+}
+
+// real is p as it is on the machine the session ran on: without Root.
+func (c Call) real(p string) string {
+	if c.Root == "" {
+		return p
+	}
+	if rest, ok := strings.CutPrefix(p, strings.TrimSuffix(c.Root, "/")+"/"); ok {
+		return "/" + rest
+	}
+	return p
 }
 
 // Finding is one catalogue entry a call matched.
@@ -131,13 +146,14 @@ func checkCommand(c Call) []Finding {
 // its program and x.cwd the directory it runs in: dir, as the cds before
 // it change it.
 func inDirs(cmds []cmd, dir string, fn func(name string, x cmd)) {
+	home := homeOf(dir)
 	for _, x := range cmds {
 		if len(x.args) == 0 {
 			continue
 		}
 		name := path.Base(x.args[0])
 		if name == "cd" && len(x.args) > 1 {
-			dir = resolve(x.args[1], dir)
+			dir = resolve(expandHome(x.args[1], home), dir)
 			continue
 		}
 		x.cwd = dir
@@ -300,6 +316,40 @@ func resolve(p, dir string) string {
 	return path.Join(dir, p)
 }
 
+// homeOf is the home directory a project path shows ("/home/ana" of
+// "/home/ana/src/app", "/Users/ana" of "/Users/ana/app"), or "": a hook
+// does not read $HOME, which replay and the person's machine disagree on.
+func homeOf(project string) string {
+	for _, root := range []string{"/home/", "/Users/"} {
+		i := strings.LastIndex(project, root)
+		if i < 0 {
+			continue
+		}
+		rest := project[i+len(root):]
+		if j := strings.IndexByte(rest, '/'); j >= 0 {
+			rest = rest[:j]
+		}
+		if rest != "" {
+			return project[:i+len(root)] + rest
+		}
+	}
+	return ""
+}
+
+// expandHome turns "~" and "~/x" into home and home/x when home is known.
+func expandHome(p, home string) string {
+	if home == "" {
+		return p
+	}
+	if p == "~" {
+		return home
+	}
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		return path.Join(home, rest)
+	}
+	return p
+}
+
 // inDir reports whether p is dir or under it.
 func inDir(p, dir string) bool {
 	if dir == "" || !path.IsAbs(p) {
@@ -326,8 +376,8 @@ func isTemp(p string) bool {
 
 // outside reports whether p is outside the project and not temporary: in
 // the home directory (~, $HOME) or an absolute path not under project.
-func outside(p, project string) bool {
-	if inDir(p, project) || isTemp(p) {
+func (c Call) outside(p, project string) bool {
+	if inDir(p, project) || isTemp(c.real(p)) {
 		return false
 	}
 	if strings.HasPrefix(p, "~") || strings.HasPrefix(p, "$HOME") || strings.HasPrefix(p, "${HOME}") {
@@ -396,13 +446,14 @@ func checkRm(c Call, x cmd) []Finding {
 		targets = append(targets, a)
 	}
 	var out []Finding
+	home := homeOf(c.ProjectDir)
 	for _, t := range targets {
-		p := resolve(t, x.cwd)
-		if t == "" || isTemp(p) && !inDir(p, c.ProjectDir) {
+		p := resolve(expandHome(t, home), x.cwd)
+		if t == "" || isTemp(c.real(p)) && !inDir(p, c.ProjectDir) {
 			continue
 		}
 		switch {
-		case outside(p, c.ProjectDir):
+		case c.outside(p, c.ProjectDir):
 			out = append(out, Finding{Entry: RmOutside, Target: t})
 		case isBuildPath(p) || created(p, c.Written):
 		case recursive:
@@ -460,7 +511,7 @@ func checkGit(c Call, x cmd) []Finding {
 		return nil
 	}
 	sub, rest := args[0], args[1:]
-	flags, params := splitFlags(rest)
+	flags, params := splitFlagsWith(rest, gitValued[sub])
 	has := func(long string, short byte) bool {
 		for _, f := range flags {
 			if f == long || long != "" && strings.HasPrefix(f, long+"=") {
@@ -537,13 +588,33 @@ func checkGit(c Call, x cmd) []Finding {
 
 // splitFlags separates options from parameters; after "--" all are
 // parameters.
-func splitFlags(args []string) (flags, params []string) {
-	for i, a := range args {
+func splitFlags(args []string) (flags, params []string) { return splitFlagsWith(args, nil) }
+
+// gitValued are, per git subcommand, the options whose value is the next
+// word: a commit message that starts with "- " is that value, not flags.
+var gitValued = map[string]map[string]bool{
+	"commit": {"-m": true, "--message": true, "-F": true, "--file": true, "-c": true, "-C": true, "--reuse-message": true,
+		"--reedit-message": true, "--author": true, "--date": true, "-t": true, "--template": true, "--fixup": true, "--squash": true,
+		"--trailer": true, "--cleanup": true},
+	"tag":   {"-m": true, "--message": true, "-F": true, "--file": true, "-u": true, "--local-user": true},
+	"merge": {"-m": true, "--message": true, "-F": true, "--file": true, "-s": true, "--strategy": true, "-X": true, "--strategy-option": true},
+	"push":  {"-o": true, "--push-option": true, "--repo": true, "--receive-pack": true, "--exec": true},
+	"reset": {},
+}
+
+// splitFlagsWith splits args into flags and parameters; an option in
+// valued takes the next word as its value (neither flag nor parameter).
+func splitFlagsWith(args []string, valued map[string]bool) (flags, params []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		if a == "--" {
 			return flags, append(params, args[i+1:]...)
 		}
 		if strings.HasPrefix(a, "-") && len(a) > 1 {
 			flags = append(flags, a)
+			if valued[a] {
+				i++ // its value
+			}
 		} else {
 			params = append(params, a)
 		}
@@ -820,7 +891,8 @@ func lazy(p string) func() *regexp.Regexp {
 // redirection targets, cp's, mv's and install's destination, touch's and
 // mkdir's operands, resolved against the project (and its cds). A later
 // step deleting one of them is the session cleaning up after itself.
-func Creates(command, project string) []string {
+func Creates(command, project, root string) []string {
+	c := Call{Root: root}
 	if command == "" || len(command) > maxCommand {
 		return nil
 	}
@@ -841,7 +913,7 @@ func Creates(command, project string) []string {
 			}
 		}
 		for _, f := range files {
-			if p := resolve(f, x.cwd); path.IsAbs(p) && (inDir(p, project) || !isTemp(p)) {
+			if p := resolve(expandHome(f, homeOf(project)), x.cwd); path.IsAbs(p) && (inDir(p, project) || !isTemp(c.real(p))) {
 				out = append(out, p)
 			}
 		}

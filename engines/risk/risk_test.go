@@ -15,6 +15,12 @@ func TestCommands(t *testing.T) {
 		want string // entry ID, "" for none
 	}{
 		{"rm -rf src/legacy", "rm-recursive"},
+		// A commit message whose lines start with "- " is the -m value, not
+		// flags (mthis-review, calls 103 and 129: --no-gpg-sign is not
+		// --no-verify).
+		{`git commit --no-gpg-sign -m "Sync logs" -m "- Sync 5 new conversation logs"`, ""},
+		{`git commit -n -m "- wip"`, "no-verify"},
+		{`git commit -m "- quick fix" --no-verify`, "no-verify"},
 		{"rm -rf node_modules .next dist", ""},
 		{"rm -rf /tmp/build-123", ""},
 		{"rm -r archive/ && npm run build", "rm-recursive"},
@@ -227,5 +233,40 @@ func TestCatalogueIDsUnique(t *testing.T) {
 			t.Errorf("entry %q duplicated or incomplete", e.ID)
 		}
 		seen[e.ID] = true
+	}
+}
+
+// TestHomePaths: "~" is the home the project path shows, so a file the
+// session created after `cd ~/proj` is its own to delete (mthis-action,
+// calls 68-72), while `rm -rf ~/Downloads` is still outside the project.
+func TestHomePaths(t *testing.T) {
+	project := "/home/ana/proj"
+	made := Creates(`cd ~/proj && echo test > scratch.txt`, project, "")
+	if len(made) != 1 || made[0] != "/home/ana/proj/scratch.txt" {
+		t.Fatalf("Creates = %q", made)
+	}
+	for _, tc := range []struct{ cmd, want string }{
+		{`cd ~/proj && rm -f scratch.txt`, ""},
+		{`rm -f ~/proj/scratch.txt`, ""},
+		{`cd ~/proj && rm -f notes.md`, "rm-file"},
+		{`rm -rf ~/Downloads/old`, "rm-outside"},
+	} {
+		got := idsOf(Check(Call{Tool: "Bash", Command: tc.cmd, ProjectDir: project, Written: made}))
+		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
+			t.Errorf("%s: got %s, want %q", tc.cmd, got, tc.want)
+		}
+	}
+	if h := homeOf("/dev/shm/replay/fs/Users/bo/app"); h != "/dev/shm/replay/fs/Users/bo" {
+		t.Errorf("homeOf = %q", h)
+	}
+	// In a replay's scratch file system (under /dev/shm, a temporary place
+	// itself), a path is judged where it was on the person's machine.
+	root := "/dev/shm/replay/fs"
+	got := idsOf(Check(Call{Tool: "Bash", Command: `rm -rf ~/.app.global.json`, ProjectDir: root + "/Users/bo/app", Root: root}))
+	if !strings.Contains(got, "rm-outside") {
+		t.Errorf("replayed rm of a home file: got %s, want rm-outside", got)
+	}
+	if got := idsOf(Check(Call{Tool: "Bash", Command: `rm -rf /tmp/app-test`, ProjectDir: root + "/Users/bo/app", Root: root})); got != "" {
+		t.Errorf("replayed rm of a temp dir mapped under the root: got %s", got)
 	}
 }

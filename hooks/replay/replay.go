@@ -202,6 +202,7 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 		},
 		Settings: opt.Settings,
 		Now:      func() time.Time { return r.now },
+		FSRoot:   r.fsRoot,
 		Getenv: func(k string) string {
 			if k == "CLAUDE_PROJECT_DIR" {
 				return r.projectDir
@@ -974,8 +975,11 @@ func (r *runner) applyEffects(tool string, in *effectInput, resp effectResp) {
 			write(s)
 		}
 	case "Read":
+		// A whole read shows the file as it was then, also when a command
+		// replay does not run (a generator, a formatter) rewrote it: the
+		// scratch copy follows it, so the hook hashes what the agent read.
 		full := resp.File.StartLine <= 1 && resp.File.TotalLines > 0 && resp.File.NumLines >= resp.File.TotalLines
-		if _, err := os.Stat(p); err != nil && full {
+		if b, err := os.ReadFile(p); full && (err != nil || string(b) != resp.File.Content) {
 			write(resp.File.Content)
 		}
 	}
