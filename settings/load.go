@@ -439,6 +439,7 @@ var engineKeys = map[string]string{
 	"loops.cycle_min":        "",
 	"loops.exempt_tools":     "",
 	"loops.exempt_commands":  "",
+	"loops.exempt_repeats":   "",
 	"loops.enabled":          "",
 	"compress.base64_min":    "",
 }

@@ -60,6 +60,11 @@ var volatileResultFields = []string{
 	"usage",
 }
 
+// volatileResultTop are tool_response keys that change on every call at
+// the top level only, where the CLI puts them (BashOutput's "timestamp" of
+// the poll, 2.0.x); nested under the same name they may be content.
+var volatileResultTop = []string{"timestamp"}
+
 // ShortHash is the hash format events use: the first 8 bytes of SHA-256 as
 // 16 lower-case hex digits. 64 bits keep the state small and make a collision
 // inside a 20-event window negligible.
@@ -156,7 +161,7 @@ func writeCanonical(b *strings.Builder, v any, drop []string, deep, top bool) {
 	case map[string]any:
 		keys := make([]string, 0, len(x))
 		for k := range x {
-			if (top || deep) && slices.Contains(drop, k) {
+			if (top || deep) && slices.Contains(drop, k) || top && deep && slices.Contains(volatileResultTop, k) {
 				continue
 			}
 			keys = append(keys, k)

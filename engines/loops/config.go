@@ -42,6 +42,11 @@ type Config struct {
 	// ExemptCommands are first words of shell commands tool-loop never
 	// reports ("sleep": waiting is not looping).
 	ExemptCommands []string `json:"exempt_commands"`
+	// ExemptRepeats is how many times running an exempt call (polling a
+	// background job) must return the same answer before it is a
+	// tool-loop after all: waiting is the point, polling that never
+	// changes is not (10; 0: never).
+	ExemptRepeats int `json:"exempt_repeats"`
 	// Enabled switches patterns on or off by name; a pattern missing from the
 	// map is on.
 	Enabled map[string]bool `json:"enabled"`
@@ -62,6 +67,7 @@ func DefaultConfig() Config {
 		CycleMax:        5,
 		ExemptTools:     []string{"BashOutput", "TaskOutput"},
 		ExemptCommands:  []string{"sleep"},
+		ExemptRepeats:   10,
 		Enabled: map[string]bool{
 			ReadLoop:   true,
 			EditRevert: true,
@@ -111,6 +117,8 @@ func (c Config) Validate() error {
 		return bad("cycle_max", c.CycleMax, fmt.Sprintf(">= cycle_min-1 (%d)", c.CycleMin-1))
 	case c.ToolRepeats*c.CycleMax > c.Window:
 		return bad("cycle_max", c.CycleMax, fmt.Sprintf("tool_repeats × cycle_max <= window (%d)", c.Window))
+	case c.ExemptRepeats != 0 && c.ExemptRepeats < c.ToolRepeats:
+		return bad("exempt_repeats", c.ExemptRepeats, fmt.Sprintf("0 or >= tool_repeats (%d)", c.ToolRepeats))
 	}
 	known := []string{ReadLoop, EditRevert, FailLoop, ToolLoop}
 	for name := range c.Enabled {
@@ -162,6 +170,9 @@ func (c Config) sane() Config {
 	}
 	if c.CycleMax > MaxWindow {
 		c.CycleMax = MaxWindow
+	}
+	if c.ExemptRepeats != 0 && c.ExemptRepeats < c.ToolRepeats {
+		c.ExemptRepeats = max(d.ExemptRepeats, c.ToolRepeats)
 	}
 	return c
 }

@@ -57,7 +57,7 @@ func TestConfigJSON(t *testing.T) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	want := []string{"alpha", "cooldown", "cooldown_stretch", "cycle_max", "cycle_min", "enabled", "exempt_commands", "exempt_tools", "fail_threshold", "hard_ema", "read_threshold", "tool_repeats", "window"}
+	want := []string{"alpha", "cooldown", "cooldown_stretch", "cycle_max", "cycle_min", "enabled", "exempt_commands", "exempt_repeats", "exempt_tools", "fail_threshold", "hard_ema", "read_threshold", "tool_repeats", "window"}
 	if !slices.Equal(keys, want) {
 		t.Errorf("config keys %v, want %v", keys, want)
 	}

@@ -54,6 +54,19 @@ func TestResultHash(t *testing.T) {
 	if got := len(ResultHash([]byte(a))); got != 16 {
 		t.Errorf("hash length %d, want 16", got)
 	}
+	// BashOutput (2.0.x) stamps each poll at the top level; the same
+	// answer at another time is the same result (mthis-ssh), while a
+	// timestamp inside the content is content.
+	out1 := `{"shellId":"d66418","status":"running","stdout":"","stderr":"** WARNING","timestamp":"2025-12-06T08:27:25.871Z"}`
+	out2 := `{"shellId":"d66418","status":"running","stdout":"","stderr":"** WARNING","timestamp":"2025-12-06T08:27:28.832Z"}`
+	if ResultHash([]byte(out1)) != ResultHash([]byte(out2)) {
+		t.Error("polls differing only in their top-level timestamp hash differently")
+	}
+	rec1 := `{"records":[{"id":1,"timestamp":"2025-12-06T08:27:25Z"}]}`
+	rec2 := `{"records":[{"id":1,"timestamp":"2025-12-06T09:00:00Z"}]}`
+	if ResultHash([]byte(rec1)) == ResultHash([]byte(rec2)) {
+		t.Error("a nested timestamp is content, yet was dropped")
+	}
 }
 
 // TestResultHashLarge: a response over MaxCanonicalResult is hashed as

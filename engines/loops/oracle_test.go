@@ -414,7 +414,7 @@ func oracleToolLoop(h []Event, cfg Config) (Finding, bool) {
 			continue
 		}
 		last := h[n-k:]
-		allClaimed := true
+		allClaimed, waiting := true, false
 		for _, e := range last {
 			exempt := false
 			for _, x := range cfg.ExemptTools {
@@ -430,8 +430,11 @@ func oracleToolLoop(h []Event, cfg Config) (Finding, bool) {
 					}
 				}
 			}
-			if exempt {
+			if exempt && (k != 1 || cfg.ExemptRepeats == 0) {
 				return Finding{}, false
+			}
+			if exempt {
+				waiting = true
 			}
 			var claimed bool
 			switch {
@@ -450,6 +453,9 @@ func oracleToolLoop(h []Event, cfg Config) (Finding, bool) {
 		m := cfg.ToolRepeats
 		for blocksEqual(k, m+1) {
 			m++
+		}
+		if waiting && m < cfg.ExemptRepeats {
+			return Finding{}, false // polling, not yet long enough to be a loop
 		}
 		f := Finding{Tool: h[n-1].Tool, Target: h[n-1].Target, Count: m, Cycle: k}
 		for _, e := range h[n-m*k:] {

@@ -413,7 +413,8 @@ func failChain(mem []Remembered, win []Event, writes uint64, id string, file boo
 
 // toolLoop: the same call (tool, canonical input, outcome and result)
 // ToolRepeats times running, or a cycle of CycleMin..CycleMax calls repeated
-// ToolRepeats times running. The shortest period wins, so the reported
+// ToolRepeats times running; a call that waits on background work by
+// design (ExemptTools, ExemptCommands) only ExemptRepeats times running. The shortest period wins, so the reported
 // cycle is primitive.
 type toolLoop struct{}
 
@@ -500,10 +501,13 @@ func (toolLoop) Check(w []Event, cfg Config) (Finding, bool) {
 			continue
 		}
 		block := w[n-k:]
-		owned := true
+		owned, waiting := true, false
 		for i := range block {
 			if exempt(&block[i], cfg) {
-				return Finding{}, false
+				if k != 1 || cfg.ExemptRepeats == 0 {
+					return Finding{}, false
+				}
+				waiting = true // polling: a loop only at ExemptRepeats
 			}
 			if !claimed(&block[i], cfg) {
 				owned = false
@@ -520,6 +524,9 @@ func (toolLoop) Check(w []Event, cfg Config) (Finding, bool) {
 		runStart := n - (n-i-1)/k*k
 		cur := &w[n-1]
 		f := Finding{Tool: cur.Tool, Target: cur.Target, Count: (n - runStart) / k, Cycle: k}
+		if waiting && f.Count < cfg.ExemptRepeats {
+			return Finding{}, false
+		}
 		f.Events = make([]uint64, 0, n-runStart)
 		for j := runStart; j < n; j++ {
 			f.Events = append(f.Events, w[j].Seq)
