@@ -107,12 +107,13 @@ func missAgreement(a, b []Miss) MissAgreement {
 }
 
 // renderAgreement writes the agreement of each pair of judges who labelled
-// the same sessions independently (A and B, E and F, G and H), when both
+// the same sessions independently (A and B, E and F, G and H, I and J), when both
 // labelled.
 func renderAgreement(w io.Writer, labels []Label, misses []Miss) {
 	renderPair(w, labels, misses, "A", "B")
 	renderPair(w, labels, misses, "E", "F")
 	renderPair(w, labels, misses, "G", "H")
+	renderPair(w, labels, misses, "I", "J")
 }
 
 func renderPair(w io.Writer, labels []Label, misses []Miss, ja, jb string) {
