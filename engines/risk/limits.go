@@ -199,6 +199,11 @@ func ParseLimits(text string) []Limit {
 		if strings.HasSuffix(s[0], "?") {
 			continue
 		}
+		if strings.ContainsRune(s[0], '\x1b') {
+			// A line with terminal colour codes is output the user pasted
+			// ("\x1b[1;33mTo scan without committing:"), not their words.
+			continue
+		}
 		ws := words(s[1])
 		var soft []int // the analysis-only limits, which a request for work in the sentence cancels
 		for i := 0; i < len(ws); i++ {

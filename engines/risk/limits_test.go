@@ -25,6 +25,9 @@ func limitsString(ls []Limit) string {
 func TestParseLimits(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
 		{"just analyse, don't do anything yet", "change"},
+		// Pasted terminal output is not the user's words (mthis-gitleaks).
+		{"Commit blocked:\n\x1b[1;33mTo scan without committing:\x1b[0m\n  gitleaks detect", ""},
+		{"please fix this\n\x1b[31mError\x1b[0m\nand don't push yet", "push"},
 		{"Only analyze the logs for now.", "change"},
 		{"Don't commit anything until I say so.", "commit"},
 		{"dont push", "push"},
