@@ -43,7 +43,8 @@ func (s *session) loopEvent(p *Payload, target, rng string) loops.Event {
 		ev.Interrupted = p.IsInterrupt
 		ev.Error = loops.ErrorFingerprint(text)
 		if loops.KindOf(p.ToolName) == loops.KindShell {
-			ev.Fail = loops.CommandFailureKeys(shellCommand(p), text, false)
+			in, _ := s.callInput(p)
+			ev.Fail = loops.CommandFailureKeys(in.Command, text, false)
 		} else {
 			ev.Fail = loops.FailureKey(text)
 		}
@@ -54,7 +55,8 @@ func (s *session) loopEvent(p *Payload, target, rng string) loops.Event {
 		if out, ok := s.shellOutput(p); ok {
 			ev.Output(out, view)
 			if out != "" {
-				ev.Fail = loops.CommandFailureKeys(shellCommand(p), out, true)
+				in, _ := s.callInput(p)
+				ev.Fail = loops.CommandFailureKeys(in.Command, out, true)
 			}
 		}
 	}
@@ -64,7 +66,7 @@ func (s *session) loopEvent(p *Payload, target, rng string) loops.Event {
 	k := loops.KindOf(p.ToolName)
 	if (k == loops.KindRead || k == loops.KindWrite) && ev.Target != "" {
 		max := int64(s.env.Settings.Loops.HashMaxBytes)
-		ev.After = fileHash(inputPath(p.ToolInput), max)
+		ev.After = fileHash(s.inputPath(p), max)
 		if k == loops.KindWrite && !ev.Failed {
 			ev.Before = s.toolResponse(p).originalHash(max)
 			if ev.After == noFile {
@@ -113,16 +115,30 @@ func (s *session) failureText(p *Payload) (string, bool) {
 	return "", false
 }
 
-// shellCommand is a shell call's command as the agent wrote it ("" when
-// the input has none).
-func shellCommand(p *Payload) string {
-	var in struct {
-		Command string `json:"command"`
+// decodedInput is the tool input, decoded once per hook for all who read
+// it: the loop event, the risk catalogue and the instructions in force.
+type decodedInput struct {
+	riskInput
+	ok bool
+}
+
+// callInput is the hook's tool input, decoded once; ok is false when it
+// is not a JSON object of the fields read.
+func (s *session) callInput(p *Payload) (*riskInput, bool) {
+	if s.in == nil {
+		s.in = &decodedInput{}
+		s.in.ok = json.Unmarshal(p.ToolInput, &s.in.riskInput) == nil
 	}
-	if json.Unmarshal(p.ToolInput, &in) != nil {
-		return ""
+	return &s.in.riskInput, s.in.ok
+}
+
+// inputPath is the file a file tool acts on, as given.
+func (s *session) inputPath(p *Payload) string {
+	in, _ := s.callInput(p)
+	if in.FilePath != "" {
+		return in.FilePath
 	}
-	return in.Command
+	return in.NotebookPath
 }
 
 // maxShellOutput bounds the shell response read for a failure it reports:
@@ -170,21 +186,6 @@ func readShellOutput(raw json.RawMessage) (string, bool) {
 		return "", false
 	}
 	return r.Stdout + "\n" + r.Stderr, true
-}
-
-// inputPath is the file a file tool acts on, as given.
-func inputPath(input json.RawMessage) string {
-	var in struct {
-		FilePath     string `json:"file_path"`
-		NotebookPath string `json:"notebook_path"`
-	}
-	if json.Unmarshal(input, &in) != nil {
-		return ""
-	}
-	if in.FilePath != "" {
-		return in.FilePath
-	}
-	return in.NotebookPath
 }
 
 // originalHash hashes a write's originalFile (null: the file was new).

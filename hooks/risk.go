@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 
@@ -24,12 +23,13 @@ const (
 
 // riskInput is what the catalogue reads of a call's input.
 type riskInput struct {
-	Command   string `json:"command"`
-	FilePath  string `json:"file_path"`
-	Content   string `json:"content"`
-	OldString string `json:"old_string"`
-	NewString string `json:"new_string"`
-	Edits     []struct {
+	Command      string `json:"command"`
+	FilePath     string `json:"file_path"`
+	NotebookPath string `json:"notebook_path"`
+	Content      string `json:"content"`
+	OldString    string `json:"old_string"`
+	NewString    string `json:"new_string"`
+	Edits        []struct {
 		OldString string `json:"old_string"`
 		NewString string `json:"new_string"`
 	} `json:"edits"`
@@ -171,9 +171,11 @@ func (s *session) riskCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 	default:
 		return c, in, false
 	}
-	if json.Unmarshal(p.ToolInput, &in) != nil {
+	decoded, ok := s.callInput(p)
+	if !ok {
 		return c, in, false
 	}
+	in = *decoded
 	project := s.w.ProjectDir
 	if project == "" {
 		project = p.Cwd
@@ -210,7 +212,7 @@ func (s *session) noteRefused(p *Payload) {
 		return
 	}
 	if text, failed := s.failureText(p); failed && strings.Contains(text, "has not been read yet") {
-		if file := inputPath(p.ToolInput); file != "" {
+		if file := s.inputPath(p); file != "" {
 			r := s.riskState()
 			r.Unread = appendBounded(r.Unread, fit.Bytes(file, 1024), riskUnread)
 		}
@@ -225,7 +227,7 @@ func (s *session) forgetRead(p *Payload) {
 	if _, failed := s.failureText(p); failed {
 		return
 	}
-	file := inputPath(p.ToolInput)
+	file := s.inputPath(p)
 	s.w.Risk.Unread = slices.DeleteFunc(s.w.Risk.Unread, func(f string) bool { return f == file })
 }
 

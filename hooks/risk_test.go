@@ -124,19 +124,20 @@ func TestRiskQuietWhereNothingHappened(t *testing.T) {
 		t.Errorf("the same push unblocked: %d risk advisories, want 1 (%q)", len(logged), logged)
 	}
 
-	s2 := newSim(t)
-	s2.env.Settings.Advisories.Risk = settings.Observe
-	s2.userPrompt("merge PR")
-	s2.tool("Bash", `{"command":"git push origin --delete feature/v021"}`, map[string]any{"stdout": "", "stderr": ""})
-	if logged := s2.riskLogged(); len(logged) != 0 {
-		t.Errorf("a branch deleted after 'merge PR' was advised: %q", logged)
-	}
-	s3 := newSim(t)
-	s3.env.Settings.Advisories.Risk = settings.Observe
-	s3.userPrompt("update the changelog")
-	s3.tool("Bash", `{"command":"git push origin --delete feature/v021"}`, map[string]any{"stdout": "", "stderr": ""})
-	if logged := s3.riskLogged(); len(logged) != 1 {
-		t.Errorf("an unasked branch deletion: %d risk advisories, want 1 (%q)", len(logged), logged)
+	for _, tc := range []struct {
+		prompt string
+		want   int
+	}{
+		{"merge PR", 0},
+		{"update the changelog", 1},
+	} {
+		s := newSim(t)
+		s.env.Settings.Advisories.Risk = settings.Observe
+		s.userPrompt(tc.prompt)
+		s.tool("Bash", `{"command":"git push origin --delete feature/v021"}`, map[string]any{"stdout": "", "stderr": ""})
+		if logged := s.riskLogged(); len(logged) != tc.want {
+			t.Errorf("branch deleted after %q: %d risk advisories, want %d (%q)", tc.prompt, len(logged), tc.want, logged)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"bytes"
 	"encoding/json"
 	"path"
 	"strings"
@@ -38,10 +39,13 @@ func isSelfCall(p *Payload, getenv func(string) string) bool {
 	if p.ToolName != "Bash" || len(p.ToolInput) == 0 {
 		return false
 	}
+	// Most commands never name djinn: they are neither decoded nor parsed.
+	if !bytes.Contains(p.ToolInput, []byte("djinn")) {
+		return false
+	}
 	var in struct {
 		Command string `json:"command"`
 	}
-	// Most commands never name djinn; they are not parsed.
 	if json.Unmarshal(p.ToolInput, &in) != nil || !strings.Contains(in.Command, "djinn") {
 		return false
 	}

@@ -84,9 +84,10 @@ type session struct {
 	notices []Notice
 
 	// resp is the tool response, decoded once; shell, a shell call's
-	// output, read once.
+	// output, read once; in, the tool input, decoded once (callInput).
 	resp  *toolResp
 	shell *shellOut
+	in    *decodedInput
 
 	// callFailed: the tool call being handled failed (an error, or a
 	// failure its own output shows).

@@ -104,6 +104,12 @@ type Step struct {
 	Target string `json:"target"`
 }
 
+// rememberingPattern is a Pattern that also reads the failures the window
+// dropped (State.Failures) and the count of writes recorded: fail-loop.
+type rememberingPattern interface {
+	CheckRemembering(mem []Remembered, window []Event, writes uint64, cfg Config) (Finding, bool)
+}
+
 // Pattern is a named predicate over the window. Check looks at the window
 // (oldest first, the newest event last) and reports whether the newest
 // event completes the pattern, with the facts; the engine fills in Pattern,
@@ -215,7 +221,7 @@ func (s *State) RecordWith(e Event, cfg Config, patterns []Pattern) []Finding {
 		}
 	}
 
-	var out, asked []Finding
+	var out, noLoop []Finding
 	for _, p := range patterns {
 		name := p.Name()
 		if !cfg.On(name) {
@@ -223,8 +229,8 @@ func (s *State) RecordWith(e Event, cfg Config, patterns []Pattern) []Finding {
 		}
 		var f Finding
 		var hit bool
-		if _, isFail := p.(failLoop); isFail {
-			f, hit = checkFailLoop(s.Failures, s.Events, s.Writes, cfg)
+		if mp, remembers := p.(rememberingPattern); remembers {
+			f, hit = mp.CheckRemembering(s.Failures, s.Events, s.Writes, cfg)
 		} else {
 			f, hit = p.Check(s.Events, cfg)
 		}
@@ -237,7 +243,7 @@ func (s *State) RecordWith(e Event, cfg Config, patterns []Pattern) []Finding {
 			// Not a loop: reported as it is, after the alerts, the
 			// pattern's memory left as if it had not held.
 			f.Pattern, f.Seq, f.Severity, f.EMA = name, s.Seq, Soft, prev
-			asked = append(asked, f)
+			noLoop = append(noLoop, f)
 			hit = false
 		}
 		x := 0.0
@@ -251,7 +257,7 @@ func (s *State) RecordWith(e Event, cfg Config, patterns []Pattern) []Finding {
 			// is reported after the alerts as no loop, with no alert and
 			// no cooldown.
 			f.Pattern, f.Seq, f.Severity, f.EMA = name, s.Seq, Soft, ps.EMA
-			asked = append(asked, f)
+			noLoop = append(noLoop, f)
 			hit = false
 		}
 		if hit {
@@ -280,7 +286,7 @@ func (s *State) RecordWith(e Event, cfg Config, patterns []Pattern) []Finding {
 			return rank(a.Severity) - rank(b.Severity)
 		})
 	}
-	return append(out, asked...)
+	return append(out, noLoop...)
 }
 
 // remember keeps the window's event j, about to be dropped, in Failures

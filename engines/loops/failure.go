@@ -45,6 +45,12 @@ func OutputFailureKey(command, output string) string {
 	if !ownOutput(command) {
 		return ""
 	}
+	return outputFailureKey(output)
+}
+
+// outputFailureKey is OutputFailureKey for a command known to print its
+// own output.
+func outputFailureKey(output string) string {
 	if len(output) > maxFailureInput {
 		output = output[:maxFailureInput/2] + "\n" + output[len(output)-maxFailureInput/2:]
 	}

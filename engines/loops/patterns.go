@@ -289,14 +289,14 @@ type Remembered struct {
 // FailMemory is how many dropped failures State.Failures keeps.
 const FailMemory = 8
 
-func (failLoop) Check(w []Event, cfg Config) (Finding, bool) {
-	return checkFailLoop(nil, w, 0, cfg)
+func (l failLoop) Check(w []Event, cfg Config) (Finding, bool) {
+	return l.CheckRemembering(nil, w, 0, cfg)
 }
 
-// checkFailLoop is fail-loop over the remembered failures (older than the
-// window) and the window; writes is the number of successful writes
+// CheckRemembering is fail-loop over the remembered failures (older than
+// the window) and the window; writes is the number of successful writes
 // recorded so far, which counts the edits made since a remembered failure.
-func checkFailLoop(mem []Remembered, win []Event, writes uint64, cfg Config) (Finding, bool) {
+func (failLoop) CheckRemembering(mem []Remembered, win []Event, writes uint64, cfg Config) (Finding, bool) {
 	n := len(win)
 	cur := &win[n-1]
 	ids, file, isFail := failIdentities(cur)

@@ -898,6 +898,7 @@ func Creates(command, project, root string) []string {
 	}
 	cmds, _ := parseCommand(command, 0)
 	var out []string
+	home := homeOf(project)
 	inDirs(cmds, project, func(name string, x cmd) {
 		files := append([]string(nil), x.writes...)
 		_, params := splitFlags(x.args[1:])
@@ -913,7 +914,7 @@ func Creates(command, project, root string) []string {
 			}
 		}
 		for _, f := range files {
-			if p := resolve(expandHome(f, homeOf(project)), x.cwd); path.IsAbs(p) && (inDir(p, project) || !isTemp(c.real(p))) {
+			if p := resolve(expandHome(f, home), x.cwd); path.IsAbs(p) && (inDir(p, project) || !isTemp(c.real(p))) {
 				out = append(out, p)
 			}
 		}
