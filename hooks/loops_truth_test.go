@@ -277,6 +277,64 @@ func TestFailLoopSameFailureOtherMeans(t *testing.T) {
 				s.editFile(p, fmt.Sprint(i), fmt.Sprint(i+1))
 			}
 		}},
+		// mthis-secreport, calls 30-37: every sudo call fails alike, piped
+		// or not, whatever it runs.
+		{"sudo that cannot ask for the password, varied commands", 3, []string{"the same failure: \"sudo cannot ask for the password\"", "sudo: a terminal is required to read the password"}, func(s *sim, p string) {
+			const noTTY = "sudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper\nsudo: a password is required"
+			in, _ := bash("sudo systemsetup -getremotelogin", "")
+			s.fail("Bash", in, "Exit code 1\n"+noTTY)
+			in, _ = bash("sudo dscl . -read /Users/m AuthenticationAuthority 2>&1", "")
+			s.fail("Bash", in, "Exit code 1\n"+noTTY)
+			in, resp := bash("sudo defaults read /Library/Preferences/com.apple.alf 2>&1 | head -30", noTTY)
+			s.tool("Bash", in, resp)
+		}},
+		{"sudo that works after the first refusal", 0, nil, func(s *sim, p string) {
+			const noTTY = "Exit code 1\nsudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper"
+			in, _ := bash("sudo systemsetup -getremotelogin", "")
+			s.fail("Bash", in, noTTY)
+			for _, c := range []string{"sudo systemsetup -getremotelogin", "sudo dscl . -list /Users"} {
+				in, resp := bash(c, "Remote Login: Off")
+				s.tool("Bash", in, resp)
+			}
+		}},
+		// mthis-logsync, calls 36-44: the script rewritten by a heredoc
+		// between runs, the same bad escape each time, worded three ways.
+		{"one bad escape through rewrites of the script", 3, []string{"the same failure: \"bad escape \\\\U\"", "and the 2 edits made in between did not change it", "truncated \\\\UXXXXXXXX escape"}, func(s *sim, p string) {
+			run := "cd \"$HOME/M\" && python scripts/sync.py"
+			rewrite := func() {
+				in, resp := bash("cat > \"$HOME/M/scripts/sync.py\" << 'EOF'\nimport re\nEOF\necho fixed", "fixed")
+				s.tool("Bash", in, resp)
+			}
+			in, resp := bash(run, "Found 21 logs\nError processing a.jsonl: bad escape \\U at position 2\nSynced 0 files")
+			s.tool("Bash", in, resp)
+			rewrite()
+			in, resp = bash(run, "Found 21 logs\nWarning: Error processing a.jsonl line 3: incomplete escape \\U at position 3\nSynced 0 files")
+			s.tool("Bash", in, resp)
+			rewrite()
+			in, _ = bash(run, "")
+			s.fail("Bash", in, "Exit code 1\n  File \"sync.py\", line 93\n    return \"C:\\Users\\m\"\nSyntaxError: (unicode error) 'unicodeescape' codec can't decode bytes in position 2-3: truncated \\UXXXXXXXX escape")
+		}},
+		{"escape errors that the rewrites change", 0, nil, func(s *sim, p string) {
+			for _, e := range []string{"bad escape \\U at position 2", "bad escape \\d at position 5", "unterminated character set at position 0"} {
+				in, resp := bash("python sync.py", "Error processing a.jsonl: "+e)
+				s.tool("Bash", in, resp)
+			}
+		}},
+		// mthis-action, calls 6-10: a root-owned file refused to Read, to
+		// chmod and to Read again, named absolute and relative.
+		{"a file refused through Read and a command", 3, []string{"permission denied", "Read", "EACCES: permission denied"}, func(s *sim, p string) {
+			wf := s.project + "/.github/workflows/gen.yml"
+			s.fail("Read", jsonStr(map[string]any{"file_path": wf}), "EACCES: permission denied, open '"+wf+"'")
+			in, _ := bash("chmod 644 ./.github/workflows/gen.yml", "")
+			s.fail("Bash", in, "Exit code 1\nchmod: changing permissions of './.github/workflows/gen.yml': Operation not permitted")
+			s.fail("Read", jsonStr(map[string]any{"file_path": wf}), "EACCES: permission denied, open '"+wf+"'")
+		}},
+		{"permission denied on three different files", 0, nil, func(s *sim, p string) {
+			for _, f := range []string{"a.yml", "b.yml", "c.yml"} {
+				in, _ := bash("cat ./.github/workflows/"+f, "")
+				s.fail("Bash", in, "Exit code 1\ncat: ./.github/workflows/"+f+": Permission denied")
+			}
+		}},
 		{"a suite run that does not name its failing test", 0, nil, func(s *sim, p string) {
 			for i := range 3 {
 				in, resp := bash("npm test 2>&1 | tail -20", " FAIL  test/legacy.test.ts > Legacy > parses dates\nAssertionError: expected 1 to be 2\n")

@@ -202,7 +202,7 @@ func (s *State) RecordWith(e Event, cfg Config, patterns []Pattern) []Finding {
 		s.Events = s.Events[:n-drop]
 	}
 	s.Events = append(s.Events, e)
-	if k, isFile := fileEvent(&e); isFile && k == KindWrite {
+	if isEdit(&e) {
 		sat.Inc(&s.Writes)
 	}
 	if len(s.Failures) > FailMemory {
@@ -298,7 +298,7 @@ func (s *State) remember(j int) {
 	if _, _, failed := failIdentities(&d); failed {
 		later := uint64(0)
 		for i := j + 1; i < len(s.Events); i++ {
-			if k, isFile := fileEvent(&s.Events[i]); isFile && k == KindWrite {
+			if isEdit(&s.Events[i]) {
 				later++
 			}
 		}

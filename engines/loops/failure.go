@@ -156,9 +156,22 @@ func installedBin(subject string) string {
 	return parts[0]
 }
 
+// LineKey is the failure key one line of output gives, or "": the line an
+// advisory should quote when the key is what the calls had in common.
+func LineKey(line string) string {
+	line = strings.TrimSpace(line)
+	if line == "" || len(line) > maxFailureLine || sourceLine(line) {
+		return ""
+	}
+	return lineFailureKey(line)
+}
+
 // lineFailureKey gives the key of one line, or "".
 func lineFailureKey(line string) string {
 	low := strings.ToLower(line)
+	if k := classKey(line, low); k != "" {
+		return k
+	}
 	for _, w := range []string{"warning:", "warning ", "warn:", "warn ", "npm warn", "hint:"} {
 		if strings.HasPrefix(low, w) {
 			// A warning is printed whatever failed, often on every call
@@ -188,6 +201,13 @@ func lineFailureKey(line string) string {
 		if t := subjectOf(line, low, "permission denied"); t != "" {
 			return "permission denied " + t
 		}
+	case strings.Contains(low, "operation not permitted"):
+		// EPERM is the same failure as EACCES to the agent: the file
+		// cannot be had this way ("chmod: changing permissions of 'x':
+		// Operation not permitted", then a Read of x: "EACCES").
+		if t := subjectOf(line, low, "operation not permitted"); t != "" {
+			return "permission denied " + t
+		}
 	case strings.Contains(low, "no such file or directory"):
 		if t := subjectOf(line, low, "no such file or directory"); t != "" {
 			if pkg := installedBin(t); pkg != "" {
@@ -198,6 +218,44 @@ func lineFailureKey(line string) string {
 	case strings.HasSuffix(low, ": command not found"):
 		seg := strings.Split(line[:len(line)-len(": command not found")], ": ")
 		return missingKey + " " + path.Base(seg[len(seg)-1])
+	}
+	return ""
+}
+
+// classKey gives the key of a line that reports one of a few failures
+// whose words say it whatever printed them, even inside a warning: sudo
+// unable to ask for a password, a bad escape sequence in a string or a
+// pattern, a push the remote refused. (A shell that cannot fork is not
+// one: Git Bash prints it on Windows now and then while its commands run.) These come
+// back unchanged however the command around them is varied.
+func classKey(line, low string) string {
+	switch {
+	case strings.HasPrefix(low, "sudo: a terminal is required"), strings.HasPrefix(low, "sudo: a password is required"),
+		strings.HasPrefix(low, "sudo: no tty present"):
+		return "sudo cannot ask for the password"
+	case strings.Contains(low, "escape") && (strings.Contains(low, "bad escape") || strings.Contains(low, "incomplete escape") ||
+		strings.Contains(low, "invalid escape") || strings.Contains(low, "truncated \\")):
+		// The sequence follows the word ("bad escape \\U at position 2",
+		// "truncated \\UXXXXXXXX escape"), not a path before it.
+		from := strings.Index(low, "escape ")
+		if t := strings.Index(low, "truncated \\"); t >= 0 {
+			from = t
+		}
+		if from >= 0 {
+			if i := strings.IndexByte(line[from:], '\\'); i >= 0 && from+i+1 < len(line) && isLetter(line[from+i+1]) {
+				return "bad escape " + line[from+i:from+i+2]
+			}
+		}
+		return "bad escape"
+	case strings.Contains(low, "gh013: repository rule violations") || strings.Contains(low, "push declined due to repository rule violations"):
+		return "push refused by the repository's rules"
+	case strings.HasPrefix(low, "! [rejected]") || strings.HasPrefix(low, "! [remote rejected]"):
+		// "! [rejected]        main -> main (fetch first)"
+		f := strings.Fields(line[strings.IndexByte(line, ']')+1:])
+		if len(f) >= 3 && f[1] == "->" {
+			return "push rejected " + f[2]
+		}
+		return "push rejected"
 	}
 	return ""
 }

@@ -23,10 +23,45 @@ func TestFailureKey(t *testing.T) {
 		{"warning: unable to access '/home/u/.gitignore_global': Permission denied\nerror: gpg failed to sign the data", ""},
 		{"bash: ./node_modules/.bin/tsc: command not found", "missing tsc"},
 		{"Exit code 1\n--- FAIL: TestAdd (0.00s)", ""},
+		// Classes whose words say what failed, whatever command met them.
+		{"Exit code 1\nsudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper\nsudo: a password is required", "sudo cannot ask for the password"},
+		{"sudo: no tty present and no askpass program specified", "sudo cannot ask for the password"},
+		{"sudo: 3 incorrect password attempts", ""},
+		{"Error processing C:\\Users\\m\\a.jsonl: bad escape \\U at position 2", "bad escape \\U"},
+		{"Warning: Error processing a.jsonl line 176: incomplete escape \\U at position 3", "bad escape \\U"},
+		{"SyntaxError: (unicode error) 'unicodeescape' codec can't decode bytes in position 2-3: truncated \\UXXXXXXXX escape", "bad escape \\U"},
+		{"re.error: bad escape (end of pattern) at position 0", "bad escape"},
+		{"      0 [main] bash 362 dofork: child -1 - forked process 12728 died unexpectedly, retry 0, exit code 0xC0000142, errno 11", ""},
+		{"remote: error: GH013: Repository rule violations found for refs/heads/x.        ", "push refused by the repository's rules"},
+		{"To github.com:o/r.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs", "push rejected main"},
+		{" ! [remote rejected] HEAD -> feature (pre-receive hook declined)", "push rejected feature"},
+		{"chmod: changing permissions of './w/a.yml': Operation not permitted", "permission denied ./w/a.yml"},
+		{"EACCES: permission denied, open '/home/u/w/a.yml'", "permission denied /home/u/w/a.yml"},
+		// The words of a class in a passing mention are not a failure.
+		{"Fixed the escape handling; tests pass", ""},
 		{"", ""},
 	} {
 		if got := FailureKey(tc.in); got != tc.want {
 			t.Errorf("FailureKey(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestSameFailureKeyPaths(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"permission denied /home/u/w/a.yml", "permission denied ./w/a.yml", true},
+		{"permission denied ./w/a.yml", "permission denied w/a.yml", true},
+		{"no such file /p/src/x.ts", "no such file src/x.ts", true},
+		{"permission denied /home/u/w/a.yml", "permission denied a.yml", false}, // a bare name is too loose
+		{"permission denied /home/u/w/a.yml", "permission denied ./v/a.yml", false},
+		{"permission denied /home/u/w/a.yml", "no such file /home/u/w/a.yml", false},
+		{"permission denied /home/u/xw/a.yml", "permission denied w/a.yml", false},
+	} {
+		if got := sameFailureKey(tc.a, tc.b); got != tc.want {
+			t.Errorf("sameFailureKey(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
 	}
 }
@@ -43,6 +78,29 @@ func TestOutputFailureKey(t *testing.T) {
 	} {
 		if got := OutputFailureKey(tc.cmd, tc.out); got != tc.want {
 			t.Errorf("OutputFailureKey(%q, %q) = %q, want %q", tc.cmd, tc.out, got, tc.want)
+		}
+	}
+}
+
+func TestShellWrites(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  string
+		want bool
+	}{
+		{`cat > "$HOME/M/scripts/sync.py" << 'SCRIPT_EOF' import os SCRIPT_EOF`, true},
+		{"echo x >> notes.txt", true},
+		{"go test ./... 2>&1 | tee out.log", true},
+		{"sed -i 's/a/b/' main.go", true},
+		{"sed -n 1,5p main.go", false},
+		{"npm test 2>&1 | tail -20", false},
+		{"make >/dev/null 2>&1", false},
+		{"ls -la &> /dev/null", false},
+		{"git log --oneline | tee", false},
+		{"git push origin main", false},
+		{"echo 'a -> b'", false},
+	} {
+		if got := ShellWrites(tc.cmd); got != tc.want {
+			t.Errorf("ShellWrites(%q) = %v, want %v", tc.cmd, got, tc.want)
 		}
 	}
 }

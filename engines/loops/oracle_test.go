@@ -6,7 +6,9 @@ import (
 	"maps"
 	"math"
 	"math/rand/v2"
+	"path"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -26,6 +28,28 @@ func oSucceeded(e Event) bool { return !e.Failed && !e.Interrupted }
 
 func oFileRead(e Event) bool  { return oracleReads[e.Tool] && oSucceeded(e) && e.Target != "" }
 func oFileWrite(e Event) bool { return oracleWrites[e.Tool] && oSucceeded(e) && e.Target != "" }
+
+// oShellWriteRe finds, in a command, a redirect of output to a file (not to
+// a stream or /dev/null), tee with a file argument, or sed -i.
+var oShellWriteRe = regexp.MustCompile(`(^|\s)[0-9&]*>>?\s*(['"]?)([^&\s'"(][^\s'"]*)|(^|\s)tee\s+(-\S+\s+)*[^-|&;\s]|(^|\s)sed\s+-i`)
+
+// oEdit is a change of a file as fail-loop counts edits between failures:
+// a file write, or a shell command that succeeded and writes a file.
+func oEdit(e Event) bool {
+	if oFileWrite(e) {
+		return true
+	}
+	if e.Tool != "Bash" || !oSucceeded(e) {
+		return false
+	}
+	for _, m := range oShellWriteRe.FindAllStringSubmatch(e.Target, -1) {
+		if m[3] != "" && m[3] == "/dev/null" {
+			continue
+		}
+		return true
+	}
+	return false
+}
 
 // obs is one thing the history says about a file's content: a hash seen
 // before (Before) or after an event, or "?" after a write of unknown result.
@@ -184,7 +208,13 @@ func oFailWhats(e Event) (whats []string, onFile bool, failing bool) {
 	case e.Interrupted:
 		return nil, false, false
 	case e.Failed && (oracleReads[e.Tool] || oracleWrites[e.Tool]) && e.Target != "":
-		return []string{fmt.Sprintf("file %q %q", e.Target, e.Error)}, true, true
+		whats = []string{fmt.Sprintf("file %q %q", e.Target, e.Error)}
+		if e.Fail != "" {
+			for _, k := range strings.Split(e.Fail, "\n") {
+				whats = append(whats, "key "+k)
+			}
+		}
+		return whats, true, true
 	case e.Fail != "":
 		for _, k := range strings.Split(e.Fail, "\n") {
 			whats = append(whats, "key "+k)
@@ -194,6 +224,37 @@ func oFailWhats(e Event) (whats []string, onFile bool, failing bool) {
 		return []string{fmt.Sprintf("call %q %q %q", e.Tool, e.Target, e.Error)}, false, true
 	}
 	return nil, false, false
+}
+
+// oSamePathKey: two keys of a path class whose paths, made absolute against
+// one imagined directory, name one file when one is relative.
+func oSamePathKey(a, b string) bool {
+	for _, class := range []string{"key permission denied ", "key no such file "} {
+		pa, okA := strings.CutPrefix(a, class)
+		pb, okB := strings.CutPrefix(b, class)
+		if !okA || !okB {
+			continue
+		}
+		if pa == pb || path.Clean(pa) == path.Clean(pb) {
+			return true
+		}
+		rel, other := path.Clean(pa), path.Clean(pb)
+		if path.IsAbs(rel) || len(other) < len(rel) && !path.IsAbs(other) {
+			rel, other = other, rel
+		}
+		if path.IsAbs(rel) || !strings.Contains(rel, "/") {
+			return false
+		}
+		// Some directory d, where the shorter was named from, with
+		// d/rel = the other.
+		for d := path.Dir(other); d != "." && d != "/"; d = path.Dir(d) {
+			if path.Join(d, rel) == other {
+				return true
+			}
+		}
+		return path.IsAbs(other) && path.Join("/", rel) == other
+	}
+	return false
 }
 
 // oTest splits a failing test's key into its test and message.
@@ -220,7 +281,7 @@ func oFailStreak(h []Event, what string, onFile bool) (streak []int, calls []str
 		ws, _, f := oFailWhats(e)
 		same := false
 		for _, w := range ws {
-			if w == what {
+			if w == what || oSamePathKey(w, what) {
 				same = true
 				break
 			}
@@ -273,7 +334,7 @@ func oAnyStreak(h []Event, cfg Config) (what string, streak []int, calls, msgs [
 		return "", nil, nil, nil
 	}
 	for _, w := range whats {
-		in, c, m := oFailStreak(h, w, onFile)
+		in, c, m := oFailStreak(h, w, onFile && strings.HasPrefix(w, "file "))
 		if len(in) == cfg.FailThreshold {
 			return w, in, c, m
 		}
@@ -298,7 +359,7 @@ func oracleFailLoopEdits(h []Event, cfg Config, writesSince func(seq uint64, cha
 	if len(in) != cfg.FailThreshold {
 		return Finding{}, false
 	}
-	_, onFile, _ := oFailWhats(cur)
+	onFile := strings.HasPrefix(what, "file ")
 	f := Finding{Tool: cur.Tool, Target: cur.Target, Count: len(in), Fingerprint: cur.Error}
 	if k, isKey := strings.CutPrefix(what, "key "); isKey {
 		id, _, _ := strings.Cut(k, "\x1f")
@@ -330,7 +391,7 @@ func oracleFailLoopEdits(h []Event, cfg Config, writesSince func(seq uint64, cha
 	} else {
 		for idx := in[0] + 1; idx < t; idx++ {
 			e := h[idx]
-			if oFileWrite(e) && !isCall[e.Tool+"|"+e.Target] {
+			if oEdit(e) && !isCall[e.Tool+"|"+e.Target] {
 				f.Edits++
 			}
 		}
@@ -506,7 +567,7 @@ func oracleAlerts(events []Event, cfg Config) [][]Finding {
 					}
 					n := 0
 					for _, e := range events[:t] {
-						if e.Seq > seq && oFileWrite(e) && !chain[e.Seq] {
+						if e.Seq > seq && oEdit(e) && !chain[e.Seq] {
 							n++
 						}
 					}
@@ -559,13 +620,15 @@ func oracleAlerts(events []Event, cfg Config) [][]Finding {
 var (
 	genFiles   = []string{"/p/a.go", "/p/b.go", "/p/c.go"}
 	genRanges  = []string{"", "", "lines 1-50"}
-	genCmds    = []string{"make", "go test ./...", "sleep 5"}
+	genCmds    = []string{"make", "go test ./...", "sleep 5", "cat > s.py << 'EOF' x EOF", "make 2>&1 >/dev/null", "sed -i s/a/b/ x.go"}
 	genHashes  = []string{"h0", "h1", "h2"}
 	genErrors  = []string{"E1", "E1", "E2"}
 	genResults = []string{"r1", "r1", "r2"}
 	genFails   = []string{"address in use :3000", "address in use :3000", "missing x",
 		"test failed a.test.ts > t\x1fexpected 1", "test failed a.test.ts > t\x1fexpected 2", "test failed a.test.ts > t",
-		"missing x\ntest failed a.test.ts > t", "test failed b.test.ts > u\ntest failed a.test.ts > t\x1fexpected 1"}
+		"missing x\ntest failed a.test.ts > t", "test failed b.test.ts > u\ntest failed a.test.ts > t\x1fexpected 1",
+		// One file named absolute and relative, and another file.
+		"permission denied /p/w/a.yml", "permission denied ./w/a.yml", "permission denied w/a.yml", "permission denied x/w/a.yml", "permission denied /q/b.yml"}
 )
 
 func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }

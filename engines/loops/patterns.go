@@ -16,6 +16,57 @@ func fileEvent(e *Event) (Kind, bool) {
 	return k, (k == KindRead || k == KindWrite) && ok(e) && e.Target != ""
 }
 
+// isEdit tells a call that changed a file as fail-loop counts edits: a
+// file tool's successful write, or a shell command that succeeded and
+// writes a file (a redirect to one, tee, sed -i: a script rewritten by a
+// heredoc is an edit too).
+func isEdit(e *Event) bool {
+	if k, isFile := fileEvent(e); isFile {
+		return k == KindWrite
+	}
+	return KindOf(e.Tool) == KindShell && ok(e) && ShellWrites(e.Target)
+}
+
+// ShellWrites tells whether a command, as Event.Target has it, writes a
+// file: a redirect of output to anything but another stream or /dev/null,
+// tee with a file, or sed's in-place edit. It reads words, not the
+// shell's grammar, so a ">" inside a quoted string counts too; it only
+// decides how edits between failures are counted and said.
+func ShellWrites(command string) bool {
+	words := strings.Fields(command)
+	for i, w := range words {
+		switch {
+		case w == "tee" || strings.HasSuffix(w, "/tee"):
+			for _, a := range words[i+1:] {
+				if a == "|" || a == "&&" || a == ";" {
+					break
+				}
+				if !strings.HasPrefix(a, "-") {
+					return true
+				}
+			}
+		case w == "sed" && i+1 < len(words) && strings.HasPrefix(words[i+1], "-i"):
+			return true
+		}
+		j := strings.IndexByte(w, '>')
+		if j < 0 || strings.Contains(w, "->") && !strings.HasPrefix(w, ">") {
+			continue
+		}
+		if strings.Trim(w[:j], "0123456789&") != "" {
+			continue // a word with ">" inside (a=>b, "<a>"), not a redirect
+		}
+		dest := strings.TrimLeft(w[j:], ">|")
+		if dest == "" && i+1 < len(words) {
+			dest = words[i+1]
+		}
+		dest = strings.Trim(dest, "'\"")
+		if dest != "" && !strings.HasPrefix(dest, "&") && dest != "/dev/null" && !strings.HasPrefix(dest, "(") {
+			return true
+		}
+	}
+	return false
+}
+
 // fileEventsOn yields the index and kind of each file tool's event on
 // target among w[:end], oldest first.
 func fileEventsOn(w []Event, target string, end int) iter.Seq2[int, Kind] {
@@ -234,7 +285,14 @@ func failIdentities(e *Event) (ids []string, file bool, ok bool) {
 		return nil, false, false
 	}
 	if k := KindOf(e.Tool); e.Failed && (k == KindRead || k == KindWrite) && e.Target != "" {
-		return []string{"file\x00" + e.Target + "\x00" + e.Error}, true, true
+		// The file and the error; and the failure's keys, so that a
+		// command meeting the same failure on the file (a cat or chmod
+		// refused after a Read was) joins the streak.
+		ids := []string{"file\x00" + e.Target + "\x00" + e.Error}
+		for _, k := range failKeys(e.Fail) {
+			ids = append(ids, "key\x00"+k)
+		}
+		return ids, true, true
 	}
 	if e.Fail != "" {
 		keys := failKeys(e.Fail)
@@ -304,7 +362,7 @@ func (failLoop) CheckRemembering(mem []Remembered, win []Event, writes uint64, c
 		return Finding{}, false
 	}
 	for _, id := range ids {
-		if f, ok := failChain(mem, win, writes, id, file, cfg); ok {
+		if f, ok := failChain(mem, win, writes, id, file && strings.HasPrefix(id, "file\x00"), cfg); ok {
 			return f, true
 		}
 	}
@@ -389,16 +447,14 @@ func failChain(mem []Remembered, win []Event, writes uint64, id string, file boo
 		// less the chain's own calls (which are never counted as edits).
 		f.Edits = int(writes - mem[first].Writes)
 		for _, i := range idx[1:] {
-			if k, isFile := fileEvent(at(i)); isFile && k == KindWrite {
+			if isEdit(at(i)) {
 				f.Edits--
 			}
 		}
 	} else {
 		for i := first + 1; i < total; i++ {
-			if e := at(i); !isMember(e) {
-				if k, isFile := fileEvent(e); isFile && k == KindWrite {
-					f.Edits++
-				}
+			if e := at(i); !isMember(e) && isEdit(e) {
+				f.Edits++
 			}
 		}
 	}

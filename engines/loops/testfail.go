@@ -222,9 +222,34 @@ func sameFailureKey(a, b string) bool {
 	if a == b {
 		return true
 	}
+	for _, class := range pathClasses {
+		pa, okA := strings.CutPrefix(a, class)
+		pb, okB := strings.CutPrefix(b, class)
+		if okA && okB {
+			return samePath(pa, pb)
+		}
+	}
 	ida, ma, _ := strings.Cut(a, testKeySep)
 	idb, mb, _ := strings.Cut(b, testKeySep)
 	return strings.HasPrefix(ida, "test failed ") && ida == idb && (ma == "" || mb == "")
+}
+
+// pathClasses are the keys whose target is a path, which one call names
+// absolute and the next relative to where it ran.
+var pathClasses = []string{"permission denied ", "no such file "}
+
+// samePath tells whether two paths may name one file: equal, or the one
+// (less a leading "./") ends the other at a "/" ("./a/b.yml" and
+// "/home/u/a/b.yml"). A bare name ("b.yml") is too loose to match a path.
+func samePath(a, b string) bool {
+	a, b = strings.TrimPrefix(a, "./"), strings.TrimPrefix(b, "./")
+	if a == b {
+		return true
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return strings.Contains(a, "/") && strings.HasSuffix(b, "/"+a)
 }
 
 // keyShown is a key as an advisory shows it: a test's key without its

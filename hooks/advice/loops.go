@@ -249,6 +249,8 @@ func lineScore(l string) int {
 	switch {
 	case strings.HasPrefix(l, "Exit code"), strings.HasPrefix(low, "exit status"):
 		return 0
+	case loops.LineKey(l) != "":
+		return 3 // the failure fail-loop keys on, even inside a warning
 	case noiseLine(low):
 		return -1
 	case tellingError(l, low):
