@@ -123,6 +123,9 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		if f.Entry == risk.SecretCommit {
 			r.Secrets = removeBase(r.Secrets, f.Target)
 		}
+		if _, said := r.Advised[f.Entry.ID]; said && f.Entry.Habit {
+			continue
+		}
 		if risk.Covered(f, ins) || !advice.RiskDue(r.Advised[f.Entry.ID], s.w.ToolCalls) {
 			continue
 		}

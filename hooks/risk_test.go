@@ -164,3 +164,30 @@ func TestForcePushThatReplacedNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestUnsignedCommitsSaidOnce: the shape of real sessions (mthis-review
+// from call 97, mthis-action from 77): every commit from some point on
+// skips the signature. The first unsigned commit is a risk advisory; the
+// later ones, however many calls apart, say nothing new and stay quiet;
+// a prompt that asks to commit without signing covers it.
+func TestUnsignedCommitsSaidOnce(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt("clean up the sync script and commit the changes")
+	for i := range 4 {
+		s.tool("Bash", jsonStr(map[string]any{"command": `git commit --no-gpg-sign -m "step"`}), bashOut("[main abc123] step"))
+		for j := range 25 {
+			s.tool("Bash", jsonStr(map[string]any{"command": "ls src/" + string(rune('a'+i)) + string(rune('a'+j))}), bashOut("x"))
+		}
+	}
+	logged := s.riskLogged()
+	if len(logged) != 1 || !strings.Contains(logged[0], "no-sign") {
+		t.Fatalf("risk advisories logged = %q, want one for no-sign", logged)
+	}
+
+	s2 := newSim(t)
+	s2.userPrompt("gpg is broken on this machine; commit without signing for now")
+	s2.tool("Bash", jsonStr(map[string]any{"command": `git commit --no-gpg-sign -m "step"`}), bashOut("[main abc123] step"))
+	if logged := s2.riskLogged(); len(logged) != 0 {
+		t.Errorf("an unsigned commit the user asked for was advised: %q", logged)
+	}
+}

@@ -37,6 +37,9 @@ type Entry struct {
 	// directory, branch or table) covers it too. Off for secrets, whose
 	// target is not shown.
 	TargetCovers bool
+	// Habit: the step is a way of working the agent repeats (every commit
+	// unsigned), said once a session: the second time tells nothing new.
+	Habit bool
 }
 
 // The catalogue. docs/risk.md documents each entry; keep the two in step.
@@ -85,6 +88,10 @@ var (
 	NoVerify = &Entry{ID: "no-verify", Category: Security,
 		What:  "bypasses the repository's commit or push hooks (--no-verify)",
 		Cover: []string{"no-verify", "skip hook*", "bypass hook*", "skip the hook*", "skip pre-commit", "without hook*", "ignore hook*"}}
+	NoSign = &Entry{ID: "no-sign", Category: Security,
+		What:  "commits without a signature (--no-gpg-sign, or commit.gpgsign turned off), where the repository's setting asks for one",
+		Cover: []string{"no-gpg-sign", "gpgsign", "unsigned", "skip sign*", "without sign*", "without gpg", "don't sign", "no sign*", "disabl* sign*"},
+		Habit: true}
 	Chmod777 = &Entry{ID: "chmod-open", Category: Security,
 		What:  "makes files writable by everyone (chmod 777, o+w)",
 		Cover: []string{"chmod", "777", "permission*"}}
@@ -135,7 +142,7 @@ var (
 func Catalogue() []*Entry {
 	return []*Entry{
 		RmRecursive, RmOutside, RmFile, OverwriteUnread, SQLDrop, DBReset, GitResetHard, GitDiscard, GitClean, GitPushForce, GitBranchDelete,
-		NoVerify, Chmod777, AuthConfig, LintSuppress, TestSkip,
+		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, TestSkip,
 		SecretCLI, SecretSudo, SecretFile, SecretCommit,
 		SystemService, SystemEtc,
 		DBCreate, EnvSwitch,

@@ -496,19 +496,30 @@ func allWritten(ps []string, cwd string, written []string) bool {
 	return len(ps) > 0
 }
 
+// signingOff tells a git setting, "key=value", that turns commit or tag
+// signing off.
+func signingOff(kv string) bool {
+	k, v, ok := strings.Cut(strings.ToLower(kv), "=")
+	return ok && (k == "commit.gpgsign" || k == "tag.gpgsign") && (v == "false" || v == "0" || v == "no" || v == "off")
+}
+
 // gitGlobal are git's options that take a value before the subcommand.
 var gitGlobal = map[string]bool{"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true}
 
 func checkGit(c Call, x cmd) []Finding {
 	args := x.args[1:]
+	var out []Finding
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
 		if gitGlobal[args[0]] && len(args) > 1 {
+			if args[0] == "-c" && signingOff(args[1]) {
+				out = append(out, Finding{Entry: NoSign, Target: "git -c " + args[1]})
+			}
 			args = args[1:]
 		}
 		args = args[1:]
 	}
 	if len(args) == 0 {
-		return nil
+		return out
 	}
 	sub, rest := args[0], args[1:]
 	flags, params := splitFlagsWith(rest, gitValued[sub])
@@ -523,7 +534,18 @@ func checkGit(c Call, x cmd) []Finding {
 		}
 		return false
 	}
-	var out []Finding
+	switch sub {
+	case "commit", "merge", "rebase", "pull", "cherry-pick", "revert", "am":
+		if has("--no-gpg-sign", 0) {
+			out = append(out, Finding{Entry: NoSign, Target: "git " + sub})
+		}
+	case "config":
+		for i, p := range params {
+			if i+1 < len(params) && signingOff(p+"="+params[i+1]) {
+				out = append(out, Finding{Entry: NoSign, Target: "git config " + p + " " + params[i+1]})
+			}
+		}
+	}
 	switch sub {
 	case "reset":
 		if has("--hard", 0) {

@@ -17,8 +17,17 @@ func TestCommands(t *testing.T) {
 		{"rm -rf src/legacy", "rm-recursive"},
 		// A commit message whose lines start with "- " is the -m value, not
 		// flags (mthis-review, calls 103 and 129: --no-gpg-sign is not
-		// --no-verify).
-		{`git commit --no-gpg-sign -m "Sync logs" -m "- Sync 5 new conversation logs"`, ""},
+		// --no-verify; it skips the signature, which is its own entry).
+		{`git commit --no-gpg-sign -m "Sync logs" -m "- Sync 5 new conversation logs"`, "no-sign"},
+		{`git commit -S -m "signed"`, ""},
+		{`git commit -m "mention --no-gpg-sign in a message"`, ""},
+		{"git -c commit.gpgsign=false commit -m x", "no-sign"},
+		{"git -c commit.gpgsign=true commit -m x", ""},
+		{"git config commit.gpgsign false", "no-sign"},
+		{"git config --global commit.gpgsign false", "no-sign"},
+		{"git config commit.gpgsign true", ""},
+		{"git config --get commit.gpgsign", ""},
+		{"git pull --rebase --no-gpg-sign", "no-sign"},
 		{`git commit -n -m "- wip"`, "no-verify"},
 		{`git commit -m "- quick fix" --no-verify`, "no-verify"},
 		{"rm -rf node_modules .next dist", ""},
