@@ -379,6 +379,7 @@ var heldoutParts = []struct{ file, title string }{
 	{"heldout-2.txt", "Second held-out set"},
 	{"heldout-3.txt", "Third held-out set"},
 	{"heldout-4.txt", "Fourth held-out set"},
+	{"heldout-5.txt", "Fifth held-out set"},
 }
 
 func main() {
