@@ -107,13 +107,14 @@ func missAgreement(a, b []Miss) MissAgreement {
 }
 
 // renderAgreement writes the agreement of each pair of judges who labelled
-// the same sessions independently (A and B, E and F, G and H, I and J), when both
-// labelled.
+// the same sessions independently (A and B, E and F, G and H, I and J, K and
+// L), when both labelled.
 func renderAgreement(w io.Writer, labels []Label, misses []Miss) {
 	renderPair(w, labels, misses, "A", "B")
 	renderPair(w, labels, misses, "E", "F")
 	renderPair(w, labels, misses, "G", "H")
 	renderPair(w, labels, misses, "I", "J")
+	renderPair(w, labels, misses, "K", "L")
 }
 
 func renderPair(w io.Writer, labels []Label, misses []Miss, ja, jb string) {
