@@ -158,6 +158,8 @@ func classifyPrompt(prompt, source string) promptKind {
 		return promptIgnored // "continue", "yes", "ok"
 	case onlyAcknowledgement(t):
 		return promptIgnored // "go ahead", "sounds good", "yes please"
+	case pickReply(t):
+		return promptIgnored // "start with option 4, 5": its words are the agent's proposal
 	case mayPivot(t) && pivotRe().MatchString(t):
 		return promptPivot
 	}
@@ -175,6 +177,26 @@ func onlyAcknowledgement(t string) bool {
 		return !(r >= 'a' && r <= 'z' || r == '\'')
 	}) {
 		if !isAckWord(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// pickReply tells a short reply that accepts or picks from what the agent
+// proposed ("start with option 4, 5", "do 1 and 3", "ok, go ahead, keep the
+// ultrathink activated"): besides numbers it has only words that let the
+// agent go on or point at its proposal, so what it asks for is in the
+// agent's last message, not in the reply.
+func pickReply(t string) bool {
+	words := strings.FieldsFunc(strings.ToLower(t), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r == '\'')
+	})
+	if len(words) == 0 || len(words) > 12 {
+		return false
+	}
+	for _, w := range words {
+		if !isAckWord(w) && !isPickWord(w) {
 			return false
 		}
 	}

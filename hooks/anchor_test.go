@@ -31,6 +31,15 @@ func TestClassifyPrompt(t *testing.T) {
 		{"ok, switch to the billing bug", "", promptPivot},
 		{"Make sure the tests for the new endpoint cover errors", "", promptGoal},
 		{"let's not forget the edge cases", "", promptGoal},
+		// Replies that pick from the agent's proposal (mthis-netdiag before
+		// #139, tenbox before #15): the task is in the agent's message.
+		{"start with option 4, 5", "", promptIgnored},
+		{"Ok, go ahead, keep the ultrathink activated", "", promptIgnored},
+		{"do 1 and 3", "", promptIgnored},
+		{"the second approach", "", promptIgnored},
+		{"start with the options parser", "", promptGoal},
+		{"fix step 2 of the migration", "", promptGoal},
+		{"option 2, but keep the old API", "", promptGoal},
 	} {
 		if got := classifyPrompt(tc.prompt, tc.source); got != tc.want {
 			t.Errorf("classifyPrompt(%q, %q) = %v, want %v", tc.prompt, tc.source, got, tc.want)

@@ -110,6 +110,44 @@ func TestOkStartKeepsProposedTask(t *testing.T) {
 	}
 }
 
+// TestPickedOptionKeepsProposedTask: the shape of real sessions
+// (mthis-netdiag before #139, tenbox before #15): the agent lists options,
+// the user picks some by number ("start with option 4, 5"); the task is
+// the agent's message, so work on the picked options stays quiet, while a
+// turn to something the options never named is still drift.
+func TestPickedOptionKeepsProposedTask(t *testing.T) {
+	options := "Options: 1. Reinstall Node. 2. Use PowerShell as the shell. 3. Reboot. 4. Update Git for Windows and MSYS2 with winget. 5. Add a Defender exclusion for the Git install folder. Which should I start with?"
+	setup := func(t *testing.T) *sim {
+		s := newSim(t)
+		s.userPrompt("Investigate why the terminal keeps failing to fork processes before we touch the router")
+		s.bash("uname -a")
+		s.assistant(options, 20000)
+		s.run(&Payload{HookEventName: Stop, LastAssistantMessage: options})
+		s.userPrompt("start with option 4, 5")
+		return s
+	}
+	s := setup(t)
+	if a := s.anchor(); a.Task == nil || a.Task.Source != "proposed" || !strings.Contains(a.Task.Text, "Defender") {
+		t.Fatalf("task = %+v, want the agent's options", a.Task)
+	}
+	for range 4 {
+		s.bash("winget upgrade Git.Git")
+		s.bash("git --version")
+		s.bash("winget show Git.Git")
+		s.bash("powershell Add-MpPreference -ExclusionPath 'C:\\Program Files\\Git'")
+	}
+	if n := s.count("drift"); n != 0 {
+		t.Fatalf("%d drift advisories on the picked options' work: %q", n, s.said)
+	}
+	for i := range 10 {
+		f := s.file(fmt.Sprintf("web/landing/analytics_%d.tsx", i), "")
+		s.tool("Read", jsonStr(map[string]any{"file_path": f}), map[string]any{"type": "text", "file": map[string]any{"content": "export {}", "numLines": 1, "startLine": 1, "totalLines": 1}})
+	}
+	if n := s.count("drift"); n == 0 {
+		t.Fatalf("no drift advisory on work no option named: %q", s.said)
+	}
+}
+
 // TestPastedPlaceholderIsNotTheGoal: a prompt that is only a paste
 // placeholder (as a transcript keeps it) sets no goal; the words beside a
 // placeholder are the goal without it.
