@@ -45,7 +45,7 @@ type Config struct {
 	// ExemptRepeats is how many times running an exempt call (polling a
 	// background job) must return the same answer before it is a
 	// tool-loop after all: waiting is the point, polling that never
-	// changes is not (10; 0: never).
+	// changes is not (4; 0: never).
 	ExemptRepeats int `json:"exempt_repeats"`
 	// Enabled switches patterns on or off by name; a pattern missing from the
 	// map is on.
@@ -67,7 +67,7 @@ func DefaultConfig() Config {
 		CycleMax:        5,
 		ExemptTools:     []string{"BashOutput", "TaskOutput"},
 		ExemptCommands:  []string{"sleep"},
-		ExemptRepeats:   10,
+		ExemptRepeats:   4,
 		Enabled: map[string]bool{
 			ReadLoop:   true,
 			EditRevert: true,

@@ -475,7 +475,7 @@ func oracleToolLoop(h []Event, cfg Config) (Finding, bool) {
 			continue
 		}
 		last := h[n-k:]
-		allClaimed, waiting := true, false
+		allClaimed, waiting, waits := true, false, false
 		for _, e := range last {
 			exempt := false
 			for _, x := range cfg.ExemptTools {
@@ -496,6 +496,12 @@ func oracleToolLoop(h []Event, cfg Config) (Finding, bool) {
 			}
 			if exempt {
 				waiting = true
+				// A call that itself waits: a shell command, an input
+				// asking to block, a TaskOutput not told otherwise.
+				var in map[string]any
+				_ = json.Unmarshal([]byte(e.Target), &in)
+				b, hasBlock := in["block"].(bool)
+				waits = oracleShells[e.Tool] || hasBlock && b || e.Tool == "TaskOutput" && !(hasBlock && !b)
 			}
 			var claimed bool
 			switch {
@@ -517,6 +523,9 @@ func oracleToolLoop(h []Event, cfg Config) (Finding, bool) {
 		}
 		if waiting && m < cfg.ExemptRepeats {
 			return Finding{}, false // polling, not yet long enough to be a loop
+		}
+		if waits && m < 10 && m < max(cfg.ExemptRepeats, 10) {
+			return Finding{}, false // each call waited: ten the same before it is a loop
 		}
 		f := Finding{Tool: h[n-1].Tool, Target: h[n-1].Target, Count: m, Cycle: k}
 		for _, e := range h[n-m*k:] {

@@ -536,6 +536,28 @@ func exempt(e *Event, cfg Config) bool {
 	return false
 }
 
+// WaitRepeats is how many times running an exempt call that itself waits
+// (a sleep, a TaskOutput that blocks until the task ends or times out)
+// must return the same answer to be a tool-loop: each such call already
+// waited, so the same answer is slower to mean nothing will change than
+// for a quick poll (ExemptRepeats).
+const WaitRepeats = 10
+
+// blocks tells an exempt call that waits before it answers: a shell
+// command (sleep), an input with "block": true, or a TaskOutput, which
+// blocks unless told not to.
+func blocks(e *Event) bool {
+	switch {
+	case KindOf(e.Tool) == KindShell:
+		return true
+	case strings.Contains(e.Target, `"block":true`):
+		return true
+	case e.Tool == "TaskOutput":
+		return !strings.Contains(e.Target, `"block":false`)
+	}
+	return false
+}
+
 func (toolLoop) Check(w []Event, cfg Config) (Finding, bool) {
 	n := len(w)
 	reps := cfg.ToolRepeats
@@ -557,13 +579,14 @@ func (toolLoop) Check(w []Event, cfg Config) (Finding, bool) {
 			continue
 		}
 		block := w[n-k:]
-		owned, waiting := true, false
+		owned, waiting, blocking := true, false, false
 		for i := range block {
 			if exempt(&block[i], cfg) {
 				if k != 1 || cfg.ExemptRepeats == 0 {
 					return Finding{}, false
 				}
 				waiting = true // polling: a loop only at ExemptRepeats
+				blocking = blocks(&block[i])
 			}
 			if !claimed(&block[i], cfg) {
 				owned = false
@@ -580,7 +603,7 @@ func (toolLoop) Check(w []Event, cfg Config) (Finding, bool) {
 		runStart := n - (n-i-1)/k*k
 		cur := &w[n-1]
 		f := Finding{Tool: cur.Tool, Target: cur.Target, Count: (n - runStart) / k, Cycle: k}
-		if waiting && f.Count < cfg.ExemptRepeats {
+		if waiting && (f.Count < cfg.ExemptRepeats || blocking && f.Count < max(cfg.ExemptRepeats, WaitRepeats)) {
 			return Finding{}, false
 		}
 		f.Events = make([]uint64, 0, n-runStart)
