@@ -24,6 +24,7 @@ const (
 // riskInput is what the catalogue reads of a call's input.
 type riskInput struct {
 	Command      string `json:"command"`
+	NoSandbox    bool   `json:"dangerouslyDisableSandbox"`
 	FilePath     string `json:"file_path"`
 	NotebookPath string `json:"notebook_path"`
 	Content      string `json:"content"`
@@ -183,7 +184,7 @@ func (s *session) riskCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 	if project == "" {
 		project = p.Cwd
 	}
-	c = risk.Call{Tool: p.ToolName, Command: in.Command, FilePath: in.FilePath, ProjectDir: project, Root: s.env.FSRoot}
+	c = risk.Call{Tool: p.ToolName, Command: in.Command, NoSandbox: in.NoSandbox, FilePath: in.FilePath, ProjectDir: project, Root: s.env.FSRoot}
 	switch p.ToolName {
 	case "Write":
 		c.NewText = in.Content

@@ -191,3 +191,19 @@ func TestUnsignedCommitsSaidOnce(t *testing.T) {
 		t.Errorf("an unsigned commit the user asked for was advised: %q", logged)
 	}
 }
+
+// TestSandboxOffFromPayload: the tool input's dangerouslyDisableSandbox
+// reaches the catalogue (sandbox-off); the same command without it is quiet.
+func TestSandboxOffFromPayload(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt("show me the workflow file in .github")
+	s.tool("Bash", jsonStr(map[string]any{"command": "cat .github/workflows/gen.yml"}), bashOut("name: gen"))
+	if logged := s.riskLogged(); len(logged) != 0 {
+		t.Fatalf("a sandboxed cat was advised: %q", logged)
+	}
+	s.tool("Bash", jsonStr(map[string]any{"command": "cat .github/workflows/gen.yml", "dangerouslyDisableSandbox": true}), bashOut("name: gen"))
+	logged := s.riskLogged()
+	if len(logged) != 1 || !strings.Contains(logged[0], "sandbox-off") {
+		t.Fatalf("risk advisories logged = %q, want one for sandbox-off", logged)
+	}
+}

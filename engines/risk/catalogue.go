@@ -133,6 +133,9 @@ var (
 	SkipPermissions = &Entry{ID: "skip-permissions", Category: Permissions,
 		What:  "runs Claude Code with its permission checks off (--dangerously-skip-permissions, bypassPermissions)",
 		Cover: []string{"dangerously-skip-permissions", "skip permission*", "skip-permission*", "bypasspermissions", "yolo"}}
+	SandboxOff = &Entry{ID: "sandbox-off", Category: Permissions,
+		What:  "runs a command outside Claude Code's sandbox (dangerouslyDisableSandbox)",
+		Cover: []string{"sandbox", "without the sandbox", "outside the sandbox", "disabl* sandbox", "dangerouslydisablesandbox"}}
 	AgentSettings = &Entry{ID: "agent-permissions", Category: Permissions,
 		What:  "changes Claude Code's permission settings (.claude/settings*.json)",
 		Cover: []string{"permission*", "allow*", "settings.json", "settings.local.json"}}
@@ -146,6 +149,6 @@ func Catalogue() []*Entry {
 		SecretCLI, SecretSudo, SecretFile, SecretCommit,
 		SystemService, SystemEtc,
 		DBCreate, EnvSwitch,
-		SkipPermissions, AgentSettings,
+		SkipPermissions, SandboxOff, AgentSettings,
 	}
 }

@@ -14,8 +14,10 @@ import (
 // Call is one tool call as the catalogue reads it.
 type Call struct {
 	Tool string
-	// Command is a Bash call's command.
-	Command string
+	// Command is a Bash call's command; NoSandbox, that the call asked to
+	// run outside Claude Code's sandbox (dangerouslyDisableSandbox).
+	Command   string
+	NoSandbox bool
 	// FilePath, NewText and OldText are a file tool's file, the text it
 	// adds (Write's content, Edit's new_string, MultiEdit's new_strings
 	// joined) and the text it replaces ("" for Write unless the original
@@ -66,6 +68,9 @@ func Check(c Call) []Finding {
 	switch c.Tool {
 	case "Bash":
 		out = checkCommand(c)
+		if c.NoSandbox {
+			out = append(out, Finding{Entry: SandboxOff, Target: c.Command})
+		}
 	case "Write", "Edit", "MultiEdit":
 		out = checkFile(c)
 	}
