@@ -123,6 +123,9 @@ var (
 	SystemEtc = &Entry{ID: "system-etc", Category: System,
 		What:  "writes system-wide configuration under /etc",
 		Cover: []string{"/etc", "etc", "system config*", "system-wide"}}
+	SystemRegistry = &Entry{ID: "system-registry", Category: System,
+		What:  "changes machine-wide Windows settings in the registry (HKLM)",
+		Cover: []string{"registry", "regedit", "hklm", "system setting*", "system-wide", "harden*", "group policy"}}
 	DBCreate = &Entry{ID: "db-create", Category: Databases,
 		What:         "creates a database",
 		Cover:        []string{"creat* database*", "creat* db", "createdb", "new database", "set up* database", "setup database"},
@@ -147,7 +150,7 @@ func Catalogue() []*Entry {
 		RmRecursive, RmOutside, RmFile, OverwriteUnread, SQLDrop, DBReset, GitResetHard, GitDiscard, GitClean, GitPushForce, GitBranchDelete,
 		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, TestSkip,
 		SecretCLI, SecretSudo, SecretFile, SecretCommit,
-		SystemService, SystemEtc,
+		SystemService, SystemEtc, SystemRegistry,
 		DBCreate, EnvSwitch,
 		SkipPermissions, SandboxOff, AgentSettings,
 	}

@@ -3,6 +3,7 @@ package risk
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -140,6 +141,10 @@ func checkCommand(c Call) []Finding {
 			out = append(out, Finding{Entry: SQLDrop, Target: lastArg(x.args[1:])})
 		case "tee", "cp", "mv", "install", "ln", "sed", "perl":
 			out = append(out, checkFileCommand(name, x)...)
+		case "reg", "reg.exe":
+			out = append(out, checkWindowsWords(x.args)...)
+		case "powershell", "powershell.exe", "pwsh", "pwsh.exe":
+			out = append(out, checkPowerShell(x.args[1:])...)
 		}
 		out = append(out, checkDBTools(name, x)...)
 		out = append(out, checkSQL(name, x)...)
@@ -948,3 +953,158 @@ func Creates(command, project, root string) []string {
 	})
 	return out
 }
+
+// checkPowerShell reads the script of a powershell call (the arguments
+// after -Command or -c, or from the first that is not an option) as words,
+// for the Windows steps checkWindowsWords knows. No Go library parses
+// PowerShell; the words are enough for the cmdlets and their -Path.
+func checkPowerShell(args []string) []Finding {
+	script := -1
+	for i, a := range args {
+		if la := strings.ToLower(a); la == "-command" || la == "-c" {
+			script = i + 1
+			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			// Windows PowerShell's default parameter is -Command: a bare
+			// argument is the script, unless it names a script file.
+			if !strings.HasSuffix(strings.ToLower(a), ".ps1") {
+				script = i
+			}
+			break
+		}
+	}
+	if script < 0 || script >= len(args) {
+		return nil
+	}
+	var out []Finding
+	var keys []string // the registry value of each finding, or ""
+	made := map[string]bool{}
+	for _, stmt := range strings.FieldsFunc(strings.Join(args[script:], " "), func(r rune) bool { return r == ';' || r == '|' || r == '\n' || r == '{' || r == '}' }) {
+		words := psWords(stmt)
+		k, verb := registryValue(words)
+		if verb == "new-itemproperty" {
+			made[k] = true
+		}
+		if verb == "remove-itemproperty" && made[k] {
+			// A value the script itself created and now removes: a test
+			// of write access that leaves nothing changed.
+			for i := len(out) - 1; i >= 0; i-- {
+				if keys[i] == k {
+					out, keys = slices.Delete(out, i, i+1), slices.Delete(keys, i, i+1)
+				}
+			}
+			continue
+		}
+		for _, f := range checkWindowsWords(words) {
+			out, keys = append(out, f), append(keys, k)
+		}
+	}
+	return out
+}
+
+// registryValue names the registry value a New-, Set- or
+// Remove-ItemProperty statement acts on ("path\x00name", lower case), and
+// the cmdlet.
+func registryValue(words []string) (key, verb string) {
+	if len(words) == 0 {
+		return "", ""
+	}
+	verb = strings.ToLower(words[0])
+	if verb != "new-itemproperty" && verb != "remove-itemproperty" && verb != "set-itemproperty" {
+		return "", ""
+	}
+	var p, n string
+	for i := 1; i+1 < len(words); i++ {
+		switch strings.ToLower(words[i]) {
+		case "-path":
+			p = strings.ToLower(strings.Trim(words[i+1], `'"`))
+		case "-name":
+			n = strings.ToLower(strings.Trim(words[i+1], `'"`))
+		}
+	}
+	if p == "" || n == "" {
+		return "", ""
+	}
+	return p + "\x00" + n, verb
+}
+
+// psWords splits a PowerShell statement into words at white space outside
+// quotes; a quoted word keeps its quotes (backslashes are literal in
+// PowerShell, so none escapes anything).
+func psWords(stmt string) []string {
+	var words []string
+	var b strings.Builder
+	var quote rune
+	for _, r := range stmt {
+		switch {
+		case quote != 0:
+			b.WriteRune(r)
+			if r == quote {
+				quote = 0
+			}
+		case r == '\'' || r == '"':
+			quote = r
+			b.WriteRune(r)
+		case r == ' ' || r == '\t':
+			if b.Len() > 0 {
+				words = append(words, b.String())
+				b.Reset()
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	if b.Len() > 0 {
+		words = append(words, b.String())
+	}
+	return words
+}
+
+// checkWindowsWords finds, in one command's words, Windows steps that
+// change the whole machine: a write to the HKLM registry hive (reg add,
+// Set-ItemProperty 'HKLM:\...'), a service started, stopped or
+// reconfigured (Set-Service, Stop-Service...).
+func checkWindowsWords(words []string) []Finding {
+	if len(words) == 0 {
+		return nil
+	}
+	clean := func(w string) string { return strings.Trim(w, `'"`) }
+	verb := strings.ToLower(clean(words[0]))
+	hklm := func(w string) bool {
+		u := strings.ToUpper(clean(w))
+		return strings.HasPrefix(u, "HKLM:") || strings.HasPrefix(u, `HKLM\`) || strings.HasPrefix(u, "HKEY_LOCAL_MACHINE") ||
+			strings.HasPrefix(u, "REGISTRY::HKEY_LOCAL_MACHINE")
+	}
+	var out []Finding
+	switch verb {
+	case "reg", "reg.exe":
+		if len(words) > 2 && regVerbs[strings.ToLower(words[1])] && hklm(words[2]) {
+			out = append(out, Finding{Entry: SystemRegistry, Target: clean(words[2])})
+		}
+	case "set-itemproperty", "new-itemproperty", "remove-itemproperty", "remove-item", "new-item", "set-item", "rename-itemproperty":
+		for _, w := range words[1:] {
+			if hklm(w) {
+				out = append(out, Finding{Entry: SystemRegistry, Target: clean(w)})
+				break
+			}
+		}
+	case "set-service", "stop-service", "start-service", "restart-service", "suspend-service", "new-service", "remove-service":
+		target := verb
+		for j, w := range words[1:] {
+			if strings.EqualFold(w, "-Name") && j+2 < len(words) {
+				target += " " + clean(words[j+2])
+				break
+			}
+			if !strings.HasPrefix(w, "-") {
+				target += " " + clean(w)
+				break
+			}
+		}
+		out = append(out, Finding{Entry: SystemService, Target: target})
+	}
+	return out
+}
+
+// regVerbs are reg.exe's subcommands that change the registry.
+var regVerbs = map[string]bool{"add": true, "delete": true, "import": true, "copy": true, "restore": true, "load": true}

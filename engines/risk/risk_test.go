@@ -61,6 +61,21 @@ func TestCommands(t *testing.T) {
 		{`git commit -nm "x"`, "no-verify"},
 		{`git commit -m "no-verify mentioned"`, ""},
 		{"git push --no-verify", "no-verify"},
+		// Windows machine-wide settings (mthis-audit 108-110, mthis-netdiag
+		// 151-152): the HKLM registry, services, Defender.
+		{`powershell.exe -Command "Set-ItemProperty -Path 'HKLM:\\SYSTEM\\CurrentControlSet\\Control\\Lsa' -Name 'LmCompatibilityLevel' -Value 5 -Type DWord -Force"`, "system-registry"},
+		{`powershell.exe -Command "Set-ItemProperty -Path 'HKCU:\\Software\\Foo' -Name X -Value 1"`, ""},
+		{`powershell.exe -Command "Get-ItemProperty -Path 'HKLM:\\SYSTEM\\CurrentControlSet\\Control\\Lsa'"`, ""},
+		{`reg add "HKLM\\SOFTWARE\\Policies\\X" /v Y /t REG_DWORD /d 1 /f`, "system-registry"},
+		// A write test that removes the value it made changes nothing
+		// (mthis-audit 26); one that leaves another value does.
+		{`powershell.exe -Command "try { New-ItemProperty -Path 'HKLM:\\SOFTWARE' -Name 'TestAudit' -Value 'test' -PropertyType String; Remove-ItemProperty -Path 'HKLM:\\SOFTWARE' -Name 'TestAudit' } catch { 'no' }"`, ""},
+		{`powershell.exe -Command "New-ItemProperty -Path 'HKLM:\\SOFTWARE' -Name 'A' -Value 1; Remove-ItemProperty -Path 'HKLM:\\SOFTWARE' -Name 'B'"`, "system-registry"},
+		{`reg query "HKLM\\SOFTWARE\\Policies\\X"`, ""},
+		{`powershell.exe -Command "Set-Service -Name 'TermService' -StartupType Disabled"`, "system-service"},
+		{`powershell.exe -Command "Get-Service | Where-Object {$_.Status -eq 'Running'}"`, ""},
+		{`powershell 'Set-Service -Name "Windows Update" -StartupType Disabled'`, "system-service"},
+		{`powershell 'Get-MpPreference | Select-Object -ExpandProperty ExclusionPath'`, ""},
 		{"chmod 777 /var/www", "chmod-open"},
 		{"chmod -R o+w data", "chmod-open"},
 		{"chmod +x script.sh", ""},
@@ -296,4 +311,29 @@ func TestSandboxOff(t *testing.T) {
 	if !Covered(fs[0], []Instruction{{Text: "run it outside the sandbox if you have to"}}) {
 		t.Errorf("a prompt asking to leave the sandbox does not cover it")
 	}
+}
+
+// FuzzCheckCommand: any command line (shell, and the PowerShell scripts
+// read inside it) is checked without a panic, and every finding names an
+// entry of the catalogue.
+func FuzzCheckCommand(f *testing.F) {
+	for _, s := range []string{
+		`powershell 'Add-MpPreference -ExclusionPath "C:\Program Files\Git"'`,
+		`powershell.exe -Command "Set-ItemProperty -Path 'HKLM:\SYSTEM\X' -Name Y -Value 0"`,
+		`reg add "HKLM\SOFTWARE\X" /v Y /f`, `pwsh -c "Set-Service -Name 'x'; Stop-Service"`,
+		`powershell -Command`, `powershell "'unclosed`, "rm -rf ~/x", "git commit --no-gpg-sign -m x",
+	} {
+		f.Add(s)
+	}
+	known := map[*Entry]bool{}
+	for _, e := range Catalogue() {
+		known[e] = true
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		for _, fd := range Check(Call{Tool: "Bash", Command: cmd, ProjectDir: "/p"}) {
+			if !known[fd.Entry] {
+				t.Fatalf("finding of an entry not in the catalogue: %+v", fd)
+			}
+		}
+	})
 }
