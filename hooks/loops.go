@@ -58,6 +58,11 @@ func (s *session) loopEvent(p *Payload, target, rng string) loops.Event {
 				in, _ := s.callInput(p)
 				ev.Fail = loops.CommandFailureKeys(in.Command, out, true)
 			}
+		} else if in, _ := s.callInput(p); s.sentToBackground(p) && !in.RunInBackground {
+			// Not asked to run in the background, yet it went there: it
+			// did not finish in time (or the user sent it off, tired of
+			// waiting). For a git command that is a hang.
+			ev.Fail = loops.UnfinishedKey(in.Command)
 		}
 	}
 	// Hash the real path from the input: ev.Target may be clipped (long
@@ -148,44 +153,60 @@ const maxShellOutput = 256 << 10
 // shellOutput is readShellOutput of the hook's call, decoded once: the loop
 // patterns and drift's failure check both read it.
 func (s *session) shellOutput(p *Payload) (string, bool) {
-	if s.shell == nil {
-		out, ok := readShellOutput(p.ToolResponse)
-		s.shell = &shellOut{out, ok}
-	}
+	s.readShell(p)
 	return s.shell.out, s.shell.ok
 }
 
-// shellOut is a shell call's output and whether it is known.
+// sentToBackground tells a shell call whose command was moved to the
+// background before it finished (its response carries a background task).
+func (s *session) sentToBackground(p *Payload) bool {
+	s.readShell(p)
+	return s.shell.background
+}
+
+func (s *session) readShell(p *Payload) {
+	if s.shell == nil {
+		out, ok, bg := readShellOutput(p.ToolResponse)
+		s.shell = &shellOut{out, ok, bg}
+	}
+}
+
+// shellOut is a shell call's output, whether it is known, and whether the
+// command went to the background.
 type shellOut struct {
-	out string
-	ok  bool
+	out        string
+	ok         bool
+	background bool
 }
 
 // readShellOutput is a shell call's stdout and stderr (or its string
 // response), telling whether the output is known: an
 // empty output is a fact; a response too large, of another shape, or of a
 // command sent to the background says nothing about it.
-func readShellOutput(raw json.RawMessage) (string, bool) {
+func readShellOutput(raw json.RawMessage) (out string, ok, background bool) {
 	if len(raw) == 0 || len(raw) > maxShellOutput {
-		return "", false
+		return "", false, false
 	}
 	if raw[0] == '"' {
 		var str string
 		if json.Unmarshal(raw, &str) != nil {
-			return "", false
+			return "", false, false
 		}
-		return str, true
+		return str, true, false
 	}
 	var r struct {
 		Stdout     string `json:"stdout"`
 		Stderr     string `json:"stderr"`
 		Background string `json:"backgroundTaskId"`
 	}
-	if json.Unmarshal(raw, &r) != nil || r.Background != "" {
-		// A command sent to the background prints nothing here by design.
-		return "", false
+	if json.Unmarshal(raw, &r) != nil {
+		return "", false, false
 	}
-	return r.Stdout + "\n" + r.Stderr, true
+	if r.Background != "" {
+		// A command sent to the background prints nothing here by design.
+		return "", false, true
+	}
+	return r.Stdout + "\n" + r.Stderr, true, false
 }
 
 // originalHash hashes a write's originalFile (null: the file was new).

@@ -335,6 +335,21 @@ func TestFailLoopSameFailureOtherMeans(t *testing.T) {
 				s.fail("Bash", in, "Exit code 1\ncat: ./.github/workflows/"+f+": Permission denied")
 			}
 		}},
+		// mthis-audit, calls 190-201: each commit is sent to the background
+		// before it finishes (a hook blocks it), however it is spelled.
+		{"a git commit that hangs, three spellings", 3, []string{"3 calls hung the same way", "git commit did not finish", "find what blocks it"}, func(s *sim, p string) {
+			bg := map[string]any{"stdout": "", "stderr": "", "interrupted": false, "isImage": false, "backgroundTaskId": "b1"}
+			for _, c := range []string{`git commit -m "Add reports"`, `cd /p && git commit -m "Add reports, again"`, `git commit --no-verify -m "Add reports"`} {
+				s.tool("Bash", jsonStr(map[string]any{"command": c}), bg)
+			}
+		}},
+		{"long runs sent to the background, or sent there on purpose", 0, nil, func(s *sim, p string) {
+			bg := map[string]any{"stdout": "", "stderr": "", "interrupted": false, "isImage": false, "backgroundTaskId": "b1"}
+			for range 3 {
+				s.tool("Bash", jsonStr(map[string]any{"command": "npm test"}), bg)
+				s.tool("Bash", jsonStr(map[string]any{"command": "git fetch --all", "run_in_background": true}), bg)
+			}
+		}},
 		{"a suite run that does not name its failing test", 0, nil, func(s *sim, p string) {
 			for i := range 3 {
 				in, resp := bash("npm test 2>&1 | tail -20", " FAIL  test/legacy.test.ts > Legacy > parses dates\nAssertionError: expected 1 to be 2\n")

@@ -23,14 +23,16 @@ const (
 
 // riskInput is what the catalogue reads of a call's input.
 type riskInput struct {
-	Command      string `json:"command"`
-	NoSandbox    bool   `json:"dangerouslyDisableSandbox"`
-	FilePath     string `json:"file_path"`
-	NotebookPath string `json:"notebook_path"`
-	Content      string `json:"content"`
-	OldString    string `json:"old_string"`
-	NewString    string `json:"new_string"`
-	Edits        []struct {
+	Command   string `json:"command"`
+	NoSandbox bool   `json:"dangerouslyDisableSandbox"`
+	// RunInBackground: a Bash call the agent sent to the background itself.
+	RunInBackground bool   `json:"run_in_background"`
+	FilePath        string `json:"file_path"`
+	NotebookPath    string `json:"notebook_path"`
+	Content         string `json:"content"`
+	OldString       string `json:"old_string"`
+	NewString       string `json:"new_string"`
+	Edits           []struct {
 		OldString string `json:"old_string"`
 		NewString string `json:"new_string"`
 	} `json:"edits"`

@@ -316,3 +316,35 @@ func subjectOf(line, low, phrase string) string {
 	}
 	return t
 }
+
+// UnfinishedKey is the key of a git command that had not finished when it
+// was sent to the background (Claude Code moves a command there when it
+// runs too long, or the user does): "git commit did not finish". A git
+// command finishes in seconds unless something blocks it (a hook, an
+// editor, a signing prompt, a lock), so the same one hanging again is the
+// same failure, however it was spelled. Other commands (builds, servers,
+// test suites) may rightly run long, and give "".
+func UnfinishedKey(command string) string {
+	words := strings.Fields(command)
+	for i, w := range words {
+		if path.Base(strings.Trim(w, `'"`)) != "git" {
+			continue
+		}
+		rest := words[i+1:]
+		for j := 0; j < len(rest); j++ {
+			sub := strings.Trim(rest[j], `'"`)
+			if sub == "-C" || sub == "-c" || sub == "--git-dir" || sub == "--work-tree" {
+				j++ // the option's value
+				continue
+			}
+			if strings.HasPrefix(sub, "-") {
+				continue
+			}
+			if sub == "" || !isLetter(sub[0]) {
+				break
+			}
+			return "git " + sub + " did not finish"
+		}
+	}
+	return ""
+}

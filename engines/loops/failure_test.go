@@ -104,3 +104,17 @@ func TestShellWrites(t *testing.T) {
 		}
 	}
 }
+
+func TestUnfinishedKey(t *testing.T) {
+	for cmd, want := range map[string]string{
+		`cd ~/M && git commit -m "$(cat <<'EOF'\nAdd reports\nEOF\n)"`:      "git commit did not finish",
+		`powershell.exe -Command "cd 'C:\\M'; git commit -m 'Add reports'"`: "git commit did not finish",
+		"git -C /repo push origin main":                                     "git push did not finish",
+		"npm test":                                                          "",
+		"cargo build --release":                                             "",
+	} {
+		if got := UnfinishedKey(cmd); got != want {
+			t.Errorf("UnfinishedKey(%q) = %q, want %q", cmd, got, want)
+		}
+	}
+}

@@ -169,6 +169,15 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 			} else if f.Key != "" {
 				common = "the same failure: " + c.show(f.Key)
 			}
+			if strings.HasSuffix(f.Key, " did not finish") {
+				// A hang prints no error: say what it is and where to look.
+				if sev != Hard {
+					next = "find what blocks it before trying again (its output file, a hook, an editor or a signing prompt waiting for input, a lock file); tell the user if you cannot."
+				}
+				return withGist(finish(KindFailLoop, sev, nums, "%d calls hung the same way: %s, each sent to the background before it finished (calls %s: %s)%s.%s Next step: %s",
+					f.Count, c.show(f.Key), callList(f.Events), calls, who, chronic, next),
+					"%d calls hung the same way (%s)%s", f.Count, Quote(f.Key, 60), again)
+			}
 			return withGist(finish(KindFailLoop, sev, nums, "%d calls failed with %s (calls %s: %s), %s%s. The error: %s.%s Next step: %s",
 				f.Count, common, callList(f.Events), calls, changed, who, fp, chronic, next),
 				"%d calls failed the same way (%s)%s", f.Count, Quote(TellingLine(firstLine(fpText(f, c))), 60), again)
