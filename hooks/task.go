@@ -171,8 +171,21 @@ const maxGoalBackground = 64
 // short reply that accepts what it proposed.
 func (s *session) noteLastAssistant(text string) {
 	text = strings.TrimSpace(text)
-	if text == "" {
+	if text == "" || cliNotice(text) {
 		return
 	}
 	s.w.LastAssistant = fit.Runes(text, maxLastAssistant)
+}
+
+// cliNotice tells a message that is Claude Code's own notice in the
+// agent's place (an API error, a usage limit), not anything the agent
+// proposed: "API Error: 400 …", "You're out of extra usage · resets 11pm".
+func cliNotice(text string) bool {
+	for _, p := range []string{"API Error:", "You're out of extra usage", "You've hit your limit", "Claude AI usage limit reached",
+		"Session limit reached", "Prompt is too long", "Credit balance is too low", "No response requested."} {
+		if strings.HasPrefix(text, p) {
+			return true
+		}
+	}
+	return false
 }

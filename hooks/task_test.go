@@ -244,3 +244,20 @@ func TestReanchorWholeTags(t *testing.T) {
 		t.Errorf("reanchor cut mid-tag:\n%s", got[len(got)-200:])
 	}
 }
+
+// TestCLINoticeIsNotAProposal: a usage-limit notice in the agent's place
+// (mthis-audit, before 222: "You're out of extra usage · resets 11pm") is
+// not what the user's "continue" accepts; the task stays the agent's last
+// real message.
+func TestCLINoticeIsNotAProposal(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt("complete the commit, always verify and run hooks. If stuck, please troubleshoot")
+	s.bash("git status")
+	real := "I'll troubleshoot the commit hook and make sure the hooks run properly."
+	s.run(&Payload{HookEventName: Stop, LastAssistantMessage: real})
+	s.run(&Payload{HookEventName: Stop, LastAssistantMessage: "You're out of extra usage · resets 11pm (America/Denver)"})
+	s.userPrompt("continue")
+	if a := s.anchor(); a.Task == nil || a.Task.Text != real {
+		t.Fatalf("task = %+v, want the agent's real message", a.Task)
+	}
+}

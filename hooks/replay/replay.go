@@ -637,7 +637,10 @@ func (r *runner) after(ctx context.Context, e *transcript.Entry, line int) error
 			return nil
 		}
 		r.turnActive = true
-		if text != "" {
+		if text != "" && e.Message.Model != "<synthetic>" {
+			// A <synthetic> line is Claude Code's own notice (an API
+			// error, a usage limit), not the agent's message; a turn
+			// that ends on one fires StopFailure, not Stop.
 			r.lastText = text
 		}
 	}
