@@ -115,6 +115,7 @@ func renderAgreement(w io.Writer, labels []Label, misses []Miss) {
 	renderPair(w, labels, misses, "G", "H")
 	renderPair(w, labels, misses, "I", "J")
 	renderPair(w, labels, misses, "K", "L")
+	renderPair(w, labels, misses, "M", "N")
 }
 
 func renderPair(w io.Writer, labels []Label, misses []Miss, ja, jb string) {
