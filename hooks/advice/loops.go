@@ -1,7 +1,9 @@
 package advice
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/djinn-cc/djinn/engines/loops"
@@ -39,7 +41,49 @@ func (c LoopContext) show(s string) string {
 	if c.Display != nil {
 		s = c.Display(s)
 	}
-	return Quote(s, 120)
+	return Quote(readable(s), 120)
+}
+
+// readable is a call's target as a person reads it: a clipped target
+// without the hash that keeps clipped targets apart ("git commit -m …
+// EOF#2882337086"), and a small JSON input as its fields
+// ({"bash_id":"d66418"} is bash_id d66418).
+func readable(s string) string {
+	if i := strings.LastIndexByte(s, '#'); i >= 0 && len(s)-i == 11 && strings.Contains(s[:i], "…") && isHexString(s[i+1:]) {
+		s = s[:i]
+	}
+	if strings.HasPrefix(s, "{") && len(s) <= 200 {
+		var m map[string]any
+		if json.Unmarshal([]byte(s), &m) == nil && len(m) > 0 && len(m) <= 3 {
+			keys := make([]string, 0, len(m))
+			for k := range m {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			parts := make([]string, 0, len(m))
+			for _, k := range keys {
+				switch v := m[k].(type) {
+				case string:
+					parts = append(parts, k+" "+v)
+				case bool, float64:
+					parts = append(parts, fmt.Sprint(k, " ", v))
+				default:
+					return s
+				}
+			}
+			return strings.Join(parts, ", ")
+		}
+	}
+	return s
+}
+
+func isHexString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !(s[i] >= '0' && s[i] <= '9' || s[i] >= 'a' && s[i] <= 'f') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // nextSteps are each loop pattern's next step: soft, then hard.

@@ -87,3 +87,18 @@ func TestFailLoopAcrossCalls(t *testing.T) {
 		}
 	}
 }
+
+func TestReadableTarget(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"bash_id":"d66418"}`:                     "bash_id d66418",
+		`{"block":true,"task_id":"b1"}`:            "block true, task_id b1",
+		"git commit -m \"Add … EOF )\"#2882337086": "git commit -m \"Add … EOF )\"",
+		"deploy.sh#2882337086":                     "deploy.sh#2882337086", // not clipped: the name's own
+		`{"a":{"b":1}}`:                            `{"a":{"b":1}}`,
+		"go test ./...":                            "go test ./...",
+	} {
+		if got := readable(in); got != want {
+			t.Errorf("readable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
