@@ -38,6 +38,11 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 	// The target is read once: the input can hold a whole file (Write).
 	target, rng := loops.TargetOf(p.ToolName, p.ToolInput)
 	outChars := s.toolResponse(p).visibleChars(p.ToolName, p.ToolResponse)
+	if p.HookEventName == PostToolUseFailure {
+		// A failed call's result is its error text, which the model reads
+		// as it would an output (a failing build's log is in context).
+		outChars = errorChars(p.Error)
+	}
 	turn := state.Turn{
 		SchemaVersion: state.SchemaVersion, Seq: s.w.ToolCalls, Time: s.now,
 		PromptID: fit.Bytes(p.PromptID, 128), AgentID: fit.Bytes(p.AgentID, 128), Tool: fit.Bytes(p.ToolName, 256),
@@ -290,6 +295,16 @@ func (r *toolResp) visibleChars(tool string, raw json.RawMessage) int {
 		return utf8.RuneCountInString(r.Result)
 	}
 	return utf8.RuneCount(raw)
+}
+
+// errorChars is how much of a failed call's error text reaches the
+// context: all of it, unless it is as long as a Bash output the CLI
+// saves to a file and shows as a preview.
+func errorChars(text string) int {
+	if n := utf8.RuneCountInString(text); n < bashPersisted {
+		return n
+	}
+	return persistedPreview
 }
 
 func clipAll(xs []string, n int) []string {

@@ -2,6 +2,9 @@ package hooks
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -31,5 +34,35 @@ func TestVisibleChars(t *testing.T) {
 				t.Errorf("visibleChars = %d, want %d", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestFailedCallOutputCounts: a failed call's error text is in the context
+// like an output (mthis-audit 31: a 10,041-character error, left out of
+// the biggest outputs while a 6,767-character output was named; judges M
+// and N), and is counted so in turns.jsonl; one as long as a persisted
+// Bash output counts as its preview.
+func TestFailedCallOutputCounts(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt("audit the machine's security settings")
+	s.fail("Bash", jsonStr(map[string]any{"command": "powershell.exe -Command Get-Thing"}), "Exit code 1\n"+strings.Repeat("e", 10041))
+	s.fail("Bash", jsonStr(map[string]any{"command": "powershell.exe -Command Get-Other"}), strings.Repeat("f", 60000))
+	dir, _ := s.env.Store.SessionDir(s.id)
+	b, err := os.ReadFile(filepath.Join(dir, "turns.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var turn struct {
+			OutputChars int `json:"output_chars"`
+		}
+		if err := json.Unmarshal([]byte(l), &turn); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, turn.OutputChars)
+	}
+	if want := []int{len("Exit code 1\n") + 10041, persistedPreview}; !slices.Equal(got, want) {
+		t.Errorf("output_chars of the failed calls = %v, want %v", got, want)
 	}
 }
