@@ -6,7 +6,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/djinn-cc/djinn/engines/drift"
+	"github.com/djinn-cc/djinn/engines/lcs"
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
@@ -64,9 +67,25 @@ func (s *session) reanchor(ctx context.Context) []string {
 // advisories are not restated. It drops the least important parts, then
 // shortens the texts, until it fits maxSnapshot, so a tag is never cut.
 func (s *session) snapshot(ctx context.Context) string {
+	return s.snapshotKeeping(ctx, nil)
+}
+
+// snapshotKeeping is snapshot with only the parts keep accepts (kind
+// "task", "goal", "constraint", "limit", "file" or "failure", and the
+// part's text), and without the drift verdict, Djinn's own figure; it is
+// "" when keep accepts none. A nil keep keeps everything.
+func (s *session) snapshotKeeping(ctx context.Context, keep func(kind, text string) bool) string {
 	a, err := s.loadAnchor()
 	if err != nil {
 		return ""
+	}
+	kept := 0
+	ok := func(kind, text string) bool {
+		if keep == nil || keep(kind, text) {
+			kept++
+			return true
+		}
+		return false
 	}
 	var b strings.Builder
 	esc := xmlEscape
@@ -75,23 +94,28 @@ func (s *session) snapshot(ctx context.Context) string {
 	attr := func(k, v string) string { return fmt.Sprintf(` %s="%s"`, k, esc(advice.Clean(v, 300))) }
 	build := func(files, fails, instr, textLen int) string {
 		b.Reset()
+		kept = 0
 		b.WriteString("<djinn_state" + attr("session", s.id) + attr("tool_calls", fmt.Sprint(s.w.ToolCalls)) + ">\n")
 		if a == nil {
-			b.WriteString("  <goal>none recorded</goal>\n")
+			if keep == nil {
+				b.WriteString("  <goal>none recorded</goal>\n")
+			}
 		} else {
 			t := currentTask(a)
-			if t.Source != "goal" && t.Text != a.Text {
+			if t.Source != "goal" && t.Text != a.Text && ok("task", t.Text) {
 				b.WriteString("  <current_task" + attr("prompt_id", t.PromptID) + attr("source", t.Source) + ">" + esc(advice.Clean(t.Text, textLen)) + "</current_task>\n")
 			}
-			b.WriteString("  <goal" + attr("anchor", a.Hash) + attr("intent", a.IntentType) + ">" + esc(advice.Clean(a.Text, textLen)) + "</goal>\n")
-			if in := inForce(a); len(in) > 0 && instr > 0 {
+			if ok("goal", a.Text) {
+				b.WriteString("  <goal" + attr("anchor", a.Hash) + attr("intent", a.IntentType) + ">" + esc(advice.Clean(a.Text, textLen)) + "</goal>\n")
+			}
+			if in := keepOnly(inForce(a), "constraint", ok); len(in) > 0 && instr > 0 {
 				b.WriteString("  <constraints>\n")
 				for _, d := range in[max(0, len(in)-instr):] {
 					b.WriteString("    <constraint>" + esc(advice.Clean(d, min(300, textLen))) + "</constraint>\n")
 				}
 				b.WriteString("  </constraints>\n")
 			}
-			if in := s.limitsBeyond(append(inForce(a), a.Text, currentTask(a).Text)); len(in) > 0 && instr > 0 {
+			if in := keepOnly(s.limitsBeyond(append(inForce(a), a.Text, currentTask(a).Text)), "limit", ok); len(in) > 0 && instr > 0 {
 				b.WriteString("  <instructions_in_force>\n")
 				for _, d := range in[max(0, len(in)-instr):] {
 					b.WriteString("    <limit>" + esc(advice.Clean(d, min(300, textLen))) + "</limit>\n")
@@ -99,12 +123,12 @@ func (s *session) snapshot(ctx context.Context) string {
 				b.WriteString("  </instructions_in_force>\n")
 			}
 		}
-		if d := s.w.Drift; d != nil && d.Verdict != nil {
+		if d := s.w.Drift; d != nil && d.Verdict != nil && keep == nil {
 			v := d.Verdict
 			b.WriteString("  <verdict" + attr("kind", v.Kind) + attr("score", fmt.Sprintf("%.2f", v.Score)) + attr("threshold", fmt.Sprintf("%.2f", v.Threshold)) + attr("n", fmt.Sprint(v.N)) + "/>\n")
 		}
 		if files > 0 {
-			if fs := s.loadBearingFiles(files); len(fs) > 0 {
+			if fs := keepOnly(s.loadBearingFiles(files), "file", ok); len(fs) > 0 {
 				b.WriteString("  <load_bearing_files>\n")
 				for _, f := range fs {
 					b.WriteString("    <file>" + esc(advice.Clean(f, 300)) + "</file>\n")
@@ -112,9 +136,15 @@ func (s *session) snapshot(ctx context.Context) string {
 				b.WriteString("  </load_bearing_files>\n")
 			}
 		}
-		if fails > 0 && len(s.w.Failures) > 0 {
+		var failures []state.Failure
+		for _, f := range s.w.Failures[max(0, len(s.w.Failures)-fails):] {
+			if ok("failure", s.display(f.Target)+" "+f.Error) {
+				failures = append(failures, f)
+			}
+		}
+		if fails > 0 && len(failures) > 0 {
 			b.WriteString("  <open_failures>\n")
-			for _, f := range s.w.Failures[max(0, len(s.w.Failures)-fails):] {
+			for _, f := range failures {
 				b.WriteString("    <failure" + attr("tool", f.Tool) + attr("times", fmt.Sprint(f.Count)) + attr("target", advice.Clean(s.display(f.Target), 200)) + ">" + esc(advice.Clean(f.Error, 200)) + "</failure>\n")
 			}
 			b.WriteString("  </open_failures>\n")
@@ -125,11 +155,25 @@ func (s *session) snapshot(ctx context.Context) string {
 	out := ""
 	for _, lim := range [][4]int{{8, 5, 8, 1500}, {5, 3, 6, 1000}, {3, 2, 4, 600}, {0, 0, 2, 300}, {0, 0, 0, 200}} {
 		if out = build(lim[0], lim[1], lim[2], lim[3]); len([]rune(out)) <= maxSnapshot {
+			if keep != nil && kept == 0 {
+				return ""
+			}
 			return out
 		}
 	}
 	// Unreachable with maxSnapshot's 6,000 characters: two texts of 200
 	// runes escape to at most 2,000 characters.
+	return out
+}
+
+// keepOnly is the items ok accepts as kind.
+func keepOnly(items []string, kind string, ok func(kind, text string) bool) []string {
+	var out []string
+	for _, it := range items {
+		if ok(kind, it) {
+			out = append(out, it)
+		}
+	}
 	return out
 }
 
@@ -203,4 +247,74 @@ func xmlChar(r rune) bool {
 		r >= 0x20 && r <= 0xD7FF ||
 		r >= 0xE000 && r <= 0xFFFD ||
 		r >= 0x10000 && r <= 0x10FFFF
+}
+
+// maxPendingReanchor bounds Window.PendingReanchor: a snapshot and its lead.
+const maxPendingReanchor = 7000
+
+// handlePostCompact narrows the re-anchor SessionStart(compact) left
+// pending to what the compaction summary leaves out of what the user
+// said: the current task, the goal, the instructions and limits in force,
+// whose words the summary does not hold. When it leaves out nothing, nothing is said: the
+// summary, which the agent reads, already carries the session's state
+// (judges found every re-anchor that restated it useless). Without a
+// summary in the payload the whole block stays pending.
+func handlePostCompact(ctx context.Context, s *session, p *Payload) (Response, error) {
+	if s.w.PendingReanchor == "" || strings.TrimSpace(p.CompactSummary) == "" {
+		return Response{}, nil
+	}
+	sum := summaryWords(p.CompactSummary)
+	snap := s.snapshotKeeping(ctx, func(kind, text string) bool {
+		// Files and failures the summary leaves out are most often the ones
+		// it was right to leave (judges found the restated failures long
+		// fixed): only the user's task, goal and words are restated.
+		return kind != "file" && kind != "failure" && !sum.covers(kind, text)
+	})
+	if snap == "" {
+		s.w.PendingReanchor = ""
+		return Response{}, nil
+	}
+	lead := " The conversation was just compacted, and its summary leaves out this part of the session's state as Djinn tracked it before compaction; it still applies unless the user changes it.\n"
+	s.w.PendingReanchor = fit.Runes(advice.Tag(advice.KindReanchor)+lead+snap, maxPendingReanchor)
+	return Response{}, nil
+}
+
+// sayPendingReanchor says the re-anchor a compaction left pending, at the
+// first main-agent hook after it that can give the agent context.
+func (s *session) sayPendingReanchor(p *Payload, resp *Response) {
+	if s.w.PendingReanchor == "" || p.AgentID != "" {
+		return
+	}
+	text := s.w.PendingReanchor
+	s.w.PendingReanchor = ""
+	s.say(p, []advice.Advisory{{Kind: advice.KindReanchor, Severity: advice.Info, Text: text, Gist: "the goal again after the compaction"}}, resp)
+}
+
+// summaryText is a compaction summary's words, for covers.
+type summaryText struct {
+	stems map[string]bool
+}
+
+func summaryWords(summary string) summaryText {
+	st := summaryText{stems: map[string]bool{}}
+	for _, t := range lcs.Normalize(summary) {
+		st.stems[drift.Stem(t)] = true
+	}
+	return st
+}
+
+// covers tells whether the summary holds a part of the state: at least
+// 60 % of its words (stemmed, words of three letters or more).
+func (st summaryText) covers(kind, text string) bool {
+	n, hit := 0, 0
+	for _, t := range lcs.Normalize(text) {
+		if len(t) < 3 {
+			continue
+		}
+		n++
+		if st.stems[drift.Stem(t)] {
+			hit++
+		}
+	}
+	return n == 0 || hit*10 >= n*6
 }

@@ -104,7 +104,7 @@ func TestCompactionHandOff(t *testing.T) {
 	if strings.HasPrefix(strings.TrimSpace(text), "{") || len([]rune(text)) > 6500 {
 		t.Errorf("PreCompact output must be plain text under the cap, got %d chars", len([]rune(text)))
 	}
-	r = s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
+	r = s.compactNext("")
 	if len(r.Context) != 1 || !strings.HasPrefix(r.Context[0], "[djinn:reanchor]") || !strings.Contains(r.Context[0], "dark-mode") {
 		t.Fatalf("reanchor: %+v", r)
 	}

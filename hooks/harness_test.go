@@ -241,3 +241,29 @@ func (s *sim) turns() []state.Turn {
 }
 
 func lcsNormalize(s string) []string { return lcs.Normalize(s) }
+
+// compactNext runs what a compaction runs, SessionStart(compact) and
+// PostCompact with summary (when given), then the next hook that can say a
+// re-anchor, a PostToolUse of a harmless call, and returns its response.
+func (s *sim) compactNext(summary string) Response {
+	s.t.Helper()
+	if r := s.run(&Payload{HookEventName: SessionStart, Source: "compact"}); !r.Empty() {
+		s.t.Fatalf("SessionStart(compact) said %+v; the re-anchor waits for the next hook", r)
+	}
+	if summary != "" {
+		if r := s.run(&Payload{HookEventName: PostCompact, Trigger: "auto", CompactSummary: summary}); !r.Empty() {
+			s.t.Fatalf("PostCompact said %+v", r)
+		}
+	}
+	return s.tool("Bash", `{"command":"pwd"}`, map[string]any{"stdout": "/p", "stderr": ""})
+}
+
+// reanchorIn is the [djinn:reanchor] of a response, told or observed, or "".
+func reanchorIn(r Response) string {
+	for _, c := range append(append([]string{}, r.Context...), r.Observed...) {
+		if strings.HasPrefix(c, "[djinn:reanchor]") {
+			return c
+		}
+	}
+	return ""
+}

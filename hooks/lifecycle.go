@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
@@ -23,11 +23,15 @@ func handleSessionStart(ctx context.Context, s *session, p *Payload) (Response, 
 			s.w.Drift.Recent = s.w.Drift.Recent[:0]
 			s.w.Drift.Obs = s.w.Drift.Obs[:0]
 		}
-		var resp Response
+		// The re-anchor waits for PostCompact, which gets the summary
+		// (here the transcript holds neither it nor the boundary yet:
+		// e2e TestCompactionSummaryReachesOnlyPostCompact), and is said at
+		// the next hook that can give the agent context.
+		s.w.PendingReanchor = ""
 		if ctxs := s.reanchor(ctx); len(ctxs) > 0 {
-			s.say(p, []advice.Advisory{{Kind: advice.KindReanchor, Severity: advice.Info, Text: ctxs[0], Gist: "the goal again after the compaction"}}, &resp)
+			s.w.PendingReanchor = fit.Runes(ctxs[0], maxPendingReanchor)
 		}
-		return resp, nil
+		return Response{}, nil
 	case "resume":
 		s.resumeContext(p)
 	}

@@ -83,7 +83,7 @@ func TestInstructionsCarriedAcrossCompaction(t *testing.T) {
 	s.userPrompt("Add a retry to the HTTP client in client.go")
 	s.tool("Edit", jsonStr(map[string]any{"file_path": s.file("client.go", "x"), "old_string": "x", "new_string": "y"}), map[string]any{})
 	s.run(&Payload{HookEventName: PreCompact, Trigger: "auto"})
-	r := s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
+	r := s.compactNext("")
 	if !strings.Contains(strings.Join(r.Context, "\n"), "<limit>Never push to main. (CLAUDE.md)</limit>") {
 		t.Errorf("reanchor block does not carry the CLAUDE.md limit:\n%s", strings.Join(r.Context, "\n"))
 	}

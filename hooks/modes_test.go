@@ -154,9 +154,9 @@ func TestDefaultModesAtCompaction(t *testing.T) {
 	if r := s.run(&Payload{HookEventName: PreCompact, Trigger: "auto"}); !r.Empty() {
 		t.Fatalf("PreCompact with reanchor observed: %+v", r)
 	}
-	r := s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
+	r := s.compactNext("")
 	if len(r.Context) != 0 || len(r.Observed) != 1 || !strings.HasPrefix(r.Observed[0], "[djinn:reanchor]") {
-		t.Fatalf("SessionStart(compact): %+v", r)
+		t.Fatalf("after the compaction: %+v", r)
 	}
 	if lines := s.logged("reanchor"); len(lines) != 1 || lines[0].Mode != "observe" {
 		t.Fatalf("reanchor logged %+v", lines)
@@ -166,7 +166,7 @@ func TestDefaultModesAtCompaction(t *testing.T) {
 	}
 	// Told, the reanchor leaves the observed read-loop out.
 	s.env.Settings.Advisories.Reanchor = settings.Advise
-	r = s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
+	r = s.compactNext("")
 	if len(r.Context) != 1 || strings.Contains(r.Context[0], "read-loop") || strings.Contains(r.Context[0], "recent_advisories") {
 		t.Fatalf("told reanchor restates an observed advisory: %q", r.Context)
 	}

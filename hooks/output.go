@@ -101,6 +101,9 @@ func allowed(event string) (outputRule, bool) {
 		return outputRule{block: true}, true
 	case PreCompact:
 		return outputRule{plain: true}, true
+	case PostCompact:
+		// Neither context nor a message: Claude Code discards both.
+		return outputRule{}, true
 	case SessionEnd:
 		return outputRule{}, true
 	}

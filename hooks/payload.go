@@ -19,12 +19,13 @@ const (
 	Stop               = "Stop"
 	SubagentStop       = "SubagentStop"
 	PreCompact         = "PreCompact"
+	PostCompact        = "PostCompact"
 	SessionEnd         = "SessionEnd"
 )
 
 // Events lists the wired events in hooks.json order.
 func Events() []string {
-	return []string{SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Stop, SubagentStop, PreCompact, SessionEnd}
+	return []string{SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Stop, SubagentStop, PreCompact, PostCompact, SessionEnd}
 }
 
 // ErrUnknownEvent is returned for an event Djinn does not handle.
@@ -82,9 +83,10 @@ type Payload struct {
 	LastAssistantMessage string `json:"last_assistant_message"`
 	AgentTranscriptPath  string `json:"agent_transcript_path"`
 
-	// PreCompact
+	// PreCompact, PostCompact
 	Trigger            string  `json:"trigger"`
 	CustomInstructions *string `json:"custom_instructions"`
+	CompactSummary     string  `json:"compact_summary"`
 
 	// SessionEnd
 	Reason string `json:"reason"`

@@ -26,6 +26,7 @@ func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, er
 		sat.Inc(&s.w.UserPrompts)
 	}
 	resp := Response{Context: s.pendingStall()}
+	s.sayPendingReanchor(p, &resp)
 	s.riskPrompt(p)
 	if s.env.Settings.Pressure.Enabled && !s.disabled("pressure") {
 		advs := s.pressureCheck(p)

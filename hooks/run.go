@@ -28,6 +28,8 @@ func handlerFor(event string) (handler, bool) {
 		return handleStop, true
 	case PreCompact:
 		return handlePreCompact, true
+	case PostCompact:
+		return handlePostCompact, true
 	case SessionEnd:
 		return handleSessionEnd, true
 	}

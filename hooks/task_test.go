@@ -180,11 +180,11 @@ func TestReanchorNamesLatestTaskDropsReversed(t *testing.T) {
 	s.bash("npm test")
 	s.fail("Bash", jsonStr(map[string]any{"command": "npm run lint"}), "lint: 3 problems")
 	s.userPrompt("don't use squash merges after all, rebase the release branch and write the changelog")
-	r := s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
-	if len(r.Context) != 1 {
+	r := s.compactNext("")
+	got := reanchorIn(r)
+	if got == "" {
 		t.Fatalf("reanchor: %+v", r)
 	}
-	got := r.Context[0]
 	for _, want := range []string{
 		`<current_task prompt_id="prompt-5" source="prompt">don&#39;t use squash merges after all, rebase the release branch and write the changelog</current_task>`,
 		"<goal", "dark-mode", "<constraint>Keep the public API unchanged</constraint>", "npm run lint",
@@ -227,11 +227,11 @@ func TestReanchorWholeTags(t *testing.T) {
 	for i := 0; i < 6; i++ {
 		s.fail("Bash", jsonStr(map[string]any{"command": fmt.Sprintf("npm test -- %d %s", i, strings.Repeat("x", 300))}), strings.Repeat("Error & <fail> ", 40))
 	}
-	r := s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
-	if len(r.Context) != 1 {
+	r := s.compactNext("")
+	got := reanchorIn(r)
+	if got == "" {
 		t.Fatalf("reanchor: %+v", r)
 	}
-	got := r.Context[0]
 	if n := len([]rune(got)); n > maxSnapshot+300 {
 		t.Errorf("reanchor is %d characters", n)
 	}
@@ -259,5 +259,55 @@ func TestCLINoticeIsNotAProposal(t *testing.T) {
 	s.userPrompt("continue")
 	if a := s.anchor(); a.Task == nil || a.Task.Text != real {
 		t.Fatalf("task = %+v, want the agent's real message", a.Task)
+	}
+}
+
+// TestReanchorSaysWhatTheSummaryLeavesOut: after a compaction the re-anchor
+// restates only what the compaction summary (PostCompact's
+// compact_summary) leaves out; a summary that holds the task, goal and
+// limits leaves nothing to say. Without a summary (a CLI before
+// PostCompact) the whole block is said, at the next main-agent hook that
+// can give context, never at a subagent's.
+func TestReanchorSaysWhatTheSummaryLeavesOut(t *testing.T) {
+	setup := func(t *testing.T) *sim {
+		s := newSim(t)
+		s.file("CLAUDE.md", "Never push to main.\n")
+		s.run(&Payload{HookEventName: SessionStart, Source: "startup"})
+		s.userPrompt("Add a retry with exponential backoff to the HTTP client in client.go")
+		s.tool("Edit", jsonStr(map[string]any{"file_path": s.file("client.go", "x"), "old_string": "x", "new_string": "y"}), map[string]any{})
+		return s
+	}
+	full := "The user asked to add a retry with exponential backoff to the HTTP client in client.go. " +
+		"Constraint from CLAUDE.md: never push to main. Edited client.go; next: tests for the retry."
+
+	s := setup(t)
+	if r := s.compactNext(full); reanchorIn(r) != "" || s.countObserved("reanchor") != 0 {
+		t.Fatalf("a summary holding everything still drew %q (observed %q)", reanchorIn(r), s.observed)
+	}
+
+	s = setup(t)
+	r := s.compactNext("The user asked to add a retry with exponential backoff to the HTTP client in client.go. Edited client.go.")
+	got := reanchorIn(r)
+	if !strings.Contains(got, "summary leaves out") || !strings.Contains(got, "<limit>Never push to main. (CLAUDE.md)</limit>") {
+		t.Fatalf("the limit the summary dropped is not restated: %q", got)
+	}
+	if strings.Contains(got, "<goal") || strings.Contains(got, "client.go</file>") {
+		t.Errorf("what the summary holds is restated: %q", got)
+	}
+
+	s = setup(t)
+	if r := s.compactNext(""); !strings.Contains(reanchorIn(r), "<goal") {
+		t.Fatalf("without a summary the whole block is due: %+v", r)
+	}
+
+	s = setup(t)
+	s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
+	s.calls++
+	sub := s.run(&Payload{HookEventName: PostToolUse, AgentID: "agent-1", ToolName: "Bash", ToolInput: []byte(`{"command":"pwd"}`), ToolResponse: []byte(`{"stdout":"/p"}`), ToolUseID: fmt.Sprintf("toolu_%d", s.calls)})
+	if reanchorIn(sub) != "" {
+		t.Fatalf("a subagent's call was given the re-anchor: %+v", sub)
+	}
+	if s.window().PendingReanchor == "" {
+		t.Fatalf("the re-anchor was dropped at a subagent's call")
 	}
 }

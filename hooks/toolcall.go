@@ -111,6 +111,7 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 	}
 	s.turns = append(s.turns, turn)
 	resp.Context = append(resp.Context, s.pendingStall()...)
+	s.sayPendingReanchor(p, &resp)
 	s.say(p, advs, &resp)
 	if s.userMessage != "" {
 		resp.Notify(s.userMessage, true)

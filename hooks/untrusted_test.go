@@ -68,8 +68,8 @@ func TestUntrustedTextIsQuoted(t *testing.T) {
 			out := map[string][]string{"advisories": s.said, "systemMessage": s.messages}
 			r := s.run(&Payload{HookEventName: PreCompact, Trigger: "manual"})
 			out["compactor"] = []string{r.Plain}
-			r = s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
-			out["reanchor"] = r.Context
+			r = s.compactNext("")
+			out["reanchor"] = []string{reanchorIn(r)}
 			rep, err := report.Rank(s.env.Store, s.id, 100, 1<<20)
 			if err != nil {
 				t.Fatal(err)

@@ -89,6 +89,11 @@ type Window struct {
 	// ConfigProblems is a hash of the configuration problems last reported
 	// in this session: they go to stderr again only when they change.
 	ConfigProblems string `json:"config_problems,omitempty"`
+	// PendingReanchor is the [djinn:reanchor] block a compaction left to
+	// say: set at SessionStart(compact), narrowed at PostCompact to what
+	// the compaction summary leaves out (or cleared when it leaves out
+	// nothing), and said at the next hook that can give the agent context.
+	PendingReanchor string `json:"pending_reanchor,omitempty"`
 }
 
 // Notice is one line for the person at the keyboard. Warning marks one

@@ -391,6 +391,7 @@ func (w Window) Validate() error {
 	v.strs("loop_agents", w.LoopAgents, 16, 128)
 	v.strs("tool_use_ids", w.ToolUseIDs, 32, 128)
 	v.maxLen("last_assistant", w.LastAssistant, 2000)
+	v.maxLen("pending_reanchor", w.PendingReanchor, 7000)
 	if w.Drift != nil {
 		v.obj("drift", func() { w.Drift.validate(&v) })
 	}

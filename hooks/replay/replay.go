@@ -13,7 +13,8 @@
 //     pair: tool_input from the tool_use, tool_response from the result line's
 //     toolUseResult, error from the tool_result text when is_error;
 //   - Stop at the end of each main-chain assistant turn, with its last text;
-//   - PreCompact and SessionStart(compact) at each compact_boundary;
+//   - PreCompact at each compact_boundary, SessionStart(compact) and
+//     PostCompact (with the summary) at the summary line after it;
 //   - sidechain (subagent) tool calls as events with their agent id, and a
 //     SubagentStop when the subagent's Task returns; a 2.1.x subagent's own
 //     file (<session-id>/subagents/agent-<id>.jsonl beside the transcript)
@@ -507,7 +508,7 @@ func (r *runner) fire(ctx context.Context, p *hooks.Payload, line int) error {
 	if p.PromptID == "" {
 		p.PromptID = r.promptID
 	}
-	if p.PermissionMode == "" && p.HookEventName != hooks.SessionStart && p.HookEventName != hooks.PreCompact && p.HookEventName != hooks.SessionEnd {
+	if p.PermissionMode == "" && p.HookEventName != hooks.SessionStart && p.HookEventName != hooks.PreCompact && p.HookEventName != hooks.PostCompact && p.HookEventName != hooks.SessionEnd {
 		p.PermissionMode = "default"
 	}
 	if err := r.tw.Flush(); err != nil {
@@ -599,7 +600,15 @@ func (r *runner) before(ctx context.Context, e *transcript.Entry, line int) erro
 func (r *runner) after(ctx context.Context, e *transcript.Entry, line int) error {
 	switch {
 	case e.IsCompactSummary:
-		return r.fire(ctx, &hooks.Payload{HookEventName: hooks.SessionStart, Source: "compact"}, line)
+		if err := r.fire(ctx, &hooks.Payload{HookEventName: hooks.SessionStart, Source: "compact"}, line); err != nil {
+			return err
+		}
+		// PostCompact gets the summary (live, after SessionStart(compact)).
+		var summary string
+		if e.Message != nil {
+			summary = e.Message.Content.PlainText()
+		}
+		return r.fire(ctx, &hooks.Payload{HookEventName: hooks.PostCompact, Trigger: "auto", CompactSummary: summary}, line)
 	case e.Type == "assistant" && e.Message != nil:
 		var ready []string
 		for _, b := range e.Message.Content.Blocks {

@@ -11,7 +11,7 @@ import (
 // next tool call (its transcript lines written), its failing twin, the next
 // prompt, the turn's Stop, a subagent's tool call and SubagentStop, a
 // resume, and the rare ones: PreCompact, SessionStart(compact),
-// SessionEnd.
+// PostCompact, SessionEnd.
 func nextEvents(s *synth.Session) ([]namedPayload, error) {
 	n := s.Calls
 	call, err := s.Call(n)
@@ -31,6 +31,13 @@ func nextEvents(s *synth.Session) ([]namedPayload, error) {
 	pre.Trigger, pre.PromptID, pre.PermissionMode = "auto", "", ""
 	compact := s.Base(hooks.SessionStart, n/25)
 	compact.Source, compact.PromptID = "compact", ""
+	// PostCompact on the grown state has no re-anchor pending (no
+	// SessionStart(compact) ran before it), so it measures the event's
+	// start and the early return; the narrowing, when one is pending,
+	// renders the same snapshot SessionStart(compact) does.
+	post := s.Base(hooks.PostCompact, n/25)
+	post.Trigger, post.PromptID, post.PermissionMode = "auto", "", ""
+	post.CompactSummary = "<summary>The user asked to fix the invoice rounding; the tests in internal/billing are being run.</summary>"
 	// PreToolUse is wired for Bash, Write, Edit and MultiEdit; with the ask
 	// setting off (its default) the hook returns before it opens the
 	// session.
@@ -50,6 +57,7 @@ func nextEvents(s *synth.Session) ([]namedPayload, error) {
 		{"SessionStart(resume)", resume, false},
 		{"PreCompact", pre, false},
 		{"SessionStart(compact)", compact, false},
+		{"PostCompact", post, false},
 		{"SessionEnd", end, false},
 	}, nil
 }

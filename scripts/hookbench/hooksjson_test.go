@@ -21,6 +21,7 @@ func TestHookCommands(t *testing.T) {
 		{"SessionStart", "compact", "/data/bin/djinn-hook hook SessionStart"},
 		{"PostToolUse", "Read", "/data/bin/djinn-hook hook PostToolUse"},
 		{"PreCompact", "auto", "/data/bin/djinn-hook hook PreCompact"},
+		{"PostCompact", "manual", "/data/bin/djinn-hook hook PostCompact"},
 		{"SessionEnd", "other", "/data/bin/djinn-hook hook SessionEnd"},
 	}
 	for _, c := range cases {
@@ -81,7 +82,7 @@ func TestHooksJSONWiring(t *testing.T) {
 		t.Fatal(err)
 	}
 	const launcher, link = "${CLAUDE_PLUGIN_ROOT}/hooks/djinn", "${CLAUDE_PLUGIN_DATA}/bin/djinn-hook"
-	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop", "PreCompact", "SessionEnd"} {
+	for _, ev := range []string{"SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop", "PreCompact", "PostCompact", "SessionEnd"} {
 		groups := cfg.Hooks[ev]
 		if len(groups) == 0 {
 			t.Errorf("%s is not wired", ev)

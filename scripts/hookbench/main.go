@@ -187,7 +187,7 @@ func run() error {
 			switch ev.p.HookEventName {
 			case "SessionStart":
 				matchOn = ev.p.Source
-			case "PreCompact":
+			case "PreCompact", "PostCompact":
 				matchOn = ev.p.Trigger
 			case "SessionEnd":
 				matchOn = ev.p.Reason
