@@ -402,3 +402,41 @@ func TestLoopCallsAreTheSessions(t *testing.T) {
 		}
 	}
 }
+
+// TestFailLoopSaidAgainAfterTheUserSpoke: the shape of mthis-audit (calls
+// 190-238): the same commit hangs three times (said), the user says "if
+// stuck, troubleshoot", and, after some looking around, it hangs three more
+// times: said again. Six hangs in one turn are said once.
+func TestFailLoopSaidAgainAfterTheUserSpoke(t *testing.T) {
+	bg := map[string]any{"stdout": "", "stderr": "", "interrupted": false, "isImage": false, "backgroundTaskId": "b1"}
+	hang := func(s *sim, n int) {
+		for i := range n {
+			s.tool("Bash", jsonStr(map[string]any{"command": fmt.Sprintf("git commit -m 'Add reports %d'", i)}), bg)
+		}
+	}
+	s := newSim(t)
+	s.userPrompt("publish the reports to the docs folder and commit them")
+	hang(s, 3)
+	if n := s.count("fail-loop"); n != 1 {
+		t.Fatalf("after three hangs: %d fail-loop advisories, want 1: %q", n, s.said)
+	}
+	s.userPrompt("complete the commit, always verify and run hooks. If stuck, please troubleshoot")
+	for i := range 6 { // looking at the hook, the lock, the output files
+		s.bash(fmt.Sprintf("cat .git/hooks/pre-commit | head -%d", 10+i))
+	}
+	hang(s, 2)
+	if n := s.count("fail-loop"); n != 1 {
+		t.Fatalf("two more hangs after the prompt: %d advisories, want still 1", n)
+	}
+	hang(s, 1)
+	if n := s.count("fail-loop"); n != 2 {
+		t.Fatalf("three more hangs after the prompt: %d advisories, want 2: %q", n, s.said)
+	}
+
+	s = newSim(t)
+	s.userPrompt("publish the reports to the docs folder and commit them")
+	hang(s, 6)
+	if n := s.count("fail-loop"); n != 1 {
+		t.Fatalf("six hangs in one turn: %d advisories, want 1: %q", n, s.said)
+	}
+}

@@ -136,12 +136,13 @@ func oracleEditRevert(h []Event, cfg Config) (Finding, bool) {
 		if h[idx].Target != h[t].Target {
 			continue
 		}
-		if _, r := oracleRevert(h[:idx+1]); r {
+		// The reverts that were loops; all of them when this one was asked for.
+		if r, ok := oracleRevert(h[:idx+1]); ok && (f.Asked || !r.Asked) {
 			f.Count++
 		}
 	}
-	// A lone revert by a targeted edit is recorded, no loop.
-	f.Once = f.Count == 1 && (h[t].Tool == "Edit" || h[t].Tool == "MultiEdit" || h[t].Tool == "NotebookEdit")
+	// A lone revert by a targeted edit, not asked for, is recorded, no loop.
+	f.Once = !f.Asked && f.Count == 1 && (h[t].Tool == "Edit" || h[t].Tool == "MultiEdit" || h[t].Tool == "NotebookEdit")
 	return f, true
 }
 
@@ -186,6 +187,7 @@ func oracleRevert(h []Event) (Finding, bool) {
 		Hash:       cur.After,
 		Original:   cur.After == first,
 	}
+	firstUndone := -1
 	for idx := at.idx; idx < t; idx++ {
 		e := h[idx]
 		if !oFileWrite(e) || e.Target != cur.Target {
@@ -193,11 +195,16 @@ func oracleRevert(h []Event) (Finding, bool) {
 		}
 		if idx > at.idx || at.before {
 			f.Undone++
+			if firstUndone < 0 {
+				firstUndone = idx
+			}
 		}
 	}
 	if f.Undone == 0 {
 		return Finding{}, false // someone else moved the file away; no write of the agent's is undone
 	}
+	// The user spoke after the undone work began: the revert was asked for.
+	f.Asked = cur.Prompt > h[firstUndone].Prompt
 	return f, true
 }
 
@@ -335,7 +342,7 @@ func oAnyStreak(h []Event, cfg Config) (what string, streak []int, calls, msgs [
 	}
 	for _, w := range whats {
 		in, c, m := oFailStreak(h, w, onFile && strings.HasPrefix(w, "file "))
-		if len(in) == cfg.FailThreshold {
+		if len(in) == cfg.FailThreshold || oSaidAgain(h, in, cfg.FailThreshold) {
 			return w, in, c, m
 		}
 		if len(in) > len(streak) {
@@ -343,6 +350,23 @@ func oAnyStreak(h []Event, cfg Config) (what string, streak []int, calls, msgs [
 		}
 	}
 	return what, streak, calls, msgs
+}
+
+// oSaidAgain: a streak (in, oldest first) that went on after the user
+// spoke, by exactly th failures under later prompts than the th-th one's,
+// the last of them the newest, is said again.
+func oSaidAgain(h []Event, in []int, th int) bool {
+	if th < 1 || len(in) <= th {
+		return false
+	}
+	said := h[in[th-1]].Prompt
+	later := 0
+	for _, i := range in {
+		if h[i].Prompt > said {
+			later++
+		}
+	}
+	return later == th && h[in[len(in)-1]].Prompt > said
 }
 
 // oracleFailLoop checks fail-loop on h; edits, when not -1, is the number
@@ -356,7 +380,7 @@ func oracleFailLoopEdits(h []Event, cfg Config, writesSince func(seq uint64, cha
 	t := len(h) - 1
 	cur := h[t]
 	what, in, calls, msgs := oAnyStreak(h, cfg)
-	if len(in) != cfg.FailThreshold {
+	if len(in) != cfg.FailThreshold && !oSaidAgain(h, in, cfg.FailThreshold) {
 		return Finding{}, false
 	}
 	onFile := strings.HasPrefix(what, "file ")
@@ -413,7 +437,7 @@ func oRemembered(h []Event) []Event {
 	var list []Event
 	for _, d := range h {
 		if _, _, failing := oFailWhats(d); failing {
-			list = append(list, Event{Seq: d.Seq, Tool: d.Tool, Target: d.Target, Failed: d.Failed, Error: d.Error, Fail: d.Fail, Call: d.Call})
+			list = append(list, Event{Seq: d.Seq, Tool: d.Tool, Target: d.Target, Failed: d.Failed, Error: d.Error, Fail: d.Fail, Call: d.Call, Prompt: d.Prompt})
 			if len(list) > FailMemory {
 				list = list[1:]
 			}
@@ -585,6 +609,13 @@ func oracleAlerts(events []Event, cfg Config) [][]Finding {
 				f, hit = oracleFailLoopEdits(h, cfg, writesSince)
 			} else {
 				f, hit = p.check(win, cfg)
+			}
+			if hit && f.Asked {
+				// Asked for: no loop, reported with the pattern's memory
+				// as it was, and the predicate counts as not holding.
+				f.Pattern, f.Seq, f.EMA, f.Severity = p.name, uint64(t+1), ema[p.name], Soft
+				noLoop = append(noLoop, f)
+				hit = false
 			}
 			x := 0.0
 			if hit {
@@ -766,6 +797,19 @@ func realisticHistory(r *rand.Rand, n int) []Event {
 	return h
 }
 
+// withPrompts numbers the user prompts a history's calls ran under: now
+// and then the user speaks between two calls.
+func withPrompts(r *rand.Rand, h []Event) []Event {
+	p := uint64(r.IntN(2))
+	for i := range h {
+		if r.IntN(8) == 0 {
+			p++
+		}
+		h[i].Prompt = p
+	}
+	return h
+}
+
 func randomConfig(r *rand.Rand) Config {
 	c := DefaultConfig()
 	c.Window = 8 + r.IntN(20)
@@ -824,7 +868,7 @@ func TestPatternsMatchOracle(t *testing.T) {
 		} else {
 			h = realisticHistory(r, 1+r.IntN(45))
 		}
-		h = numbered(h)
+		h = numbered(withPrompts(r, h))
 		var s State
 		for i, e := range h {
 			e.Seq = 0
@@ -885,6 +929,7 @@ func TestRecordMatchesOracle(t *testing.T) {
 		} else {
 			h = realisticHistory(r, 1+r.IntN(60))
 		}
+		h = withPrompts(r, h)
 		want := oracleAlerts(numbered(h), cfg)
 		var s State
 		for i, e := range h {

@@ -421,10 +421,10 @@ func failChain(mem []Remembered, win []Event, writes uint64, id string, file boo
 		}
 	}
 	count := len(idx)
-	if count != cfg.FailThreshold {
+	slices.Reverse(idx)
+	if count != cfg.FailThreshold && !saidAgain(idx, at, cfg.FailThreshold) {
 		return Finding{}, false
 	}
-	slices.Reverse(idx)
 	f := Finding{Tool: cur.Tool, Target: cur.Target, Count: count, Fingerprint: cur.Error}
 	if key, isKey := strings.CutPrefix(id, "key\x00"); isKey {
 		f.Fingerprint, f.Key = keyShown(key), keyShown(key)
@@ -465,6 +465,25 @@ func failChain(mem []Remembered, win []Event, writes uint64, id string, file boo
 		}
 	}
 	return f, true
+}
+
+// saidAgain tells a streak (idx, oldest first) that went on after the user
+// spoke: FailThreshold more failures since the prompt that followed the
+// one at which it was first said. One streak in one turn (a batch of
+// identical failures) is said once; the same failure coming back after
+// the user stepped in is said again.
+func saidAgain(idx []int, at func(int) *Event, threshold int) bool {
+	if threshold < 1 || len(idx) <= threshold {
+		return false
+	}
+	first := at(idx[threshold-1]).Prompt
+	after := 0
+	for _, i := range idx[threshold:] {
+		if at(i).Prompt > first {
+			after++
+		}
+	}
+	return after == threshold && at(idx[len(idx)-1]).Prompt > first
 }
 
 // toolLoop: the same call (tool, canonical input, outcome and result)
