@@ -209,11 +209,46 @@ func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
 				pipes += p
 				return true
 			}
+			if depth < 2 && len(c.args) > 1 && isPowerShell(c.args[0]) {
+				// A PowerShell script's native commands (git, rm…) read as
+				// a shell's do, where its syntax allows: "cd 'C:\x'; git
+				// commit --no-verify". The cmdlets are checkPowerShell's.
+				if script := psScript(c.args[1:]); script != "" {
+					in, _ := parseCommand(script, depth+1)
+					cmds = append(cmds, in...)
+				}
+			}
 			cmds = append(cmds, c)
 		}
 		return true
 	})
 	return cmds, pipes
+}
+
+func isPowerShell(s string) bool {
+	switch strings.ToLower(path.Base(strings.ReplaceAll(s, "\\", "/"))) {
+	case "powershell", "powershell.exe", "pwsh", "pwsh.exe":
+		return true
+	}
+	return false
+}
+
+// psScript is the script of a powershell call's arguments: after -Command
+// or -c, or from the first argument that is not an option, unless that
+// names a script file.
+func psScript(args []string) string {
+	for i, a := range args {
+		if la := strings.ToLower(a); la == "-command" || la == "-c" {
+			return strings.Join(args[i+1:], " ")
+		}
+		if !strings.HasPrefix(a, "-") {
+			if strings.HasSuffix(strings.ToLower(a), ".ps1") {
+				return ""
+			}
+			return strings.Join(args[i:], " ")
+		}
+	}
+	return ""
 }
 
 func isShell(s string) bool {
@@ -959,28 +994,16 @@ func Creates(command, project, root string) []string {
 // for the Windows steps checkWindowsWords knows. No Go library parses
 // PowerShell; the words are enough for the cmdlets and their -Path.
 func checkPowerShell(args []string) []Finding {
-	script := -1
-	for i, a := range args {
-		if la := strings.ToLower(a); la == "-command" || la == "-c" {
-			script = i + 1
-			break
-		}
-		if !strings.HasPrefix(a, "-") {
-			// Windows PowerShell's default parameter is -Command: a bare
-			// argument is the script, unless it names a script file.
-			if !strings.HasSuffix(strings.ToLower(a), ".ps1") {
-				script = i
-			}
-			break
-		}
-	}
-	if script < 0 || script >= len(args) {
+	// Windows PowerShell's default parameter is -Command: a bare argument
+	// is the script, unless it names a script file.
+	script := psScript(args)
+	if script == "" {
 		return nil
 	}
 	var out []Finding
 	var keys []string // the registry value of each finding, or ""
 	made := map[string]bool{}
-	for _, stmt := range strings.FieldsFunc(strings.Join(args[script:], " "), func(r rune) bool { return r == ';' || r == '|' || r == '\n' || r == '{' || r == '}' }) {
+	for _, stmt := range strings.FieldsFunc(script, func(r rune) bool { return r == ';' || r == '|' || r == '\n' || r == '{' || r == '}' }) {
 		words := psWords(stmt)
 		k, verb := registryValue(words)
 		if verb == "new-itemproperty" {

@@ -20,6 +20,10 @@ const (
 	NoInstall LimitClass = "install"
 	NoDelete  LimitClass = "delete"
 	NoRestart LimitClass = "restart"
+	// NoSkipChecks keeps the repository's checks: "always verify and run
+	// hooks", "don't skip the pre-commit hook", "never use --no-verify",
+	// "sign your commits".
+	NoSkipChecks LimitClass = "checks"
 )
 
 // Limit is an instruction in force: a limit the user set, in their own
@@ -218,6 +222,11 @@ func ParseLimits(text string) []Limit {
 					continue
 				}
 				v := ws[j]
+				if (v == "skip" || v == "bypass" || v == "disable" || v == "use" || v == "turn") && namesChecks(ws[j+1:min(len(ws), j+5)]) {
+					// "don't skip the hooks", "never use --no-verify".
+					add(Limit{Class: NoSkipChecks, Text: s[0]})
+					continue
+				}
 				if (v == "do" || v == "make" || v == "run") && j+1 < len(ws) && (ws[j+1] == "anything" || ws[j+1] == "any" || ws[j+1] == "changes") {
 					add(Limit{Class: NoChange, Text: s[0]})
 					continue
@@ -236,6 +245,9 @@ func ParseLimits(text string) []Limit {
 						add(Limit{Class: c, Target: t, Text: s[0]})
 					}
 				}
+			case w == "always" && i+1 < len(ws) && (ws[i+1] == "verify" || ws[i+1] == "sign" || namesChecks(ws[i+1:min(len(ws), i+4)])):
+				// "always verify and run hooks", "always run the pre-commit hook".
+				add(Limit{Class: NoSkipChecks, Text: s[0]})
 			case (w == "only" || w == "just") && i+1 < len(ws) && hasPrefix(ws[i+1], analysis):
 				soft = append(soft, len(out))
 				add(Limit{Class: NoChange, Text: s[0]})
@@ -294,6 +306,18 @@ func ParseLimits(text string) []Limit {
 		}
 	}
 	return out
+}
+
+// namesChecks reports whether words name the repository's checks: its
+// hooks, verification or commit signing.
+func namesChecks(ws []string) bool {
+	for _, w := range ws {
+		switch strings.TrimLeft(w, "-") {
+		case "hook", "hooks", "pre-commit", "precommit", "verify", "verification", "no-verify", "signing", "signature", "signatures", "gpg", "no-gpg-sign", "checks":
+			return true
+		}
+	}
+	return false
 }
 
 // objectOf reads the object of a negated verb: a target for a limit on
@@ -398,7 +422,36 @@ func Lifts(l Limit, prompt string) bool {
 		if strings.HasSuffix(s[0], "?") && l.Class == NoChange && l.Target == "" {
 			continue
 		}
+		if l.Class == NoSkipChecks {
+			if asksToSkipChecks(words(s[1])) {
+				return true
+			}
+			continue
+		}
 		if affirms(words(s[1]), &l) {
+			return true
+		}
+	}
+	return false
+}
+
+// asksToSkipChecks reports whether words ask, without a negation, to skip
+// the repository's checks: "commit with --no-verify", "skip the hooks this
+// time", "don't sign it".
+func asksToSkipChecks(ws []string) bool {
+	for i, w := range ws {
+		skip := w == "--no-verify" || w == "no-verify" || w == "--no-gpg-sign" || w == "no-gpg-sign"
+		if (w == "skip" || w == "bypass" || w == "disable" || w == "without") && namesChecks(ws[i+1:min(len(ws), i+5)]) {
+			skip = true
+		}
+		if !skip {
+			continue
+		}
+		negated := false
+		for k := max(0, i-3); k < i; k++ {
+			negated = negated || negation(ws, k) && ws[k] != "without"
+		}
+		if !negated {
 			return true
 		}
 	}
@@ -516,6 +569,10 @@ func breaksCommand(l Limit, x cmd, project string) string {
 		if restarts(name, args) {
 			return "runs " + show
 		}
+	case NoSkipChecks:
+		if name == "git" && skipsChecks(args) {
+			return "runs " + strings.Join(x.args, " ")
+		}
 	case NoChange:
 		if !touchesTarget() {
 			return ""
@@ -530,6 +587,30 @@ func breaksCommand(l Limit, x cmd, project string) string {
 		}
 	}
 	return ""
+}
+
+// skipsChecks reports whether git arguments skip the repository's checks:
+// --no-verify (-n for commit), --no-gpg-sign, or signing turned off.
+func skipsChecks(args []string) bool {
+	sub := gitSub(args)
+	for i, a := range args {
+		switch {
+		case a == "--no-verify", a == "--no-gpg-sign":
+			return true
+		case a == "-n" && sub == "commit":
+			return true
+		case a == "-c" && i+1 < len(args) && signingOff(args[i+1]):
+			return true
+		}
+	}
+	if sub == "config" {
+		for i := 0; i+1 < len(args); i++ {
+			if signingOff(args[i] + "=" + args[i+1]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // scratch reports whether a path is a temporary file outside the project,

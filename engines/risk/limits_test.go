@@ -54,6 +54,13 @@ func TestParseLimits(t *testing.T) {
 		{"Let's first align on the plan. You do not proceed without aligning on the plan with me.", "change"},
 		{"Before we proceed, can you explain how the scanner works?", ""},
 		{"hold off on the migration until I check the backups", "change"},
+		// Keeping the repository's checks (mthis-audit before 217).
+		{"complete the commit, always verify and run hooks. If stuck, please troubleshoot", "checks"},
+		{"don't skip the pre-commit hook", "checks"},
+		{"never use --no-verify", "checks"},
+		{"always sign your commits", "checks"},
+		{"don't skip the tests, fix them", ""},
+		{"always run the tests before committing", ""},
 	} {
 		if got := limitsString(ParseLimits(tc.text)); got != tc.want {
 			t.Errorf("ParseLimits(%q) = %q, want %q", tc.text, got, tc.want)
@@ -66,6 +73,7 @@ func TestLifts(t *testing.T) {
 	commit := Limit{Class: NoCommit, Text: "don't commit"}
 	tmpl := Limit{Class: NoChange, Target: "template", Text: "leave the template alone"}
 	restart := Limit{Class: NoRestart, Ask: true}
+	checks := Limit{Class: NoSkipChecks, Text: "always verify and run hooks"}
 	for _, tc := range []struct {
 		l      Limit
 		prompt string
@@ -84,6 +92,10 @@ func TestLifts(t *testing.T) {
 		{tmpl, "ok, update the template with the new logo", true},
 		{restart, "restart the server please", true},
 		{restart, "check the logs", false},
+		{checks, "gpg is broken, commit with --no-verify this time", true},
+		{checks, "skip the hooks for this one", true},
+		{checks, "commit it", false},
+		{checks, "don't skip the hooks", false},
 	} {
 		if got := Lifts(tc.l, tc.prompt); got != tc.want {
 			t.Errorf("Lifts(%v, %q) = %v, want %v", tc.l, tc.prompt, got, tc.want)
@@ -120,6 +132,11 @@ func TestBreaks(t *testing.T) {
 		{Limit{Class: NoDelete, Target: "archive"}, Call{Tool: "Bash", Command: "rm -rf build"}, false},
 		{Limit{Class: NoRestart}, Call{Tool: "Bash", Command: "sudo systemctl restart nginx"}, true},
 		{Limit{Class: NoRestart}, Call{Tool: "Bash", Command: "systemctl status nginx"}, false},
+		{Limit{Class: NoSkipChecks}, Call{Tool: "Bash", Command: `powershell.exe -Command "cd 'C:\Users\m\M'; git commit --no-gpg-sign --no-verify -F msg.txt 2>&1 | Select-Object -First 30"`}, true},
+		{Limit{Class: NoSkipChecks}, Call{Tool: "Bash", Command: "git pull --no-edit --no-gpg-sign origin main"}, true},
+		{Limit{Class: NoSkipChecks}, Call{Tool: "Bash", Command: "git config --local commit.gpgsign false"}, true},
+		{Limit{Class: NoSkipChecks}, Call{Tool: "Bash", Command: "git commit -m 'verified, hooks ran'"}, false},
+		{Limit{Class: NoSkipChecks}, Call{Tool: "Bash", Command: "git log -n 3"}, false},
 	} {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			if got := Breaks(tc.l, tc.c) != ""; got != tc.want {

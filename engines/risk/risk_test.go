@@ -76,6 +76,9 @@ func TestCommands(t *testing.T) {
 		{`powershell.exe -Command "Get-Service | Where-Object {$_.Status -eq 'Running'}"`, ""},
 		{`powershell 'Set-Service -Name "Windows Update" -StartupType Disabled'`, "system-service"},
 		{`powershell 'Get-MpPreference | Select-Object -ExpandProperty ExclusionPath'`, ""},
+		// PowerShell scripts' native commands are read too.
+		{`powershell.exe -Command "cd 'C:\\M'; git commit --no-verify -F msg.txt 2>&1 | Select-Object -First 30"`, "no-verify"},
+		{`powershell.exe -Command "cd 'C:\\M'; git log --oneline -1"`, ""},
 		{"chmod 777 /var/www", "chmod-open"},
 		{"chmod -R o+w data", "chmod-open"},
 		{"chmod +x script.sh", ""},
