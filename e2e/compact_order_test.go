@@ -27,13 +27,7 @@ func TestCompactionSummaryReachesOnlyPostCompact(t *testing.T) {
 		return `{"type":"command","command":"/bin/sh","args":["-c",` + jsonQuote(t, script) + `,` + jsonQuote(t, out) + `]}`
 	}
 	writeFile(t, filepath.Join(probe, "hooks", "hooks.json"), `{"hooks":{"SessionStart":[{"matcher":"compact","hooks":[`+hook(atStart)+`]}],"PostCompact":[{"hooks":[`+hook(atPost)+`]}]}}`)
-	server := filepath.Join(env.Project, "server.go")
-	writeFile(t, server, "package server\n\nfunc upload() {}\n")
-	stub.Push(
-		Tool("Read", map[string]string{"file_path": server}),
-		Bash("grep -n upload server.go", "Find the upload handler"),
-		Text("The upload handler is in server.go; next I will add the limiter."),
-	)
+	limiterWork(t, stub, env)
 	run1 := env.MustClaude(pluginRun(t, Run{Prompt: "Add a rate limiter to the upload handler in server.go", PluginDirs: []string{probe}}))
 	env.MustClaude(pluginRun(t, Run{Prompt: "/compact", Resume: run1.SessionID, PluginDirs: []string{probe}}))
 

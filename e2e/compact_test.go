@@ -8,6 +8,19 @@ import (
 	"testing"
 )
 
+// limiterWork writes the project's server.go and queues the agent's first
+// turn on it (a Read, a grep, a line of text): enough history for /compact.
+func limiterWork(t *testing.T, stub *Stub, env *Env) {
+	t.Helper()
+	server := filepath.Join(env.Project, "server.go")
+	writeFile(t, server, "package server\n\nfunc upload() {}\n")
+	stub.Push(
+		Tool("Read", map[string]string{"file_path": server}),
+		Bash("grep -n upload server.go", "Find the upload handler"),
+		Text("The upload handler is in server.go; next I will add the limiter."),
+	)
+}
+
 // TestCompactionHandOff: a /compact run shows Djinn's PreCompact snapshot
 // inside the compaction request (PreCompact plain stdout is appended to the
 // compactor's instructions), and the next request the model gets after
@@ -21,13 +34,7 @@ func TestCompactionHandOff(t *testing.T) {
 	// reanchor, and with it the PreCompact hand-off, ships as observe; this
 	// test is about how the told hand-off reaches the compactor and the model.
 	stub, env, stateDir := djinnScratch(t, "DJINN_ADVISORIES_REANCHOR=advise")
-	server := filepath.Join(env.Project, "server.go")
-	writeFile(t, server, "package server\n\nfunc upload() {}\n")
-	stub.Push(
-		Tool("Read", map[string]string{"file_path": server}),
-		Bash("grep -n upload server.go", "Find the upload handler"),
-		Text("The upload handler is in server.go; next I will add the limiter."),
-	)
+	limiterWork(t, stub, env)
 	run1 := env.MustClaude(pluginRun(t, Run{Prompt: goal}))
 	session := run1.SessionID
 
