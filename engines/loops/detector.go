@@ -211,13 +211,12 @@ func (s *State) RecordWith(e Event, cfg Config, patterns []Pattern) []Finding {
 	if s.Patterns == nil {
 		s.Patterns = make(map[string]PatternState, len(patterns))
 	}
-	if len(s.Patterns) > len(patterns) {
-		// Names no pattern answers to (a damaged file, a pattern removed):
-		// drop them, so the state stays bounded by the pattern list.
-		for name := range s.Patterns {
-			if !slices.ContainsFunc(patterns, func(p Pattern) bool { return p.Name() == name }) {
-				delete(s.Patterns, name)
-			}
+	// Names no pattern answers to (a damaged file, a pattern removed):
+	// drop them, so the state holds only the patterns' own memory, each
+	// EMA kept in [0, 1] by the updates below.
+	for name := range s.Patterns {
+		if !slices.ContainsFunc(patterns, func(p Pattern) bool { return p.Name() == name }) {
+			delete(s.Patterns, name)
 		}
 	}
 
