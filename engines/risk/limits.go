@@ -570,7 +570,7 @@ func breaksCommand(l Limit, x cmd, project string) string {
 			return "runs " + show
 		}
 	case NoSkipChecks:
-		if name == "git" && skipsChecks(args) {
+		if name == "git" && skipsChecks(x) {
 			return "runs " + strings.Join(x.args, " ")
 		}
 	case NoChange:
@@ -589,25 +589,12 @@ func breaksCommand(l Limit, x cmd, project string) string {
 	return ""
 }
 
-// skipsChecks reports whether git arguments skip the repository's checks:
-// --no-verify (-n for commit), --no-gpg-sign, or signing turned off.
-func skipsChecks(args []string) bool {
-	sub := gitSub(args)
-	for i, a := range args {
-		switch {
-		case a == "--no-verify", a == "--no-gpg-sign":
+// skipsChecks reports whether a git command skips the repository's
+// checks: what the catalogue finds in it as no-verify or no-sign.
+func skipsChecks(x cmd) bool {
+	for _, f := range checkGit(Call{}, x) {
+		if f.Entry == NoVerify || f.Entry == NoSign {
 			return true
-		case a == "-n" && sub == "commit":
-			return true
-		case a == "-c" && i+1 < len(args) && signingOff(args[i+1]):
-			return true
-		}
-	}
-	if sub == "config" {
-		for i := 0; i+1 < len(args); i++ {
-			if signingOff(args[i] + "=" + args[i+1]) {
-				return true
-			}
 		}
 	}
 	return false
