@@ -235,6 +235,7 @@ type LoopEvent struct {
 	Shown       string `json:"shown,omitempty"`
 	Empty       bool   `json:"empty,omitempty"`
 	Call        uint64 `json:"call,omitempty"`
+	Edits       bool   `json:"edits,omitempty"`
 }
 
 // LoopPattern is what the loop engine remembers about one pattern (the

@@ -73,6 +73,11 @@ type Event struct {
 	// the hook so a finding's events can be named as the session's calls;
 	// the patterns do not read it.
 	Call uint64 `json:"call,omitempty"`
+	// Edits marks a shell command that writes a file: output redirected
+	// to one (not to a stream or /dev/null), tee with a file, sed -i; read
+	// from the parsed command (NewEventIn). Fail-loop counts it among the
+	// edits made between failures when it succeeded.
+	Edits bool `json:"edits,omitempty"`
 }
 
 // ShownLines is how many lines at the shown end of a windowed command's
@@ -165,8 +170,9 @@ func NewEventIn(tool string, input json.RawMessage, target, rng, dir string) (Ev
 			Command *string `json:"command"`
 		}
 		if json.Unmarshal(input, &in) == nil && in.Command != nil {
-			key, view := ShellKey(*in.Command, dir)
+			key, view, writes := shellKey(*in.Command, dir)
 			e.Input = ShortHash([]byte("sh\x00" + key))
+			e.Edits = writes
 			return e, view
 		}
 	}

@@ -1,6 +1,10 @@
 package loops
 
-import "testing"
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
 
 func TestFailureKey(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
@@ -82,25 +86,30 @@ func TestOutputFailureKey(t *testing.T) {
 	}
 }
 
-func TestShellWrites(t *testing.T) {
-	for _, tc := range []struct {
-		cmd  string
-		want bool
-	}{
-		{`cat > "$HOME/M/scripts/sync.py" << 'SCRIPT_EOF' import os SCRIPT_EOF`, true},
-		{"echo x >> notes.txt", true},
-		{"go test ./... 2>&1 | tee out.log", true},
-		{"sed -i 's/a/b/' main.go", true},
-		{"sed -n 1,5p main.go", false},
-		{"npm test 2>&1 | tail -20", false},
-		{"make >/dev/null 2>&1", false},
-		{"ls -la &> /dev/null", false},
-		{"git log --oneline | tee", false},
-		{"git push origin main", false},
-		{"echo 'a -> b'", false},
+// TestEventEdits: a shell command that writes a file, read from the parsed
+// command, is marked as an edit (Event.Edits); one that only reads, or
+// sends its output to a stream or /dev/null, is not. A heredoc rewrite
+// longer than the key's bound is still read for its writes.
+func TestEventEdits(t *testing.T) {
+	long := "cat > \"$HOME/M/scripts/sync.py\" << 'SCRIPT_EOF'\n" + strings.Repeat("import os\n", 3000) + "SCRIPT_EOF"
+	for cmd, want := range map[string]bool{
+		"cat > \"$HOME/M/scripts/sync.py\" << 'SCRIPT_EOF'\nimport os\nSCRIPT_EOF": true,
+		long:                                 true,
+		"echo x >> notes.txt":                true,
+		"go test ./... 2>&1 | tee out.log":   true,
+		"sed -i 's/a/b/' main.go":            true,
+		"cd src && sed -i.bak 's/a/b/' x.go": true,
+		"sed -n 1,5p main.go":                false,
+		"npm test 2>&1 | tail -20":           false,
+		"make >/dev/null 2>&1":               false,
+		"ls -la &> /dev/null":                false,
+		"git log --oneline | tee":            false,
+		"git push origin main":               false,
+		"echo 'a -> b' && python -c 'x > 1'": false,
 	} {
-		if got := ShellWrites(tc.cmd); got != tc.want {
-			t.Errorf("ShellWrites(%q) = %v, want %v", tc.cmd, got, tc.want)
+		in, _ := json.Marshal(map[string]string{"command": cmd})
+		if e, _ := NewEventIn("Bash", in, cmd, "", "/p"); e.Edits != want {
+			t.Errorf("Edits(%.60q) = %v, want %v", cmd, e.Edits, want)
 		}
 	}
 }

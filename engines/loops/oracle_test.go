@@ -8,7 +8,6 @@ import (
 	"math/rand/v2"
 	"path"
 	"reflect"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -29,26 +28,10 @@ func oSucceeded(e Event) bool { return !e.Failed && !e.Interrupted }
 func oFileRead(e Event) bool  { return oracleReads[e.Tool] && oSucceeded(e) && e.Target != "" }
 func oFileWrite(e Event) bool { return oracleWrites[e.Tool] && oSucceeded(e) && e.Target != "" }
 
-// oShellWriteRe finds, in a command, a redirect of output to a file (not to
-// a stream or /dev/null), tee with a file argument, or sed -i.
-var oShellWriteRe = regexp.MustCompile(`(^|\s)[0-9&]*>>?\s*(['"]?)([^&\s'"(][^\s'"]*)|(^|\s)tee\s+(-\S+\s+)*[^-|&;\s]|(^|\s)sed\s+-i`)
-
 // oEdit is a change of a file as fail-loop counts edits between failures:
 // a file write, or a shell command that succeeded and writes a file.
 func oEdit(e Event) bool {
-	if oFileWrite(e) {
-		return true
-	}
-	if e.Tool != "Bash" || !oSucceeded(e) {
-		return false
-	}
-	for _, m := range oShellWriteRe.FindAllStringSubmatch(e.Target, -1) {
-		if m[3] != "" && m[3] == "/dev/null" {
-			continue
-		}
-		return true
-	}
-	return false
+	return oFileWrite(e) || e.Tool == "Bash" && oSucceeded(e) && e.Edits
 }
 
 // obs is one thing the history says about a file's content: a hash seen
@@ -437,7 +420,7 @@ func oRemembered(h []Event) []Event {
 	var list []Event
 	for _, d := range h {
 		if _, _, failing := oFailWhats(d); failing {
-			list = append(list, Event{Seq: d.Seq, Tool: d.Tool, Target: d.Target, Failed: d.Failed, Error: d.Error, Fail: d.Fail, Call: d.Call, Prompt: d.Prompt})
+			list = append(list, Event{Seq: d.Seq, Tool: d.Tool, Target: d.Target, Failed: d.Failed, Error: d.Error, Fail: d.Fail, Call: d.Call, Prompt: d.Prompt, Edits: d.Edits})
 			if len(list) > FailMemory {
 				list = list[1:]
 			}
@@ -671,6 +654,10 @@ var (
 		"permission denied /p/w/a.yml", "permission denied ./w/a.yml", "permission denied w/a.yml", "permission denied x/w/a.yml", "permission denied /q/b.yml"}
 )
 
+// genWrites are the generated commands that write a file (NewEventIn's
+// Edits, which TestEventEdits holds to the parsed command).
+var genWrites = map[string]bool{"cat > s.py << 'EOF' x EOF": true, "sed -i s/a/b/ x.go": true}
+
 func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
 
 // randomHistory draws every field independently: impossible sequences too
@@ -686,6 +673,7 @@ func randomHistory(r *rand.Rand, n int) []Event {
 			e.Target = pick(r, genFiles)
 		case "Bash":
 			e.Target = pick(r, genCmds)
+			e.Edits = genWrites[e.Target]
 		default:
 			e.Target = "q" + fmt.Sprint(r.IntN(2))
 		}

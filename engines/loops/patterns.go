@@ -18,53 +18,13 @@ func fileEvent(e *Event) (Kind, bool) {
 
 // isEdit tells a call that changed a file as fail-loop counts edits: a
 // file tool's successful write, or a shell command that succeeded and
-// writes a file (a redirect to one, tee, sed -i: a script rewritten by a
-// heredoc is an edit too).
+// writes a file (Event.Edits: a script rewritten by a heredoc is an edit
+// too).
 func isEdit(e *Event) bool {
 	if k, isFile := fileEvent(e); isFile {
 		return k == KindWrite
 	}
-	return KindOf(e.Tool) == KindShell && ok(e) && ShellWrites(e.Target)
-}
-
-// ShellWrites tells whether a command, as Event.Target has it, writes a
-// file: a redirect of output to anything but another stream or /dev/null,
-// tee with a file, or sed's in-place edit. It reads words, not the
-// shell's grammar, so a ">" inside a quoted string counts too; it only
-// decides how edits between failures are counted and said.
-func ShellWrites(command string) bool {
-	words := strings.Fields(command)
-	for i, w := range words {
-		switch {
-		case w == "tee" || strings.HasSuffix(w, "/tee"):
-			for _, a := range words[i+1:] {
-				if a == "|" || a == "&&" || a == ";" {
-					break
-				}
-				if !strings.HasPrefix(a, "-") {
-					return true
-				}
-			}
-		case w == "sed" && i+1 < len(words) && strings.HasPrefix(words[i+1], "-i"):
-			return true
-		}
-		j := strings.IndexByte(w, '>')
-		if j < 0 || strings.Contains(w, "->") && !strings.HasPrefix(w, ">") {
-			continue
-		}
-		if strings.Trim(w[:j], "0123456789&") != "" {
-			continue // a word with ">" inside (a=>b, "<a>"), not a redirect
-		}
-		dest := strings.TrimLeft(w[j:], ">|")
-		if dest == "" && i+1 < len(words) {
-			dest = words[i+1]
-		}
-		dest = strings.Trim(dest, "'\"")
-		if dest != "" && !strings.HasPrefix(dest, "&") && dest != "/dev/null" && !strings.HasPrefix(dest, "(") {
-			return true
-		}
-	}
-	return false
+	return KindOf(e.Tool) == KindShell && ok(e) && e.Edits
 }
 
 // fileEventsOn yields the index and kind of each file tool's event on

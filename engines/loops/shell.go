@@ -43,12 +43,23 @@ const (
 // heredoc that writes a file), keeps its text with whitespace runs
 // collapsed, as Event.Target has it.
 func ShellKey(command, dir string) (key string, view View) {
-	if len(command) > maxShellKeyInput {
-		return strings.Join(strings.Fields(command), " "), ViewNone
+	key, view, _ = shellKey(command, dir)
+	return key, view
+}
+
+// shellKey is ShellKey, and whether the command writes a file (writesFile),
+// from one parse. A command longer than maxShellKeyInput (a heredoc that
+// writes a file) is parsed for its writes only, up to maxShellWritesInput.
+func shellKey(command, dir string) (key string, view View, writes bool) {
+	if len(command) > maxShellWritesInput {
+		return strings.Join(strings.Fields(command), " "), ViewNone, false
 	}
 	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
-	if err != nil || len(f.Stmts) == 0 {
-		return strings.Join(strings.Fields(command), " "), ViewNone
+	if err == nil {
+		writes = writesFile(f)
+	}
+	if len(command) > maxShellKeyInput || err != nil || len(f.Stmts) == 0 {
+		return strings.Join(strings.Fields(command), " "), ViewNone, writes
 	}
 	n := shellNorm{dir: strings.TrimSuffix(path.Clean(dir), "/")}
 	if dir == "" {
@@ -72,7 +83,46 @@ func ShellKey(command, dir string) (key string, view View) {
 	case ViewHead:
 		key = "[head] " + key
 	}
-	return key, view
+	return key, view, writes
+}
+
+// maxShellWritesInput bounds the command parsed for its writes alone.
+const maxShellWritesInput = 64 << 10
+
+// writesFile reports whether a parsed command writes a file: a redirect of
+// output to anything but a stream or /dev/null, tee with a file argument,
+// or sed -i.
+func writesFile(f *syntax.File) bool {
+	writes := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch x := n.(type) {
+		case *syntax.Stmt:
+			for _, r := range x.Redirs {
+				switch r.Op {
+				case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
+					writes = writes || !quietRedirect(r)
+				}
+			}
+		case *syntax.CallExpr:
+			if len(x.Args) == 0 {
+				break
+			}
+			switch path.Base(lit(x.Args[0])) {
+			case "tee":
+				for _, a := range x.Args[1:] {
+					if w := lit(a); w != "" && !strings.HasPrefix(w, "-") {
+						writes = true
+					}
+				}
+			case "sed":
+				for _, a := range x.Args[1:] {
+					writes = writes || strings.HasPrefix(lit(a), "-i")
+				}
+			}
+		}
+		return !writes
+	})
+	return writes
 }
 
 // maxShellKeyInput bounds the command ShellKey parses, so the hook's cost
