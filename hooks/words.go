@@ -1,23 +1,8 @@
 package hooks
 
-import (
-	"strings"
-	"sync"
-)
+import "github.com/djinn-cc/djinn/engines/drift"
 
-// wordSet is the set of a text's words, built on first use: a hook that
-// never classifies a prompt pays nothing for it.
-func wordSet(text string) func() map[string]bool {
-	return sync.OnceValue(func() map[string]bool {
-		set := map[string]bool{}
-		for _, w := range strings.Fields(text) {
-			set[w] = true
-		}
-		return set
-	})
-}
-
-var ackWords = wordSet(ackWordsText)
+var ackWords = drift.WordSet(ackWordsText)
 
 // isAckWord reports whether w is one of the words of ackWordsText.
 func isAckWord(w string) bool { return ackWords()[w] }
@@ -29,7 +14,7 @@ const pickWordsText = `option options choice choices number step steps plan appr
 one two three and or the a an as it them these those you your suggested proposed said recommended
 ultrathink think hard harder keep activated active on mode`
 
-var pickWords = wordSet(pickWordsText)
+var pickWords = drift.WordSet(pickWordsText)
 
 // isPickWord reports whether w is one of the words of pickWordsText.
 func isPickWord(w string) bool { return pickWords()[w] }

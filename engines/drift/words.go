@@ -7,9 +7,9 @@ import (
 	"github.com/kljensen/snowball/english"
 )
 
-// wordSet returns the set of the whitespace-separated words of text, built
+// WordSet returns the set of the whitespace-separated words of text, built
 // on first use: a hook that never asks pays nothing for it.
-func wordSet(text string) func() map[string]bool {
+func WordSet(text string) func() map[string]bool {
 	return sync.OnceValue(func() map[string]bool {
 		set := map[string]bool{}
 		for _, w := range strings.Fields(text) {
@@ -20,8 +20,8 @@ func wordSet(text string) func() map[string]bool {
 }
 
 var (
-	genericWords    = wordSet(genericWordsText)
-	subcommandTools = wordSet(subcommandToolsText)
+	genericWords    = WordSet(genericWordsText)
+	subcommandTools = WordSet(subcommandToolsText)
 )
 
 // isGenericWord reports whether w is one of the words of genericWordsText.
