@@ -15,6 +15,7 @@ import (
 // more than 0.05 below a tier re-arms it, and compaction re-arms all.
 func TestPressureTiers(t *testing.T) {
 	s := newSim(t)
+	s.env.Settings.Pressure.MinOutputShare = 0 // every tier; TestPressureNeedsAnOutput holds the gate
 	step := func(tokens int64) Response {
 		s.assistant("working", tokens)
 		return s.tool("Bash", jsonStr(map[string]any{"command": "true"}), map[string]any{"stdout": ""})
@@ -64,6 +65,60 @@ func TestPressureTiers(t *testing.T) {
 	}
 	if got := tier(step(150_000)); !strings.Contains(got, "tier 3 of 3") {
 		t.Fatalf("0.75 after compaction: %q", got)
+	}
+}
+
+// TestPressureNeedsAnOutput: below the top tier a crossing is said only
+// when one tool output in the context holds min_output_share of the window
+// (2 % of 200,000 tokens: 16,000 characters); the top tier is said whatever
+// fills the context. A tier crossed quietly stays announced.
+func TestPressureNeedsAnOutput(t *testing.T) {
+	cases := []struct {
+		name     string
+		output   int   // characters of the call before the crossing
+		tokens   int64 // the context at the crossing
+		wantTier string
+	}{
+		{"tier 1, small outputs: quiet", 2_000, 82_000, ""},
+		{"tier 1, an output just under the share: quiet", 15_000, 82_000, ""},
+		{"tier 1, an output of the share: said", 16_000, 82_000, "tier 1 of 3"},
+		{"tier 2, a big output: said", 25_000, 112_000, "tier 2 of 3"},
+		{"top tier, small outputs: said", 2_000, 150_000, "tier 3 of 3"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := newSim(t)
+			s.assistant("working", 60_000)
+			s.tool("Bash", jsonStr(map[string]any{"command": "cat build.log"}), map[string]any{"stdout": strings.Repeat("x", c.output)})
+			s.assistant("working", c.tokens)
+			r := s.tool("Bash", jsonStr(map[string]any{"command": "true"}), map[string]any{"stdout": "ok"})
+			got := ""
+			for _, a := range r.Context {
+				if strings.HasPrefix(a, "[djinn:pressure]") {
+					got = a
+				}
+			}
+			switch {
+			case c.wantTier == "" && got != "":
+				t.Fatalf("said: %s", got)
+			case c.wantTier != "" && !strings.Contains(got, c.wantTier):
+				t.Fatalf("want %q, got %q", c.wantTier, got)
+			}
+		})
+	}
+	// A tier crossed quietly is not said later in the same tier, even when
+	// a big output arrives: it is said, or not, once.
+	s := newSim(t)
+	s.assistant("working", 82_000)
+	s.tool("Bash", jsonStr(map[string]any{"command": "true"}), map[string]any{"stdout": "ok"})
+	s.assistant("working", 90_000)
+	s.tool("Bash", jsonStr(map[string]any{"command": "cat build.log"}), map[string]any{"stdout": strings.Repeat("x", 25_000)})
+	s.assistant("working", 100_000)
+	r := s.tool("Bash", jsonStr(map[string]any{"command": "true"}), map[string]any{"stdout": "ok"})
+	for _, a := range r.Context {
+		if strings.HasPrefix(a, "[djinn:pressure]") {
+			t.Fatalf("tier 1 said after it was crossed quietly: %s", a)
+		}
 	}
 }
 

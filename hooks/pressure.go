@@ -189,13 +189,20 @@ func (s *session) pressureCheck(p *Payload) []advice.Advisory {
 		return nil // none, or re-armed meanwhile
 	}
 	scan, _ := s.measure(p)
-	return []advice.Advisory{s.pressureAdvisory(tier, scan)}
+	f := s.pressureFacts(tier, scan)
+	if !advice.PressureWorthSaying(f, s.env.Settings.Pressure.MinOutputShare) {
+		return nil // the tier stays announced: said or not, once
+	}
+	if f.Top {
+		s.userMessage = advice.PressureUserMessage(f)
+	}
+	return []advice.Advisory{advice.Pressure(f)}
 }
 
-// pressureAdvisory words a tier crossing, reading turns.jsonl (a rare
-// event may read the session's logs, up to a bound) for what fills the
-// context. At the top tier it adds a ready /compact line and tells the user.
-func (s *session) pressureAdvisory(tier int, scan transcript.Scan) advice.Advisory {
+// pressureFacts gathers a tier crossing's facts, reading turns.jsonl (a
+// rare event may read the session's logs, up to a bound) for what fills the
+// context; at the top tier they carry a ready /compact line.
+func (s *session) pressureFacts(tier int, scan transcript.Scan) advice.PressureFacts {
 	ps := s.pressureState()
 	set := s.env.Settings.Pressure
 	w := s.meter().Window(set.Config, s.cliEnv())
@@ -206,9 +213,8 @@ func (s *session) pressureAdvisory(tier int, scan transcript.Scan) advice.Adviso
 	f.ToolChars, f.TextChars, f.Biggest = s.contextFill(scan)
 	if f.Top {
 		f.Compact = s.compactLine()
-		s.userMessage = advice.PressureUserMessage(f)
 	}
-	return advice.Pressure(f)
+	return f
 }
 
 // contextFill sums what the session's recent tool outputs hold (from

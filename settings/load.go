@@ -287,6 +287,7 @@ var (
 		"pressure.rearm_drop":         {0, 1},
 		"pressure.limit":              {0, 100000000},
 		"pressure.large_limit":        {1, 100000000},
+		"pressure.min_output_share":   {0, 1},
 		"compress.cap":                {1000, 100000000},
 		"compress.snapshot_threshold": {1000, 100000000},
 		"compress.snapshot_desired":   {1000, 100000000},

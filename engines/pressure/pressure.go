@@ -20,11 +20,16 @@ type Config struct {
 	// DefaultLimit.
 	Limit      int `json:"limit"`
 	LargeLimit int `json:"large_limit"`
+	// MinOutputShare: a tier below the top is said only when one tool
+	// output in the context holds at least this share of the window (at
+	// four characters a token), since the advice to read narrowly needs an
+	// output to point at; 0 says every tier.
+	MinOutputShare float64 `json:"min_output_share"`
 }
 
 // DefaultConfig returns seed 004's tiers and the automatic window.
 func DefaultConfig() Config {
-	return Config{Tiers: []float64{0.4, 0.55, 0.7}, RearmDrop: 0.05, Limit: 0, LargeLimit: 1_000_000}
+	return Config{Tiers: []float64{0.4, 0.55, 0.7}, RearmDrop: 0.05, Limit: 0, LargeLimit: 1_000_000, MinOutputShare: 0.02}
 }
 
 // State is the meter's memory between hooks.

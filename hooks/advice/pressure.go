@@ -30,6 +30,21 @@ type PressureFacts struct {
 	Compact string
 }
 
+// PressureWorthSaying decides whether a tier crossing is said: the top tier
+// always (the session nears compaction); a lower one only when the biggest
+// tool output in the context holds at least minShare of the window, at four
+// characters a token, because its advice (read narrowly) needs an output
+// to point at. Growth from many small outputs and conversation has none.
+func PressureWorthSaying(f PressureFacts, minShare float64) bool {
+	if f.Top || minShare <= 0 {
+		return true
+	}
+	if len(f.Biggest) == 0 || f.Limit <= 0 {
+		return false
+	}
+	return float64(f.Biggest[0].Chars)/4 >= minShare*float64(f.Limit)
+}
+
 // Pressure words a tier crossing: the percentage, what fills the context,
 // and at the top tier a ready /compact line.
 func Pressure(f PressureFacts) Advisory {
