@@ -38,6 +38,14 @@ func (s *session) loopEvent(p *Payload, target, rng string) loops.Event {
 	}
 	ev, view := loops.NewEventIn(p.ToolName, p.ToolInput, target, rng, dir)
 	ev.Prompt = s.w.UserPrompts
+	if p.AgentID == "" {
+		// The main agent's call was issued by the latest assistant message
+		// the transcript holds: calls of one message share it. A
+		// subagent's calls are not in the main transcript.
+		if scan, ok := s.measure(p); ok && scan.Latest != "" {
+			ev.Batch = loops.ShortHash([]byte(scan.Latest))
+		}
+	}
 	if text, failed := s.failureText(p); failed {
 		ev.Failed = true
 		ev.Interrupted = p.IsInterrupt

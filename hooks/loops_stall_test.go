@@ -59,6 +59,42 @@ func TestFailLoopThroughHook(t *testing.T) {
 	}
 }
 
+// TestFailLoopCountsRounds: failures issued together by one assistant
+// message (a parallel batch) are one round, as the agent saw none of their
+// results before issuing them; fail-loop needs three rounds.
+func TestFailLoopCountsRounds(t *testing.T) {
+	cmd := func(i int) string { return jsonStr(map[string]any{"command": fmt.Sprintf("sudo ls /var/log/%d", i)}) }
+	const refused = "Exit code 1\nsudo: a terminal is required to read the password"
+	batch := newSim(t)
+	batch.assistant("checking the logs", 20_000)
+	for i := 0; i < 4; i++ {
+		batch.fail("Bash", cmd(i), refused)
+	}
+	if n := batch.count("fail-loop"); n != 0 {
+		t.Fatalf("one batch of four refusals said as a loop: %q", batch.said)
+	}
+	batch.assistant("trying again", 21_000)
+	batch.fail("Bash", cmd(5), refused)
+	if n := batch.count("fail-loop"); n != 0 {
+		t.Fatalf("two rounds said as a loop: %q", batch.said)
+	}
+	batch.assistant("and again", 22_000)
+	batch.fail("Bash", cmd(6), refused)
+	batch.fail("Bash", cmd(7), refused) // the same round: said once
+	if n := batch.count("fail-loop"); n != 1 {
+		t.Fatalf("three rounds: %d fail-loops, want 1: %q", n, batch.said)
+	}
+
+	apart := newSim(t)
+	for i := 0; i < 3; i++ {
+		apart.assistant("trying", int64(20_000+i))
+		apart.fail("Bash", cmd(i), refused)
+	}
+	if n := apart.count("fail-loop"); n != 1 {
+		t.Fatalf("three messages, three refusals: %d fail-loops, want 1: %q", n, apart.said)
+	}
+}
+
 // TestLoopBlockingOptIn: hard loops are advice by default; with
 // loops.block they become a PostToolUse decision "block".
 func TestLoopBlockingOptIn(t *testing.T) {

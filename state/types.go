@@ -236,6 +236,7 @@ type LoopEvent struct {
 	Empty       bool   `json:"empty,omitempty"`
 	Call        uint64 `json:"call,omitempty"`
 	Edits       bool   `json:"edits,omitempty"`
+	Batch       string `json:"batch,omitempty"`
 }
 
 // LoopPattern is what the loop engine remembers about one pattern (the

@@ -534,6 +534,7 @@ func validateLoopEvent(v *vet, e *LoopEvent) {
 	v.maxLen("result", e.Result, 64)
 	v.maxLen("before", e.Before, 64)
 	v.maxLen("after", e.After, 64)
+	v.maxLen("batch", e.Batch, 16)
 }
 
 func (d *Drift) validate(v *vet) {

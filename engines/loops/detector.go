@@ -306,7 +306,7 @@ func (s *State) remember(j int) {
 			writes = s.Writes - later
 		}
 		// What fail-loop reads of a failure; hashes and inputs are dropped.
-		kept := Event{Seq: d.Seq, Tool: d.Tool, Target: d.Target, Failed: d.Failed, Error: d.Error, Fail: d.Fail, Call: d.Call, Prompt: d.Prompt, Edits: d.Edits}
+		kept := Event{Seq: d.Seq, Tool: d.Tool, Target: d.Target, Failed: d.Failed, Error: d.Error, Fail: d.Fail, Call: d.Call, Prompt: d.Prompt, Edits: d.Edits, Batch: d.Batch}
 		s.Failures = append(s.Failures, Remembered{Event: kept, Writes: writes})
 		if len(s.Failures) > FailMemory {
 			s.Failures = s.Failures[1:]

@@ -78,6 +78,10 @@ type Event struct {
 	// from the parsed command (NewEventIn). Fail-loop counts it among the
 	// edits made between failures when it succeeded.
 	Edits bool `json:"edits,omitempty"`
+	// Batch names the assistant message that issued the call ("" when not
+	// known): the calls of one message run as one batch, issued before any
+	// of their results was seen, so fail-loop counts them as one round.
+	Batch string `json:"batch,omitempty"`
 }
 
 // ShownLines is how many lines at the shown end of a windowed command's

@@ -325,7 +325,7 @@ func oAnyStreak(h []Event, cfg Config) (what string, streak []int, calls, msgs [
 	}
 	for _, w := range whats {
 		in, c, m := oFailStreak(h, w, onFile && strings.HasPrefix(w, "file "))
-		if len(in) == cfg.FailThreshold || oSaidAgain(h, in, cfg.FailThreshold) {
+		if oFires(h, in, cfg.FailThreshold) {
 			return w, in, c, m
 		}
 		if len(in) > len(streak) {
@@ -333,6 +333,32 @@ func oAnyStreak(h []Event, cfg Config) (what string, streak []int, calls, msgs [
 		}
 	}
 	return what, streak, calls, msgs
+}
+
+// oRounds are the rounds of a streak (in, oldest first): a failure with
+// the same non-empty Batch as the streak's failure before it joins that
+// one's round. Each round is given by its first failure.
+func oRounds(h []Event, in []int) []int {
+	var r []int
+	for j, i := range in {
+		if j == 0 || h[i].Batch == "" || h[i].Batch != h[in[j-1]].Batch {
+			r = append(r, i)
+		}
+	}
+	return r
+}
+
+// oFires: the streak's newest failure opens a round, and the rounds reach
+// the threshold, or go on after the user spoke (oSaidAgain).
+func oFires(h []Event, in []int, th int) bool {
+	if len(in) == 0 {
+		return false
+	}
+	r := oRounds(h, in)
+	if r[len(r)-1] != in[len(in)-1] {
+		return false
+	}
+	return len(r) == th || oSaidAgain(h, r, th)
 }
 
 // oSaidAgain: a streak (in, oldest first) that went on after the user
@@ -363,7 +389,7 @@ func oracleFailLoopEdits(h []Event, cfg Config, writesSince func(seq uint64, cha
 	t := len(h) - 1
 	cur := h[t]
 	what, in, calls, msgs := oAnyStreak(h, cfg)
-	if len(in) != cfg.FailThreshold && !oSaidAgain(h, in, cfg.FailThreshold) {
+	if !oFires(h, in, cfg.FailThreshold) {
 		return Finding{}, false
 	}
 	onFile := strings.HasPrefix(what, "file ")
@@ -420,7 +446,7 @@ func oRemembered(h []Event) []Event {
 	var list []Event
 	for _, d := range h {
 		if _, _, failing := oFailWhats(d); failing {
-			list = append(list, Event{Seq: d.Seq, Tool: d.Tool, Target: d.Target, Failed: d.Failed, Error: d.Error, Fail: d.Fail, Call: d.Call, Prompt: d.Prompt, Edits: d.Edits})
+			list = append(list, Event{Seq: d.Seq, Tool: d.Tool, Target: d.Target, Failed: d.Failed, Error: d.Error, Fail: d.Fail, Call: d.Call, Prompt: d.Prompt, Edits: d.Edits, Batch: d.Batch})
 			if len(list) > FailMemory {
 				list = list[1:]
 			}
@@ -692,6 +718,7 @@ func randomHistory(r *rand.Rand, n int) []Event {
 		if r.IntN(6) == 0 {
 			e.Fail = pick(r, genFails)
 		}
+		e.Batch = pick(r, []string{"", "", "m1", "m2"})
 		if r.IntN(4) != 0 {
 			e.Result = pick(r, genResults)
 		}

@@ -224,7 +224,8 @@ func (editRevert) Check(w []Event, cfg Config) (Finding, bool) {
 }
 
 // failLoop: FailThreshold failures with one identity (see failIdentities)
-// in a row, whichever tools or commands met them. Calls that bear on none
+// in a row, whichever tools or commands met them, counted by round: the
+// failures of one batch (Event.Batch) are one round. Calls that bear on none
 // of the failing calls do not count, nor does a failing call failing
 // otherwise; a failing call that succeeds, an interruption of one, or a
 // write of the failing file ends the streak. It holds when the streak
@@ -382,7 +383,11 @@ func failChain(mem []Remembered, win []Event, writes uint64, id string, file boo
 	}
 	count := len(idx)
 	slices.Reverse(idx)
-	if count != cfg.FailThreshold && !saidAgain(idx, at, cfg.FailThreshold) {
+	rounds := roundStarts(idx, at)
+	if rounds[len(rounds)-1] != idx[len(idx)-1] {
+		return Finding{}, false // the newest is one more of a round already counted
+	}
+	if len(rounds) != cfg.FailThreshold && !saidAgain(rounds, at, cfg.FailThreshold) {
 		return Finding{}, false
 	}
 	f := Finding{Tool: cur.Tool, Target: cur.Target, Count: count, Fingerprint: cur.Error}
@@ -425,6 +430,23 @@ func failChain(mem []Remembered, win []Event, writes uint64, id string, file boo
 		}
 	}
 	return f, true
+}
+
+// roundStarts collapses a streak (idx, oldest first) into rounds: a
+// failure issued in the same batch as the one before it (one assistant
+// message) joins its round, as the agent saw neither result before issuing
+// both. It returns the first failure of each round.
+func roundStarts(idx []int, at func(int) *Event) []int {
+	rounds := make([]int, 0, len(idx))
+	for j, i := range idx {
+		if j > 0 {
+			if b := at(i).Batch; b != "" && b == at(idx[j-1]).Batch {
+				continue
+			}
+		}
+		rounds = append(rounds, i)
+	}
+	return rounds
 }
 
 // saidAgain tells a streak (idx, oldest first) that went on after the user

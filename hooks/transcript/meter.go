@@ -105,9 +105,10 @@ type Reading struct {
 // Cursor is what the caller keeps between hooks, so that a line too long to
 // read does not hide the lines before it.
 type Cursor struct {
-	Size     int64   `json:"size"`     // file size at the last Measure
-	Boundary int64   `json:"boundary"` // an offset just after a newline (or 0)
-	Reading  Reading `json:"reading"`  // the reading returned then
+	Size     int64   `json:"size"`             // file size at the last Measure
+	Boundary int64   `json:"boundary"`         // an offset just after a newline (or 0)
+	Reading  Reading `json:"reading"`          // the reading returned then
+	Latest   string  `json:"latest,omitempty"` // Scan.Latest then
 }
 
 // ToolResult is the size of one tool_result block on the main chain.
@@ -130,6 +131,10 @@ type Scan struct {
 	RecentText string
 	// ToolResults are the latest main-chain tool results, newest first.
 	ToolResults []ToolResult
+	// Latest is the id of the newest main-chain assistant message, with
+	// usage or without ("" when not known): the message that issued the
+	// main agent's tool call a PostToolUse hook reports.
+	Latest string
 	// BytesRead counts the bytes read, to show that the cost is bounded.
 	BytesRead int64
 }
@@ -220,7 +225,11 @@ func MeasureAt(r io.ReaderAt, size int64, prev *Cursor, opt Options) (Scan, erro
 	default:
 		s.Reading = Reading{Source: SourceNone}
 	}
-	s.Cursor = Cursor{Size: size, Reading: s.Reading}
+	s.Latest = m.c.latest
+	if !m.c.latestSeen && !m.c.decided && valid {
+		s.Latest = prev.Latest // nothing newer since the cursor
+	}
+	s.Cursor = Cursor{Size: size, Reading: s.Reading, Latest: s.Latest}
 	if s.Reading.Source == SourceCarried {
 		s.Cursor.Reading = prev.Reading
 	}
@@ -484,6 +493,9 @@ type collector struct {
 
 	results []ToolResult
 	pending map[string][]int // tool_use_id → indexes in results without a name
+
+	latest     string // the newest assistant message's id (Scan.Latest)
+	latestSeen bool   // an assistant line was met (its id may be "")
 }
 
 func newCollector(opt Options) *collector {
@@ -600,6 +612,9 @@ func (c *collector) back(line []byte) {
 		}
 	case e.Type == "assistant" && e.Message != nil && e.Message.Model != "<synthetic>":
 		msg := e.Message
+		if !c.latestSeen && !c.decided {
+			c.latestSeen, c.latest = true, msg.ID
+		}
 		if !c.decided && msg.Usage != nil {
 			c.decided = true
 			c.reading = Reading{Tokens: msg.Usage.Context(), Found: true, Model: msg.Model, MessageID: msg.ID, Source: c.source}

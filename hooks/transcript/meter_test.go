@@ -345,3 +345,43 @@ func TestLastNewline(t *testing.T) {
 		}
 	}
 }
+
+// TestMeterLatest: Scan.Latest is the newest main-chain assistant message,
+// with usage or without, carried through the cursor while nothing newer is
+// written, and "" once a compaction is newer than any.
+func TestMeterLatest(t *testing.T) {
+	noUsage := func(id string) obj {
+		return obj{"type": "assistant", "isSidechain": false, "message": obj{"id": id, "model": "claude-test", "role": "assistant",
+			"content": []obj{toolUse("t-"+id, "Bash")}}}
+	}
+	side := asst("side", 5_000, toolUse("t-side", "Bash"))
+	side["isSidechain"] = true
+	steps := []struct {
+		name string
+		add  []obj
+		want string
+	}{
+		{"one message with usage", []obj{asst("m1", 10_000, toolUse("t1", "Bash"))}, "m1"},
+		{"its tool's result: still m1", []obj{result("t1", "ok", false)}, "m1"},
+		{"a message without usage is the newest", []obj{noUsage("m2")}, "m2"},
+		{"a subagent's message does not count", []obj{side}, "m2"},
+		{"results after it: carried", []obj{result("t-m2", "ok", false), user("go on")}, "m2"},
+		{"a new message with usage", []obj{asst("m3", 12_000, toolUse("t3", "Bash"))}, "m3"},
+		{"a compaction: not known", []obj{boundary(12_000)}, ""},
+	}
+	for _, opt := range []Options{DefaultOptions(), HookOptions()} {
+		var data []byte
+		var cur *Cursor
+		for _, st := range steps {
+			data = append(data, build(t, st.add...)...)
+			s := measure(t, data, cur, opt)
+			if s.Latest != st.want {
+				t.Fatalf("%s (text runes %d): Latest %q, want %q", st.name, opt.TextRunes, s.Latest, st.want)
+			}
+			if fresh := measure(t, data, nil, opt); fresh.Latest != st.want {
+				t.Fatalf("%s without a cursor: Latest %q, want %q", st.name, fresh.Latest, st.want)
+			}
+			cur = &s.Cursor
+		}
+	}
+}
