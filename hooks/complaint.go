@@ -241,6 +241,18 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 		}
 	}
 	var out []advice.Advisory
+	if earlier == nil {
+		// The first report of a failure right after the agent's last
+		// message said it was fixed, about the same thing: the claim did
+		// not hold where the user looks.
+		if cl, ok := s.lastClaim(); ok {
+			if sh := claimShared(cl.Text, stems); len(sh) >= 2 {
+				out = append(out, advice.RepeatComplaint(advice.ComplaintFacts{
+					Now: p.Prompt, Reports: 1, Claims: []string{cl.Text}, Shared: sh,
+				}))
+			}
+		}
+	}
 	if earlier != nil {
 		var claims []string
 		for _, cl := range c.Claims {
@@ -260,6 +272,39 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 		c.Reports = c.Reports[len(c.Reports)-maxReports:]
 	}
 	return out
+}
+
+// lastClaim is the claim of a fix in the agent's last message before this
+// prompt (no tool call since it), made after the latest report.
+func (s *session) lastClaim() (state.Claim, bool) {
+	c := s.complaints()
+	if len(c.Claims) == 0 {
+		return state.Claim{}, false
+	}
+	cl := c.Claims[len(c.Claims)-1]
+	if cl.Seq != s.w.ToolCalls || (len(c.Reports) > 0 && c.Reports[len(c.Reports)-1].Clock > cl.Clock) {
+		return state.Claim{}, false
+	}
+	return cl, true
+}
+
+// claimShared are the stems a claim of a fix names (not the words every
+// claim is made of) that a report holds too.
+func claimShared(claim string, report []string) []string {
+	var shared []string
+	for _, t := range lcs.Normalize(claim) {
+		if len(t) < 3 {
+			continue
+		}
+		st := drift.Stem(t)
+		if len(st) < 3 || complaintStop[st] || complaintStop[t] || claimWord[st] {
+			continue
+		}
+		if slices.Contains(report, st) {
+			shared = appendStem(shared, st)
+		}
+	}
+	return shared
 }
 
 // overlap returns the stems two reports share and whether they share a

@@ -76,6 +76,51 @@ func TestRepeatComplaintQuiet(t *testing.T) {
 	}
 }
 
+// TestFailureRightAfterAClaim: the first report of a failure, made right
+// after the agent's last message said the thing works, and naming the same
+// thing, says the claim did not hold; a report about something else, a
+// prompt that reports nothing, or a claim the agent worked past stays
+// quiet.
+func TestFailureRightAfterAClaim(t *testing.T) {
+	const claim = "I killed the stale server. The `npm run dev` command is working correctly now."
+	const report = "Error: Command timed out after 2m 0.0s\n> site@1.0.0 dev\n> bundle exec jekyll serve --livereload"
+	s := newSim(t)
+	s.turn("Make npm run dev start the site", claim)
+	r := s.userPrompt(report)
+	text := strings.Join(r.Context, "\n")
+	for _, want := range []string{"[djinn:repeat-complaint]", "right after the agent said it was fixed", "working correctly now", "in common: dev, command"} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("advisory lacks %q: %q", want, r.Context)
+		}
+	}
+
+	for name, run := range map[string]func(s *sim) Response{
+		"a failure of something else": func(s *sim) Response {
+			s.turn("Make npm run dev start the site", claim)
+			return s.userPrompt("The export button fails with a 500 error on large reports")
+		},
+		"no failure reported": func(s *sim) Response {
+			s.turn("Make npm run dev start the site", claim)
+			return s.userPrompt("Thanks, the dev command is fine; now add a footer")
+		},
+		"the agent worked on after its claim": func(s *sim) Response {
+			s.turn("Make npm run dev start the site", claim)
+			s.tool("Bash", jsonStr(map[string]any{"command": "git status"}), map[string]any{"stdout": "", "stderr": ""})
+			return s.userPrompt(report)
+		},
+		"no claim": func(s *sim) Response {
+			s.turn("Make npm run dev start the site", "I started the server; the `npm run dev` command prints its banner.")
+			return s.userPrompt(report)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if r := run(newSim(t)); len(r.Context) != 0 {
+				t.Fatalf("said %q", r.Context)
+			}
+		})
+	}
+}
+
 // TestRepeatComplaintObservedByDefault: the kind is observed until it is
 // measured precise enough; the agent is not told.
 func TestRepeatComplaintObservedByDefault(t *testing.T) {

@@ -14,7 +14,8 @@ const KindRepeatComplaint = "repeat-complaint"
 // untrusted (the user's prompts, the agent's messages) and are quoted.
 type ComplaintFacts struct {
 	// Now is the prompt that reports the failure again; Earlier the first
-	// earlier prompt that reported it.
+	// earlier prompt that reported it, "" when Now is the first report,
+	// made right after the claim (Claims holds that one).
 	Now, Earlier string
 	// Reports counts the prompts that reported it, this one included.
 	Reports int
@@ -33,11 +34,21 @@ func RepeatComplaint(f ComplaintFacts) Advisory {
 		claims[i] = Quote(c, 200)
 	}
 	nums := map[string]float64{"reports": float64(f.Reports), "claims": float64(len(f.Claims)), "shared": float64(len(f.Shared))}
+	if f.Earlier == "" {
+		return withGist(finish(KindRepeatComplaint, Soft, nums,
+			"The user reports a failure right after the agent said it was fixed: now %s; the agent's last message said %s (in common: %s). The claim did not hold where the user looks. Next step: "+verifyStep,
+			Quote(f.Now, 240), strings.Join(claims, "; "), Clean(strings.Join(f.Shared, ", "), 120)),
+			"you reported a failure right after it said it was fixed; check it where you see it")
+	}
 	return withGist(finish(KindRepeatComplaint, Soft, nums,
-		"The user reports a failure again (%d reports: now %s, earlier %s; in common: %s). Since the earlier report the agent said it was fixed %d time(s): %s. Those claims did not hold where the user looks. Next step: reproduce the failure the way the user sees it (the same command, test, page or device the user names) and confirm it is gone there before saying it is fixed; a check that cannot show the failure (a status code, a build or lint that passes) does not verify it.",
+		"The user reports a failure again (%d reports: now %s, earlier %s; in common: %s). Since the earlier report the agent said it was fixed %d time(s): %s. Those claims did not hold where the user looks. Next step: "+verifyStep,
 		f.Reports, Quote(f.Now, 240), Quote(f.Earlier, 240), Clean(strings.Join(f.Shared, ", "), 120), len(f.Claims), strings.Join(claims, "; ")),
 		"you reported the failure again after it said it was fixed; check it where you see it")
 }
+
+// verifyStep is what the agent is asked to do when its claim of a fix did
+// not hold.
+const verifyStep = "reproduce the failure the way the user sees it (the same command, test, page or device the user names) and confirm it is gone there before saying it is fixed; a check that cannot show the failure (a status code, a build or lint that passes) does not verify it."
 
 // String is for tests and logs.
 func (f ComplaintFacts) String() string {
