@@ -55,6 +55,19 @@ type Advisory struct {
 	ToolCall int    `json:"tool_call"`
 	Mode     string `json:"mode"`
 	Text     string `json:"text"`
+	// Event is the hook that gave it: one at a UserPromptSubmit after call
+	// N reaches the agent before call N+1, the call judges mark for a
+	// prompt's moment.
+	Event string `json:"event,omitempty"`
+}
+
+// at is the call at which the agent had the advisory, as misses number
+// moments: a prompt's advisory, before the call that follows the prompt.
+func (a Advisory) at() int {
+	if a.Event == "UserPromptSubmit" {
+		return a.ToolCall + 1
+	}
+	return a.ToolCall
 }
 
 // Joined is an advisory with its label, if any ("" when unlabelled).
@@ -122,10 +135,10 @@ func kindsMatch(miss, adv string) bool {
 }
 
 // caught reports whether an advisory of a matching kind fired on the miss's
-// session at a call in [start_call, evident_call+3].
+// session at a call in [start_call, evident_call+3] (Advisory.at).
 func caught(m Miss, advs []Advisory) bool {
 	for _, a := range advs {
-		if a.Session == m.Session && kindsMatch(m.Kind, a.Kind) && a.ToolCall >= m.StartCall && a.ToolCall <= m.EvidentCall+3 {
+		if a.Session == m.Session && kindsMatch(m.Kind, a.Kind) && a.at() >= m.StartCall && a.at() <= m.EvidentCall+3 {
 			return true
 		}
 	}
@@ -263,7 +276,7 @@ func replayAll(ctx context.Context, paths []string) []sessionResult {
 				if a.Mode == "record" {
 					continue // a finding its detector only records: no advisory
 				}
-				r.advs = append(r.advs, Advisory{Session: r.name, Kind: a.Kind, ToolCall: a.Call, Mode: a.Mode, Text: a.Text})
+				r.advs = append(r.advs, Advisory{Session: r.name, Kind: a.Kind, ToolCall: a.Call, Event: a.Event, Mode: a.Mode, Text: a.Text})
 				if r.modes[a.Kind] == nil {
 					r.modes[a.Kind] = map[string]bool{}
 				}
@@ -334,7 +347,7 @@ func render(w io.Writer, res []sessionResult, labels []Label, misses []Miss, p p
 		kinds = append(kinds, k)
 	}
 	sort.Strings(kinds)
-	fmt.Fprintf(w, "\nRecall over the misses (caught: an advisory of a matching kind at a call in [start_call, evident_call+3]; loop kinds match each other):\n\n")
+	fmt.Fprintf(w, "\nRecall over the misses (caught: an advisory of a matching kind at a call in [start_call, evident_call+3], a prompt's advisory counted at the call after the prompt; loop kinds match each other):\n\n")
 	fmt.Fprintf(w, "| miss kind | moments | caught | recall |\n|---|---:|---:|---:|\n")
 	tn, tc := 0, 0
 	for _, k := range kinds {
