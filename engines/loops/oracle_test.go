@@ -92,6 +92,13 @@ func oracleReadLoop(h []Event, cfg Config) (Finding, bool) {
 			changed, from = o.idx, o.idx
 		}
 	}
+	// A failed write of the file asks for it to be read again: reads
+	// count from the last one.
+	for idx := from; idx < t; idx++ {
+		if e := h[idx]; e.Failed && !e.Interrupted && oracleWrites[e.Tool] && e.Target == cur.Target {
+			from = idx
+		}
+	}
 	var reads []uint64
 	for idx := from; idx <= t; idx++ {
 		e := h[idx]

@@ -44,7 +44,8 @@ func fileEventsOn(w []Event, target string, end int) iter.Seq2[int, Kind] {
 }
 
 // readLoop: a successful Read of the same file and range for the
-// ReadThreshold-th time since the file last changed.
+// ReadThreshold-th time since the file last changed, or since a write of it
+// failed (which asks for the file to be read again).
 type readLoop struct{}
 
 func (readLoop) Name() string { return ReadLoop }
@@ -57,6 +58,15 @@ func (readLoop) Check(w []Event, cfg Config) (Finding, bool) {
 	}
 	start, since, changed, count := 0, 0, false, 0
 	last := "" // the file's last known hash; "" when unknown
+	// A refused write of the file ("File has not been read yet", "modified
+	// since read", a string not found) asks for the file to be read again:
+	// the reads before it do not count.
+	refused := -1
+	for i := range w[:n-1] {
+		if e := &w[i]; e.Target == cur.Target && e.Failed && !e.Interrupted && KindOf(e.Tool) == KindWrite {
+			refused = i
+		}
+	}
 	for i, k := range fileEventsOn(w, cur.Target, n) {
 		e := &w[i]
 		moved, known := false, false
@@ -84,13 +94,14 @@ func (readLoop) Check(w []Event, cfg Config) (Finding, bool) {
 		} else if known {
 			start, count = i, 0
 		}
-		if k == KindRead && e.Range == cur.Range {
+		if k == KindRead && e.Range == cur.Range && i > refused {
 			count++
 		}
 	}
 	if count < cfg.ReadThreshold {
 		return Finding{}, false
 	}
+	start = max(start, refused+1)
 	f := Finding{Tool: cur.Tool, Target: cur.Target, Range: cur.Range, Count: count}
 	if changed {
 		f.Since = w[since].Seq
