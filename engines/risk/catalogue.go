@@ -85,6 +85,9 @@ var (
 		What:         "deletes a git branch that may hold unmerged work",
 		Cover:        []string{"delet* branch*", "remov* branch*", "branch -D", "clean* branch*", "prune", "merg*"},
 		TargetCovers: true}
+	GitLock = &Entry{ID: "git-lock", Category: DeleteData,
+		What:  "removes a git lock file (.git/index.lock) or kills git processes by name: a git still writing the repository may leave it corrupt",
+		Cover: []string{"index.lock", "lock file", "stale lock", "kill* git", "git process*", "git hang*", "git is hang*", "git hung"}}
 	NoVerify = &Entry{ID: "no-verify", Category: Security,
 		What:  "bypasses the repository's commit or push hooks (--no-verify)",
 		Cover: []string{"no-verify", "skip hook*", "bypass hook*", "skip the hook*", "skip pre-commit", "without hook*", "ignore hook*"}}
@@ -147,7 +150,7 @@ var (
 // Catalogue returns every entry, in documentation order.
 func Catalogue() []*Entry {
 	return []*Entry{
-		RmRecursive, RmOutside, RmFile, OverwriteUnread, SQLDrop, DBReset, GitResetHard, GitDiscard, GitClean, GitPushForce, GitBranchDelete,
+		RmRecursive, RmOutside, RmFile, OverwriteUnread, SQLDrop, DBReset, GitResetHard, GitDiscard, GitClean, GitPushForce, GitBranchDelete, GitLock,
 		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, TestSkip,
 		SecretCLI, SecretSudo, SecretFile, SecretCommit,
 		SystemService, SystemEtc, SystemRegistry,

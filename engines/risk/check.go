@@ -126,6 +126,7 @@ func checkCommand(c Call) []Finding {
 		if i := indexOf(x.args, "--permission-mode"); i >= 0 && i+1 < len(x.args) && x.args[i+1] == "bypassPermissions" {
 			out = append(out, Finding{Entry: SkipPermissions, Target: "--permission-mode bypassPermissions"})
 		}
+		out = append(out, checkGitLock(name, x)...)
 		switch name {
 		case "rm", "rmdir", "unlink":
 			out = append(out, checkRm(c, x)...)
@@ -1106,11 +1107,22 @@ func checkWindowsWords(words []string) []Finding {
 			out = append(out, Finding{Entry: SystemRegistry, Target: clean(words[2])})
 		}
 	case "set-itemproperty", "new-itemproperty", "remove-itemproperty", "remove-item", "new-item", "set-item", "rename-itemproperty":
+		if verb == "remove-item" {
+			for _, w := range words[1:] {
+				if isGitLock(clean(w)) {
+					out = append(out, Finding{Entry: GitLock, Target: clean(w)})
+				}
+			}
+		}
 		for _, w := range words[1:] {
 			if hklm(w) {
 				out = append(out, Finding{Entry: SystemRegistry, Target: clean(w)})
 				break
 			}
+		}
+	case "stop-process", "spps", "kill":
+		if name, ok := psProcessName(words[1:]); ok && isGitProgram(name) {
+			out = append(out, Finding{Entry: GitLock, Target: "Stop-Process -Name " + name})
 		}
 	case "set-service", "stop-service", "start-service", "restart-service", "suspend-service", "new-service", "remove-service":
 		target := verb
@@ -1131,3 +1143,65 @@ func checkWindowsWords(words []string) []Finding {
 
 // regVerbs are reg.exe's subcommands that change the registry.
 var regVerbs = map[string]bool{"add": true, "delete": true, "import": true, "copy": true, "restore": true, "load": true}
+
+// checkGitLock reads a command that removes a git lock file (rm, unlink)
+// or kills git processes by name (pkill, killall, taskkill).
+func checkGitLock(name string, x cmd) []Finding {
+	_, params := splitFlags(x.args[1:])
+	var out []Finding
+	switch name {
+	case "rm", "unlink":
+		for _, p := range params {
+			if isGitLock(p) {
+				out = append(out, Finding{Entry: GitLock, Target: p})
+			}
+		}
+	case "pkill", "killall":
+		for _, p := range params {
+			if isGitProgram(p) {
+				out = append(out, Finding{Entry: GitLock, Target: name + " " + p})
+			}
+		}
+	case "taskkill", "taskkill.exe":
+		for i, a := range x.args {
+			if strings.EqualFold(a, "/IM") && i+1 < len(x.args) && isGitProgram(x.args[i+1]) {
+				out = append(out, Finding{Entry: GitLock, Target: "taskkill /IM " + x.args[i+1]})
+			}
+		}
+	}
+	return out
+}
+
+// isGitLock tells a git lock file: a *.lock file directly in a .git
+// directory or in its refs (index.lock, HEAD.lock, refs/heads/main.lock).
+func isGitLock(p string) bool {
+	p = strings.ReplaceAll(p, `\`, "/")
+	if !strings.HasSuffix(p, ".lock") {
+		return false
+	}
+	return strings.HasPrefix(p, ".git/") || strings.Contains(p, "/.git/")
+}
+
+// isGitProgram tells a process name that is git itself (git, git.exe),
+// not a program whose name starts with it (gitk, git-lfs is left alone).
+func isGitProgram(n string) bool {
+	n = strings.ToLower(strings.Trim(n, `'"`))
+	return n == "git" || n == "git.exe"
+}
+
+// psProcessName is the -Name (or -ProcessName) of a Stop-Process
+// statement, or its first bare argument.
+func psProcessName(words []string) (string, bool) {
+	for i, w := range words {
+		lw := strings.ToLower(w)
+		if (lw == "-name" || lw == "-processname") && i+1 < len(words) {
+			return strings.Trim(words[i+1], `'"`), true
+		}
+	}
+	for _, w := range words {
+		if !strings.HasPrefix(w, "-") {
+			return strings.Trim(w, `'"`), true
+		}
+	}
+	return "", false
+}

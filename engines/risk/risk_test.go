@@ -119,6 +119,21 @@ func TestCommands(t *testing.T) {
 		{"echo '{}' > .claude/settings.local.json", "agent-permissions"},
 		{`bash -c "git push --force"`, "git-push-force"},
 		{"ls -la", ""},
+		// A git lock removed, or git killed by name, while a git may still
+		// be writing (mthis-audit, calls 211-232: commits hung, the agent
+		// killed every git process and deleted index.lock, twice).
+		{"rm -f .git/index.lock", "git-lock"},
+		{"rm /home/ana/proj/.git/refs/heads/main.lock", "git-lock"},
+		{"pkill -9 git", "git-lock"},
+		{"killall git", "git-lock"},
+		{"taskkill /F /IM git.exe", "git-lock"},
+		{`powershell.exe -Command "if (Test-Path '.git\\index.lock') { Remove-Item '.git\\index.lock' -Force }"`, "git-lock"},
+		{`powershell.exe -Command "Stop-Process -Name git -Force -ErrorAction SilentlyContinue"`, "git-lock"},
+		{"ls .git/index.lock", ""},
+		{"rm -f package-lock.json.lock", ""}, // a generated *.lock file, not git's
+		{"pkill -f 'node server.js'", ""},
+		{"pkill gitk", ""},
+		{`powershell.exe -Command "Stop-Process -Name node -Force"`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.cmd, func(t *testing.T) {
@@ -236,6 +251,8 @@ func TestCovered(t *testing.T) {
 		{"git commit --no-verify -m x", "commit and push", false},
 		{"git restore logs/", "fix the warnings without being lazy", false},
 		{"echo pw | sudo -S ls", "the password is pw", false},
+		{"rm -f .git/index.lock", "git says another git process seems to be running, remove the stale lock", true},
+		{"rm -f .git/index.lock", "commit the changes", false},
 	}
 	for _, tt := range tests {
 		fs := Check(Call{Tool: "Bash", Command: tt.cmd, ProjectDir: proj})
