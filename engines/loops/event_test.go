@@ -184,6 +184,10 @@ func TestErrorFingerprint(t *testing.T) {
 		{"Allocated 1234 bytes", "Allocated 99 bytes"},
 		{"go: downloading github.com/a/b v1.2.3\n./main.go:10:2: undefined: Foo", "./main.go:10:2: undefined: Foo"},
 		{"npm warn Unknown env config \"x\".\n[TypeError: generate is not a function]", "[TypeError: generate is not a function]"},
+		// The CLI's refusals of a write until the file is read, however
+		// worded (mthis-logsync, calls 25, 27, 29).
+		{"File has been unexpectedly modified. Read it again before attempting to write it.", "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"},
+		{"File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.", "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"},
 	}
 	for _, p := range same {
 		t.Run("same/"+p[0], func(t *testing.T) {

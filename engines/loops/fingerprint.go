@@ -36,12 +36,31 @@ const maxErrorInput = 256 << 10
 // It is one left-to-right scan, linear in the text (Go's regexp package
 // took 130 ms on a 30 KB test log, which a hook cannot afford).
 func ErrorFingerprint(errText string) string {
+	if readFirst(errText) {
+		return ReadFirstFingerprint
+	}
 	s := errText
 	if len(s) > maxErrorInput {
 		s = s[:maxErrorInput/2] + "\n" + s[len(s)-maxErrorInput/2:]
 	}
 	s = strings.ToValidUTF8(dropProgress(s), "\uFFFD")
 	return clip(strings.Join(strings.Fields(normaliseError(s)), " "), MaxFingerprint, 100)
+}
+
+// ReadFirstFingerprint is the one fingerprint of the CLI's refusals of a
+// write until the file is read ("File has not been read yet", "File has
+// been unexpectedly modified. Read it again"): worded two ways, one
+// failure, so refusals of one file whichever wording are counted together.
+const ReadFirstFingerprint = "the CLI refused the write until the file is read (again)"
+
+// readFirst tells the CLI's refusal of a write until the file is read.
+func readFirst(text string) bool {
+	if len(text) > 300 {
+		return false
+	}
+	return strings.Contains(text, "File has not been read yet") ||
+		strings.Contains(text, "File has been unexpectedly modified") ||
+		strings.Contains(text, "File has been modified since read")
 }
 
 // progressPrefixes start lines a tool prints on some runs and not others
