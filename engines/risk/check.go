@@ -363,8 +363,9 @@ func resolve(p, dir string) string {
 }
 
 // homeOf is the home directory a project path shows ("/home/ana" of
-// "/home/ana/src/app", "/Users/ana" of "/Users/ana/app"), or "": a hook
-// does not read $HOME, which replay and the person's machine disagree on.
+// "/home/ana/src/app", "/Users/ana" of "/Users/ana/app"), or, when it shows
+// none (a project under /mnt/c or /srv), unknownHome: a hook does not read
+// $HOME, which replay and the person's machine disagree on.
 func homeOf(project string) string {
 	for _, root := range []string{"/home/", "/Users/"} {
 		i := strings.LastIndex(project, root)
@@ -379,8 +380,13 @@ func homeOf(project string) string {
 			return project[:i+len(root)] + rest
 		}
 	}
-	return ""
+	return unknownHome
 }
+
+// unknownHome stands for a home directory no path shows: "~/x" becomes
+// "/~/x", outside every project, and the same path each time it is named,
+// so a file the session made there is known again when it deletes it.
+const unknownHome = "/~"
 
 // expandHome turns "~" and "~/x" into home and home/x when home is known.
 func expandHome(p, home string) string {
@@ -499,9 +505,14 @@ func checkRm(c Call, x cmd) []Finding {
 			continue
 		}
 		switch {
+		case created(p, c.Written) && p != home && path.Dir(p) != home:
+			// What the session made (mkdir, a redirection, cp), inside the
+			// project or out: deleting it undoes its own work. Not the home
+			// directory or a folder right in it, which mkdir -p may have
+			// named when it was already there.
 		case c.outside(p, c.ProjectDir):
 			out = append(out, Finding{Entry: RmOutside, Target: t})
-		case isBuildPath(p) || created(p, c.Written):
+		case isBuildPath(p):
 		case recursive:
 			out = append(out, Finding{Entry: RmRecursive, Target: t})
 		case !isGenerated(p) && !strings.ContainsAny(t, "*?[$"):

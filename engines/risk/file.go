@@ -16,7 +16,7 @@ var skips = lazy(`(\bt\.Skip(?:f|Now)?\(|\b(?:it|test|describe)\.skip\(|\bx(?:it
 
 // secretAssign is a key = "value" or key: value line whose key names a
 // password or key.
-var secretAssign = lazy(`(?im)^[\t ]*(?:export[\t ]+)?["']?([\w.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret)[\w.-]*)["']?[\t ]*[:=][\t ]*["']?([^\s"'#,;]{6,})`)
+var secretAssign = lazy(`(?im)^[\t ]*(?:export[\t ]+)?["']?([\w.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret)[\w.-]*)["']?[\t ]*[:=][\t ]*(["']?)([^\s"'#,;]{6,})`)
 
 // placeholders are values that are not a secret.
 var placeholder = lazy(`(?i)^(\$|<|\{\{|!secret|!env|env\(|process\.env|os\.environ|getenv|os\.getenv|none|null|nil|true|false|changeme|change_me|password|secret|example|placeholder|dummy|test\w*|your[_-]|xxx|\*\*\*|\.\.\.|required|optional|string|undefined)`)
@@ -94,14 +94,47 @@ func newSecret(p, newText, oldText string) string {
 	if strings.Contains(b, "example") || strings.Contains(b, "sample") || strings.Contains(b, "template") || docFile(p) || testFile(p) {
 		return ""
 	}
+	code := codeFile(p)
 	for _, m := range secretAssign().FindAllStringSubmatch(newText, 16) {
-		v := m[2]
+		key, quoted, v := strings.ToLower(m[1]), m[2] != "", m[3]
 		if placeholder().MatchString(v) || strings.Contains(oldText, v) || strings.ContainsAny(v, "()[]{}") || !strong(v) {
+			continue
+		}
+		// In source code a literal is quoted: `token: config.token` is a
+		// reference, not a secret. A dotted name (settings.api_key) is a
+		// reference anywhere, and a count of tokens (max_tokens) holds no
+		// token.
+		if code && !quoted || dottedName(v) || strings.HasSuffix(key, "tokens") {
 			continue
 		}
 		return v
 	}
 	return ""
+}
+
+// codeFile tells a source file by its extension: there an unquoted value is
+// an expression.
+func codeFile(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".go", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".py", ".rb", ".ex", ".exs", ".java", ".kt", ".kts",
+		".scala", ".rs", ".cs", ".php", ".swift", ".c", ".h", ".cc", ".cpp", ".hpp", ".m", ".dart", ".lua", ".vue", ".svelte":
+		return true
+	}
+	return false
+}
+
+// dottedName tells a value made of identifiers joined by dots, with no
+// digit: a name that refers to a setting, not a secret.
+func dottedName(v string) bool {
+	if !strings.Contains(v, ".") {
+		return false
+	}
+	for _, r := range v {
+		if !(r == '.' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // permissionText reports whether a settings text touches permissions.
