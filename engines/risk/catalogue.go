@@ -87,7 +87,7 @@ var (
 		TargetCovers: true}
 	GitLock = &Entry{ID: "git-lock", Category: DeleteData,
 		What:  "removes a git lock file (.git/index.lock) or kills git processes by name: a git still writing the repository may leave it corrupt",
-		Cover: []string{"index.lock", "lock file", "stale lock", "kill* git", "git process*", "git hang*", "git is hang*", "git hung"}}
+		Cover: []string{"index.lock", "lock file", "stale lock", "kill* git", "git process*", "git hang*", "git is hang*", "git hung", "troubleshoot*", "if stuck", "unstick", "unblock"}}
 	NoVerify = &Entry{ID: "no-verify", Category: Security,
 		What:  "bypasses the repository's commit or push hooks (--no-verify)",
 		Cover: []string{"no-verify", "skip hook*", "bypass hook*", "skip the hook*", "skip pre-commit", "without hook*", "ignore hook*"}}

@@ -261,6 +261,10 @@ func TestCovered(t *testing.T) {
 		{"echo pw | sudo -S ls", "the password is pw", false},
 		{"rm -f .git/index.lock", "git says another git process seems to be running, remove the stale lock", true},
 		{"rm -f .git/index.lock", "commit the changes", false},
+		// mthis-audit: "complete the commit, always verify and run hooks. If
+		// stuck, please troubleshoot" asks for what a hung commit needs
+		// (judges M and N labelled the kills that followed useless).
+		{"pkill -9 git", "complete the commit, always verify and run hooks. If stuck, please troubleshoot", true},
 	}
 	for _, tt := range tests {
 		fs := Check(Call{Tool: "Bash", Command: tt.cmd, ProjectDir: proj})
