@@ -301,48 +301,33 @@ func TestHomePaths(t *testing.T) {
 	if len(made) != 1 || made[0] != "/home/ana/proj/scratch.txt" {
 		t.Fatalf("Creates = %q", made)
 	}
-	for _, tc := range []struct{ cmd, want string }{
+	checkCommands(t, project, made, "%s: got %s, want %q", []struct{ cmd, want string }{
 		{`cd ~/proj && rm -f scratch.txt`, ""},
 		{`rm -f ~/proj/scratch.txt`, ""},
 		{`cd ~/proj && rm -f notes.md`, "rm-file"},
 		{`rm -rf ~/Downloads/old`, "rm-outside"},
-	} {
-		got := idsOf(Check(Call{Tool: "Bash", Command: tc.cmd, ProjectDir: project, Written: made}))
-		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
-			t.Errorf("%s: got %s, want %q", tc.cmd, got, tc.want)
-		}
-	}
+	})
 	// Outside the project too, what the session made is its own to delete
 	// (sixth held-out set, cctrace-export #41 and #92: scratch copies made
 	// with mkdir -p for an experiment, labelled useless by both judges);
 	// but not a folder right in the home directory, which mkdir -p may
 	// have named when it was already there.
 	outsideMade := Creates(`mkdir -p /mnt/c/scratch/import-test && mkdir -p ~/.claude/projects/-mnt-c-scratch && mkdir -p ~/.config`, project, "")
-	for _, tc := range []struct{ cmd, want string }{
+	checkCommands(t, project, outsideMade, "%s after mkdir: got %s, want %q", []struct{ cmd, want string }{
 		{`rm -rf /mnt/c/scratch/import-test/claude_export_*`, ""},
 		{`rm -rf ~/.claude/projects/-mnt-c-scratch`, ""},
 		{`rm -rf ~/.config`, "rm-outside"},
 		{`rm -rf /mnt/c/scratch/other`, "rm-outside"},
-	} {
-		got := idsOf(Check(Call{Tool: "Bash", Command: tc.cmd, ProjectDir: project, Written: outsideMade}))
-		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
-			t.Errorf("%s after mkdir: got %s, want %q", tc.cmd, got, tc.want)
-		}
-	}
+	})
 	// A project path that shows no home (WSL's /mnt/c): "~" is still one
 	// place, outside the project, the same each time it is named.
 	wsl := "/mnt/c/python/app"
 	wslMade := Creates(`mkdir -p ~/.claude/projects/-mnt-c-python-app-test`, wsl, "")
-	for _, tc := range []struct{ cmd, want string }{
+	checkCommands(t, wsl, wslMade, "%s in a project under /mnt/c: got %s, want %q", []struct{ cmd, want string }{
 		{`rm -rf ~/.claude/projects/-mnt-c-python-app-test`, ""},
 		{`rm -rf ~/Documents/notes`, "rm-outside"},
 		{`rm -rf ~`, "rm-outside"},
-	} {
-		got := idsOf(Check(Call{Tool: "Bash", Command: tc.cmd, ProjectDir: wsl, Written: wslMade}))
-		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
-			t.Errorf("%s in a project under /mnt/c: got %s, want %q", tc.cmd, got, tc.want)
-		}
-	}
+	})
 	if h := homeOf("/dev/shm/replay/fs/Users/bo/app"); h != "/dev/shm/replay/fs/Users/bo" {
 		t.Errorf("homeOf = %q", h)
 	}
@@ -355,6 +340,20 @@ func TestHomePaths(t *testing.T) {
 	}
 	if got := idsOf(Check(Call{Tool: "Bash", Command: `rm -rf /tmp/app-test`, ProjectDir: root + "/Users/bo/app", Root: root})); got != "" {
 		t.Errorf("replayed rm of a temp dir mapped under the root: got %s", got)
+	}
+}
+
+// checkCommands runs each command through Check in project with the
+// session's written files, and holds it to the entry it wants ("" for
+// none); format words the failure from the command, what was found and
+// what was wanted.
+func checkCommands(t *testing.T, project string, written []string, format string, cases []struct{ cmd, want string }) {
+	t.Helper()
+	for _, tc := range cases {
+		got := idsOf(Check(Call{Tool: "Bash", Command: tc.cmd, ProjectDir: project, Written: written}))
+		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
+			t.Errorf(format, tc.cmd, got, tc.want)
+		}
 	}
 }
 
