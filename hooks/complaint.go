@@ -124,7 +124,21 @@ func complaintStems(text string) (stems, failures []string) {
 // names nothing at all ("It should now work"). "The API is working fine
 // now" says nothing of a WiFi that will not connect.
 func claimAbout(claim string, reports ...[]string) bool {
-	named := false
+	named := claimStems(claim)
+	for _, st := range named {
+		for _, r := range reports {
+			if slices.Contains(r, st) {
+				return true
+			}
+		}
+	}
+	return len(named) == 0
+}
+
+// claimStems are the stems of what a claim of a fix names: its words but
+// the common ones and those every claim is made of.
+func claimStems(claim string) []string {
+	var out []string
 	for _, t := range lcs.Normalize(claim) {
 		if len(t) < 2 {
 			continue
@@ -133,14 +147,9 @@ func claimAbout(claim string, reports ...[]string) bool {
 		if complaintStop[st] || complaintStop[t] || claimWord[st] {
 			continue
 		}
-		named = true
-		for _, r := range reports {
-			if slices.Contains(r, st) {
-				return true
-			}
-		}
+		out = append(out, st)
 	}
-	return !named
+	return out
 }
 
 // claimWord are the stems every claim of a fix is made of; sharing one says
@@ -252,8 +261,7 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 				}))
 			}
 		}
-	}
-	if earlier != nil {
+	} else {
 		var claims []string
 		for _, cl := range c.Claims {
 			if cl.Clock > earlier.Clock && claimAbout(cl.Text, earlier.Stems, stems) {
@@ -292,15 +300,8 @@ func (s *session) lastClaim() (state.Claim, bool) {
 // claim is made of) that a report holds too.
 func claimShared(claim string, report []string) []string {
 	var shared []string
-	for _, t := range lcs.Normalize(claim) {
-		if len(t) < 3 {
-			continue
-		}
-		st := drift.Stem(t)
-		if len(st) < 3 || complaintStop[st] || complaintStop[t] || claimWord[st] {
-			continue
-		}
-		if slices.Contains(report, st) {
+	for _, st := range claimStems(claim) {
+		if len(st) >= 3 && slices.Contains(report, st) {
 			shared = appendStem(shared, st)
 		}
 	}
