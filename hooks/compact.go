@@ -264,10 +264,18 @@ func handlePostCompact(ctx context.Context, s *session, p *Payload) (Response, e
 		return Response{}, nil
 	}
 	sum := summaryWords(p.CompactSummary)
+	a, _ := s.loadAnchor()
+	moved := a != nil && a.Task != nil && a.Task.Text != a.Text
 	snap := s.snapshotKeeping(ctx, func(kind, text string) bool {
 		// Files and failures the summary leaves out are most often the ones
 		// it was right to leave (judges found the restated failures long
-		// fixed): only the user's task, goal and words are restated.
+		// fixed): only the user's task, goal and words are restated. The
+		// session's first prompt, once a later one has become the task, is
+		// left out too: a summary of the later work rightly drops it
+		// (judges found it restated as the goal, stale, twice).
+		if kind == "goal" && moved {
+			return false
+		}
 		return kind != "file" && kind != "failure" && !sum.covers(kind, text)
 	})
 	if snap == "" {

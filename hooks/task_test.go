@@ -300,6 +300,21 @@ func TestReanchorSaysWhatTheSummaryLeavesOut(t *testing.T) {
 		t.Fatalf("without a summary the whole block is due: %+v", r)
 	}
 
+	// Once a later prompt has become the task, the session's first prompt
+	// is not restated as the goal even when the summary, about the later
+	// work, leaves it out (sixth held-out set: pai-jarvis-history #188,
+	// labelled false by both judges); the task it leaves out still is.
+	s = setup(t)
+	s.userPrompt("Now make the retry limit configurable through the RETRY_MAX environment variable")
+	r = s.compactNext("Working on RETRY_MAX. Never push to main.")
+	got = reanchorIn(r)
+	if strings.Contains(got, "<goal") || strings.Contains(got, "exponential backoff") {
+		t.Errorf("the first prompt is restated after a later one became the task: %q", got)
+	}
+	if !strings.Contains(got, "<current_task") {
+		t.Errorf("the task the summary leaves out is not restated: %q", got)
+	}
+
 	s = setup(t)
 	s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
 	s.calls++
