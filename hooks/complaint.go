@@ -36,13 +36,13 @@ const (
 // their words (most of them) compiles none.
 var (
 	failureRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(fail\w*|errors?|crash\w*|broken|breaks|exceptions?|kick\w*|wrong|hangs?|freez\w*|frozen|time[sd]? ?out|stuck|blank|(does ?n[o']?t|do ?n[o']?t|is ?n[o']?t|wo ?n't|can ?n[o']?t|not) (work|load|start|run|connect|compile|build|show|open|pass)\w*)\b`)
+		return regexp.MustCompile(`(?i)\b(fail\w*|errors?|crash\w*|broken|breaks|exceptions?|kick\w*|wrong|hangs?|freez\w*|frozen|time[sd]? ?out|stuck|blank|(does ?n[o']?t|do ?n[o']?t|is ?n[o']?t|wo ?n't|can ?n[o']?t|not) (work|load|start|run|connect|compile|build|show|open|pass)\w*|(not|no \w+) found|no such)\b`)
 	})
 	repeatRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(still|again|same|keeps?|once more)\b`)
 	})
 	claimRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(fixed|resolved|should (now )?(work|pass|run|succeed|be (fixed|working|resolved|gone))|(now|all) (works?|passe?s?|passing|succeeds?)|works now|(is|are) (now )?working|are passing|(tests?|checks?) (now |all )?pass(es|ing)?|no longer (fails?|crash\w*|errors?|happens?))\b`)
+		return regexp.MustCompile(`(?i)\b(fixed|resolved|should (now )?(work|pass|run|succeed|be (fixed|working|resolved|gone))|(now|all) (works?|passe?s?|passing|succeeds?)|works now|(is|are) (now )?working|are passing|(tests?|checks?) (now |all )?pass(es|ing)?|no longer (fails?|crash\w*|errors?|happens?)|(now|please) try (it )?again)\b`)
 	})
 )
 
@@ -52,9 +52,9 @@ var (
 var (
 	failureWords = []string{"fail", "error", "crash", "broke", "break", "exception", "kick", "wrong", "hang",
 		"freez", "frozen", "time", "stuck", "blank", "work", "load", "start", "run", "connect", "compile", "build",
-		"show", "open", "pass"}
+		"show", "open", "pass", "found", "no such"}
 	repeatWords = []string{"still", "again", "same", "keep", "once more"}
-	claimWords  = []string{"fixed", "resolved", "should", "work", "pass", "succeed", "test", "check", "no longer"}
+	claimWords  = []string{"fixed", "resolved", "should", "work", "pass", "succeed", "test", "check", "no longer", "try"}
 )
 
 // mayMatch is false only when re cannot match text because text is ASCII
@@ -156,7 +156,7 @@ func claimStems(claim string) []string {
 // nothing about what was fixed.
 var claimWord = map[string]bool{
 	"fix": true, "resolv": true, "work": true, "pass": true, "should": true, "succeed": true, "now": true,
-	"longer": true, "fine": true, "good": true, "correctli": true, "properli": true, "error": true, "fail": true, "issu": true, "problem": true,
+	"longer": true, "tri": true, "fine": true, "good": true, "correctli": true, "properli": true, "error": true, "fail": true, "issu": true, "problem": true,
 }
 
 func appendStem(list []string, s string) []string {

@@ -117,6 +117,10 @@ var (
 		What:         "writes a literal password or key into a file",
 		Cover:        []string{"hardcod*", "hard-cod*", "put the password", "add the password", "store the password"},
 		TargetCovers: true}
+	SecretPrint = &Entry{ID: "secret-print", Category: Secrets,
+		What:         "prints a secrets file (.env, credentials, a private key) into the transcript, where the model, the logs and any export of the session keep it",
+		Cover:        []string{"show* the key*", "show* the secret*", "show* the token*", "print* the key*", "print* the secret*", "show* the env", "print* the env", "content* of", "display*", "cat"},
+		TargetCovers: true}
 	SecretCommit = &Entry{ID: "secret-commit", Category: Secrets,
 		What:  "stages or commits a file into which this session wrote a literal password or key",
 		Cover: []string{"commit* password*", "commit* secret*", "commit* credential*", "push* password*"}}
@@ -152,7 +156,7 @@ func Catalogue() []*Entry {
 	return []*Entry{
 		RmRecursive, RmOutside, RmFile, OverwriteUnread, SQLDrop, DBReset, GitResetHard, GitDiscard, GitClean, GitPushForce, GitBranchDelete, GitLock,
 		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, TestSkip,
-		SecretCLI, SecretSudo, SecretFile, SecretCommit,
+		SecretCLI, SecretSudo, SecretFile, SecretPrint, SecretCommit,
 		SystemService, SystemEtc, SystemRegistry,
 		DBCreate, EnvSwitch,
 		SkipPermissions, SandboxOff, AgentSettings,

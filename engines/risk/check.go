@@ -127,6 +127,7 @@ func checkCommand(c Call) []Finding {
 			out = append(out, Finding{Entry: SkipPermissions, Target: "--permission-mode bypassPermissions"})
 		}
 		out = append(out, checkGitLock(name, x)...)
+		out = append(out, checkSecretPrint(name, x)...)
 		switch name {
 		case "rm", "rmdir", "unlink":
 			out = append(out, checkRm(c, x)...)
@@ -854,6 +855,11 @@ func checkDBTools(name string, x cmd) []Finding {
 				return []Finding{{Entry: DBReset, Target: v}}
 			}
 		}
+	case genericDBReset(a) != "":
+		// A project's own script or task: ./server.sh reset-db, make
+		// drop-db, npm run db:reset (sixth held-out set: athena-logs
+		// #48, a database wiped unasked, a miss both judges marked).
+		return []Finding{{Entry: DBReset, Target: genericDBReset(a)}}
 	case name == "docker" || name == "docker-compose" || name == "podman":
 		if contains(a, "down") && (contains(a, "-v") || contains(a, "--volumes")) {
 			return []Finding{{Entry: DBReset, Target: "compose down --volumes"}}
@@ -863,6 +869,21 @@ func checkDBTools(name string, x cmd) []Finding {
 		}
 	}
 	return nil
+}
+
+// dbResetWord is a task or subcommand name that resets or drops a
+// database: reset-db, db:reset, drop_database, wipe-db, db-nuke…
+var dbResetWord = lazy(`(?i)^(?:(?:reset|drop|wipe|nuke|purge|destroy|recreate)[-_:]?(?:the[-_])?(?:db|database)s?|(?:db|database)[-_:](?:reset|drop|wipe|nuke|purge|destroy|recreate))$`)
+
+// genericDBReset is the argument of a command that names a database reset
+// (not the program itself), or "".
+func genericDBReset(args []string) string {
+	for _, a := range args[1:] {
+		if dbResetWord().MatchString(a) {
+			return a
+		}
+	}
+	return ""
 }
 
 var (
@@ -1131,6 +1152,12 @@ func checkWindowsWords(words []string) []Finding {
 				break
 			}
 		}
+	case "get-content", "gc", "cat", "type":
+		for _, w := range words[1:] {
+			if !strings.HasPrefix(w, "-") && secretsFile(strings.ReplaceAll(clean(w), `\`, "/")) {
+				out = append(out, Finding{Entry: SecretPrint, Target: clean(w)})
+			}
+		}
 	case "stop-process", "spps", "kill":
 		if name, ok := psProcessName(words[1:]); ok && isGitProgram(name) {
 			out = append(out, Finding{Entry: GitLock, Target: "Stop-Process -Name " + name})
@@ -1215,4 +1242,55 @@ func psProcessName(words []string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// checkSecretPrint reads a command that prints a secrets file: cat, head,
+// tail, less, more or bat of one, or a grep of one that prints the lines it
+// finds (not one that only counts, lists or tests: -c, -l, -L, -q).
+func checkSecretPrint(name string, x cmd) []Finding {
+	grep := name == "grep" || name == "egrep" || name == "rg"
+	if !grep && name != "cat" && name != "head" && name != "tail" && name != "less" && name != "more" && name != "bat" {
+		return nil
+	}
+	flags, params := splitFlags(x.args[1:])
+	if grep {
+		pattern := true
+		for _, f := range flags {
+			if f == "--count" || f == "--files-with-matches" || f == "--files-without-match" || f == "--quiet" || f == "--silent" ||
+				!strings.HasPrefix(f, "--") && strings.ContainsAny(f[1:], "clLq") {
+				return nil
+			}
+			if f == "-e" || f == "-f" || strings.HasPrefix(f, "--regexp") {
+				pattern = false
+			}
+		}
+		if pattern && len(params) > 0 {
+			params = params[1:] // the pattern
+		}
+	}
+	var out []Finding
+	for _, p := range params {
+		if secretsFile(p) {
+			out = append(out, Finding{Entry: SecretPrint, Target: p})
+		}
+	}
+	return out
+}
+
+// secretsFile tells a file that holds secrets by its name: .env and
+// .env.<stage> (not an example, sample or template), a private key
+// (id_rsa, id_ed25519, *.key, a *.pem named as a key), credentials, .netrc,
+// .pgpass, secrets.{yaml,yml,json,env}.
+func secretsFile(p string) bool {
+	b := strings.ToLower(path.Base(p))
+	switch {
+	case b == ".env" || strings.HasPrefix(b, ".env."):
+		return !strings.Contains(b, "example") && !strings.Contains(b, "sample") && !strings.Contains(b, "template") && !strings.Contains(b, "dist")
+	case b == "id_rsa" || b == "id_ed25519" || b == "id_ecdsa" || b == "id_dsa", b == "credentials", b == ".netrc", b == ".pgpass":
+		return true
+	case strings.HasPrefix(b, "secrets.") && (strings.HasSuffix(b, ".yaml") || strings.HasSuffix(b, ".yml") || strings.HasSuffix(b, ".json") || strings.HasSuffix(b, ".env")):
+		return true
+	}
+	// A .pem is often a certificate, public by design: only one named as a key.
+	return strings.HasSuffix(b, ".key") || strings.HasSuffix(b, ".pem") && (strings.Contains(b, "key") || strings.Contains(b, "priv"))
 }
