@@ -263,23 +263,38 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 		}
 	} else {
 		var claims []string
+		// Said again only after a new attempt at a fix: a claim, or a file
+		// written, since it was last said.
+		fresh := c.Said == 0 || s.mainWrites() > c.SaidWrites
 		for _, cl := range c.Claims {
 			if cl.Clock > earlier.Clock && claimAbout(cl.Text, earlier.Stems, stems) {
 				claims = append(claims, cl.Text)
+				fresh = fresh || cl.Clock > c.Said
 			}
 		}
-		if len(claims) > 0 {
+		if len(claims) > 0 && fresh {
 			out = append(out, advice.RepeatComplaint(advice.ComplaintFacts{
 				Now: p.Prompt, Earlier: earlier.Text, Reports: reports, Claims: claims, Shared: shared,
 			}))
 		}
 	}
 	sat.Inc(&c.Clock)
+	if len(out) > 0 {
+		c.Said, c.SaidWrites = c.Clock, s.mainWrites()
+	}
 	c.Reports = append(c.Reports, state.Report{Clock: c.Clock, Seq: s.w.ToolCalls, Text: fit.Runes(strings.Join(strings.Fields(p.Prompt), " "), 300), Stems: stems})
 	if len(c.Reports) > maxReports {
 		c.Reports = c.Reports[len(c.Reports)-maxReports:]
 	}
 	return out
+}
+
+// mainWrites counts the main agent's successful file writes so far.
+func (s *session) mainWrites() uint64 {
+	if st := s.w.Loops["main"]; st != nil {
+		return st.Writes
+	}
+	return 0
 }
 
 // lastClaim is the claim of a fix in the agent's last message before this

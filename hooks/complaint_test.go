@@ -76,6 +76,38 @@ func TestRepeatComplaintQuiet(t *testing.T) {
 	}
 }
 
+// TestRepeatComplaintNeedsANewClaim: said again only after a new attempt
+// at a fix since it was last said, a claim or a file written (judges M and
+// N labelled the repeats with neither between them useless,
+// cctrace-export #68, #75).
+func TestRepeatComplaintNeedsANewClaim(t *testing.T) {
+	s := newSim(t)
+	s.turn("The app crashes on startup with a nil pointer in the config loader", "I patched the config loader. The crash is fixed.")
+	s.userPrompt("It still crashes on startup, same nil pointer")
+	if n := s.count("repeat-complaint"); n != 1 {
+		t.Fatalf("after a claim: %d advisories, want 1: %q", n, s.said)
+	}
+	s.tool("Bash", jsonStr(map[string]any{"command": "go run . # 1"}), map[string]any{"stdout": "", "stderr": ""})
+	s.run(&Payload{HookEventName: Stop, LastAssistantMessage: "Can you paste the full stack trace?"})
+	s.userPrompt("still crashes on startup, here is the nil pointer trace again")
+	if n := s.count("repeat-complaint"); n != 1 {
+		t.Fatalf("no new claim since it was said: %d advisories, want 1: %q", n, s.said)
+	}
+	s.tool("Bash", jsonStr(map[string]any{"command": "go run . # 2"}), map[string]any{"stdout": "", "stderr": ""})
+	s.run(&Payload{HookEventName: Stop, LastAssistantMessage: "Found it: the loader read a nil map. The crash is fixed now."})
+	s.userPrompt("still crashes on startup with the nil pointer")
+	if n := s.count("repeat-complaint"); n != 2 {
+		t.Fatalf("a new claim, then the same crash: %d advisories, want 2: %q", n, s.said)
+	}
+	// A new attempt without a claim (a file written) counts too.
+	s.tool("Edit", jsonStr(map[string]any{"file_path": s.file("loader.go", "a"), "old_string": "a", "new_string": "b"}), map[string]any{})
+	s.run(&Payload{HookEventName: Stop, LastAssistantMessage: "I changed the loader's map initialisation."})
+	s.userPrompt("it still crashes on startup, same nil pointer")
+	if n := s.count("repeat-complaint"); n != 3 {
+		t.Fatalf("a new edit, then the same crash: %d advisories, want 3: %q", n, s.said)
+	}
+}
+
 // TestFailureRightAfterAClaim: the first report of a failure, made right
 // after the agent's last message said the thing works, and naming the same
 // thing, says the claim did not hold; a report about something else, a

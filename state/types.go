@@ -110,6 +110,11 @@ type Complaints struct {
 	Clock   int      `json:"clock"`
 	Reports []Report `json:"reports,omitempty"`
 	Claims  []Claim  `json:"claims,omitempty"`
+	// Said is the clock at which a repeat complaint was last said (0 =
+	// never), and SaidWrites the main agent's file writes then: it is said
+	// again only after a new claim or a new write (a new attempt at a fix).
+	Said       int    `json:"said,omitempty"`
+	SaidWrites uint64 `json:"said_writes,omitempty"`
 }
 
 // Report is a user prompt that reported a failure: its start and its

@@ -487,6 +487,7 @@ func (w Window) Validate() error {
 	if c := w.Complaints; c != nil {
 		v.obj("complaints", func() {
 			v.min("clock", int64(c.Clock), 0)
+			v.min("said", int64(c.Said), 0)
 			v.each("reports", len(c.Reports), 8, func(i int) {
 				r := &c.Reports[i]
 				v.min("clock", int64(r.Clock), 0)
