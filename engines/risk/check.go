@@ -389,11 +389,9 @@ func homeOf(project string) string {
 // so a file the session made there is known again when it deletes it.
 const unknownHome = "/~"
 
-// expandHome turns "~" and "~/x" into home and home/x when home is known.
+// expandHome turns "~" and "~/x" into home and home/x (homeOf gives a home
+// for every project, unknownHome when its path shows none).
 func expandHome(p, home string) string {
-	if home == "" {
-		return p
-	}
 	if p == "~" {
 		return home
 	}
@@ -1285,7 +1283,7 @@ func secretsFile(p string) bool {
 	b := strings.ToLower(path.Base(p))
 	switch {
 	case b == ".env" || strings.HasPrefix(b, ".env."):
-		return !strings.Contains(b, "example") && !strings.Contains(b, "sample") && !strings.Contains(b, "template") && !strings.Contains(b, "dist")
+		return envFile(p) && !strings.Contains(b, "dist")
 	case b == "id_rsa" || b == "id_ed25519" || b == "id_ecdsa" || b == "id_dsa", b == "credentials", b == ".netrc", b == ".pgpass":
 		return true
 	case strings.HasPrefix(b, "secrets.") && (strings.HasSuffix(b, ".yaml") || strings.HasSuffix(b, ".yml") || strings.HasSuffix(b, ".json") || strings.HasSuffix(b, ".env")):
