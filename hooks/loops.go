@@ -65,6 +65,7 @@ func (s *session) loopEvent(p *Payload, target, rng string) loops.Event {
 			if out != "" {
 				in, _ := s.callInput(p)
 				ev.Fail = loops.CommandFailureKeys(in.Command, out, true)
+				ev.Printing(in.Command, out)
 			}
 		} else if in, _ := s.callInput(p); s.sentToBackground(p) && !in.RunInBackground {
 			// Not asked to run in the background, yet it went there: it
@@ -318,7 +319,7 @@ func (s *session) loopCall(p *Payload, target, rng string) []advice.Advisory {
 	var out []advice.Advisory
 	for _, f := range findings {
 		c := advice.LoopContext{Agent: p.AgentID, Display: s.display}
-		if f.Pattern == loops.FailLoop {
+		if f.Pattern == loops.FailLoop || f.SameOutput {
 			var failed bool
 			if c.ErrorText, failed = s.failureText(p); !failed {
 				c.ErrorText, _ = s.shellOutput(p)

@@ -242,6 +242,7 @@ type LoopEvent struct {
 	Call        uint64 `json:"call,omitempty"`
 	Edits       bool   `json:"edits,omitempty"`
 	Batch       string `json:"batch,omitempty"`
+	Printed     string `json:"printed,omitempty"`
 }
 
 // LoopPattern is what the loop engine remembers about one pattern (the

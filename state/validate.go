@@ -536,6 +536,7 @@ func validateLoopEvent(v *vet, e *LoopEvent) {
 	v.maxLen("before", e.Before, 64)
 	v.maxLen("after", e.After, 64)
 	v.maxLen("batch", e.Batch, 16)
+	v.maxLen("printed", e.Printed, 16)
 }
 
 func (d *Drift) validate(v *vet) {

@@ -96,6 +96,9 @@ type Finding struct {
 	// Respelled (tool-loop) tells that the repeated calls were not spelled
 	// alike: cosmetic variants of one shell command (see ShellKey).
 	Respelled bool `json:"respelled,omitempty"`
+	// SameOutput (tool-loop) tells that the calls were different commands
+	// that all printed one output (Event.Printed); Steps are the commands.
+	SameOutput bool `json:"same_output,omitempty"`
 }
 
 // Step is one call of a tool-loop cycle.

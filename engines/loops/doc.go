@@ -101,6 +101,11 @@
 //     the command prints nothing (dependencies, a wrong path). A cycle made
 //     only of calls that another enabled pattern owns (reads, failures, writes
 //     with known hashes) is left to that pattern, so one loop is reported once.
+//     Failing that, different shell commands that all printed one output
+//     (Event.Printed: their own output, less warning lines, two lines or
+//     more) in three rounds with no write between are a tool-loop too
+//     (Finding.SameOutput): whatever they ask, they get the same answer, as
+//     cmd /c from Git Bash prints only its banner.
 //
 // # Alerts
 //

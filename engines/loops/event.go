@@ -82,6 +82,58 @@ type Event struct {
 	// known): the calls of one message run as one batch, issued before any
 	// of their results was seen, so fail-loop counts them as one round.
 	Batch string `json:"batch,omitempty"`
+	// Printed is, for a shell command that prints its own output (not a
+	// file's or a search's), a hash of what it printed less warning lines,
+	// when that is at least two lines: set by Printing. Different commands
+	// that all print one output are not doing what they ask.
+	Printed string `json:"printed,omitempty"`
+}
+
+// minPrinted bounds from below the output Printing hashes: shorter
+// outputs ("ok", a count, a path) are printed alike by commands that did
+// their different work.
+const minPrinted = 40
+
+// Printing takes in what a successful shell call printed and sets Printed:
+// the hash of its lines that are not warnings or a shell's start-up
+// complaints, when the command's first program prints its own work and
+// those lines are at least two and minPrinted bytes.
+func (e *Event) Printing(command, out string) {
+	if KindOf(e.Tool) != KindShell || !ownOutput(command) {
+		return
+	}
+	var lines []string
+	size := 0
+	for l := range strings.Lines(out) {
+		l = strings.TrimSpace(l)
+		if l == "" || noiseLine(l) {
+			continue
+		}
+		lines = append(lines, l)
+		size += len(l)
+	}
+	if len(lines) < 2 || size < minPrinted {
+		return
+	}
+	e.Printed = ShortHash([]byte(strings.Join(lines, "\n")))
+}
+
+// noiseLine tells a line a program prints whatever it was asked: a
+// warning (ssh's "** WARNING: connection is not using a post-quantum key
+// exchange", npm's "npm warn") or a shell's start-up complaint.
+func noiseLine(l string) bool {
+	low := strings.ToLower(l)
+	for _, w := range []string{"warning", "warn:", "warn ", "npm warn", "hint:", "** "} {
+		if strings.HasPrefix(low, w) {
+			return true
+		}
+	}
+	for _, p := range []string{".bashrc", ".bash_profile", ".zshrc", ".zshenv", ".zprofile", ".profile:"} {
+		if strings.Contains(low, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // ShownLines is how many lines at the shown end of a windowed command's

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"path"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -487,7 +488,57 @@ func oSameCall(a, b Event) bool {
 	}
 }
 
+// oracleToolLoop is the same call or cycle repeated, else different
+// commands printing one output.
 func oracleToolLoop(h []Event, cfg Config) (Finding, bool) {
+	if f, ok := oracleRepeatLoop(h, cfg); ok {
+		return f, true
+	}
+	return oracleSameOutput(h)
+}
+
+// oracleSameOutput: the newest call succeeded and printed P; of the calls
+// since the last edit, those that succeeded and printed P fall into
+// exactly three rounds, the newest opening the third, and name at least
+// three different commands.
+func oracleSameOutput(h []Event) (Finding, bool) {
+	n := len(h)
+	last := h[n-1]
+	if last.Printed == "" || !oSucceeded(last) {
+		return Finding{}, false
+	}
+	from := 0
+	for i := range n {
+		if oEdit(h[i]) {
+			from = i + 1
+		}
+	}
+	var in []int
+	for i := from; i < n; i++ {
+		if h[i].Printed == last.Printed && oSucceeded(h[i]) {
+			in = append(in, i)
+		}
+	}
+	r := oRounds(h, in)
+	if len(r) != 3 || r[2] != n-1 {
+		return Finding{}, false
+	}
+	f := Finding{Tool: last.Tool, Target: last.Target, Count: len(in), Cycle: 1, SameOutput: true}
+	var cmds []string
+	for _, i := range in {
+		f.Events = append(f.Events, h[i].Seq)
+		if !slices.Contains(cmds, h[i].Target) {
+			cmds = append(cmds, h[i].Target)
+			f.Steps = append(f.Steps, Step{Tool: h[i].Tool, Target: h[i].Target})
+		}
+	}
+	if len(cmds) < 3 {
+		return Finding{}, false
+	}
+	return f, true
+}
+
+func oracleRepeatLoop(h []Event, cfg Config) (Finding, bool) {
 	n := len(h)
 	ks := []int{1}
 	for k := max(cfg.CycleMin, 2); k <= cfg.CycleMax; k++ {
@@ -729,6 +780,9 @@ func randomHistory(r *rand.Rand, n int) []Event {
 		if r.IntN(4) != 0 {
 			e.Result = pick(r, genResults)
 		}
+		if e.Tool == "Bash" && r.IntN(4) != 0 {
+			e.Printed = pick(r, []string{"p1", "p1", "p1", "p2"})
+		}
 		if r.IntN(2) == 0 {
 			e.Before = pick(r, append(genHashes, ""))
 		}
@@ -749,7 +803,11 @@ func realisticHistory(r *rand.Rand, n int) []Event {
 	h := make([]Event, 0, n)
 	for len(h) < n {
 		var e Event
-		switch r.IntN(13) {
+		switch r.IntN(14) {
+		case 13: // a wrapper that runs nothing: other commands, one banner
+			c := pick(r, genCmds)
+			e = Event{Tool: "Bash", Target: c, Input: "bash" + c, Result: "banner-result", Printed: "banner"}
+			e.Batch = pick(r, []string{"", "", "b1"})
 		case 0, 1, 2, 3: // read, sometimes a page, sometimes a missing file
 			f := pick(r, genFiles)
 			e = Event{Tool: "Read", Target: f, Range: pick(r, genRanges)}
@@ -787,6 +845,9 @@ func realisticHistory(r *rand.Rand, n int) []Event {
 				e.Failed, e.Error = true, pick(r, genErrors)
 			} else {
 				e.Result = pick(r, genResults)
+				if r.IntN(2) == 0 { // it printed what the others did: a banner
+					e.Printed = "banner"
+				}
 			}
 			if r.IntN(4) == 0 { // the output names the failure: a port, a module
 				e.Fail = pick(r, genFails)
@@ -901,6 +962,9 @@ func TestPatternsMatchOracle(t *testing.T) {
 				want, wantHit := oraclePatterns[j].check(full, cfg)
 				if wantHit {
 					hits[p.Name()]++
+					if want.SameOutput {
+						hits["same-output"]++
+					}
 				}
 				if len(full) <= cfg.Window {
 					fits++
@@ -916,12 +980,21 @@ func TestPatternsMatchOracle(t *testing.T) {
 						if _, in, _, _ := oAnyStreak(full, cfg); len(in) < cfg.FailThreshold {
 							t.Fatalf("fail-loop at event %d: the window fires and the full history holds no streak: %s", i+1, dump(full))
 						}
+					} else if hit && got.SameOutput {
+						// Three rounds in the window may be the end of
+						// more in the full history.
+						if !oPrintedRounds(full, 3) {
+							t.Fatalf("same-output at event %d: the window fires and the full history holds no three rounds: %s", i+1, dump(full))
+						}
 					} else if hit && !wantHit {
 						t.Fatalf("%s at event %d: the window fires and the full history does not: %s", p.Name(), i+1, dump(full))
 					}
 				}
 			}
 		}
+	}
+	if hits["same-output"] < 50 {
+		t.Errorf("same-output held only %d times: the generators do not exercise it", hits["same-output"])
 	}
 	for _, name := range []string{ReadLoop, EditRevert, FailLoop, ToolLoop} {
 		if hits[name] < 200 {
@@ -974,4 +1047,23 @@ func TestRecordMatchesOracle(t *testing.T) {
 		t.Errorf("alerts %v: too few of a kind to test escalation", alerts)
 	}
 	t.Logf("alerts %v", alerts)
+}
+
+// oPrintedRounds: the newest call's output was printed, since the last
+// edit, in at least k rounds of successful calls.
+func oPrintedRounds(h []Event, k int) bool {
+	n := len(h)
+	from := 0
+	for i := range n {
+		if oEdit(h[i]) {
+			from = i + 1
+		}
+	}
+	var in []int
+	for i := from; i < n; i++ {
+		if h[i].Printed != "" && h[i].Printed == h[n-1].Printed && oSucceeded(h[i]) {
+			in = append(in, i)
+		}
+	}
+	return len(oRounds(h, in)) >= k
 }

@@ -571,6 +571,15 @@ func blocks(e *Event) bool {
 }
 
 func (toolLoop) Check(w []Event, cfg Config) (Finding, bool) {
+	if f, ok := repeatLoop(w, cfg); ok {
+		return f, true
+	}
+	return sameOutput(w)
+}
+
+// repeatLoop is tool-loop's first half: the same call, or a cycle of calls,
+// made ToolRepeats times running.
+func repeatLoop(w []Event, cfg Config) (Finding, bool) {
 	n := len(w)
 	reps := cfg.ToolRepeats
 	for k := 1; k <= cfg.CycleMax || k == 1; k++ {
@@ -634,4 +643,52 @@ func (toolLoop) Check(w []Event, cfg Config) (Finding, bool) {
 		return f, true
 	}
 	return Finding{}, false
+}
+
+// SameOutputRounds is how many rounds of different shell commands must
+// print one output (Event.Printed) for a tool-loop: commands that ask
+// different things and all get the same answer are not running what they
+// ask (cmd /c from Git Bash printing only its banner, whatever follows it).
+const SameOutputRounds = 3
+
+// sameOutput finds, back from the newest event to the last write, the
+// successful shell calls that printed what the newest printed. It holds
+// when they are at least three different commands over exactly
+// SameOutputRounds rounds (calls of one batch are one round, as for
+// fail-loop), so one streak is said once; the same command printing the
+// same output again is polling, tool-loop's other half.
+func sameOutput(w []Event) (Finding, bool) {
+	n := len(w)
+	cur := &w[n-1]
+	if cur.Printed == "" || !ok(cur) {
+		return Finding{}, false
+	}
+	var idx []int
+	for i := n - 1; i >= 0; i-- {
+		e := &w[i]
+		if isEdit(e) {
+			break
+		}
+		if e.Printed == cur.Printed && ok(e) {
+			idx = append(idx, i)
+		}
+	}
+	slices.Reverse(idx)
+	rounds := roundStarts(idx, func(i int) *Event { return &w[i] })
+	if len(rounds) != SameOutputRounds || rounds[len(rounds)-1] != n-1 {
+		return Finding{}, false
+	}
+	f := Finding{Tool: cur.Tool, Target: cur.Target, Count: len(idx), Cycle: 1, SameOutput: true}
+	seen := map[string]bool{}
+	for _, i := range idx {
+		f.Events = append(f.Events, w[i].Seq)
+		if !seen[w[i].Target] {
+			seen[w[i].Target] = true
+			f.Steps = append(f.Steps, Step{Tool: w[i].Tool, Target: w[i].Target})
+		}
+	}
+	if len(f.Steps) < SameOutputRounds {
+		return Finding{}, false
+	}
+	return f, true
 }

@@ -202,6 +202,10 @@ func CommandFailureKeys(command, text string, exited0 bool) string {
 		}
 	} else if k := FailureKey(text); k != "" {
 		keys = append(keys, k)
+	} else if emptyFailure(text) {
+		if k := noMatchKey(command); k != "" {
+			keys = append(keys, k)
+		}
 	}
 	keys = append(keys, testKeys(command, text)...)
 	return strings.Join(keys, keySep)

@@ -222,6 +222,15 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 					f.Count, c.show(f.Key), callList(f.Events), calls, who, chronic, next),
 					"%d calls hung the same way (%s)%s", f.Count, Quote(f.Key, 60), again)
 			}
+			if strings.HasPrefix(f.Key, "grep finds no ") {
+				// The check prints nothing: say what it looked for.
+				if sev != Hard {
+					next = "what the check looks for has not appeared, however it was tried; find out why (the program's own log or error output, its configuration) before trying or checking again."
+				}
+				return withGist(finish(KindFailLoop, sev, nums, "%d checks found nothing: %s (calls %s: %s)%s.%s Next step: %s",
+					f.Count, c.show(f.Key), callList(f.Events), calls, who, chronic, next),
+					"%d checks found nothing (%s)%s", f.Count, Quote(f.Key, 60), again)
+			}
 			return withGist(finish(KindFailLoop, sev, nums, "%d calls failed with %s (calls %s: %s), %s%s. The error: %s.%s Next step: %s",
 				f.Count, common, callList(f.Events), calls, changed, who, fp, chronic, next),
 				"%d calls failed the same way (%s)%s", f.Count, Quote(TellingLine(firstLine(fpText(f, c))), 60), again)
@@ -234,6 +243,22 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 		respelled := ""
 		if f.Respelled {
 			respelled = ", varied only in how it was spelled (redirects, paths, quoting, how much of the output to show),"
+		}
+		if f.SameOutput {
+			steps := make([]string, len(f.Steps))
+			for i, st := range f.Steps {
+				steps[i] = c.show(st.Target)
+			}
+			out := ""
+			if t := strings.TrimSpace(c.ErrorText); t != "" {
+				out = " The output: " + Quote(firstLine(t), 160) + "."
+			}
+			if sev != Hard {
+				next = "find out why these commands do not run as written (the shell they run in, quoting, a wrapper that swallows what follows it) before sending another variant."
+			}
+			return withGist(finish(KindToolLoop, sev, nums, "%d different %s commands printed exactly the same output (calls %s: %s)%s: whatever they ask, they get the same answer.%s%s Next step: %s",
+				len(f.Steps), Clean(f.Tool, 80), callList(f.Events), strings.Join(steps, ", "), who, out, chronic, next),
+				"%d different commands printed the same output%s", len(f.Steps), again)
 		}
 		switch {
 		case f.Empty:

@@ -1,0 +1,143 @@
+package loops
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/djinn-cc/djinn/internal/shellword"
+)
+
+// noMatchKey is the key of a command that failed printing nothing because
+// its last step, a grep, matched nothing: "grep finds no 5335" for
+// "netstat -tuln | grep 5335", also inside an ssh command's remote
+// command. The same check finding nothing again, however the calls around
+// it were varied (a restart, a kill, another way to start the service),
+// is the same failure: what it looks for has not come. "" for anything
+// else, and for grep -v, -c and -L, whose exit status says other things.
+func noMatchKey(command string) string {
+	return noMatchIn(command, 0)
+}
+
+func noMatchIn(command string, depth int) string {
+	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
+	if err != nil || len(f.Stmts) == 0 {
+		return ""
+	}
+	st := f.Stmts[len(f.Stmts)-1]
+	for {
+		b, ok := st.Cmd.(*syntax.BinaryCmd)
+		if !ok {
+			break
+		}
+		st = b.Y // the last of a && b, a || b, a | b
+	}
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 || st.Negated {
+		return ""
+	}
+	args := make([]string, 0, len(c.Args))
+	for _, w := range c.Args {
+		a, ok := shellword.Text(w, false)
+		if !ok {
+			return ""
+		}
+		args = append(args, a)
+	}
+	switch path.Base(args[0]) {
+	case "grep", "egrep", "fgrep":
+		if p := grepPattern(args[1:]); p != "" {
+			return "grep finds no " + clip(p, 80, 60)
+		}
+	case "ssh":
+		if remote := sshRemote(args[1:]); remote != "" && depth < 1 {
+			return noMatchIn(remote, depth+1)
+		}
+	}
+	return ""
+}
+
+// grepValued are grep's short options that take a value.
+const grepValued = "efmABCdD"
+
+// grepPattern is the pattern a grep call looks for (its first operand,
+// or the value of -e), or "" when its options make exit status 1 mean
+// something other than "no line matched".
+func grepPattern(args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			if i+1 < len(args) {
+				return args[i+1]
+			}
+			return ""
+		case strings.HasPrefix(a, "--"):
+			if a == "--invert-match" || a == "--count" || a == "--files-without-match" {
+				return ""
+			}
+			if strings.HasPrefix(a, "--regexp=") {
+				return strings.TrimPrefix(a, "--regexp=")
+			}
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			for j := 1; j < len(a); j++ {
+				if strings.IndexByte("vcL", a[j]) >= 0 {
+					return ""
+				}
+				if strings.IndexByte(grepValued, a[j]) >= 0 {
+					val := a[j+1:]
+					if val == "" && i+1 < len(args) {
+						i++
+						val = args[i]
+					}
+					if a[j] == 'e' {
+						return val
+					}
+					break
+				}
+			}
+		default:
+			return a
+		}
+	}
+	return ""
+}
+
+// sshValued are ssh's options that take a value.
+const sshValued = "BbcDEeFIiJLlmOoPpQRSWw"
+
+// sshRemote is the remote command of an ssh call's arguments (after its
+// options and the destination), joined as the remote shell reads it.
+func sshRemote(args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			if strings.IndexByte(sshValued, a[len(a)-1]) >= 0 && len(a) == 2 {
+				i++
+			}
+			continue
+		}
+		return strings.Join(args[i+1:], " ")
+	}
+	return ""
+}
+
+// emptyFailure tells an error text that says only that the command exited
+// non-zero ("Exit code 1", "Error"): it printed nothing.
+func emptyFailure(text string) bool {
+	t := strings.TrimSpace(text)
+	if rest, ok := strings.CutPrefix(t, "Exit code "); ok {
+		return isDigits(rest)
+	}
+	return t == "" || t == "Error"
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}

@@ -1,0 +1,159 @@
+package hooks
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// The shapes below are from real sessions (mthis-shortcut: cmd /c from Git
+// Bash printing only its banner; mthis-netdiag: a port checked with grep
+// over ssh, never there, between restarts of the service; mthis-router: ssh
+// printing only its post-quantum warning before commands that print
+// nothing).
+
+const (
+	cmdBanner  = "Microsoft Windows [Version 10.0.26200.7462]\r\n(c) Microsoft Corporation. All rights reserved.\r\n\r\nC:\\Users\\M>"
+	sshWarning = "** WARNING: connection is not using a post-quantum key exchange algorithm.\r\n** This session may be vulnerable to \"store now, decrypt later\" attacks.\r\n** The server may need to be upgraded. See https://openssh.com/pq.html\r\n"
+)
+
+// TestSameOutputLoop: different commands that all print one output are a
+// tool-loop within 3 calls of the third; commands that print their own
+// different answers, only a warning, or the same answer once an edit came
+// between, are not.
+func TestSameOutputLoop(t *testing.T) {
+	bash := func(s *sim, command, out string) {
+		s.tool("Bash", jsonStr(map[string]any{"command": command}), bashOut(out))
+	}
+	for _, tc := range []struct {
+		name  string
+		fires bool
+		run   func(s *sim)
+	}{
+		{"cmd /c prints its banner whatever it is asked", true, func(s *sim) {
+			bash(s, `cmd /c "dir /s /b "%APPDATA%\npm\*.ico" 2>nul"`, cmdBanner)
+			bash(s, `cmd /c "dir /s /b "%APPDATA%\npm\*.png" 2>nul"`, cmdBanner)
+			s.tool("Glob", `{"pattern":"**/*.ico"}`, map[string]any{"filenames": []string{}})
+			bash(s, `cmd /c "dir "C:\Users\M\AppData""`, cmdBanner)
+		}},
+		{"ssh prints only its warning before silent commands", false, func(s *sim) {
+			for _, svc := range []string{"gl-cloud", "carrier-monitor", "modem-init", "gl-tertf"} {
+				bash(s, fmt.Sprintf(`ssh root@10.0.0.1 "/etc/init.d/%s stop && /etc/init.d/%s disable"`, svc, svc), sshWarning)
+			}
+		}},
+		{"different commands, different answers", false, func(s *sim) {
+			for i, c := range []string{"node scripts/a.js", "node scripts/b.js", "node scripts/c.js"} {
+				bash(s, c, fmt.Sprintf("processed %d records\nwrote out/%d.json with 12 rows", i, i))
+			}
+		}},
+		{"the same answer with an edit in between", false, func(s *sim) {
+			bash(s, "node scripts/a.js", "Error: config missing\n    at main (scripts/a.js:3)")
+			bash(s, "node scripts/b.js", "Error: config missing\n    at main (scripts/a.js:3)")
+			p := s.file("config.json", "{}")
+			s.tool("Write", jsonStr(map[string]any{"file_path": p, "content": "{\"a\":1}"}), map[string]any{"type": "create", "filePath": p})
+			bash(s, "node scripts/c.js", "Error: config missing\n    at main (scripts/a.js:3)")
+		}},
+		{"two commands printing one answer", false, func(s *sim) {
+			bash(s, "node scripts/a.js", "Error: config missing\n    at main (scripts/a.js:3)")
+			bash(s, "node scripts/b.js", "Error: config missing\n    at main (scripts/a.js:3)")
+			bash(s, "node scripts/a.js", "Error: config missing\n    at main (scripts/a.js:3)")
+		}},
+		{"a file's content read three ways", false, func(s *sim) {
+			for _, c := range []string{"cat notes.txt", "head -50 notes.txt", "sed -n 1,80p notes.txt"} {
+				bash(s, c, "line one of the notes\nline two of the notes\nline three")
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("Create a desktop shortcut for the CLI with its icon")
+			tc.run(s)
+			seqs := s.advisorySeqs("tool-loop")
+			if !tc.fires {
+				if len(seqs) != 0 {
+					t.Fatalf("tool-loop at %v: %q", seqs, s.said)
+				}
+				return
+			}
+			if len(seqs) != 1 || seqs[0] > 4+3 {
+				t.Fatalf("tool-loop at %v, want one within 3 calls of the third: %q", seqs, s.said)
+			}
+			said := s.said[len(s.said)-1]
+			for _, want := range []string{"[djinn:tool-loop] 3 different Bash commands printed exactly the same output", "Microsoft Windows [Version 10.0.26200.7462]", "calls #1, #2 and #4"} {
+				if !strings.Contains(said, want) {
+					t.Errorf("advisory lacks %q: %q", want, said)
+				}
+			}
+		})
+	}
+}
+
+// TestNoMatchLoop: a check that keeps finding nothing (grep exits 1 and
+// prints nothing), however the calls around it vary, is a fail-loop within
+// 3 calls of the third; a check that finds what it looked for, or checks
+// for different things, is not.
+func TestNoMatchLoop(t *testing.T) {
+	check := func(s *sim, command string, found bool) {
+		in := jsonStr(map[string]any{"command": command})
+		if found {
+			s.tool("Bash", in, bashOut("tcp 0 0 :::5335 :::* LISTEN 29332/blocky"))
+			return
+		}
+		s.fail("Bash", in, "Exit code 1")
+	}
+	restart := func(s *sim, how string) {
+		s.tool("Bash", jsonStr(map[string]any{"command": "ssh root@10.0.0.1 '" + how + "'"}), bashOut(""))
+	}
+	for _, tc := range []struct {
+		name  string
+		fires bool
+		run   func(s *sim)
+	}{
+		{"the port never comes back between restarts", true, func(s *sim) {
+			check(s, "ssh root@10.0.0.1 'netstat -tuln | grep 5335'", false)
+			restart(s, "/etc/init.d/blocky restart")
+			check(s, "ssh root@10.0.0.1 '/usr/sbin/blocky --config /etc/blocky/config.yml &' && sleep 3 && ssh root@10.0.0.1 'netstat -tuln | grep 5335'", false)
+			restart(s, "killall blocky")
+			check(s, "ssh root@10.0.0.1 'killall -9 blocky; /etc/init.d/blocky start; sleep 2; netstat -tuln | grep 5335'", false)
+		}},
+		{"the port comes back", false, func(s *sim) {
+			check(s, "ssh root@10.0.0.1 'netstat -tuln | grep 5335'", false)
+			restart(s, "/etc/init.d/blocky restart")
+			check(s, "ssh root@10.0.0.1 'netstat -tuln | grep 5335'", false)
+			restart(s, "killall blocky")
+			check(s, "ssh root@10.0.0.1 'netstat -tuln | grep 5335'", true)
+		}},
+		{"checks for different things", false, func(s *sim) {
+			for _, p := range []string{"5335", "4005", "53"} {
+				check(s, "ssh root@10.0.0.1 'netstat -tuln | grep "+p+"'", false)
+			}
+		}},
+		{"searches that find no line to remove", false, func(s *sim) {
+			for _, f := range []string{"a.go", "b.go", "c.go"} {
+				check(s, "grep -v TODO "+f, false)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("Blocky stopped answering on 5335 after the query log change; find out why")
+			tc.run(s)
+			seqs := s.advisorySeqs("fail-loop")
+			if !tc.fires {
+				if len(seqs) != 0 {
+					t.Fatalf("fail-loop at %v: %q", seqs, s.said)
+				}
+				return
+			}
+			if len(seqs) != 1 || seqs[0] > 5+3 {
+				t.Fatalf("fail-loop at %v, want one within 3 calls of the third: %q", seqs, s.said)
+			}
+			said := s.said[len(s.said)-1]
+			for _, want := range []string{"[djinn:fail-loop] 3 checks found nothing", `"grep finds no 5335"`, "calls #1, #3 and #5"} {
+				if !strings.Contains(said, want) {
+					t.Errorf("advisory lacks %q: %q", want, said)
+				}
+			}
+		})
+	}
+}
