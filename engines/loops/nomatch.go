@@ -51,7 +51,7 @@ func noMatchIn(command string, depth int) string {
 			return "grep finds no " + clip(p, 80, 60)
 		}
 	case "ssh":
-		if remote := sshRemote(args[1:]); remote != "" && depth < 1 {
+		if remote := shellword.SSHRemote(args[1:]); remote != "" && depth < 1 {
 			return noMatchIn(remote, depth+1)
 		}
 	}
@@ -100,25 +100,6 @@ func grepPattern(args []string) string {
 		default:
 			return a
 		}
-	}
-	return ""
-}
-
-// sshValued are ssh's options that take a value.
-const sshValued = "BbcDEeFIiJLlmOoPpQRSWw"
-
-// sshRemote is the remote command of an ssh call's arguments (after its
-// options and the destination), joined as the remote shell reads it.
-func sshRemote(args []string) string {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if strings.HasPrefix(a, "-") && len(a) > 1 {
-			if strings.IndexByte(sshValued, a[len(a)-1]) >= 0 && len(a) == 2 {
-				i++
-			}
-			continue
-		}
-		return strings.Join(args[i+1:], " ")
 	}
 	return ""
 }

@@ -139,3 +139,23 @@ func isName(s string) bool {
 	}
 	return true
 }
+
+// sshValued are ssh's options that take a value.
+const sshValued = "BbcDEeFIiJLlmOoPpQRSWw"
+
+// SSHRemote is the remote command of an ssh call's arguments (the words
+// after ssh: its options, the destination, then the command), joined as
+// the remote shell reads it; "" when there is none (a login).
+func SSHRemote(args []string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			if len(a) == 2 && strings.IndexByte(sshValued, a[1]) >= 0 {
+				i++
+			}
+			continue
+		}
+		return strings.Join(args[i+1:], " ")
+	}
+	return ""
+}

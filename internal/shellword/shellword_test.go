@@ -45,3 +45,22 @@ func TestText(t *testing.T) {
 		}
 	}
 }
+
+func TestSSHRemote(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"root@h", "netstat -tuln | grep 5335"}, "netstat -tuln | grep 5335"},
+		{[]string{"-p", "2222", "-i", "k", "h", "ls", "-la"}, "ls -la"},
+		{[]string{"-tt", "-o", "BatchMode=yes", "h", "uptime"}, "uptime"},
+		{[]string{"-p2222", "h", "uptime"}, "uptime"},
+		{[]string{"h"}, ""},
+		{[]string{"-p"}, ""},
+		{nil, ""},
+	} {
+		if got := SSHRemote(tc.args); got != tc.want {
+			t.Errorf("SSHRemote(%q) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
