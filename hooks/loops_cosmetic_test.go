@@ -62,26 +62,38 @@ func TestCosmeticVariantsLoop(t *testing.T) {
 			s := newSim(t)
 			s.userPrompt("Find out why the background task stalls")
 			tc.run(s)
-			seqs := s.advisorySeqs("tool-loop")
-			if !tc.fires {
-				if len(seqs) != 0 {
-					t.Fatalf("tool-loop at %v: %q", seqs, s.said)
-				}
+			said, ok := s.loopWithin("tool-loop", tc.fires, 3)
+			if !ok {
 				return
 			}
-			if len(seqs) != 1 || seqs[0] > 3+3 {
-				t.Fatalf("tool-loop at %v, want one within 3 calls of the third: %q", seqs, s.said)
-			}
-			var said string
-			for _, p := range s.said {
-				if strings.HasPrefix(p, "[djinn:tool-loop]") {
-					said = p
-				}
-			}
-			t.Logf("at %v: %s", seqs, said)
+			t.Logf("%s", said)
 			if got := strings.Contains(said, "printed nothing"); got != tc.empty {
 				t.Errorf("empty wording = %v, want %v: %q", got, tc.empty, said)
 			}
 		})
 	}
+}
+
+// loopWithin checks a scenario's advisories of a loop kind: none when it
+// must not fire, else exactly one, within 3 calls of the call that made
+// the loop evident (third); it returns the advisory's text, and ok when
+// there is one to check further.
+func (s *sim) loopWithin(kind string, fires bool, third int) (said string, ok bool) {
+	s.t.Helper()
+	seqs := s.advisorySeqs(kind)
+	if !fires {
+		if len(seqs) != 0 {
+			s.t.Fatalf("%s at %v: %q", kind, seqs, s.said)
+		}
+		return "", false
+	}
+	if len(seqs) != 1 || seqs[0] > third+3 {
+		s.t.Fatalf("%s at %v, want one within 3 calls of call %d: %q", kind, seqs, third, s.said)
+	}
+	for _, p := range s.said {
+		if strings.HasPrefix(p, "[djinn:"+kind+"]") {
+			said = p
+		}
+	}
+	return said, true
 }

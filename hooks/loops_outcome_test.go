@@ -68,17 +68,10 @@ func TestSameOutputLoop(t *testing.T) {
 			s := newSim(t)
 			s.userPrompt("Create a desktop shortcut for the CLI with its icon")
 			tc.run(s)
-			seqs := s.advisorySeqs("tool-loop")
-			if !tc.fires {
-				if len(seqs) != 0 {
-					t.Fatalf("tool-loop at %v: %q", seqs, s.said)
-				}
+			said, ok := s.loopWithin("tool-loop", tc.fires, 4)
+			if !ok {
 				return
 			}
-			if len(seqs) != 1 || seqs[0] > 4+3 {
-				t.Fatalf("tool-loop at %v, want one within 3 calls of the third: %q", seqs, s.said)
-			}
-			said := s.said[len(s.said)-1]
 			for _, want := range []string{"[djinn:tool-loop] 3 different Bash commands printed exactly the same output", "Microsoft Windows [Version 10.0.26200.7462]", "calls #1, #2 and #4"} {
 				if !strings.Contains(said, want) {
 					t.Errorf("advisory lacks %q: %q", want, said)
@@ -138,17 +131,10 @@ func TestNoMatchLoop(t *testing.T) {
 			s := newSim(t)
 			s.userPrompt("Blocky stopped answering on 5335 after the query log change; find out why")
 			tc.run(s)
-			seqs := s.advisorySeqs("fail-loop")
-			if !tc.fires {
-				if len(seqs) != 0 {
-					t.Fatalf("fail-loop at %v: %q", seqs, s.said)
-				}
+			said, ok := s.loopWithin("fail-loop", tc.fires, 5)
+			if !ok {
 				return
 			}
-			if len(seqs) != 1 || seqs[0] > 5+3 {
-				t.Fatalf("fail-loop at %v, want one within 3 calls of the third: %q", seqs, s.said)
-			}
-			said := s.said[len(s.said)-1]
 			for _, want := range []string{"[djinn:fail-loop] 3 checks found nothing", `"grep finds no 5335"`, "calls #1, #3 and #5"} {
 				if !strings.Contains(said, want) {
 					t.Errorf("advisory lacks %q: %q", want, said)

@@ -507,18 +507,7 @@ func oracleSameOutput(h []Event) (Finding, bool) {
 	if last.Printed == "" || !oSucceeded(last) {
 		return Finding{}, false
 	}
-	from := 0
-	for i := range n {
-		if oEdit(h[i]) {
-			from = i + 1
-		}
-	}
-	var in []int
-	for i := from; i < n; i++ {
-		if h[i].Printed == last.Printed && oSucceeded(h[i]) {
-			in = append(in, i)
-		}
-	}
+	in := oPrintedSinceEdit(h)
 	r := oRounds(h, in)
 	if len(r) != 3 || r[2] != n-1 {
 		return Finding{}, false
@@ -1052,6 +1041,12 @@ func TestRecordMatchesOracle(t *testing.T) {
 // oPrintedRounds: the newest call's output was printed, since the last
 // edit, in at least k rounds of successful calls.
 func oPrintedRounds(h []Event, k int) bool {
+	return h[len(h)-1].Printed != "" && len(oRounds(h, oPrintedSinceEdit(h))) >= k
+}
+
+// oPrintedSinceEdit lists the successful calls after the last edit that
+// printed what the newest call printed.
+func oPrintedSinceEdit(h []Event) []int {
 	n := len(h)
 	from := 0
 	for i := range n {
@@ -1061,9 +1056,9 @@ func oPrintedRounds(h []Event, k int) bool {
 	}
 	var in []int
 	for i := from; i < n; i++ {
-		if h[i].Printed != "" && h[i].Printed == h[n-1].Printed && oSucceeded(h[i]) {
+		if h[i].Printed == h[n-1].Printed && oSucceeded(h[i]) {
 			in = append(in, i)
 		}
 	}
-	return len(oRounds(h, in)) >= k
+	return in
 }

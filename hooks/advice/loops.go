@@ -213,23 +213,15 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 			} else if f.Key != "" {
 				common = "the same failure: " + c.show(f.Key)
 			}
-			if strings.HasSuffix(f.Key, " did not finish") {
-				// A hang prints no error: say what it is and where to look.
+			if o, silent := silentFailure(f.Key); silent {
+				// A failure that prints no error: say what it is and where
+				// to look.
 				if sev != Hard {
-					next = "find what blocks it before trying again (its output file, a hook, an editor or a signing prompt waiting for input, a lock file); tell the user if you cannot."
+					next = o.next
 				}
-				return withGist(finish(KindFailLoop, sev, nums, "%d calls hung the same way: %s, each sent to the background before it finished (calls %s: %s)%s.%s Next step: %s",
-					f.Count, c.show(f.Key), callList(f.Events), calls, who, chronic, next),
-					"%d calls hung the same way (%s)%s", f.Count, Quote(f.Key, 60), again)
-			}
-			if strings.HasPrefix(f.Key, "grep finds no ") {
-				// The check prints nothing: say what it looked for.
-				if sev != Hard {
-					next = "what the check looks for has not appeared, however it was tried; find out why (the program's own log or error output, its configuration) before trying or checking again."
-				}
-				return withGist(finish(KindFailLoop, sev, nums, "%d checks found nothing: %s (calls %s: %s)%s.%s Next step: %s",
-					f.Count, c.show(f.Key), callList(f.Events), calls, who, chronic, next),
-					"%d checks found nothing (%s)%s", f.Count, Quote(f.Key, 60), again)
+				return withGist(finish(KindFailLoop, sev, nums, "%d %s: %s%s (calls %s: %s)%s.%s Next step: %s",
+					f.Count, o.what, c.show(f.Key), o.detail, callList(f.Events), calls, who, chronic, next),
+					"%d %s (%s)%s", f.Count, o.what, Quote(f.Key, 60), again)
 			}
 			return withGist(finish(KindFailLoop, sev, nums, "%d calls failed with %s (calls %s: %s), %s%s. The error: %s.%s Next step: %s",
 				f.Count, common, callList(f.Events), calls, changed, who, fp, chronic, next),
@@ -287,6 +279,24 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 		return withGist(finish(KindToolLoop, sev, nums, "%s (calls %s)%s.%s Next step: %s", what, callList(f.Events), who, chronic, next), "%s%s", gist, again)
 	}
 	return finish(f.Pattern, sev, nums, "%s on %s, %s%s.%s", f.Pattern, target, plural(f.Count, "time"), who, chronic)
+}
+
+// silentOutcome words a fail-loop whose calls printed no error of their
+// own: what the calls did, a detail after the key, and the next step.
+type silentOutcome struct{ what, detail, next string }
+
+// silentFailure tells the keys of failures that print no error: a git
+// command that hung, a check (grep) that found nothing.
+func silentFailure(key string) (silentOutcome, bool) {
+	switch {
+	case strings.HasSuffix(key, " did not finish"):
+		return silentOutcome{"calls hung the same way", ", each sent to the background before it finished",
+			"find what blocks it before trying again (its output file, a hook, an editor or a signing prompt waiting for input, a lock file); tell the user if you cannot."}, true
+	case strings.HasPrefix(key, "grep finds no "):
+		return silentOutcome{"checks found nothing", "",
+			"what the check looks for has not appeared, however it was tried; find out why (the program's own log or error output, its configuration) before trying or checking again."}, true
+	}
+	return silentOutcome{}, false
 }
 
 // maxTellingInput bounds the error text TellingLine scans: its head and
