@@ -101,21 +101,27 @@ func (s *session) snapshotKeeping(ctx context.Context, keep func(kind, text stri
 				b.WriteString("  <goal>none recorded</goal>\n")
 			}
 		} else {
+			// shown are the user's texts the block holds: a limit in one
+			// of them is not said twice.
+			var shown []string
 			t := currentTask(a)
 			if t.Source != "goal" && t.Text != a.Text && ok("task", t.Text) {
 				b.WriteString("  <current_task" + attr("prompt_id", t.PromptID) + attr("source", t.Source) + ">" + esc(advice.Clean(t.Text, textLen)) + "</current_task>\n")
+				shown = append(shown, t.Text)
 			}
 			if ok("goal", a.Text) {
 				b.WriteString("  <goal" + attr("anchor", a.Hash) + attr("intent", a.IntentType) + ">" + esc(advice.Clean(a.Text, textLen)) + "</goal>\n")
+				shown = append(shown, a.Text)
 			}
 			if in := keepOnly(inForce(a), "constraint", ok); len(in) > 0 && instr > 0 {
 				b.WriteString("  <constraints>\n")
 				for _, d := range in[max(0, len(in)-instr):] {
 					b.WriteString("    <constraint>" + esc(advice.Clean(d, min(300, textLen))) + "</constraint>\n")
+					shown = append(shown, d)
 				}
 				b.WriteString("  </constraints>\n")
 			}
-			if in := keepOnly(s.limitsBeyond(append(inForce(a), a.Text, currentTask(a).Text)), "limit", ok); len(in) > 0 && instr > 0 {
+			if in := keepOnly(s.limitsBeyond(shown), "limit", ok); len(in) > 0 && instr > 0 {
 				b.WriteString("  <instructions_in_force>\n")
 				for _, d := range in[max(0, len(in)-instr):] {
 					b.WriteString("    <limit>" + esc(advice.Clean(d, min(300, textLen))) + "</limit>\n")
@@ -254,8 +260,8 @@ const maxPendingReanchor = 7000
 
 // handlePostCompact narrows the re-anchor SessionStart(compact) left
 // pending to what the compaction summary leaves out of what the user
-// said: the current task, the goal, the instructions and limits in force,
-// whose words the summary does not hold. When it leaves out nothing, nothing is said: the
+// said: the current task, the goal and the limits in force, whose words
+// the summary does not hold. When it leaves out nothing, nothing is said: the
 // summary, which the agent reads, already carries the session's state
 // (judges found every re-anchor that restated it useless). Without a
 // summary in the payload the whole block stays pending.
@@ -273,10 +279,14 @@ func handlePostCompact(ctx context.Context, s *session, p *Payload) (Response, e
 		// session's first prompt, once a later one has become the task, is
 		// left out too: a summary of the later work rightly drops it
 		// (judges found it restated as the goal, stale, twice).
+		// The follow-up prompts kept as constraints are left out as well:
+		// in the user's raw words they are context, corrections and
+		// chatter as often as limits (judges found them so), and the
+		// limits among them are restated as instructions in force.
 		if kind == "goal" && moved {
 			return false
 		}
-		return kind != "file" && kind != "failure" && !sum.covers(kind, text)
+		return (kind == "task" || kind == "goal" || kind == "limit") && !sum.covers(kind, text)
 	})
 	if snap == "" {
 		s.w.PendingReanchor = ""

@@ -315,6 +315,24 @@ func TestReanchorSaysWhatTheSummaryLeavesOut(t *testing.T) {
 		t.Errorf("the task the summary leaves out is not restated: %q", got)
 	}
 
+	// Follow-up prompts that add context or correct a figure are not
+	// restated as constraints, whatever the summary leaves out (seventh
+	// round: procrypto-qatools #153 and #212, a pasted explanation and "i
+	// meant 0% remaining", judged useless and false); a limit the user
+	// gave in one still is, as an instruction in force.
+	s = setup(t)
+	s.userPrompt("don't touch the tests in client_test.go")
+	s.userPrompt("a little more context - there are 40+ web hooks for this alerting setup that the on-call side already uses")
+	s.userPrompt("i meant 0% remaining")
+	r = s.compactNext("The user asked to add a retry with exponential backoff to the HTTP client in client.go; the user meant 0% remaining. Never push to main. Edited client.go.")
+	got = reanchorIn(r)
+	if strings.Contains(got, "web hooks") || strings.Contains(got, "0% remaining") || strings.Contains(got, "<constraint>") {
+		t.Errorf("follow-up context is restated as a constraint: %q", got)
+	}
+	if !strings.Contains(got, "<limit>don&#39;t touch the tests in client_test.go</limit>") {
+		t.Errorf("the limit the summary leaves out is not restated: %q", got)
+	}
+
 	s = setup(t)
 	s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
 	s.calls++
