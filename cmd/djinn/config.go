@@ -55,7 +55,7 @@ func (a *app) configCommand() *cli.Command {
 			}
 			return feedback.WriteProfile(a.stdout, env)
 		},
-		&cli.BoolFlag{Name: "json", Usage: "print JSON"})
+		jsonFlag())
 }
 
 // configJSON prints the settings with their sources as one JSON document.
@@ -78,7 +78,5 @@ func (a *app) configJSON(set settings.Settings, from map[string]settings.Source,
 	for _, kv := range set.Values() {
 		out.Settings = append(out.Settings, entry{kv.Key, kv.Value, from[kv.Key]})
 	}
-	enc := json.NewEncoder(a.stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return a.printJSON(out)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 
@@ -28,9 +27,7 @@ func (a *app) logCommand() *cli.Command {
 				if entries == nil {
 					entries = []report.Entry{}
 				}
-				enc := json.NewEncoder(a.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(struct {
+				return a.printJSON(struct {
 					Session    string         `json:"session"`
 					Advisories []report.Entry `json:"advisories"`
 				}{id, entries})
@@ -39,7 +36,7 @@ func (a *app) logCommand() *cli.Command {
 			return nil
 		}),
 		&cli.StringSliceFlag{Name: "kind", Usage: "only advisories of this kind (repeatable, or a comma list): " + strings.Join(state.AdvisoryKinds(), ", ")},
-		&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+		jsonFlag(),
 	)
 }
 

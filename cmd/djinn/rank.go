@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/djinn-cc/djinn/hooks"
@@ -21,12 +19,10 @@ func (a *app) rankCommand() *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				enc := json.NewEncoder(a.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(rep)
+				return a.printJSON(rep)
 			}
 			rep.Write(a.stdout)
 			return nil
 		}),
-		&cli.BoolFlag{Name: "json", Usage: "print JSON"})
+		jsonFlag())
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -183,9 +182,7 @@ func (a *app) replay(c *cli.Context) error {
 		out.Total.EventsPerSec = float64(out.Total.Events) / seconds
 	}
 	if c.Bool("json") {
-		enc := json.NewEncoder(a.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return a.printJSON(out)
 	}
 	if out.Total.Files > 1 {
 		fmt.Fprintf(a.stdout, "total: %d files, %d events, %d tool calls, %.0f events/s\n", out.Total.Files, out.Total.Events, out.Total.ToolCalls, out.Total.EventsPerSec)
@@ -263,9 +260,7 @@ func (a *app) spliceReplay(c *cli.Context, set settings.Settings) error {
 		results = append(results, r)
 	}
 	if c.Bool("json") {
-		enc := json.NewEncoder(a.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(results)
+		return a.printJSON(results)
 	}
 	for _, r := range results {
 		lag := "not detected"
