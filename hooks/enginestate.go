@@ -69,12 +69,7 @@ func driftState(d *state.Drift) drift.State {
 		Threshold: d.Threshold, ThresholdSource: d.ThresholdSource, Idents: d.Idents, Switched: d.Switched,
 		Calls: d.Calls, Vocab: d.Vocab, Files: d.Files, Obs: d.Obs, RefocusStreak: d.RefocusStreak, OffGoal: d.OffGoal,
 	}
-	if d.Recent != nil {
-		st.Recent = make([]drift.Signal, len(d.Recent))
-		for i, r := range d.Recent {
-			st.Recent[i] = drift.Signal(r)
-		}
-	}
+	st.Recent = convertSlice(d.Recent, func(r state.CallSignal) drift.Signal { return drift.Signal(r) })
 	if r := d.Reservoir; r != nil {
 		st.Reservoir = &reservoir.Reservoir[drift.Sample]{K: r.K, NSeen: r.NSeen}
 		if r.Items != nil {
@@ -92,21 +87,10 @@ func storeDrift(d *state.Drift, st drift.State) {
 	d.AnchorHash, d.AnchorTokens, d.Insufficient = st.AnchorHash, st.AnchorTokens, st.Insufficient
 	d.Threshold, d.ThresholdSource, d.Idents, d.Switched = st.Threshold, st.ThresholdSource, st.Idents, st.Switched
 	d.Calls, d.Vocab, d.Files, d.Obs, d.RefocusStreak, d.OffGoal = st.Calls, st.Vocab, st.Files, st.Obs, st.RefocusStreak, st.OffGoal
-	d.Recent = nil
-	if st.Recent != nil {
-		d.Recent = make([]state.CallSignal, len(st.Recent))
-		for i, r := range st.Recent {
-			d.Recent[i] = state.CallSignal(r)
-		}
-	}
+	d.Recent = convertSlice(st.Recent, func(r drift.Signal) state.CallSignal { return state.CallSignal(r) })
 	d.Reservoir = nil
 	if r := st.Reservoir; r != nil {
-		d.Reservoir = &state.Samples{K: r.K, NSeen: r.NSeen}
-		if r.Items != nil {
-			d.Reservoir.Items = make([]state.Sample, len(r.Items))
-			for i, it := range r.Items {
-				d.Reservoir.Items[i] = state.Sample(it)
-			}
-		}
+		d.Reservoir = &state.Samples{K: r.K, NSeen: r.NSeen,
+			Items: convertSlice(r.Items, func(it drift.Sample) state.Sample { return state.Sample(it) })}
 	}
 }
