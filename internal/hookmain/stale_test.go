@@ -75,21 +75,13 @@ func TestSourcesNewer(t *testing.T) {
 			out := filepath.Join(filepath.Dir(root), "outside.go")
 			must(t, os.WriteFile(out, nil, 0o644))
 			t.Cleanup(func() { os.Remove(out) })
-			f, err := os.OpenFile(list, os.O_APPEND|os.O_WRONLY, 0)
-			must(t, err)
-			_, err = f.WriteString("../outside.go\n")
-			must(t, err)
-			must(t, f.Close())
+			appendLine(t, list, "../outside.go")
 		}, true},
 		{"a listed link to a newer file, followed", func(t *testing.T, root, list string) {
 			target := filepath.Join(t.TempDir(), "real.go")
 			must(t, os.WriteFile(target, nil, 0o644))
 			must(t, os.Symlink(target, filepath.Join(root, "engines/x/link.go")))
-			f, err := os.OpenFile(list, os.O_APPEND|os.O_WRONLY, 0)
-			must(t, err)
-			_, err = f.WriteString("engines/x/link.go\n")
-			must(t, err)
-			must(t, f.Close())
+			appendLine(t, list, "engines/x/link.go")
 		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -107,6 +99,16 @@ func must(t *testing.T, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// appendLine adds a path to the source list.
+func appendLine(t *testing.T, list, line string) {
+	t.Helper()
+	f, err := os.OpenFile(list, os.O_APPEND|os.O_WRONLY, 0)
+	must(t, err)
+	_, err = f.WriteString(line + "\n")
+	must(t, err)
+	must(t, f.Close())
 }
 
 // BenchmarkSourcesNewer is the background staleness check of every hook
