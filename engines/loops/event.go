@@ -97,9 +97,11 @@ const minPrinted = 40
 // Printing takes in what a successful shell call printed and sets Printed:
 // the hash of its lines that are not warnings or a shell's start-up
 // complaints, when the command's first program prints its own work and
-// those lines are at least two and minPrinted bytes.
+// those lines are at least two and minPrinted bytes. An output over
+// maxFailureInput is left alone: what different commands print alike is
+// short (a banner), and the hook reads no output whole.
 func (e *Event) Printing(command, out string) {
-	if KindOf(e.Tool) != KindShell || !ownOutput(command) {
+	if KindOf(e.Tool) != KindShell || len(out) > maxFailureInput || !ownOutput(command) {
 		return
 	}
 	var lines []string

@@ -84,6 +84,7 @@ func TestPrinting(t *testing.T) {
 		{"a file's content", "Bash", "cat a.txt", banner, false},
 		{"a search's", "Bash", "grep -r x .", banner, false},
 		{"not a shell", "Read", "", banner, false},
+		{"a long output", "Bash", "make", strings.Repeat("compiling module and linking it\n", 3000), false},
 	} {
 		e := Event{Tool: tc.tool}
 		e.Printing(tc.command, tc.out)
