@@ -120,6 +120,9 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		if f.Entry == risk.GitPushForce && !failed && s.pushFastForward(p) {
 			continue // the push replaced nothing: every ref moved forward
 		}
+		if f.Entry == risk.SecretPrint && (failed || s.printedNoSecret(p)) {
+			continue // the file was not there, or what was shown holds no value
+		}
 		if f.Entry == risk.SecretFile && !failed {
 			r.Secrets = appendBounded(r.Secrets, fit.Bytes(in.FilePath, 1024), riskSecrets)
 		}
@@ -167,6 +170,15 @@ func (s *session) pushFastForward(p *Payload) bool {
 		}
 	}
 	return seen
+}
+
+// printedNoSecret tells, from a successful shell call's output, that it
+// showed no secret: no line of it assigns a value or opens a key
+// ("~/.env existiert nicht" from a fallback echo, an empty output). An
+// unknown output is not known to be harmless.
+func (s *session) printedNoSecret(p *Payload) bool {
+	out, ok := s.shellOutput(p)
+	return ok && !risk.SecretShown(out)
 }
 
 // riskCallOf reads a call as the risk catalogue and the instructions in

@@ -207,3 +207,43 @@ func TestSandboxOffFromPayload(t *testing.T) {
 		t.Fatalf("risk advisories logged = %q, want one for sandbox-off", logged)
 	}
 }
+
+// TestSecretPrintOnlyWhenShown: printing a secrets file is a risk when the
+// output shows values (pai-ottie-voice #20, useful); a cat of a file that
+// is not there, which fails or prints only a fallback echo, shows nothing
+// (seventh held-out set: pai-jarvis-voice #39 and procrypto-branch #86,
+// labelled false), and is not advised.
+func TestSecretPrintOnlyWhenShown(t *testing.T) {
+	for _, tc := range []struct {
+		name, out string
+		failed    bool
+		want      int
+	}{
+		{"the file's values shown", "ELEVENLABS_API_KEY=sk_4f2a9c\nVOICE_ID=pxQ5\n", false, 1},
+		{"a private key shown", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEA\n", false, 1},
+		{"a fallback echo", "~/.env existiert nicht\n", false, 0},
+		{"nothing printed", "", false, 0},
+		{"no such file", "cat: /Users/me/.env: No such file or directory", true, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Risk = settings.Observe
+			s.userPrompt("make the voice server speak the summary at the end of each task")
+			in := jsonStr(map[string]any{"command": `cat ~/.env 2>/dev/null || echo "~/.env existiert nicht"`})
+			if tc.failed {
+				s.fail("Bash", in, "Exit code 1\n"+tc.out)
+			} else {
+				s.tool("Bash", in, bashOut(tc.out))
+			}
+			n := 0
+			for _, l := range s.riskLogged() {
+				if strings.Contains(l, "secret-print") {
+					n++
+				}
+			}
+			if n != tc.want {
+				t.Errorf("secret-print advisories: %d, want %d (%q)", n, tc.want, s.riskLogged())
+			}
+		})
+	}
+}

@@ -449,6 +449,7 @@ var buildDirs = map[string]bool{
 	"__pycache__": true, ".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true, ".tox": true,
 	".venv": true, "venv": true, ".cache": true, ".gradle": true, ".dart_tool": true, "bin": true, "obj": true,
 	".esphome": true, "tmp": true, ".tmp": true, "htmlcov": true, ".angular": true, ".expo": true,
+	"_build": true,
 }
 
 // generated are file names and suffixes whose loss costs nothing.
@@ -766,12 +767,31 @@ func checkService(name string, x cmd) []Finding {
 		return nil
 	}
 	if len(params) > 0 && serviceVerbs[params[0]] {
-		if name == "systemctl" && contains(x.args, "--user") {
+		if name == "systemctl" && contains(x.args, "--user") || name == "launchctl" && userAgent(params[1:]) {
+			// A user's own services, not the machine's.
 			return nil
 		}
 		return []Finding{{Entry: SystemService, Target: name + " " + strings.Join(params, " ")}}
 	}
 	return nil
+}
+
+// userAgent tells launchctl arguments that name one user's own agent: a
+// gui/ or user/ domain target ("gui/501/com.x.server", "gui/$(id
+// -u)/com.x") or a plist in a home's Library/LaunchAgents.
+func userAgent(args []string) bool {
+	for _, a := range args {
+		if strings.HasPrefix(a, "gui/") || strings.HasPrefix(a, "user/") {
+			return true
+		}
+		if i := strings.Index(a, "/Library/LaunchAgents/"); i >= 0 {
+			home := a[:i]
+			if home == "~" || home == "$HOME" || home == "${HOME}" || strings.HasPrefix(home, "/Users/") || strings.HasPrefix(home, "/home/") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // checkFileCommand reads the file a command writes: tee's files, cp's,
@@ -1245,6 +1265,33 @@ func psProcessName(words []string) (string, bool) {
 // checkSecretPrint reads a command that prints a secrets file: cat, head,
 // tail, less, more or bat of one, or a grep of one that prints the lines it
 // finds (not one that only counts, lists or tests: -c, -l, -L, -q).
+// shownValue is an output line that gives a value: NAME=value, NAME:
+// value, "name": "value" (an env file, a credentials file, a JSON config).
+var shownValue = lazy(`(?m)^[\t ]*(?:export[\t ]+)?["']?[A-Za-z_][\w.-]*["']?[\t ]*[:=][\t ]*\S`)
+
+// SecretShown tells whether a command's output may show a secret: a line
+// that gives a value, or a private key. A secrets file that was not there
+// ("No such file", a fallback echo) or is empty shows none.
+func SecretShown(output string) bool {
+	if len(output) > maxCommand {
+		return true // too much to read: assume the worst
+	}
+	if strings.Contains(output, "PRIVATE KEY") {
+		return true
+	}
+	for line := range strings.Lines(output) {
+		low := strings.ToLower(line)
+		if strings.Contains(low, "no such file") || strings.Contains(low, "permission denied") || strings.Contains(low, "not found") ||
+			strings.Contains(low, "cannot open") || strings.Contains(low, "is a directory") {
+			continue // a tool's error line ("cat: .env: No such file or directory")
+		}
+		if shownValue().MatchString(line) {
+			return true
+		}
+	}
+	return false
+}
+
 func checkSecretPrint(name string, x cmd) []Finding {
 	grep := name == "grep" || name == "egrep" || name == "rg"
 	if !grep && name != "cat" && name != "head" && name != "tail" && name != "less" && name != "more" && name != "bat" {
