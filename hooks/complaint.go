@@ -240,6 +240,9 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 	reports := 1
 	for i := range c.Reports {
 		r := &c.Reports[i]
+		if namedApart(r.Text, head) {
+			continue
+		}
 		sh, fail := overlap(r.Stems, stems, failures)
 		if !fail || (len(sh) < 2 && !again) {
 			continue
@@ -287,6 +290,30 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 		c.Reports = c.Reports[len(c.Reports)-maxReports:]
 	}
 	return out
+}
+
+// errorNameRe matches the name of an exception or error class
+// (KeyError, FunctionClauseError, NullPointerException), which says which
+// failure a report is about.
+var errorNameRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b[A-Z][A-Za-z0-9]*(?:Error|Exception)\b`)
+})
+
+// namedApart tells two reports that each name an exception or error class
+// and share none: two failures, however alike their words ("Check errors:
+// FunctionClauseError in server.ex", then "Check errors: KeyError in
+// delegating_handler.ex").
+func namedApart(a, b string) bool {
+	na, nb := errorNameRe().FindAllString(a, 8), errorNameRe().FindAllString(b, 8)
+	if len(na) == 0 || len(nb) == 0 {
+		return false
+	}
+	for _, x := range na {
+		if slices.Contains(nb, x) {
+			return false
+		}
+	}
+	return true
 }
 
 // mainWrites counts the main agent's successful file writes so far.

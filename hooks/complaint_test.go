@@ -28,6 +28,13 @@ func TestRepeatComplaintFires(t *testing.T) {
 		t.Fatalf("second report: %d repeat-complaint advisories, want 1: %q", n, s.said)
 	}
 	r := s.userPrompt("still crashes on startup!!")
+	// The same exception named again is the same failure.
+	s2 := newSim(t)
+	s2.turn("Check errors: KeyError in delegating_handler.ex:8", "Fixed! The KeyError is resolved, the handler reads the key with Map.get.")
+	s2.userPrompt("Check errors: KeyError in delegating_handler.ex:8")
+	if n := s2.count("repeat-complaint"); n != 1 {
+		t.Errorf("the same exception reported again after a claim: %d advisories, want 1: %q", n, s2.said)
+	}
 	if len(r.Context) == 0 || !strings.Contains(strings.Join(r.Context, "\n"), "[djinn:repeat-complaint]") {
 		t.Fatalf("third report: no advisory: %q", r.Context)
 	}
@@ -57,6 +64,12 @@ func TestRepeatComplaintQuiet(t *testing.T) {
 		"a claim about something else": {
 			{"The device shows WiFi connection failed and will not connect to the network", "The API is working fine now."},
 			{"it still does not connect to the WiFi network, it kicks me off", "Try entering the password again."},
+		},
+		// athena-keyerror #81 (seventh held-out set, labelled false): the
+		// same words ("Check errors: … in …") name two exceptions.
+		"another exception by the same words": {
+			{"Check errors: FunctionClauseError in server.ex:358", "The FunctionClauseError is fixed after the recompile and restart."},
+			{"Check errors: KeyError in delegating_handler.ex:8", "Looking at the logs now."},
 		},
 		"no claim between": {
 			{"The app crashes on startup with a nil pointer in the config loader", "I am looking at the config loader; I have not found the cause yet."},
