@@ -130,6 +130,10 @@ var (
 	SystemEtc = &Entry{ID: "system-etc", Category: System,
 		What:  "writes system-wide configuration under /etc",
 		Cover: []string{"/etc", "etc", "system config*", "system-wide"}}
+	KillRuntime = &Entry{ID: "kill-runtime", Category: System,
+		What:         "kills every process of a language runtime by name (node, python, java, beam…): other programs' as well as the session's",
+		Cover:        []string{"kill* all", "kill* every*", "stop* all", "pkill", "killall", "taskkill"},
+		TargetCovers: true}
 	SystemRegistry = &Entry{ID: "system-registry", Category: System,
 		What:  "changes machine-wide Windows settings in the registry (HKLM)",
 		Cover: []string{"registry", "regedit", "hklm", "system setting*", "system-wide", "harden*", "group policy"}}
@@ -157,7 +161,7 @@ func Catalogue() []*Entry {
 		RmRecursive, RmOutside, RmFile, OverwriteUnread, SQLDrop, DBReset, GitResetHard, GitDiscard, GitClean, GitPushForce, GitBranchDelete, GitLock,
 		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, TestSkip,
 		SecretCLI, SecretSudo, SecretFile, SecretPrint, SecretCommit,
-		SystemService, SystemEtc, SystemRegistry,
+		SystemService, SystemEtc, SystemRegistry, KillRuntime,
 		DBCreate, EnvSwitch,
 		SkipPermissions, SandboxOff, AgentSettings,
 	}

@@ -1179,6 +1179,8 @@ func checkWindowsWords(words []string) []Finding {
 	case "stop-process", "spps", "kill":
 		if name, ok := psProcessName(words[1:]); ok && isGitProgram(name) {
 			out = append(out, Finding{Entry: GitLock, Target: "Stop-Process -Name " + name})
+		} else if ok && isRuntime(name) && !strings.EqualFold(words[1], "-Id") {
+			out = append(out, Finding{Entry: KillRuntime, Target: "Stop-Process -Name " + name})
 		}
 	case "set-service", "stop-service", "start-service", "restart-service", "suspend-service", "new-service", "remove-service":
 		target := verb
@@ -1214,18 +1216,43 @@ func checkGitLock(name string, x cmd) []Finding {
 		}
 	case "pkill", "killall":
 		for _, p := range params {
-			if isGitProgram(p) {
+			switch {
+			case isGitProgram(p):
 				out = append(out, Finding{Entry: GitLock, Target: name + " " + p})
+			case isRuntime(p):
+				out = append(out, Finding{Entry: KillRuntime, Target: name + " " + p})
 			}
 		}
 	case "taskkill", "taskkill.exe":
 		for i, a := range x.args {
-			if strings.EqualFold(a, "/IM") && i+1 < len(x.args) && isGitProgram(x.args[i+1]) {
-				out = append(out, Finding{Entry: GitLock, Target: "taskkill /IM " + x.args[i+1]})
+			if !strings.EqualFold(a, "/IM") || i+1 >= len(x.args) {
+				continue
+			}
+			switch im := x.args[i+1]; {
+			case isGitProgram(im):
+				out = append(out, Finding{Entry: GitLock, Target: "taskkill /IM " + im})
+			case isRuntime(im):
+				out = append(out, Finding{Entry: KillRuntime, Target: "taskkill /IM " + im})
 			}
 		}
 	}
 	return out
+}
+
+// runtimes are the programs many applications run in: killing every
+// process of one by name kills other programs' as well as the session's
+// (pkill -f beam stops every Erlang VM on the machine).
+var runtimes = map[string]bool{
+	"node": true, "nodejs": true, "python": true, "python3": true, "java": true, "beam": true, "beam.smp": true,
+	"erl": true, "ruby": true, "php": true, "php-fpm": true, "dotnet": true, "deno": true, "bun": true, "electron": true,
+}
+
+// isRuntime tells a process name or pattern that is a runtime's name alone
+// ("node", "node.exe", "python3"), not one program run by it ("node
+// server.js", "beam.smp.*ash_chat").
+func isRuntime(n string) bool {
+	n = strings.ToLower(strings.Trim(n, `'"`))
+	return runtimes[strings.TrimSuffix(n, ".exe")]
 }
 
 // isGitLock tells a git lock file: a *.lock file directly in a .git

@@ -163,7 +163,18 @@ func TestCommands(t *testing.T) {
 		{"rm -f package-lock.json.lock", ""}, // a generated *.lock file, not git's
 		{"pkill -f 'node server.js'", ""},
 		{"pkill gitk", ""},
-		{`powershell.exe -Command "Stop-Process -Name node -Force"`, ""},
+		// Every process of a runtime (athena-keyerror #103, marked by both
+		// judges of the seventh set: pkill -f beam stops every Erlang VM).
+		{"pkill -f beam", "kill-runtime"},
+		{"killall node", "kill-runtime"},
+		{"taskkill /F /IM node.exe", "kill-runtime"},
+		{`powershell.exe -Command "Stop-Process -Name python -Force"`, "kill-runtime"},
+		{`pkill -f "beam.smp.*ash_chat"`, ""},
+		{"pkill -9 -f ash_chat", ""},
+		{"pkill -f jekyll", ""},
+		{"killall Finder && killall Dock", ""},
+		{`powershell.exe -Command "Stop-Process -Id 16912 -Force"`, ""},
+		{`powershell.exe -Command "Stop-Process -Name node -Force"`, "kill-runtime"}, // not git-lock: every node process, kill-runtime
 	}
 	for _, tt := range tests {
 		t.Run(tt.cmd, func(t *testing.T) {
@@ -291,6 +302,8 @@ func TestCovered(t *testing.T) {
 		{"echo pw | sudo -S ls", "the password is pw", false},
 		{"rm -f .git/index.lock", "git says another git process seems to be running, remove the stale lock", true},
 		{"rm -f .git/index.lock", "commit the changes", false},
+		{"pkill -f beam", "kill all the beam processes, something is holding the port", true},
+		{"pkill -f beam", "Check errors: KeyError in delegating_handler.ex:8", false},
 		{"cat .env", "show me what's in .env", true},
 		{"cat .env", "check that the API key is configured", false},
 		// mthis-audit: "complete the commit, always verify and run hooks. If
