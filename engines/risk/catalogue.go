@@ -130,6 +130,9 @@ var (
 	SystemEtc = &Entry{ID: "system-etc", Category: System,
 		What:  "writes system-wide configuration under /etc",
 		Cover: []string{"/etc", "etc", "system config*", "system-wide"}}
+	GlobalForce = &Entry{ID: "global-force", Category: System,
+		What:  "forces a machine-wide package install over what is there (npm install -g --force, pip --break-system-packages, brew link --overwrite): files other packages or the system own are overwritten",
+		Cover: []string{"--force", "force*", "overwrit*", "break-system-packages"}}
 	KillRuntime = &Entry{ID: "kill-runtime", Category: System,
 		What:         "kills every process of a language runtime by name (node, python, java, beam…): other programs' as well as the session's",
 		Cover:        []string{"kill* all", "kill* every*", "stop* all", "pkill", "killall", "taskkill"},
@@ -161,7 +164,7 @@ func Catalogue() []*Entry {
 		RmRecursive, RmOutside, RmFile, OverwriteUnread, SQLDrop, DBReset, GitResetHard, GitDiscard, GitClean, GitPushForce, GitBranchDelete, GitLock,
 		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, TestSkip,
 		SecretCLI, SecretSudo, SecretFile, SecretPrint, SecretCommit,
-		SystemService, SystemEtc, SystemRegistry, KillRuntime,
+		SystemService, SystemEtc, SystemRegistry, KillRuntime, GlobalForce,
 		DBCreate, EnvSwitch,
 		SkipPermissions, SandboxOff, AgentSettings,
 	}

@@ -143,6 +143,8 @@ func checkCommand(c Call) []Finding {
 			out = append(out, Finding{Entry: SQLDrop, Target: lastArg(x.args[1:])})
 		case "tee", "cp", "mv", "install", "ln", "sed", "perl":
 			out = append(out, checkFileCommand(name, x)...)
+		case "npm", "pnpm", "yarn", "pip", "pip3", "brew":
+			out = append(out, checkGlobalForce(name, x)...)
 		case "reg", "reg.exe":
 			out = append(out, checkWindowsWords(x.args)...)
 		case "powershell", "powershell.exe", "pwsh", "pwsh.exe":
@@ -1237,6 +1239,31 @@ func checkGitLock(name string, x cmd) []Finding {
 		}
 	}
 	return out
+}
+
+// checkGlobalForce reads a package manager's call that forces a
+// machine-wide install over what is there: npm install -g … --force (it
+// overwrites binaries other packages own, npm's EEXIST), pip's
+// --break-system-packages, brew link --overwrite.
+func checkGlobalForce(name string, x cmd) []Finding {
+	a := x.args[1:]
+	switch name {
+	case "npm", "pnpm", "yarn":
+		install := len(a) > 0 && (a[0] == "install" || a[0] == "i" || a[0] == "add" || a[0] == "link" || a[0] == "global")
+		global := contains(a, "-g") || contains(a, "--global") || len(a) > 0 && a[0] == "global"
+		if install && global && (contains(a, "--force") || contains(a, "-f")) {
+			return []Finding{{Entry: GlobalForce, Target: name + " " + strings.Join(a, " ")}}
+		}
+	case "pip", "pip3":
+		if contains(a, "--break-system-packages") {
+			return []Finding{{Entry: GlobalForce, Target: name + " " + strings.Join(a, " ")}}
+		}
+	case "brew":
+		if len(a) > 0 && a[0] == "link" && (contains(a, "--overwrite") || contains(a, "--force")) {
+			return []Finding{{Entry: GlobalForce, Target: name + " " + strings.Join(a, " ")}}
+		}
+	}
+	return nil
 }
 
 // runtimes are the programs many applications run in: killing every
