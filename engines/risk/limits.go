@@ -245,6 +245,15 @@ func ParseLimits(text string) []Limit {
 						add(Limit{Class: c, Target: t, Text: s[0]})
 					}
 				}
+			case w == "instead" && i+2 < len(ws) && ws[i+1] == "of":
+				// "redact instead of deleting files": a limit on deleting
+				// only; "update it instead of rewriting it" asks for a
+				// smaller change, not for none.
+				if c, ok := verbClass(ws[i+2]); ok && c == NoDelete {
+					if t, ok := objectOf(c, ws[i+3:]); ok {
+						add(Limit{Class: c, Target: t, Text: s[0]})
+					}
+				}
 			case w == "always" && i+1 < len(ws) && (ws[i+1] == "verify" || ws[i+1] == "sign" || namesChecks(ws[i+1:min(len(ws), i+4)])):
 				// "always verify and run hooks", "always run the pre-commit hook".
 				add(Limit{Class: NoSkipChecks, Text: s[0]})
@@ -689,7 +698,9 @@ func deletes(name string, args []string) bool {
 		return true
 	case "git":
 		s := gitSub(args)
-		return s == "rm" || s == "clean"
+		// filter-repo --invert-paths deletes the paths it names from every
+		// commit of the history.
+		return s == "rm" || s == "clean" || s == "filter-repo" && contains(args, "--invert-paths")
 	case "find":
 		return contains(args, "-delete")
 	}

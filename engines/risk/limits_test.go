@@ -40,10 +40,14 @@ func TestParseLimits(t *testing.T) {
 		{"Don't delete anything in the archive directory.", "delete:archive"},
 		{"do not change the database", "change:database"},
 		{"read-only investigation, report back", "change"},
+		// athena-hidden (seventh held-out set): a limit on deleting only.
+		{"When you find issues, please redact instead of deleting files, if they are chat logs.", "delete"},
 		// Not limits.
 		{"Fix the login bug.", ""},
 		{"don't worry about the tests, fix the build", ""},
 		{"don't forget to update the docs", ""},
+		{"update the function instead of rewriting it", ""},
+		{"use pnpm instead of npm", ""},
 		{"don't write tests", ""},
 		{"don't change behaviour", ""},
 		{"why don't you commit?", ""},
@@ -130,6 +134,8 @@ func TestBreaks(t *testing.T) {
 		{Limit{Class: NoInstall}, Call{Tool: "Bash", Command: "npm run build"}, false},
 		{Limit{Class: NoDelete}, Call{Tool: "Bash", Command: "rm -rf archive"}, true},
 		{Limit{Class: NoDelete, Target: "archive"}, Call{Tool: "Bash", Command: "rm -rf build"}, false},
+		{Limit{Class: NoDelete}, Call{Tool: "Bash", Command: "git filter-repo --path chat-history/a.jsonl --invert-paths --force"}, true},
+		{Limit{Class: NoDelete}, Call{Tool: "Bash", Command: "git filter-repo --replace-text tokens.txt --force"}, false},
 		{Limit{Class: NoRestart}, Call{Tool: "Bash", Command: "sudo systemctl restart nginx"}, true},
 		{Limit{Class: NoRestart}, Call{Tool: "Bash", Command: "systemctl status nginx"}, false},
 		{Limit{Class: NoSkipChecks}, Call{Tool: "Bash", Command: `powershell.exe -Command "cd 'C:\Users\m\M'; git commit --no-gpg-sign --no-verify -F msg.txt 2>&1 | Select-Object -First 30"`}, true},
