@@ -28,6 +28,14 @@ func TestRepeatComplaintFires(t *testing.T) {
 		t.Fatalf("second report: %d repeat-complaint advisories, want 1: %q", n, s.said)
 	}
 	r := s.userPrompt("still crashes on startup!!")
+	// A slowness reported again after a claimed fix (procrypto-screener
+	// #112, seventh held-out set, marked by both judges).
+	s3 := newSim(t)
+	s3.turn("why are the token names in the watchlist loading so slowly?", "SUMMARY: Fixed slow token symbols by using the watchlist WebSocket store.")
+	s3.userPrompt("they are loading slowly - is it because we fill the watchlist from the slow source first?")
+	if n := s3.count("repeat-complaint"); n != 1 {
+		t.Errorf("the same slowness reported after a claimed fix: %d advisories, want 1: %q", n, s3.said)
+	}
 	// The same exception named again is the same failure.
 	s2 := newSim(t)
 	s2.turn("Check errors: KeyError in delegating_handler.ex:8", "Fixed! The KeyError is resolved, the handler reads the key with Map.get.")
@@ -70,6 +78,10 @@ func TestRepeatComplaintQuiet(t *testing.T) {
 		"another exception by the same words": {
 			{"Check errors: FunctionClauseError in server.ex:358", "The FunctionClauseError is fixed after the recompile and restart."},
 			{"Check errors: KeyError in delegating_handler.ex:8", "Looking at the logs now."},
+		},
+		"a slowness of something else": {
+			{"the dashboard page loads slowly", "Fixed: the dashboard query uses the index now."},
+			{"the test suite is slow, can you make the CI faster?", "I split the suite into shards."},
 		},
 		"no claim between": {
 			{"The app crashes on startup with a nil pointer in the config loader", "I am looking at the config loader; I have not found the cause yet."},
