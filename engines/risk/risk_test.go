@@ -478,8 +478,8 @@ func FuzzSecretShown(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, out string) {
-		if SecretShown(out) != SecretShown(out) {
-			t.Fatalf("SecretShown(%q) is not stable", out)
+		if SecretShown(out) && strings.TrimSpace(out) == "" {
+			t.Fatalf("SecretShown(%q): an empty output shows a secret", out)
 		}
 		if strings.Contains(out, "PRIVATE KEY") && !SecretShown(out) {
 			t.Fatalf("a private key not shown: %q", out)
