@@ -110,6 +110,29 @@ var nextSteps = map[string][2]string{
 // loop and a next step; hard ones (the pattern is chronic: EMA ≥ 0.5) say so
 // and ask for a different approach.
 func Loop(f loops.Finding, c LoopContext) Advisory {
+	w := loopWordsOf(f, c)
+	switch f.Pattern {
+	case loops.ReadLoop:
+		return readLoopText(f, c, w)
+	case loops.EditRevert:
+		return editRevertText(f, c, w)
+	case loops.FailLoop:
+		return failLoopText(f, c, w)
+	case loops.ToolLoop:
+		return toolLoopText(f, c, w)
+	}
+	return finish(f.Pattern, w.sev, w.nums, "%s on %s, %s%s.%s", f.Pattern, w.target, plural(f.Count, "time"), w.who, w.chronic)
+}
+
+// loopWords are the parts every loop advisory is worded from.
+type loopWords struct {
+	nums                                     map[string]float64
+	sev                                      Severity
+	who, chronic, next, target, again, short string
+}
+
+// loopWordsOf works out a finding's loopWords.
+func loopWordsOf(f loops.Finding, c LoopContext) loopWords {
 	nums := map[string]float64{"count": float64(f.Count), "ema": round2(f.EMA), "event": float64(f.Seq)}
 	sev := Soft
 	if f.Severity == loops.Hard {
@@ -133,152 +156,166 @@ func Loop(f loops.Finding, c LoopContext) Advisory {
 		again = "; it keeps coming back"
 	}
 	short := Quote(c.displayed(f.Target), 60)
-	switch f.Pattern {
-	case loops.ReadLoop:
-		rng := ""
-		if f.Range != "" {
-			rng = " (" + Clean(f.Range, 40) + ")"
-		}
-		since := "in the last 20 tool calls"
-		if f.Since > 0 {
-			since = fmt.Sprintf("since it last changed at call #%d", f.Since)
-		}
-		return withGist(finish(KindReadLoop, sev, nums, "%s%s was read %s %s%s, unchanged each time (calls %s).%s Next step: %s",
-			target, rng, plural(f.Count, "time"), since, who, callList(f.Events), chronic, next),
-			"it re-read %s %d× unchanged%s", short, f.Count, again)
-	case loops.EditRevert:
-		what := fmt.Sprintf("the content it had at call #%d", f.RevertTo)
-		if f.FromBefore {
-			what = fmt.Sprintf("the content it had before the edit at call #%d", f.RevertTo)
-		}
-		if f.Original {
-			what += " (its original content in this window)"
-		}
-		undone := ""
-		if f.Undone > 0 {
-			undone = fmt.Sprintf(", undoing %s", plural(f.Undone, "edit"))
-		}
-		if f.Asked {
-			// Recorded, not told: the user spoke after the edit.
-			a := finish(KindEditRevert, Soft, nums, "The write at call #%d returned %s to %s%s%s. A user prompt came after the edit it undoes, so it is taken as asked for: no loop, the agent not told.",
-				f.Seq, target, what, undone, who)
-			a.Observed = true
-			return a
-		}
-		if f.Once {
-			// Recorded, not told: one targeted edit put back what the
-			// agent had written, which is most often on purpose.
-			a := finish(KindEditRevert, Soft, nums, "The write at call #%d returned %s to %s%s%s. It is the file's only revert in the last calls, an edit that put the old text back, which is most often the agent backing out its own change on purpose: no loop, the agent not told.",
-				f.Seq, target, what, undone, who)
-			a.Observed = true
-			return a
-		}
-		cycling := ""
-		if f.Count > 1 {
-			cycling = fmt.Sprintf(" It is the %s revert of this file in the last calls: the edits are going back and forth.", ordinal(f.Count))
-		}
-		return withGist(finish(KindEditRevert, sev, nums, "The write at call #%d returned %s to %s%s%s.%s%s Next step: %s",
-			f.Seq, target, what, undone, who, cycling, chronic, next),
-			"it undid its own edit: %s is back as it was at call #%d%s", short, f.RevertTo, again)
-	case loops.FailLoop:
-		fp := Quote(firstLine(f.Fingerprint), 160)
-		if t := strings.TrimSpace(c.ErrorText); t != "" && !(strings.HasPrefix(f.Key, "test failed ") && f.Fingerprint != f.Key) {
-			// A failing test's message, when the runner printed one, is
-			// the line that tells; else the error text's telling line.
-			fp = Quote(TellingLine(t), 160)
-		}
-		// The failures share a fingerprint, and a fingerprint keeps result
-		// values: that the edits did not change the error is a fact, where
-		// they did or did not touch is not known.
-		changed := "with no edit in between"
-		switch {
-		case f.Edits == 1:
-			changed = "and the edit made in between did not change it"
-		case f.Edits > 1:
-			changed = fmt.Sprintf("and the %d edits made in between did not change it", f.Edits)
-		}
-		if len(f.Steps) > 1 || f.Key != "" {
-			// The calls differ; say what they were and what they shared.
-			calls := target
-			if len(f.Steps) > 1 {
-				steps := make([]string, len(f.Steps))
-				for i, st := range f.Steps {
-					steps[i] = Clean(st.Tool, 80) + " " + c.show(st.Target)
-				}
-				calls = strings.Join(steps, ", ")
-			}
-			common := "the same error"
-			if test, isTest := strings.CutPrefix(f.Key, "test failed "); isTest {
-				common = "the same failing test, " + Clean(test, 240)
-			} else if f.Key != "" {
-				common = "the same failure: " + c.show(f.Key)
-			}
-			if o, silent := silentFailure(f.Key); silent {
-				// A failure that prints no error: say what it is and where
-				// to look.
-				if sev != Hard {
-					next = o.next
-				}
-				return withGist(finish(KindFailLoop, sev, nums, "%d %s: %s%s (calls %s: %s)%s.%s Next step: %s",
-					f.Count, o.what, c.show(f.Key), o.detail, callList(f.Events), calls, who, chronic, next),
-					"%d %s (%s)%s", f.Count, o.what, Quote(f.Key, 60), again)
-			}
-			return withGist(finish(KindFailLoop, sev, nums, "%d calls failed with %s (calls %s: %s), %s%s. The error: %s.%s Next step: %s",
-				f.Count, common, callList(f.Events), calls, changed, who, fp, chronic, next),
-				"%d calls failed the same way (%s)%s", f.Count, Quote(TellingLine(firstLine(fpText(f, c))), 60), again)
-		}
-		return withGist(finish(KindFailLoop, sev, nums, "%s failed %s in a row with the same error (calls %s), %s%s. The error: %s.%s Next step: %s",
-			target, plural(f.Count, "time"), callList(f.Events), changed, who, fp, chronic, next),
-			"%s failed %d× in a row with the same error%s", short, f.Count, again)
-	case loops.ToolLoop:
-		var what string
-		respelled := ""
-		if f.Respelled {
-			respelled = ", varied only in how it was spelled (redirects, paths, quoting, how much of the output to show),"
-		}
-		if f.SameOutput {
+	return loopWords{nums, sev, who, chronic, next, target, again, short}
+}
+
+// readLoopText words a read-loop.
+func readLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
+	nums, sev, who, chronic, next, target, again, short := w.nums, w.sev, w.who, w.chronic, w.next, w.target, w.again, w.short
+	rng := ""
+	if f.Range != "" {
+		rng = " (" + Clean(f.Range, 40) + ")"
+	}
+	since := "in the last 20 tool calls"
+	if f.Since > 0 {
+		since = fmt.Sprintf("since it last changed at call #%d", f.Since)
+	}
+	return withGist(finish(KindReadLoop, sev, nums, "%s%s was read %s %s%s, unchanged each time (calls %s).%s Next step: %s",
+		target, rng, plural(f.Count, "time"), since, who, callList(f.Events), chronic, next),
+		"it re-read %s %d× unchanged%s", short, f.Count, again)
+}
+
+// editRevertText words an edit-revert, or records one that is no loop.
+func editRevertText(f loops.Finding, c LoopContext, w loopWords) Advisory {
+	nums, sev, who, chronic, next, target, again, short := w.nums, w.sev, w.who, w.chronic, w.next, w.target, w.again, w.short
+	what := fmt.Sprintf("the content it had at call #%d", f.RevertTo)
+	if f.FromBefore {
+		what = fmt.Sprintf("the content it had before the edit at call #%d", f.RevertTo)
+	}
+	if f.Original {
+		what += " (its original content in this window)"
+	}
+	undone := ""
+	if f.Undone > 0 {
+		undone = fmt.Sprintf(", undoing %s", plural(f.Undone, "edit"))
+	}
+	if f.Asked {
+		// Recorded, not told: the user spoke after the edit.
+		a := finish(KindEditRevert, Soft, nums, "The write at call #%d returned %s to %s%s%s. A user prompt came after the edit it undoes, so it is taken as asked for: no loop, the agent not told.",
+			f.Seq, target, what, undone, who)
+		a.Observed = true
+		return a
+	}
+	if f.Once {
+		// Recorded, not told: one targeted edit put back what the
+		// agent had written, which is most often on purpose.
+		a := finish(KindEditRevert, Soft, nums, "The write at call #%d returned %s to %s%s%s. It is the file's only revert in the last calls, an edit that put the old text back, which is most often the agent backing out its own change on purpose: no loop, the agent not told.",
+			f.Seq, target, what, undone, who)
+		a.Observed = true
+		return a
+	}
+	cycling := ""
+	if f.Count > 1 {
+		cycling = fmt.Sprintf(" It is the %s revert of this file in the last calls: the edits are going back and forth.", ordinal(f.Count))
+	}
+	return withGist(finish(KindEditRevert, sev, nums, "The write at call #%d returned %s to %s%s%s.%s%s Next step: %s",
+		f.Seq, target, what, undone, who, cycling, chronic, next),
+		"it undid its own edit: %s is back as it was at call #%d%s", short, f.RevertTo, again)
+}
+
+// failLoopText words a fail-loop.
+func failLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
+	nums, sev, who, chronic, next, target, again, short := w.nums, w.sev, w.who, w.chronic, w.next, w.target, w.again, w.short
+	fp := Quote(firstLine(f.Fingerprint), 160)
+	if t := strings.TrimSpace(c.ErrorText); t != "" && !(strings.HasPrefix(f.Key, "test failed ") && f.Fingerprint != f.Key) {
+		// A failing test's message, when the runner printed one, is
+		// the line that tells; else the error text's telling line.
+		fp = Quote(TellingLine(t), 160)
+	}
+	// The failures share a fingerprint, and a fingerprint keeps result
+	// values: that the edits did not change the error is a fact, where
+	// they did or did not touch is not known.
+	changed := "with no edit in between"
+	switch {
+	case f.Edits == 1:
+		changed = "and the edit made in between did not change it"
+	case f.Edits > 1:
+		changed = fmt.Sprintf("and the %d edits made in between did not change it", f.Edits)
+	}
+	if len(f.Steps) > 1 || f.Key != "" {
+		// The calls differ; say what they were and what they shared.
+		calls := target
+		if len(f.Steps) > 1 {
 			steps := make([]string, len(f.Steps))
 			for i, st := range f.Steps {
-				steps[i] = c.show(st.Target)
+				steps[i] = Clean(st.Tool, 80) + " " + c.show(st.Target)
 			}
-			out := ""
-			if t := strings.TrimSpace(c.ErrorText); t != "" {
-				out = " The output: " + Quote(firstLine(t), 160) + "."
-			}
+			calls = strings.Join(steps, ", ")
+		}
+		common := "the same error"
+		if test, isTest := strings.CutPrefix(f.Key, "test failed "); isTest {
+			common = "the same failing test, " + Clean(test, 240)
+		} else if f.Key != "" {
+			common = "the same failure: " + c.show(f.Key)
+		}
+		if o, silent := silentFailure(f.Key); silent {
+			// A failure that prints no error: say what it is and where
+			// to look.
 			if sev != Hard {
-				next = "find out why these commands do not run as written (the shell they run in, quoting, a wrapper that swallows what follows it) before sending another variant."
+				next = o.next
 			}
-			return withGist(finish(KindToolLoop, sev, nums, "%d different %s commands printed exactly the same output (calls %s: %s)%s: whatever they ask, they get the same answer.%s%s Next step: %s",
-				len(f.Steps), Clean(f.Tool, 80), callList(f.Events), strings.Join(steps, ", "), who, out, chronic, next),
-				"%d different commands printed the same output%s", len(f.Steps), again)
+			return withGist(finish(KindFailLoop, sev, nums, "%d %s: %s%s (calls %s: %s)%s.%s Next step: %s",
+				f.Count, o.what, c.show(f.Key), o.detail, callList(f.Events), calls, who, chronic, next),
+				"%d %s (%s)%s", f.Count, o.what, Quote(f.Key, 60), again)
 		}
-		switch {
-		case f.Empty:
-			what = fmt.Sprintf("The %s call %s printed nothing, %s running%s", Clean(f.Tool, 80), target, plural(f.Count, "time"), strings.TrimSuffix(respelled, ","))
-			if sev != Hard {
-				next = "find out why it prints nothing before running it again: are the dependencies installed, is the path right, does the command select anything (run it with a verbose flag, or check its exit status)?"
-			}
-		case f.Cycle <= 1 && f.Respelled:
-			what = fmt.Sprintf("The same %s call%s latest %s, was made %s running with the same result", Clean(f.Tool, 80), respelled, target, plural(f.Count, "time"))
-		case f.Cycle <= 1:
-			what = fmt.Sprintf("The same %s call on %s was made %s running with the same result", Clean(f.Tool, 80), target, plural(f.Count, "time"))
-		default:
-			steps := make([]string, len(f.Steps))
-			for i, s := range f.Steps {
-				steps[i] = Clean(s.Tool, 80) + " " + c.show(s.Target)
-			}
-			what = fmt.Sprintf("The cycle of %d calls (%s) repeated %s with the same results", f.Cycle, strings.Join(steps, " → "), plural(f.Count, "time"))
-		}
-		gist := fmt.Sprintf("it ran the same %s call (%s) %d× with the same result", Clean(f.Tool, 40), short, f.Count)
-		switch {
-		case f.Empty:
-			gist = fmt.Sprintf("the %s call %s printed nothing, %d× running", Clean(f.Tool, 40), short, f.Count)
-		case f.Cycle > 1:
-			gist = fmt.Sprintf("a cycle of %d calls repeated %d× with the same results", f.Cycle, f.Count)
-		}
-		return withGist(finish(KindToolLoop, sev, nums, "%s (calls %s)%s.%s Next step: %s", what, callList(f.Events), who, chronic, next), "%s%s", gist, again)
+		return withGist(finish(KindFailLoop, sev, nums, "%d calls failed with %s (calls %s: %s), %s%s. The error: %s.%s Next step: %s",
+			f.Count, common, callList(f.Events), calls, changed, who, fp, chronic, next),
+			"%d calls failed the same way (%s)%s", f.Count, Quote(TellingLine(firstLine(fpText(f, c))), 60), again)
 	}
-	return finish(f.Pattern, sev, nums, "%s on %s, %s%s.%s", f.Pattern, target, plural(f.Count, "time"), who, chronic)
+	return withGist(finish(KindFailLoop, sev, nums, "%s failed %s in a row with the same error (calls %s), %s%s. The error: %s.%s Next step: %s",
+		target, plural(f.Count, "time"), callList(f.Events), changed, who, fp, chronic, next),
+		"%s failed %d× in a row with the same error%s", short, f.Count, again)
+}
+
+// toolLoopText words a tool-loop.
+func toolLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
+	nums, sev, who, chronic, next, target, again, short := w.nums, w.sev, w.who, w.chronic, w.next, w.target, w.again, w.short
+	var what string
+	respelled := ""
+	if f.Respelled {
+		respelled = ", varied only in how it was spelled (redirects, paths, quoting, how much of the output to show),"
+	}
+	if f.SameOutput {
+		steps := make([]string, len(f.Steps))
+		for i, st := range f.Steps {
+			steps[i] = c.show(st.Target)
+		}
+		out := ""
+		if t := strings.TrimSpace(c.ErrorText); t != "" {
+			out = " The output: " + Quote(firstLine(t), 160) + "."
+		}
+		if sev != Hard {
+			next = "find out why these commands do not run as written (the shell they run in, quoting, a wrapper that swallows what follows it) before sending another variant."
+		}
+		return withGist(finish(KindToolLoop, sev, nums, "%d different %s commands printed exactly the same output (calls %s: %s)%s: whatever they ask, they get the same answer.%s%s Next step: %s",
+			len(f.Steps), Clean(f.Tool, 80), callList(f.Events), strings.Join(steps, ", "), who, out, chronic, next),
+			"%d different commands printed the same output%s", len(f.Steps), again)
+	}
+	switch {
+	case f.Empty:
+		what = fmt.Sprintf("The %s call %s printed nothing, %s running%s", Clean(f.Tool, 80), target, plural(f.Count, "time"), strings.TrimSuffix(respelled, ","))
+		if sev != Hard {
+			next = "find out why it prints nothing before running it again: are the dependencies installed, is the path right, does the command select anything (run it with a verbose flag, or check its exit status)?"
+		}
+	case f.Cycle <= 1 && f.Respelled:
+		what = fmt.Sprintf("The same %s call%s latest %s, was made %s running with the same result", Clean(f.Tool, 80), respelled, target, plural(f.Count, "time"))
+	case f.Cycle <= 1:
+		what = fmt.Sprintf("The same %s call on %s was made %s running with the same result", Clean(f.Tool, 80), target, plural(f.Count, "time"))
+	default:
+		steps := make([]string, len(f.Steps))
+		for i, s := range f.Steps {
+			steps[i] = Clean(s.Tool, 80) + " " + c.show(s.Target)
+		}
+		what = fmt.Sprintf("The cycle of %d calls (%s) repeated %s with the same results", f.Cycle, strings.Join(steps, " → "), plural(f.Count, "time"))
+	}
+	gist := fmt.Sprintf("it ran the same %s call (%s) %d× with the same result", Clean(f.Tool, 40), short, f.Count)
+	switch {
+	case f.Empty:
+		gist = fmt.Sprintf("the %s call %s printed nothing, %d× running", Clean(f.Tool, 40), short, f.Count)
+	case f.Cycle > 1:
+		gist = fmt.Sprintf("a cycle of %d calls repeated %d× with the same results", f.Cycle, f.Count)
+	}
+	return withGist(finish(KindToolLoop, sev, nums, "%s (calls %s)%s.%s Next step: %s", what, callList(f.Events), who, chronic, next), "%s%s", gist, again)
 }
 
 // silentOutcome words a fail-loop whose calls printed no error of their
