@@ -112,6 +112,12 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		// The broken instruction says more than the catalogue would.
 		findings = nil
 	}
+	if failed && userRejected(p.Error) {
+		// The person said no to this very call: the step did not run,
+		// and they know of it. (An instruction it broke is still said:
+		// the agent may have lost it, as at a /clear.)
+		findings = nil
+	}
 	ins := s.instructions()
 	for _, f := range findings {
 		if f.Entry == risk.OverwriteUnread && failed {
@@ -170,6 +176,14 @@ func (s *session) pushFastForward(p *Payload) bool {
 		}
 	}
 	return seen
+}
+
+// userRejected tells the error of a call the person declined when the
+// CLI asked ("The user doesn't want to proceed with this tool use", "…
+// doesn't want to take this action right now").
+func userRejected(errText string) bool {
+	return strings.Contains(errText, "The user doesn't want to proceed with this tool use") ||
+		strings.Contains(errText, "The user doesn't want to take this action")
 }
 
 // printedNoSecret tells, from a successful shell call's output, that it
