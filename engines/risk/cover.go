@@ -28,13 +28,43 @@ func Covered(f Finding, ins []Instruction) bool {
 		if f.Entry.TargetCovers && f.Target != "" {
 			for _, t := range strings.Fields(f.Target) {
 				b := strings.ToLower(path.Base(strings.TrimSuffix(t, "/")))
-				if len(b) >= 3 && !strings.ContainsAny(b, "*?") && toks[b] {
+				if len(b) >= 3 && !strings.ContainsAny(b, "*?") && (toks[b] || namesKin(b, toks)) {
 					return true
 				}
 			}
 		}
 		if f.Cover != "" && strings.Contains(in.Text, f.Cover) {
 			return true
+		}
+	}
+	return false
+}
+
+// namesKin tells whether a prompt names a file of which the target is the
+// stem: "remove audit_bash_mcp_server.py and anything related" names the
+// audit_bash script too. The target must be five letters or more and the
+// name must go on from it at a separator (_ . -), so "src" is kin to
+// nothing and "app" not to "apple.txt"; and the prompt must ask to delete
+// something ("update parser_test.go" does not cover deleting parser/).
+func namesKin(target string, toks map[string]bool) bool {
+	if len(target) < 5 || !asksToDelete(toks) {
+		return false
+	}
+	for t := range toks {
+		if rest, ok := strings.CutPrefix(t, target); ok && rest != "" && strings.ContainsRune("_.-", rune(rest[0])) {
+			return true
+		}
+	}
+	return false
+}
+
+// asksToDelete tells a prompt that asks to remove or delete something.
+func asksToDelete(toks map[string]bool) bool {
+	for t := range toks {
+		for _, p := range []string{"remov", "delet", "drop", "rm"} {
+			if strings.HasPrefix(t, p) && (p != "rm" || t == "rm") {
+				return true
+			}
 		}
 	}
 	return false
