@@ -186,16 +186,38 @@ func (s *session) noteClaim(p *Payload) {
 		return
 	}
 	all := claimRe().FindAllStringIndex(text, -1)
-	if all == nil {
+	claim := ""
+	for i := len(all) - 1; i >= 0 && claim == ""; i-- {
+		if st := sentenceAround(text, all[i][0], all[i][1]); !offer(st) {
+			claim = st
+		}
+	}
+	if claim == "" {
 		return
 	}
-	loc := all[len(all)-1]
 	c := s.complaints()
 	sat.Inc(&c.Clock)
-	c.Claims = append(c.Claims, state.Claim{Clock: c.Clock, Seq: s.w.ToolCalls, Text: fit.Runes(sentenceAround(text, loc[0], loc[1]), 300)})
+	c.Claims = append(c.Claims, state.Claim{Clock: c.Clock, Seq: s.w.ToolCalls, Text: fit.Runes(claim, 300)})
 	if len(c.Claims) > maxClaims {
 		c.Claims = c.Claims[len(c.Claims)-maxClaims:]
 	}
+}
+
+// offer tells a sentence that asks or offers rather than claims: a
+// question ("Want me to build a fixed version from source?") or an offer
+// ("I can apply the fix now", "Shall I…").
+func offer(sentence string) bool {
+	t := strings.TrimSpace(strings.Trim(strings.TrimSpace(sentence), "*_ "))
+	if strings.HasSuffix(strings.TrimRight(t, "*_ "), "?") {
+		return true
+	}
+	low := strings.ToLower(t)
+	for _, p := range []string{"want me to", "shall i", "should i", "would you like", "do you want", "i can ", "i could ", "if you want", "if you'd like"} {
+		if strings.HasPrefix(low, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // sentenceAround returns the sentence of text that holds [i, j), on one

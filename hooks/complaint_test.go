@@ -83,6 +83,12 @@ func TestRepeatComplaintQuiet(t *testing.T) {
 			{"the dashboard page loads slowly", "Fixed: the dashboard query uses the index now."},
 			{"the test suite is slow, can you make the CI faster?", "I split the suite into shards."},
 		},
+		// speakfree #34 (eighth held-out set, labelled false by both
+		// judges): an offer to fix is no claim that it is fixed.
+		"an offer, not a claim": {
+			{"It crashes for me occasionally, can you look into the crash?", "The crash comes from the audio device switching. **Want me to build a fixed version from source?** I'd patch the device listener."},
+			{"It could crash when the window closes too, what other settings are available?", "Here are the settings."},
+		},
 		"no claim between": {
 			{"The app crashes on startup with a nil pointer in the config loader", "I am looking at the config loader; I have not found the cause yet."},
 			{"It still crashes on startup, same nil pointer", "Can you paste the full stack trace?"},
