@@ -86,8 +86,8 @@ func TestRepeatComplaintQuiet(t *testing.T) {
 		// speakfree #34 (eighth held-out set, labelled false by both
 		// judges): an offer to fix is no claim that it is fixed.
 		"an offer, not a claim": {
-			{"It crashes for me occasionally, can you look into the crash?", "The crash comes from the audio device switching. **Want me to build a fixed version from source?** I'd patch the device listener."},
-			{"It could crash when the window closes too, what other settings are available?", "Here are the settings."},
+			{"It crashes for me occasionally when the audio device switches, can you look into the crash?", "The crash comes from the audio device switching. **Want me to build a fixed version from source?** I'd patch the device listener."},
+			{"The app could crash when the audio device switches, and the window could close: what other settings are there?", "Here are the settings."},
 		},
 		"no claim between": {
 			{"The app crashes on startup with a nil pointer in the config loader", "I am looking at the config loader; I have not found the cause yet."},
