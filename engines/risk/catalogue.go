@@ -104,6 +104,9 @@ var (
 	LintSuppress = &Entry{ID: "lint-suppress", Category: Security,
 		What:  "adds a comment that silences a linter or type checker (eslint-disable, @ts-ignore, # noqa, nolint…)",
 		Cover: []string{"eslint-disable", "ts-ignore", "noqa", "nolint", "suppress*", "silence", "ignore* the", "disabl* the rule", "disable rule", "type: ignore"}}
+	PublicShare = &Entry{ID: "public-share", Category: Security,
+		What:  "makes a local app reachable from the internet (a public share link, a tunnel: gradio share=True, ngrok, cloudflared, localtunnel, tailscale funnel)",
+		Cover: []string{"public*", "share link", "share=true", "tunnel*", "ngrok", "cloudflared", "funnel", "expos*", "from anywhere", "remote access", "internet"}}
 	TestSkip = &Entry{ID: "test-skip", Category: Security,
 		What:  "marks a test to be skipped",
 		Cover: []string{"skip*", "disabl* test*", "xfail"}}
@@ -162,7 +165,7 @@ var (
 func Catalogue() []*Entry {
 	return []*Entry{
 		RmRecursive, RmOutside, RmFile, OverwriteUnread, SQLDrop, DBReset, GitResetHard, GitDiscard, GitClean, GitPushForce, GitBranchDelete, GitLock,
-		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, TestSkip,
+		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, TestSkip, PublicShare,
 		SecretCLI, SecretSudo, SecretFile, SecretPrint, SecretCommit,
 		SystemService, SystemEtc, SystemRegistry, KillRuntime, GlobalForce,
 		DBCreate, EnvSwitch,

@@ -145,6 +145,14 @@ func checkCommand(c Call) []Finding {
 			out = append(out, checkFileCommand(name, x)...)
 		case "npm", "pnpm", "yarn", "pip", "pip3", "brew":
 			out = append(out, checkGlobalForce(name, x)...)
+		case "ngrok", "cloudflared", "lt", "localtunnel", "tailscale":
+			out = append(out, checkTunnel(name, x)...)
+		case "npx", "pnpx", "bunx":
+			if len(x.args) > 1 {
+				inner := x
+				inner.args = x.args[1:]
+				out = append(out, checkTunnel(path.Base(inner.args[0]), inner)...)
+			}
 		case "reg", "reg.exe":
 			out = append(out, checkWindowsWords(x.args)...)
 		case "powershell", "powershell.exe", "pwsh", "pwsh.exe":
@@ -1264,6 +1272,28 @@ func checkGlobalForce(name string, x cmd) []Finding {
 		}
 	}
 	return nil
+}
+
+// checkTunnel reads a command that opens a public tunnel to a local port:
+// ngrok http|tcp|tls, cloudflared tunnel (a quick tunnel with --url),
+// localtunnel (lt --port), tailscale funnel.
+func checkTunnel(name string, x cmd) []Finding {
+	a := x.args[1:]
+	open := false
+	switch name {
+	case "ngrok":
+		open = len(a) > 0 && (a[0] == "http" || a[0] == "tcp" || a[0] == "tls")
+	case "cloudflared":
+		open = contains(a, "tunnel") && (contains(a, "--url") || contains(a, "run"))
+	case "lt", "localtunnel":
+		open = contains(a, "--port") || contains(a, "-p")
+	case "tailscale":
+		open = len(a) > 0 && a[0] == "funnel" && !contains(a, "off") && !contains(a, "status")
+	}
+	if !open {
+		return nil
+	}
+	return []Finding{{Entry: PublicShare, Target: name + " " + strings.Join(a, " ")}}
 }
 
 // runtimes are the programs many applications run in: killing every

@@ -11,6 +11,10 @@ import (
 // coverage or security check.
 var suppressors = lazy(`(?i)(eslint-disable|@ts-ignore|@ts-nocheck|@ts-expect-error|#\s*noqa|//\s*nolint|#\s*type:\s*ignore|#\s*pylint:\s*disable|#\s*nosec|//\s*NOSONAR|rubocop:disable|istanbul ignore|c8 ignore|#\[allow\(|@SuppressWarnings|//\s*@ts-|biome-ignore|deno-lint-ignore|# pragma: no cover|staticcheck:ignore|//lint:ignore)`)
 
+// publicShares are code that publishes a local app on a public link:
+// gradio's launch(share=True).
+var publicShares = lazy(`\bshare\s*=\s*True\b`)
+
 // skips are test-skip markers.
 var skips = lazy(`(\bt\.Skip(?:f|Now)?\(|\b(?:it|test|describe)\.skip\(|\bx(?:it|describe|test)\(|@pytest\.mark\.skip|@unittest\.skip|@Disabled\b|@Ignore\b|#\[ignore\]|\bpytest\.skip\()`)
 
@@ -54,6 +58,11 @@ func checkFile(c Call) []Finding {
 		if lintConfig(p) && strings.Count(strings.ToLower(c.NewText), `"off"`)+strings.Count(strings.ToLower(c.NewText), `'off'`) >
 			strings.Count(strings.ToLower(c.OldText), `"off"`)+strings.Count(strings.ToLower(c.OldText), `'off'`) {
 			out = append(out, Finding{Entry: LintSuppress, Target: path.Base(p) + ": a rule turned off"})
+		}
+	}
+	if strings.HasSuffix(p, ".py") {
+		if n := added(publicShares(), c.NewText, c.OldText); n != "" {
+			out = append(out, Finding{Entry: PublicShare, Target: path.Base(p) + ": " + n})
 		}
 	}
 	if v := newSecret(p, c.NewText, c.OldText); v != "" {
