@@ -103,6 +103,11 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		if len(r.Unread) > 0 && p.ToolName == "Write" {
 			r.Unread = slices.DeleteFunc(r.Unread, func(f string) bool { return f == c.FilePath })
 		}
+	} else if p.ToolName == "Bash" && !userRejected(p.Error) {
+		// A command that failed after its first steps ran (echo x > f &&
+		// git add f && a hook that refuses) made what those steps made:
+		// deleting it later is the session cleaning up after itself.
+		s.riskRemember(p, c)
 	}
 	var advs []advice.Advisory
 	if s.mode(advice.KindInstruction) != settings.Off {
@@ -269,7 +274,7 @@ func (s *session) riskRemember(p *Payload, c risk.Call) {
 	var made []string
 	switch p.ToolName {
 	case "Bash":
-		made = risk.Creates(c.Command, c.ProjectDir, c.Root)
+		made = risk.Creates(c.Command, c.ProjectDir, c.Root, r.Written)
 	case "Write", "Edit", "MultiEdit":
 		made = []string{c.FilePath}
 	}

@@ -276,3 +276,37 @@ func TestRiskQuietWhenTheUserDeclined(t *testing.T) {
 		t.Fatalf("the broken instruction on a declined call: %d observed, want 1 (%q)", n, s.observed)
 	}
 }
+
+// TestRiskOwnFileFromAFailedCommand: a file a command made before a later
+// step of it failed (echo x > f && git add f && a hook that refuses) is the
+// session's own to delete (mthis-action #71-#72); a file it did not make
+// is not, and a declined call made nothing.
+func TestRiskOwnFileFromAFailedCommand(t *testing.T) {
+	for _, tc := range []struct {
+		name, errText string
+		want          int
+	}{
+		{"failed after making it", "Exit code 1\nsecret found by the pre-commit hook", 0},
+		{"declined", "The user doesn't want to proceed with this tool use. The tool use was rejected.", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Risk = settings.Observe
+			s.userPrompt("add a pre-commit hook that blocks secrets and test it")
+			// Outside the project (the sim's project is under a temporary
+			// directory, where deleting is never a risk).
+			f := "/srv/hooks-test/config_test.py"
+			s.fail("Bash", jsonStr(map[string]any{"command": `echo 'MY_API_KEY="x"' > ` + f + ` && git add ` + f + ` && .git/hooks/pre-commit`}), tc.errText)
+			s.tool("Bash", jsonStr(map[string]any{"command": "rm -f " + f + " && git reset"}), bashOut(""))
+			n := 0
+			for _, l := range s.riskLogged() {
+				if strings.Contains(l, "rm-outside") {
+					n++
+				}
+			}
+			if n != tc.want {
+				t.Errorf("rm-outside advisories: %d, want %d (%q)", n, tc.want, s.riskLogged())
+			}
+		})
+	}
+}

@@ -1019,7 +1019,7 @@ func lazy(p string) func() *regexp.Regexp {
 // redirection targets, cp's, mv's and install's destination, touch's and
 // mkdir's operands, resolved against the project (and its cds). A later
 // step deleting one of them is the session cleaning up after itself.
-func Creates(command, project, root string) []string {
+func Creates(command, project, root string, written []string) []string {
 	c := Call{Root: root}
 	if command == "" || len(command) > maxCommand {
 		return nil
@@ -1034,10 +1034,19 @@ func Creates(command, project, root string) []string {
 		case "touch", "mkdir":
 			files = append(files, params...)
 		case "cp", "mv", "install", "git":
-			if name == "git" && (len(params) < 3 || params[0] != "mv") {
+			if name == "git" {
+				if len(params) < 3 || params[0] != "mv" {
+					break
+				}
+				params = params[1:]
+			}
+			if len(params) < 2 {
 				break
 			}
-			if len(params) >= 2 {
+			// A copy is the session's to delete (the original stays); a
+			// move's destination holds the only copy of what was moved,
+			// so it is the session's only when what it moved was.
+			if name == "cp" || name == "install" || allWritten(params[:len(params)-1], x.cwd, written) {
 				files = append(files, params[len(params)-1])
 			}
 		}
