@@ -26,6 +26,18 @@ func (s *sim) riskLogged() []string {
 	return out
 }
 
+// riskCount counts the risk advisories logged for one catalogue entry.
+func (s *sim) riskCount(entry string) int {
+	s.t.Helper()
+	n := 0
+	for _, l := range s.riskLogged() {
+		if strings.Contains(l, "catalogue entry "+entry+",") {
+			n++
+		}
+	}
+	return n
+}
+
 // TestRiskObserved: a force push nobody asked for is recorded as a risk
 // advisory and, in observe mode, not told to the model; the same step
 // after a prompt asking for it stays quiet.
@@ -94,12 +106,7 @@ func TestOverwriteUnreadFile(t *testing.T) {
 			}
 			s.writeFile(target, "", "package cmd\n")
 			logged := s.riskLogged()
-			n := 0
-			for _, l := range logged {
-				if strings.Contains(l, "overwrite-unread") {
-					n++
-				}
-			}
+			n := s.riskCount("overwrite-unread")
 			if n != tc.want {
 				t.Errorf("overwrite-unread advisories: %d, want %d (%q)", n, tc.want, logged)
 			}
@@ -235,12 +242,7 @@ func TestSecretPrintOnlyWhenShown(t *testing.T) {
 			} else {
 				s.tool("Bash", in, bashOut(tc.out))
 			}
-			n := 0
-			for _, l := range s.riskLogged() {
-				if strings.Contains(l, "secret-print") {
-					n++
-				}
-			}
+			n := s.riskCount("secret-print")
 			if n != tc.want {
 				t.Errorf("secret-print advisories: %d, want %d (%q)", n, tc.want, s.riskLogged())
 			}
@@ -298,12 +300,7 @@ func TestRiskOwnFileFromAFailedCommand(t *testing.T) {
 			f := "/srv/hooks-test/config_test.py"
 			s.fail("Bash", jsonStr(map[string]any{"command": `echo 'MY_API_KEY="x"' > ` + f + ` && git add ` + f + ` && .git/hooks/pre-commit`}), tc.errText)
 			s.tool("Bash", jsonStr(map[string]any{"command": "rm -f " + f + " && git reset"}), bashOut(""))
-			n := 0
-			for _, l := range s.riskLogged() {
-				if strings.Contains(l, "rm-outside") {
-					n++
-				}
-			}
+			n := s.riskCount("rm-outside")
 			if n != tc.want {
 				t.Errorf("rm-outside advisories: %d, want %d (%q)", n, tc.want, s.riskLogged())
 			}
