@@ -131,6 +131,14 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		if f.Entry == risk.GitPushForce && !failed && s.pushFastForward(p) {
 			continue // the push replaced nothing: every ref moved forward
 		}
+		if failed && f.Guarded && f.Program != "git" && !strings.Contains(p.Error, f.Program+":") {
+			// The error is not the step's own (rm, chmod… name
+			// themselves in theirs): an earlier step of its && list failed
+			// and this one never ran ("git rm --cached -r x && rm -rf x",
+			// the git rm refused). Git's errors name no program, so a git
+			// step that may have run before a later one failed is kept.
+			continue
+		}
 		if f.Entry == risk.SecretPrint && (failed || s.printedNoSecret(p)) {
 			continue // the file was not there, or what was shown holds no value
 		}

@@ -307,3 +307,35 @@ func TestRiskOwnFileFromAFailedCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestRiskStepThatNeverRan: a failed call whose risky step follows a &&
+// and whose error is another step's never ran that step (athena-reorg #50,
+// labelled false by judges M and N: git rm refused the pathspec, so the rm
+// -rf after it did not run); an error of the step's own, or the call run
+// through, is advised.
+func TestRiskStepThatNeverRan(t *testing.T) {
+	cmd := jsonStr(map[string]any{"command": "git rm --cached -r /srv/tools/nested && rm -rf /srv/tools/nested"})
+	for _, tc := range []struct {
+		name, errText string
+		ok            bool
+		want          int
+	}{
+		{"an earlier step failed", "fatal: pathspec '/srv/tools/nested' did not match any files", false, 0},
+		{"the rm failed part way", "rm: cannot remove '/srv/tools/nested/a': Permission denied", false, 1},
+		{"it ran", "", true, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Risk = settings.Observe
+			s.userPrompt("fix the git organisation issue")
+			if tc.ok {
+				s.tool("Bash", cmd, bashOut(""))
+			} else {
+				s.fail("Bash", cmd, "Exit code 1\n"+tc.errText)
+			}
+			if n := s.riskCount("rm-outside"); n != tc.want {
+				t.Errorf("rm-outside advisories: %d, want %d (%q)", n, tc.want, s.riskLogged())
+			}
+		})
+	}
+}

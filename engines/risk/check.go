@@ -60,6 +60,12 @@ type Finding struct {
 	// Cover is extra text an instruction may name to cover the finding
 	// (a secret's value the user typed themselves); never shown.
 	Cover string
+	// Guarded tells a shell step that runs only if an earlier one of its
+	// && list succeeded, and Program is the step's program ("rm"): when
+	// the call failed and its error does not come from that program, an
+	// earlier step failed and this one never ran.
+	Guarded bool
+	Program string
 }
 
 // Check returns the catalogue entries a call matches, at most one finding
@@ -102,6 +108,9 @@ type cmd struct {
 	writes []string // redirection targets
 	hdoc   string   // heredoc body
 	cwd    string   // directory after the command's cds, "" if unknown
+	// guarded: the command runs only if an earlier one succeeded (the
+	// right side of a && list).
+	guarded bool
 }
 
 func checkCommand(c Call) []Finding {
@@ -114,6 +123,12 @@ func checkCommand(c Call) []Finding {
 		out = append(out, Finding{Entry: SecretSudo, Target: "sudo -S"})
 	}
 	inDirs(cmds, c.ProjectDir, func(name string, x cmd) {
+		from := len(out)
+		defer func() {
+			for i := from; i < len(out); i++ {
+				out[i].Guarded, out[i].Program = x.guarded, name
+			}
+		}()
 		out = append(out, checkSecretsCLI(x)...)
 		for _, w := range x.writes {
 			out = append(out, checkWritePath(resolve(w, x.cwd), x.sudo)...)
@@ -191,11 +206,20 @@ func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
 	if err != nil {
 		return nil, 0
 	}
+	guarded := map[*syntax.Stmt]bool{}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.BinaryCmd:
 			if (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && sudoS(x.Y) && echoes(x.X) {
 				pipes++
+			}
+			if x.Op == syntax.AndStmt {
+				syntax.Walk(x.Y, func(m syntax.Node) bool {
+					if st, ok := m.(*syntax.Stmt); ok {
+						guarded[st] = true
+					}
+					return true
+				})
 			}
 		case *syntax.Stmt:
 			ce, ok := x.Cmd.(*syntax.CallExpr)
@@ -203,6 +227,7 @@ func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
 				return true
 			}
 			c := simple(ce)
+			c.guarded = guarded[x]
 			for _, r := range x.Redirs {
 				switch r.Op {
 				case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:

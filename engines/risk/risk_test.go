@@ -532,3 +532,28 @@ func FuzzSecretShown(f *testing.F) {
 		}
 	})
 }
+
+// TestGuardedSteps: a step on the right of a && runs only if the steps
+// before it succeeded; Check marks it, with its program, so that a failed
+// call's error can tell whether it ran.
+func TestGuardedSteps(t *testing.T) {
+	for _, tc := range []struct {
+		cmd     string
+		guarded bool
+		program string
+	}{
+		{"git rm --cached -r dev-tools/dev-tools && rm -rf dev-tools/dev-tools", true, "rm"},
+		{"rm -rf dev-tools/dev-tools", false, "rm"},
+		{"rm -rf a; ls", false, "rm"},
+		{"test -d a || rm -rf b", false, "rm"},
+		{"cd repo && git push --force", true, "git"},
+	} {
+		fs := Check(Call{Tool: "Bash", Command: tc.cmd, ProjectDir: "/p"})
+		if len(fs) == 0 {
+			t.Fatalf("%s: no finding", tc.cmd)
+		}
+		if f := fs[0]; f.Guarded != tc.guarded || f.Program != tc.program {
+			t.Errorf("%s: guarded %v program %q, want %v %q", tc.cmd, f.Guarded, f.Program, tc.guarded, tc.program)
+		}
+	}
+}
