@@ -81,6 +81,11 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 	s.forgetRead(p)
 	c, in, ok := s.riskCallOf(p)
 	if !ok {
+		// The catalogue reads shell commands and file writes only; a limit
+		// on a tool by name ("don't use WebSearch") applies to any tool.
+		if p.ToolName != "" && s.mode(advice.KindInstruction) != settings.Off && !s.approved(p.ToolUseID) {
+			return s.limitCall(p, risk.Call{Tool: p.ToolName})
+		}
 		return nil
 	}
 	defer s.noteRefused(p)

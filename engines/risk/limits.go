@@ -24,7 +24,41 @@ const (
 	// hooks", "don't skip the pre-commit hook", "never use --no-verify",
 	// "sign your commits".
 	NoSkipChecks LimitClass = "checks"
+	// NoTool forbids one of the agent's tools by name, its Target: "never
+	// use the bash tool", "don't use WebSearch".
+	NoTool LimitClass = "tool"
 )
+
+// toolNames are the CLI's tool names a limit may forbid, by the word a
+// user writes for them; the ones that are also ordinary words (read,
+// write, edit, task) count only followed by "tool".
+var toolNames = map[string]string{
+	"bash": "Bash", "websearch": "WebSearch", "webfetch": "WebFetch", "todowrite": "TodoWrite",
+	"multiedit": "MultiEdit", "notebookedit": "NotebookEdit", "grep": "Grep", "glob": "Glob",
+	"read": "Read", "write": "Write", "edit": "Edit", "task": "Task",
+}
+
+// plainToolWords are tool names that are ordinary words too.
+var plainToolWords = map[string]bool{"read": true, "write": true, "edit": true, "task": true, "grep": true, "glob": true}
+
+// toolAfter reads "the bash tool", "bash", "WebSearch" at ws[i:]: the
+// tool a "use" names, or "".
+func toolAfter(ws []string, i int) string {
+	if i < len(ws) && ws[i] == "the" {
+		i++
+	}
+	if i >= len(ws) {
+		return ""
+	}
+	t, ok := toolNames[strings.Trim(ws[i], ".,;:!")]
+	if !ok {
+		return ""
+	}
+	if plainToolWords[ws[i]] && !(i+1 < len(ws) && strings.HasPrefix(ws[i+1], "tool")) {
+		return ""
+	}
+	return t
+}
 
 // Limit is an instruction in force: a limit the user set, in their own
 // words, and what it forbids.
@@ -227,6 +261,11 @@ func ParseLimits(text string) []Limit {
 					add(Limit{Class: NoSkipChecks, Text: s[0]})
 					continue
 				}
+				if v == "use" && toolAfter(ws, j+1) != "" {
+					// "NEVER use the bash tool", "don't use WebSearch".
+					add(Limit{Class: NoTool, Target: toolAfter(ws, j+1), Text: s[0]})
+					continue
+				}
 				if (v == "do" || v == "make" || v == "run") && j+1 < len(ws) && (ws[j+1] == "anything" || ws[j+1] == "any" || ws[j+1] == "changes") {
 					add(Limit{Class: NoChange, Text: s[0]})
 					continue
@@ -376,7 +415,7 @@ func hasPrefix(w string, ps []string) bool {
 // of that class counts (commit for NoCommit…), and with a target, the
 // target must be named too.
 func affirms(ws []string, l *Limit) bool {
-	named := l == nil || l.Target == ""
+	named := l == nil || l.Target == "" || l.Class == NoTool
 	if l != nil && l.Target != "" {
 		for _, w := range ws {
 			if w == l.Target || path.Base(w) == path.Base(l.Target) {
@@ -400,6 +439,8 @@ func affirms(ws []string, l *Limit) bool {
 		} else if c, isVerb := verbClass(w); isVerb && c == l.Class {
 			ok = true
 		} else if l.Class == NoRestart && (w == "start" || w == "stop" || w == "restart") {
+			ok = true
+		} else if l.Class == NoTool && w == "use" && strings.EqualFold(toolAfter(ws, i+1), l.Target) {
 			ok = true
 		}
 		if !ok {
@@ -475,6 +516,11 @@ func Breaks(l Limit, c Call) string { return Broken([]Limit{l}, c)[0] }
 // the step against each limit, "" where the call keeps it.
 func Broken(ls []Limit, c Call) []string {
 	steps := make([]string, len(ls))
+	for i, l := range ls {
+		if l.Class == NoTool && strings.EqualFold(c.Tool, l.Target) {
+			steps[i] = "uses the " + c.Tool + " tool"
+		}
+	}
 	switch c.Tool {
 	case "Write", "Edit", "MultiEdit", "NotebookEdit":
 		if c.FilePath == "" || scratch(c.FilePath, c.ProjectDir) {
