@@ -225,7 +225,7 @@ func lineFailureKey(line string) string {
 // classKey gives the key of a line that reports one of a few failures
 // whose words say it whatever printed them, even inside a warning: sudo
 // unable to ask for a password, a bad escape sequence in a string or a
-// pattern, a push the remote refused. (A shell that cannot fork is not
+// pattern, a push the remote refused, a git add of ignored paths. (A shell that cannot fork is not
 // one: Git Bash prints it on Windows now and then while its commands run.) These come
 // back unchanged however the command around them is varied.
 func classKey(line, low string) string {
@@ -247,6 +247,10 @@ func classKey(line, low string) string {
 			}
 		}
 		return "bad escape"
+	case strings.HasPrefix(low, "the following paths are ignored by one of your .gitignore files"):
+		// git add refusing ignored paths, the same however the add is
+		// spelled (cd x && git add d/, git add d/ && git commit …).
+		return "git add refused: the path is ignored by .gitignore"
 	case strings.Contains(low, "gh013: repository rule violations") || strings.Contains(low, "push declined due to repository rule violations"):
 		return "push refused by the repository's rules"
 	case strings.HasPrefix(low, "! [rejected]") || strings.HasPrefix(low, "! [remote rejected]"):

@@ -9,6 +9,7 @@ import (
 func TestFailureKey(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"Error: listen EADDRINUSE: address already in use :::3000", "address in use :3000"},
+		{"The following paths are ignored by one of your .gitignore files:\nathena\nhint: Use -f if you really want to add them.", "git add refused: the path is ignored by .gitignore"},
 		{"OSError: [Errno 98] Address already in use (port 8000)", "address in use :8000"},
 		{"error: password authentication failed for user \"app\"", "authentication failed for user \"app\""},
 		{"ERROR 1045 (28000): Access denied for user 'root'@'localhost'", "access denied for user 'root'@'localhost'"},
