@@ -143,3 +143,46 @@ func TestNoMatchLoop(t *testing.T) {
 		})
 	}
 }
+
+// TestKilledByTimeoutLoop: a server run in the foreground is killed by the
+// CLI's timeout; the second time (athena-keyerror #58 and #64, athena-
+// computeruse #43 and #46: the agent then took it for running) is a
+// fail-loop. A build killed once, or a server started in the background
+// after one kill, is not.
+func TestKilledByTimeoutLoop(t *testing.T) {
+	killed := "Command timed out after 15s      warning: clauses with the same name and arity should be grouped together"
+	for _, tc := range []struct {
+		name  string
+		fires bool
+		run   func(s *sim)
+	}{
+		{"the server killed twice", true, func(s *sim) {
+			s.fail("Bash", jsonStr(map[string]any{"command": "mix phx.server", "timeout": 15000}), killed)
+			s.tool("Bash", jsonStr(map[string]any{"command": "curl -s http://localhost:4000/"}), bashOut(""))
+			s.fail("Bash", jsonStr(map[string]any{"command": "mix phx.server", "timeout": 20000}), killed)
+		}},
+		{"killed once, then started in the background", false, func(s *sim) {
+			s.fail("Bash", jsonStr(map[string]any{"command": "mix phx.server", "timeout": 15000}), killed)
+			s.tool("Bash", jsonStr(map[string]any{"command": "mix phx.server", "run_in_background": true}), map[string]any{"backgroundTaskId": "b1"})
+		}},
+		{"two different programs killed", false, func(s *sim) {
+			s.fail("Bash", jsonStr(map[string]any{"command": "npm run dev"}), killed)
+			s.fail("Bash", jsonStr(map[string]any{"command": "bundle exec jekyll serve"}), killed)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("get the prompt visualizer page working")
+			tc.run(s)
+			said, ok := s.loopWithin("fail-loop", tc.fires, 3)
+			if !ok {
+				return
+			}
+			for _, want := range []string{"2 calls were killed when their timeout ran out", "killed by its timeout: mix", "run_in_background"} {
+				if !strings.Contains(said, want) {
+					t.Errorf("advisory lacks %q: %q", want, said)
+				}
+			}
+		})
+	}
+}

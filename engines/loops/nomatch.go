@@ -122,3 +122,40 @@ func isDigits(s string) bool {
 	}
 	return s != ""
 }
+
+// TimeoutKey is the start of the key of a command the CLI killed when its
+// timeout ran out ("Command timed out after 15s"): "killed by its timeout:
+// mix". A command that runs until stopped (a server, a watcher) started in
+// the foreground is killed each time; the second time it is a loop
+// (KilledThreshold), whatever flags or paths the runs varied.
+const TimeoutKey = "killed by its timeout: "
+
+// KilledThreshold is how many rounds of one TimeoutKey make a fail-loop:
+// one kill may be a slow build; two of the same program are a server run
+// the wrong way, which the agent then takes for running.
+const KilledThreshold = 2
+
+// timeoutKey is the key of a failure text that says the command timed
+// out, for the command's program, or "".
+func timeoutKey(command, text string) string {
+	if !strings.HasPrefix(strings.TrimSpace(text), "Command timed out after") {
+		return ""
+	}
+	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
+	if err != nil || len(f.Stmts) == 0 {
+		return ""
+	}
+	prog := ""
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+			if a, ok := shellword.Text(c.Args[0], false); ok && a != "cd" && !strings.Contains(a, "=") {
+				prog = path.Base(a) // the last program of the command
+			}
+		}
+		return true
+	})
+	if prog == "" {
+		return ""
+	}
+	return TimeoutKey + clip(prog, 40, 30)
+}

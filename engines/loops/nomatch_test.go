@@ -124,3 +124,17 @@ func FuzzNoMatchKey(f *testing.F) {
 		}
 	})
 }
+
+func TestTimeoutKey(t *testing.T) {
+	for _, tc := range []struct{ command, text, want string }{
+		{"mix phx.server", "Command timed out after 15s      warning: clauses with the same name", "killed by its timeout: mix"},
+		{"cd app && source .venv/bin/activate && python3 app.py", "Command timed out after 2m 0.0s", "killed by its timeout: python3"},
+		{"FOO=1 npm run dev", "Command timed out after 10s", "killed by its timeout: npm"},
+		{"mix phx.server", "Exit code 1\n** (Mix) could not compile", ""},
+		{"mix phx.server", "", ""},
+	} {
+		if got := timeoutKey(tc.command, tc.text); got != tc.want {
+			t.Errorf("timeoutKey(%q, %q) = %q, want %q", tc.command, tc.text, got, tc.want)
+		}
+	}
+}

@@ -333,7 +333,7 @@ func oAnyStreak(h []Event, cfg Config) (what string, streak []int, calls, msgs [
 	}
 	for _, w := range whats {
 		in, c, m := oFailStreak(h, w, onFile && strings.HasPrefix(w, "file "))
-		if oFires(h, in, cfg.FailThreshold) {
+		if oFires(h, in, oThreshold(w, cfg)) {
 			return w, in, c, m
 		}
 		if len(in) > len(streak) {
@@ -389,6 +389,15 @@ func oSaidAgain(h []Event, in []int, th int) bool {
 // oracleFailLoop checks fail-loop on h; edits, when not -1, is the number
 // of successful writes made since the streak's first failure (which h, a
 // window with remembered failures before it, may no longer hold).
+// oThreshold: a command killed by its timeout twice is a loop (a server
+// run in the foreground); any other failure, FailThreshold times.
+func oThreshold(what string, cfg Config) int {
+	if strings.HasPrefix(what, "key killed by its timeout: ") && cfg.FailThreshold > 2 {
+		return 2
+	}
+	return cfg.FailThreshold
+}
+
 func oracleFailLoop(h []Event, cfg Config) (Finding, bool) {
 	return oracleFailLoopEdits(h, cfg, nil)
 }
@@ -397,7 +406,7 @@ func oracleFailLoopEdits(h []Event, cfg Config, writesSince func(seq uint64, cha
 	t := len(h) - 1
 	cur := h[t]
 	what, in, calls, msgs := oAnyStreak(h, cfg)
-	if !oFires(h, in, cfg.FailThreshold) {
+	if !oFires(h, in, oThreshold(what, cfg)) {
 		return Finding{}, false
 	}
 	onFile := strings.HasPrefix(what, "file ")
@@ -724,7 +733,9 @@ var (
 		"test failed a.test.ts > t\x1fexpected 1", "test failed a.test.ts > t\x1fexpected 2", "test failed a.test.ts > t",
 		"missing x\ntest failed a.test.ts > t", "test failed b.test.ts > u\ntest failed a.test.ts > t\x1fexpected 1",
 		// One file named absolute and relative, and another file.
-		"permission denied /p/w/a.yml", "permission denied ./w/a.yml", "permission denied w/a.yml", "permission denied x/w/a.yml", "permission denied /q/b.yml"}
+		"permission denied /p/w/a.yml", "permission denied ./w/a.yml", "permission denied w/a.yml", "permission denied x/w/a.yml", "permission denied /q/b.yml",
+		// A server killed by its timeout: a loop at the second round.
+		"killed by its timeout: mix", "killed by its timeout: mix", "killed by its timeout: npm"}
 )
 
 // genWrites are the generated commands that write a file (NewEventIn's
@@ -966,7 +977,7 @@ func TestPatternsMatchOracle(t *testing.T) {
 						// A fail-loop holds when its streak reaches the
 						// threshold; the full history may hold a longer
 						// streak, of which the window sees the end.
-						if _, in, _, _ := oAnyStreak(full, cfg); len(in) < cfg.FailThreshold {
+						if w, in, _, _ := oAnyStreak(full, cfg); len(in) < oThreshold(w, cfg) {
 							t.Fatalf("fail-loop at event %d: the window fires and the full history holds no streak: %s", i+1, dump(full))
 						}
 					} else if hit && got.SameOutput {

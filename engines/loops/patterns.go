@@ -398,7 +398,11 @@ func failChain(mem []Remembered, win []Event, writes uint64, id string, file boo
 	if rounds[len(rounds)-1] != idx[len(idx)-1] {
 		return Finding{}, false // the newest is one more of a round already counted
 	}
-	if len(rounds) != cfg.FailThreshold && !saidAgain(rounds, at, cfg.FailThreshold) {
+	threshold := cfg.FailThreshold
+	if strings.HasPrefix(id, "key\x00"+TimeoutKey) {
+		threshold = min(threshold, KilledThreshold)
+	}
+	if len(rounds) != threshold && !saidAgain(rounds, at, threshold) {
 		return Finding{}, false
 	}
 	f := Finding{Tool: cur.Tool, Target: cur.Target, Count: count, Fingerprint: cur.Error}

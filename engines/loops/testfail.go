@@ -206,6 +206,8 @@ func CommandFailureKeys(command, text string, exited0 bool) string {
 		if k := noMatchKey(command); k != "" {
 			keys = append(keys, k)
 		}
+	} else if k := timeoutKey(command, text); k != "" {
+		keys = append(keys, k)
 	}
 	keys = append(keys, testKeys(command, text)...)
 	return strings.Join(keys, keySep)
