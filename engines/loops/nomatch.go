@@ -145,16 +145,23 @@ func timeoutKey(command, text string) string {
 	if err != nil || len(f.Stmts) == 0 {
 		return ""
 	}
-	prog := ""
+	prog, background := "", false
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+		st, ok := n.(*syntax.Stmt)
+		if !ok {
+			return true
+		}
+		if c, ok := st.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 {
 			if a, ok := shellword.Text(c.Args[0], false); ok && a != "cd" && !strings.Contains(a, "=") {
-				prog = path.Base(a) // the last program of the command
+				// The last program of the command, and whether it was
+				// sent to the background with &: then it runs on after the
+				// CLI gave up waiting for its output.
+				prog, background = path.Base(a), st.Background
 			}
 		}
 		return true
 	})
-	if prog == "" {
+	if prog == "" || background || f.Stmts[len(f.Stmts)-1].Background {
 		return ""
 	}
 	return TimeoutKey + clip(prog, 40, 30)

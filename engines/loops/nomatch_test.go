@@ -131,6 +131,9 @@ func TestTimeoutKey(t *testing.T) {
 		{"cd app && source .venv/bin/activate && python3 app.py", "Command timed out after 2m 0.0s", "killed by its timeout: python3"},
 		{"FOO=1 npm run dev", "Command timed out after 10s", "killed by its timeout: npm"},
 		{"mix phx.server", "Exit code 1\n** (Mix) could not compile", ""},
+		// Started with &: it runs on after the CLI stopped waiting for its
+		// output (athena-computeruse #46, labelled false by judges M and N).
+		{"cd app && source .venv/bin/activate && python3 app.py 2>/tmp/app.log &", "Command timed out after 2m 0.0s", ""},
 		{"mix phx.server", "", ""},
 	} {
 		if got := timeoutKey(tc.command, tc.text); got != tc.want {
