@@ -125,17 +125,7 @@ func (e *Event) Printing(command, out string) {
 // exchange", npm's "npm warn") or a shell's start-up complaint.
 func noiseLine(l string) bool {
 	low := strings.ToLower(l)
-	for _, w := range []string{"warning", "warn:", "warn ", "npm warn", "hint:", "** "} {
-		if strings.HasPrefix(low, w) {
-			return true
-		}
-	}
-	for _, p := range []string{".bashrc", ".bash_profile", ".zshrc", ".zshenv", ".zprofile", ".profile:"} {
-		if strings.Contains(low, p) {
-			return true
-		}
-	}
-	return false
+	return warningLine(low) || strings.HasPrefix(low, "** ") || StartupComplaint(low)
 }
 
 // ShownLines is how many lines at the shown end of a windowed command's

@@ -172,17 +172,11 @@ func lineFailureKey(line string) string {
 	if k := classKey(line, low); k != "" {
 		return k
 	}
-	for _, w := range []string{"warning:", "warning ", "warn:", "warn ", "npm warn", "hint:"} {
-		if strings.HasPrefix(low, w) {
-			// A warning is printed whatever failed, often on every call
-			// ("warning: unable to access '~/.gitignore_global'").
-			return ""
-		}
-	}
-	for _, p := range []string{".bashrc", ".bash_profile", ".zshrc", ".zshenv", ".zprofile", ".profile:"} {
-		if strings.Contains(low, p) {
-			return ""
-		}
+	if warningLine(low) || StartupComplaint(low) {
+		// A warning, or a shell's complaint about its start-up files, is
+		// printed whatever failed, often on every call ("warning: unable
+		// to access '~/.gitignore_global'").
+		return ""
 	}
 	if strings.Contains(low, "eaddrinuse") || strings.Contains(low, "address already in use") {
 		return "address in use" + portOf(low)
@@ -220,6 +214,30 @@ func lineFailureKey(line string) string {
 		return missingKey + " " + path.Base(seg[len(seg)-1])
 	}
 	return ""
+}
+
+// warningLine tells a line (lower case) that only warns: "warning: …",
+// "npm warn …", "hint: …".
+func warningLine(low string) bool {
+	for _, w := range []string{"warning:", "warning ", "warn:", "warn ", "npm warn", "hint:"} {
+		if strings.HasPrefix(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// StartupComplaint tells a line (lower case) in which a shell complains
+// about its start-up files or its terminal: printed on every command,
+// whatever the command did.
+func StartupComplaint(low string) bool {
+	for _, p := range []string{".bashrc", ".bash_profile", ".zshrc", ".zshenv", ".zprofile", ".profile:",
+		"no job control in this shell", "cannot set terminal process group", "setlocale:"} {
+		if strings.Contains(low, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // classKey gives the key of a line that reports one of a few failures

@@ -404,12 +404,7 @@ func noiseLine(low string) bool {
 			return true
 		}
 	}
-	for _, p := range []string{".bashrc", ".bash_profile", ".zshrc", ".zshenv", ".zprofile", ".profile:", "no job control in this shell", "cannot set terminal process group", "setlocale:"} {
-		if strings.Contains(low, p) {
-			return true
-		}
-	}
-	return false
+	return loops.StartupComplaint(low)
 }
 
 // tellingError tells the line that states the error: an exception or an
