@@ -21,29 +21,9 @@ func noMatchKey(command string) string {
 }
 
 func noMatchIn(command string, depth int) string {
-	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
-	if err != nil || len(f.Stmts) == 0 {
+	args, _, ok := lastCall(command)
+	if !ok || len(args) == 0 {
 		return ""
-	}
-	st := f.Stmts[len(f.Stmts)-1]
-	for {
-		b, ok := st.Cmd.(*syntax.BinaryCmd)
-		if !ok {
-			break
-		}
-		st = b.Y // the last of a && b, a || b, a | b
-	}
-	c, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || len(c.Args) == 0 || st.Negated {
-		return ""
-	}
-	args := make([]string, 0, len(c.Args))
-	for _, w := range c.Args {
-		a, ok := shellword.Text(w, false)
-		if !ok {
-			return ""
-		}
-		args = append(args, a)
 	}
 	switch path.Base(args[0]) {
 	case "grep", "egrep", "fgrep":
@@ -56,6 +36,41 @@ func noMatchIn(command string, depth int) string {
 		}
 	}
 	return ""
+}
+
+// lastCall reads the simple command a command line ends with (the last
+// statement, and of a && b, a || b or a | b the last part): its words,
+// and whether it is sent to the background with &. ok is false when the
+// line does not parse or ends in anything else (a subshell, a negation)
+// or in a word that is not plain text.
+func lastCall(command string) (args []string, background, ok bool) {
+	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
+	if err != nil || len(f.Stmts) == 0 {
+		return nil, false, false
+	}
+	st := f.Stmts[len(f.Stmts)-1]
+	background = st.Background
+	for {
+		b, isBin := st.Cmd.(*syntax.BinaryCmd)
+		if !isBin {
+			break
+		}
+		st = b.Y
+		background = background || st.Background
+	}
+	c, isCall := st.Cmd.(*syntax.CallExpr)
+	if !isCall || len(c.Args) == 0 || st.Negated {
+		return nil, false, false
+	}
+	args = make([]string, 0, len(c.Args))
+	for _, w := range c.Args {
+		a, plain := shellword.Text(w, false)
+		if !plain {
+			return nil, false, false
+		}
+		args = append(args, a)
+	}
+	return args, background, true
 }
 
 // grepValued are grep's short options that take a value.
@@ -141,28 +156,11 @@ func timeoutKey(command, text string) string {
 	if !strings.HasPrefix(strings.TrimSpace(text), "Command timed out after") {
 		return ""
 	}
-	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
-	if err != nil || len(f.Stmts) == 0 {
+	// A program sent to the background with & runs on after the CLI gave
+	// up waiting for its output: it was not killed.
+	args, background, ok := lastCall(command)
+	if !ok || background || len(args) == 0 || args[0] == "cd" {
 		return ""
 	}
-	prog, background := "", false
-	syntax.Walk(f, func(n syntax.Node) bool {
-		st, ok := n.(*syntax.Stmt)
-		if !ok {
-			return true
-		}
-		if c, ok := st.Cmd.(*syntax.CallExpr); ok && len(c.Args) > 0 {
-			if a, ok := shellword.Text(c.Args[0], false); ok && a != "cd" && !strings.Contains(a, "=") {
-				// The last program of the command, and whether it was
-				// sent to the background with &: then it runs on after the
-				// CLI gave up waiting for its output.
-				prog, background = path.Base(a), st.Background
-			}
-		}
-		return true
-	})
-	if prog == "" || background || f.Stmts[len(f.Stmts)-1].Background {
-		return ""
-	}
-	return TimeoutKey + clip(prog, 40, 30)
+	return TimeoutKey + clip(path.Base(args[0]), 40, 30)
 }
