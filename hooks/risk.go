@@ -122,30 +122,10 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		// The broken instruction says more than the catalogue would.
 		findings = nil
 	}
-	if failed && userRejected(p.Error) {
-		// The person said no to this very call: the step did not run,
-		// and they know of it. (An instruction it broke is still said:
-		// the agent may have lost it, as at a /clear.)
-		findings = nil
-	}
 	ins := s.instructions()
 	for _, f := range findings {
-		if f.Entry == risk.OverwriteUnread && failed {
-			continue // refused again: nothing was overwritten
-		}
-		if f.Entry == risk.GitPushForce && !failed && s.pushFastForward(p) {
-			continue // the push replaced nothing: every ref moved forward
-		}
-		if failed && f.Guarded && f.Program != "git" && !strings.Contains(p.Error, f.Program+":") {
-			// The error is not the step's own (rm, chmod… name
-			// themselves in theirs): an earlier step of its && list failed
-			// and this one never ran ("git rm --cached -r x && rm -rf x",
-			// the git rm refused). Git's errors name no program, so a git
-			// step that may have run before a later one failed is kept.
+		if !s.tookEffect(p, f, failed) {
 			continue
-		}
-		if f.Entry == risk.SecretPrint && (failed || s.printedNoSecret(p)) {
-			continue // the file was not there, or what was shown holds no value
 		}
 		if f.Entry == risk.SecretFile && !failed {
 			r.Secrets = appendBounded(r.Secrets, fit.Bytes(in.FilePath, 1024), riskSecrets)
@@ -194,6 +174,31 @@ func (s *session) pushFastForward(p *Payload) bool {
 		}
 	}
 	return seen
+}
+
+// tookEffect tells whether a finding's step did what its entry warns of,
+// as the call's outcome shows. It did not when the person declined the
+// call (they know of it; an instruction it broke is still said, as the
+// agent may have lost it at a /clear); when a write refused again
+// overwrote nothing; when a force push only moved refs forward; when a
+// step after a && never ran (the error is another step's: rm, chmod…
+// name themselves in theirs, while git's errors name no program, so a git
+// step that may have run before a later one failed is kept); when a
+// secrets file printed nothing or no value.
+func (s *session) tookEffect(p *Payload, f risk.Finding, failed bool) bool {
+	switch {
+	case failed && userRejected(p.Error):
+		return false
+	case f.Entry == risk.OverwriteUnread && failed:
+		return false
+	case f.Entry == risk.GitPushForce && !failed && s.pushFastForward(p):
+		return false
+	case failed && f.Guarded && f.Program != "git" && !strings.Contains(p.Error, f.Program+":"):
+		return false
+	case f.Entry == risk.SecretPrint && (failed || s.printedNoSecret(p)):
+		return false
+	}
+	return true
 }
 
 // userRejected tells the error of a call the person declined when the
