@@ -278,8 +278,9 @@ func TestFailLoopSameFailureOtherMeans(t *testing.T) {
 			}
 		}},
 		// mthis-secreport, calls 30-37: every sudo call fails alike, piped
-		// or not, whatever it runs.
-		{"sudo that cannot ask for the password, varied commands", 3, []string{"the same failure: \"sudo cannot ask for the password\"", "sudo: a terminal is required to read the password"}, func(s *sim, p string) {
+		// or not, whatever it runs; no retry changes that, so the second
+		// round is a loop.
+		{"sudo that cannot ask for the password, varied commands", 2, []string{"2 calls failed with the same failure", "give the user the commands to run themselves", "the same failure: \"sudo cannot ask for the password\"", "sudo: a terminal is required to read the password"}, func(s *sim, p string) {
 			const noTTY = "sudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper\nsudo: a password is required"
 			in, _ := bash("sudo systemsetup -getremotelogin", "")
 			s.fail("Bash", in, "Exit code 1\n"+noTTY)
@@ -287,6 +288,37 @@ func TestFailLoopSameFailureOtherMeans(t *testing.T) {
 			s.fail("Bash", in, "Exit code 1\n"+noTTY)
 			in, resp := bash("sudo defaults read /Library/Preferences/com.apple.alf 2>&1 | head -30", noTTY)
 			s.tool("Bash", in, resp)
+		}},
+		// athena-nested, calls 57-64: git add of a path .gitignore
+		// ignores, the same add again unchanged.
+		{"a git add of an ignored path, twice", 2, []string{"2 calls failed with the same failure", "the path is ignored by .gitignore", "paths are ignored by one of your .gitignore files", "ask the user whether it should be tracked"}, func(s *sim, p string) {
+			const ignored = "Exit code 1\nThe following paths are ignored by one of your .gitignore files:\nathena\nhint: Use -f if you really want to add them."
+			in, _ := bash("cd /Users/j/Code/athena-ingest && git add project-journal/ && git commit -m journal", "")
+			s.fail("Bash", in, ignored)
+			in, _ = bash("git add project-journal/ && git commit -m 'Add journal'", "")
+			s.fail("Bash", in, ignored)
+		}},
+		// mthis-review, calls 98 and 104: the remote's secret scanning
+		// refuses the push; a new commit on top does not take the secret
+		// out of the history the push carries.
+		{"a push the remote's rules refuse, a fix committed in between", 2, []string{"push refused by the repository's rules", "GH013", "does not take a secret out of the commits already made"}, func(s *sim, p string) {
+			const refused = "Exit code 1\nremote: error: GH013: Repository rule violations found for refs/heads/fix.\nremote: - GITHUB PUSH PROTECTION\n ! [remote rejected] fix -> fix (push declined due to repository rule violations)"
+			in, _ := bash("git push -u origin fix", "")
+			s.fail("Bash", in, refused)
+			s.editFile(p, "a", "b")
+			in, resp := bash("git add -A && git commit -m 'Use fake tokens in tests'", "[fix 2623ca1] Use fake tokens in tests")
+			s.tool("Bash", in, resp)
+			in, _ = bash("git push -u origin fix", "")
+			s.fail("Bash", in, refused)
+		}},
+		{"a push rejected as behind, twice", 0, nil, func(s *sim, p string) {
+			const behind = "Exit code 1\nTo github.com:o/r.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs"
+			for range 2 {
+				in, _ := bash("git push origin main", "")
+				s.fail("Bash", in, behind)
+				in, resp := bash("git pull --rebase origin main", "Successfully rebased and updated refs/heads/main.")
+				s.tool("Bash", in, resp)
+			}
 		}},
 		{"sudo that works after the first refusal", 0, nil, func(s *sim, p string) {
 			const noTTY = "Exit code 1\nsudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper"

@@ -250,7 +250,7 @@ func classKey(line, low string) string {
 	switch {
 	case strings.HasPrefix(low, "sudo: a terminal is required"), strings.HasPrefix(low, "sudo: a password is required"),
 		strings.HasPrefix(low, "sudo: no tty present"):
-		return "sudo cannot ask for the password"
+		return SudoKey
 	case strings.Contains(low, "escape") && (strings.Contains(low, "bad escape") || strings.Contains(low, "incomplete escape") ||
 		strings.Contains(low, "invalid escape") || strings.Contains(low, "truncated \\")):
 		// The sequence follows the word ("bad escape \\U at position 2",
@@ -268,9 +268,9 @@ func classKey(line, low string) string {
 	case strings.HasPrefix(low, "the following paths are ignored by one of your .gitignore files"):
 		// git add refusing ignored paths, the same however the add is
 		// spelled (cd x && git add d/, git add d/ && git commit …).
-		return "git add refused: the path is ignored by .gitignore"
+		return IgnoredKey
 	case strings.Contains(low, "gh013: repository rule violations") || strings.Contains(low, "push declined due to repository rule violations"):
-		return "push refused by the repository's rules"
+		return RulesKey
 	case strings.HasPrefix(low, "! [rejected]") || strings.HasPrefix(low, "! [remote rejected]"):
 		// "! [rejected]        main -> main (fetch first)"
 		f := strings.Fields(line[strings.IndexByte(line, ']')+1:])
@@ -281,6 +281,16 @@ func classKey(line, low string) string {
 	}
 	return ""
 }
+
+// The keys of failures no retry can change until someone acts on their
+// cause: sudo has no terminal to ask for the password on, .gitignore
+// ignores the path, the remote's rules refuse the push. Met a second time,
+// however the command was varied, they are a loop (ShortThreshold).
+const (
+	SudoKey    = "sudo cannot ask for the password"
+	IgnoredKey = "git add refused: the path is ignored by .gitignore"
+	RulesKey   = "push refused by the repository's rules"
+)
 
 // portOf finds the port of an address-in-use line: the digits after the
 // last colon, or after "port".

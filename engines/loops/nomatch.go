@@ -142,13 +142,26 @@ func isDigits(s string) bool {
 // timeout ran out ("Command timed out after 15s"): "killed by its timeout:
 // mix". A command that runs until stopped (a server, a watcher) started in
 // the foreground is killed each time; the second time it is a loop
-// (KilledThreshold), whatever flags or paths the runs varied.
+// (ShortThreshold), whatever flags or paths the runs varied.
 const TimeoutKey = "killed by its timeout: "
 
-// KilledThreshold is how many rounds of one TimeoutKey make a fail-loop:
-// one kill may be a slow build; two of the same program are a server run
-// the wrong way, which the agent then takes for running.
-const KilledThreshold = 2
+// ShortThreshold is how many rounds of one failure make a fail-loop when
+// the failure says by itself that retrying will not pass it: a program
+// killed by its timeout (one kill may be a slow build; two of the same
+// program are a server run the wrong way, which the agent then takes for
+// running), and the failures no retry can change (SudoKey, IgnoredKey,
+// RulesKey).
+const ShortThreshold = 2
+
+// failThreshold is how many rounds of the failure with identity id make a
+// fail-loop.
+func failThreshold(id string, cfg Config) int {
+	key, isKey := strings.CutPrefix(id, "key\x00")
+	if isKey && (strings.HasPrefix(key, TimeoutKey) || key == SudoKey || key == IgnoredKey || key == RulesKey) {
+		return min(cfg.FailThreshold, ShortThreshold)
+	}
+	return cfg.FailThreshold
+}
 
 // timeoutKey is the key of a failure text that says the command timed
 // out, for the command's program, or "".

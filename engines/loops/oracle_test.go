@@ -386,18 +386,22 @@ func oSaidAgain(h []Event, in []int, th int) bool {
 	return later == th && h[in[len(in)-1]].Prompt > said
 }
 
-// oracleFailLoop checks fail-loop on h; edits, when not -1, is the number
-// of successful writes made since the streak's first failure (which h, a
-// window with remembered failures before it, may no longer hold).
 // oThreshold: a command killed by its timeout twice is a loop (a server
-// run in the foreground); any other failure, FailThreshold times.
+// run in the foreground), and so is a failure no retry changes (sudo with
+// no terminal, an ignored path, a push the remote's rules refuse); any
+// other failure, FailThreshold times.
 func oThreshold(what string, cfg Config) int {
-	if strings.HasPrefix(what, "key killed by its timeout: ") && cfg.FailThreshold > 2 {
+	short := strings.HasPrefix(what, "key killed by its timeout: ")
+	for _, k := range []string{"sudo cannot ask for the password", "git add refused: the path is ignored by .gitignore", "push refused by the repository's rules"} {
+		short = short || what == "key "+k
+	}
+	if short && cfg.FailThreshold > 2 {
 		return 2
 	}
 	return cfg.FailThreshold
 }
 
+// oracleFailLoop checks fail-loop on h.
 func oracleFailLoop(h []Event, cfg Config) (Finding, bool) {
 	return oracleFailLoopEdits(h, cfg, nil)
 }
@@ -735,7 +739,9 @@ var (
 		// One file named absolute and relative, and another file.
 		"permission denied /p/w/a.yml", "permission denied ./w/a.yml", "permission denied w/a.yml", "permission denied x/w/a.yml", "permission denied /q/b.yml",
 		// A server killed by its timeout: a loop at the second round.
-		"killed by its timeout: mix", "killed by its timeout: mix", "killed by its timeout: npm"}
+		"killed by its timeout: mix", "killed by its timeout: mix", "killed by its timeout: npm",
+		// Failures no retry changes: a loop at the second round too.
+		"sudo cannot ask for the password", "push refused by the repository's rules"}
 )
 
 // genWrites are the generated commands that write a file (NewEventIn's

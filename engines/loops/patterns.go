@@ -398,10 +398,7 @@ func failChain(mem []Remembered, win []Event, writes uint64, id string, file boo
 	if rounds[len(rounds)-1] != idx[len(idx)-1] {
 		return Finding{}, false // the newest is one more of a round already counted
 	}
-	threshold := cfg.FailThreshold
-	if strings.HasPrefix(id, "key\x00"+TimeoutKey) {
-		threshold = min(threshold, KilledThreshold)
-	}
+	threshold := failThreshold(id, cfg)
 	if len(rounds) != threshold && !saidAgain(rounds, at, threshold) {
 		return Finding{}, false
 	}

@@ -258,6 +258,9 @@ func failLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 				f.Count, o.what, c.show(f.Key), o.detail, callList(f.Events), calls, who, chronic, next),
 				"%d %s (%s)%s", f.Count, o.what, Quote(f.Key, 60), again)
 		}
+		if n, ok := settledNext[f.Key]; ok && sev != Hard {
+			next = n
+		}
 		return withGist(finish(KindFailLoop, sev, nums, "%d calls failed with %s (calls %s: %s), %s%s. The error: %s.%s Next step: %s",
 			f.Count, common, callList(f.Events), calls, changed, who, fp, chronic, next),
 			"%d calls failed the same way (%s)%s", f.Count, Quote(TellingLine(firstLine(fpText(f, c))), 60), again)
@@ -321,6 +324,14 @@ func toolLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 // silentOutcome words a fail-loop whose calls printed no error of their
 // own: what the calls did, a detail after the key, and the next step.
 type silentOutcome struct{ what, detail, next string }
+
+// settledNext is the next step for a failure no retry can change: what
+// does change it.
+var settledNext = map[string]string{
+	loops.SudoKey:    "sudo cannot ask for a password in this shell, however the command is varied (a password the user gives in their own terminal does not reach it); do without sudo, or give the user the commands to run themselves and ask for their output.",
+	loops.IgnoredKey: "the path is ignored by .gitignore, so git add refuses it each time; leave it out, or ask the user whether it should be tracked (git add -f, or a change to .gitignore) before adding it.",
+	loops.RulesKey:   "the remote's rules refuse what the push carries (a secret in a commit, a protected branch); a new commit on top does not take a secret out of the commits already made: read which commit and path the error names, and rewrite that commit or ask the user before pushing again.",
+}
 
 // silentFailure tells the keys of failures that print no error: a git
 // command that hung, a check (grep) that found nothing.
