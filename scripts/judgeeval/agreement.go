@@ -108,7 +108,7 @@ func missAgreement(a, b []Miss) MissAgreement {
 
 // renderAgreement writes the agreement of each pair of judges who labelled
 // the same sessions independently (A and B, E and F, G and H, I and J, K and
-// L, M and N, O and P, Q and R, S and T, U and V), when both labelled.
+// L, M and N, O and P, Q and R, S and T, U and V, W and X), when both labelled.
 func renderAgreement(w io.Writer, labels []Label, misses []Miss) {
 	renderPair(w, labels, misses, "A", "B")
 	renderPair(w, labels, misses, "E", "F")
@@ -120,6 +120,7 @@ func renderAgreement(w io.Writer, labels []Label, misses []Miss) {
 	renderPair(w, labels, misses, "Q", "R")
 	renderPair(w, labels, misses, "S", "T")
 	renderPair(w, labels, misses, "U", "V")
+	renderPair(w, labels, misses, "W", "X")
 }
 
 func renderPair(w io.Writer, labels []Label, misses []Miss, ja, jb string) {
