@@ -320,6 +320,19 @@ func TestFailLoopSameFailureOtherMeans(t *testing.T) {
 				s.tool("Bash", in, resp)
 			}
 		}},
+		// mthis-macaudit, calls 4 and 26: two steps that each needed
+		// sudo, twenty calls of other work apart, are no retry.
+		{"sudo refused to two steps far apart", 0, nil, func(s *sim, p string) {
+			const noTTY = "Exit code 1\nsudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper"
+			in, _ := bash("brew install lynis osquery 2>&1", "")
+			s.fail("Bash", in, noTTY)
+			for i := range 20 {
+				in, resp := bash(fmt.Sprintf("defaults read com.apple.setting%d", i), "1")
+				s.tool("Bash", in, resp)
+			}
+			in, _ = bash("sudo socketfilterfw --setstealthmode on", "")
+			s.fail("Bash", in, noTTY)
+		}},
 		{"sudo that works after the first refusal", 0, nil, func(s *sim, p string) {
 			const noTTY = "Exit code 1\nsudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper"
 			in, _ := bash("sudo systemsetup -getremotelogin", "")

@@ -154,7 +154,7 @@ const TimeoutKey = "killed by its timeout: "
 const ShortThreshold = 2
 
 // failThreshold is how many rounds of the failure with identity id make a
-// fail-loop.
+// fail-loop when they come within one loop window (Config.Window calls).
 func failThreshold(id string, cfg Config) int {
 	key, isKey := strings.CutPrefix(id, "key\x00")
 	if isKey && (strings.HasPrefix(key, TimeoutKey) || key == SudoKey || key == IgnoredKey || key == RulesKey) {

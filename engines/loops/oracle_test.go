@@ -333,7 +333,7 @@ func oAnyStreak(h []Event, cfg Config) (what string, streak []int, calls, msgs [
 	}
 	for _, w := range whats {
 		in, c, m := oFailStreak(h, w, onFile && strings.HasPrefix(w, "file "))
-		if oFires(h, in, oThreshold(w, cfg)) {
+		if oFires(h, in, oThresholdFor(h, in, w, cfg)) {
 			return w, in, c, m
 		}
 		if len(in) > len(streak) {
@@ -401,6 +401,21 @@ func oThreshold(what string, cfg Config) int {
 	return cfg.FailThreshold
 }
 
+// oThresholdFor is oThreshold for the streak in of h, except that two
+// rounds of a short-threshold failure a window or more apart (by event
+// number) need the usual threshold.
+func oThresholdFor(h []Event, in []int, what string, cfg Config) int {
+	th := oThreshold(what, cfg)
+	if th == cfg.FailThreshold || len(in) == 0 {
+		return th
+	}
+	r := oRounds(h, in)
+	if len(r) >= th && h[in[len(in)-1]].Seq-h[r[len(r)-th]].Seq >= uint64(cfg.Window) {
+		return cfg.FailThreshold
+	}
+	return th
+}
+
 // oracleFailLoop checks fail-loop on h.
 func oracleFailLoop(h []Event, cfg Config) (Finding, bool) {
 	return oracleFailLoopEdits(h, cfg, nil)
@@ -410,7 +425,7 @@ func oracleFailLoopEdits(h []Event, cfg Config, writesSince func(seq uint64, cha
 	t := len(h) - 1
 	cur := h[t]
 	what, in, calls, msgs := oAnyStreak(h, cfg)
-	if !oFires(h, in, oThreshold(what, cfg)) {
+	if !oFires(h, in, oThresholdFor(h, in, what, cfg)) {
 		return Finding{}, false
 	}
 	onFile := strings.HasPrefix(what, "file ")
@@ -983,7 +998,7 @@ func TestPatternsMatchOracle(t *testing.T) {
 						// A fail-loop holds when its streak reaches the
 						// threshold; the full history may hold a longer
 						// streak, of which the window sees the end.
-						if w, in, _, _ := oAnyStreak(full, cfg); len(in) < oThreshold(w, cfg) {
+						if w, in, _, _ := oAnyStreak(full, cfg); len(in) < oThresholdFor(full, in, w, cfg) {
 							t.Fatalf("fail-loop at event %d: the window fires and the full history holds no streak: %s", i+1, dump(full))
 						}
 					} else if hit && got.SameOutput {

@@ -399,6 +399,11 @@ func failChain(mem []Remembered, win []Event, writes uint64, id string, file boo
 		return Finding{}, false // the newest is one more of a round already counted
 	}
 	threshold := failThreshold(id, cfg)
+	if threshold < cfg.FailThreshold && len(rounds) >= threshold && cur.Seq-at(rounds[len(rounds)-threshold]).Seq >= uint64(cfg.Window) {
+		// Met twice far apart (two steps that each needed sudo, a
+		// loop-window apart), it is no retry: the usual threshold holds.
+		threshold = cfg.FailThreshold
+	}
 	if len(rounds) != threshold && !saidAgain(rounds, at, threshold) {
 		return Finding{}, false
 	}
