@@ -176,9 +176,7 @@ func isUserReport(p *Payload) bool {
 
 // noteClaim keeps, at the main agent's Stop, the last sentence of its last
 // message that says something was fixed (the closing summary, where the
-// agent states the outcome), or, before it, the last such sentence that
-// names an error class: "The KeyError has been resolved" says what was
-// fixed where "Chat route is now working" after it does not.
+// agent states the outcome).
 func (s *session) noteClaim(p *Payload) {
 	if p.HookEventName != Stop || p.LastAssistantMessage == "" {
 		return
@@ -188,14 +186,9 @@ func (s *session) noteClaim(p *Payload) {
 		return
 	}
 	all := claimRe().FindAllStringIndex(text, -1)
-	claim, named := "", false
-	for i := len(all) - 1; i >= 0 && !named; i-- {
-		st := sentenceAround(text, all[i][0], all[i][1])
-		if offer(st) {
-			continue
-		}
-		named = errorNameRe().MatchString(st)
-		if claim == "" || named {
+	claim := ""
+	for i := len(all) - 1; i >= 0 && claim == ""; i-- {
+		if st := sentenceAround(text, all[i][0], all[i][1]); !offer(st) {
 			claim = st
 		}
 	}
