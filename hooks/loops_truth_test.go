@@ -105,6 +105,29 @@ func TestEditRevertOnlyTheAgentsOwn(t *testing.T) {
 			s.editFile(p, b, c)
 			s.writeFile(p, c, a)
 		}},
+		// mthis-netdiag, calls 79-104: a router's config rewritten whole
+		// over ssh, the query log switched on, off, on, off.
+		{"a remote config rewritten back and forth over ssh", true, func(s *sim, p string) {
+			for _, v := range []string{"on", "off", "on"} {
+				cmd := "ssh root@10.0.0.1 'cat > /etc/blocky/config.yml << \"EOF\"\nports:\n  dns: 5335\nqueryLog: " + v + "\nEOF'"
+				s.tool("Bash", jsonStr(map[string]any{"command": cmd}), map[string]any{"stdout": "", "stderr": "", "interrupted": false, "isImage": false})
+			}
+			if n := len(s.said); n == 0 || !strings.Contains(s.said[n-1], `"10.0.0.1:/etc/blocky/config.yml" to the content it had at call #1`) {
+				s.t.Errorf("the revert does not name the remote file: %q", s.said)
+			}
+		}},
+		{"a script rewritten by heredocs, new each time", false, func(s *sim, p string) {
+			for _, v := range []string{"1", "2", "3"} {
+				cmd := "cat > " + p + " << 'EOF'\npackage a\n\nconst V = " + v + "\nEOF"
+				s.tool("Bash", jsonStr(map[string]any{"command": cmd}), map[string]any{"stdout": "", "stderr": "", "interrupted": false, "isImage": false})
+			}
+		}},
+		{"a heredoc puts back what a Read showed, after an Edit", true, func(s *sim, p string) {
+			s.readFile(p, a, nil)
+			s.editFile(p, a, b)
+			cmd := "cat > " + p + " << 'EOF'\n" + a + "EOF"
+			s.tool("Bash", jsonStr(map[string]any{"command": cmd}), map[string]any{"stdout": "", "stderr": "", "interrupted": false, "isImage": false})
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)

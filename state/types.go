@@ -243,6 +243,7 @@ type LoopEvent struct {
 	Edits       bool   `json:"edits,omitempty"`
 	Batch       string `json:"batch,omitempty"`
 	Printed     string `json:"printed,omitempty"`
+	Wrote       string `json:"wrote,omitempty"`
 }
 
 // LoopPattern is what the loop engine remembers about one pattern (the

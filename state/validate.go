@@ -537,6 +537,7 @@ func validateLoopEvent(v *vet, e *LoopEvent) {
 	v.maxLen("after", e.After, 64)
 	v.maxLen("batch", e.Batch, 16)
 	v.maxLen("printed", e.Printed, 16)
+	v.maxLen("wrote", e.Wrote, 1024)
 }
 
 func (d *Drift) validate(v *vet) {

@@ -322,7 +322,7 @@ func (s *State) remember(j int) {
 			return true
 		}
 		rk := KindOf(r.Tool)
-		return isFile && k == KindWrite && r.Failed && (rk == KindRead || rk == KindWrite) && r.Target == d.Target
+		return isFile && k == KindWrite && r.Failed && (rk == KindRead || rk == KindWrite) && r.Target == fileOf(&d)
 	})
 }
 

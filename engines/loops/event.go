@@ -87,6 +87,11 @@ type Event struct {
 	// when that is at least two lines: set by Printing. Different commands
 	// that all print one output are not doing what they ask.
 	Printed string `json:"printed,omitempty"`
+	// Wrote is, for a shell command that writes one file whole from a
+	// heredoc (cat > F << 'EOF', also over ssh, "host:F"), that file;
+	// After is then the hash of what it wrote. Set by NewEventIn; the
+	// patterns take it for a write of the file when the call succeeded.
+	Wrote string `json:"wrote,omitempty"`
 }
 
 // minPrinted bounds from below the output Printing hashes: shorter
@@ -220,7 +225,11 @@ func NewEventIn(tool string, input json.RawMessage, target, rng, dir string) (Ev
 		if json.Unmarshal(input, &in) == nil && in.Command != nil {
 			key, view, writes := shellKey(*in.Command, dir)
 			e.Input = ShortHash([]byte("sh\x00" + key))
-			e.Edits = writes
+			e.Edits = writes.any
+			// A file written whole from a heredoc: the write and what it
+			// wrote, as a file tool's, so a rewrite back to earlier content
+			// is an edit-revert whichever tool made the writes.
+			e.Wrote, e.After = writes.whole.file, writes.whole.hash
 			return e, view
 		}
 	}

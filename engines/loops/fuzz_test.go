@@ -238,6 +238,9 @@ func FuzzShellKey(f *testing.F) {
 		"echo 'unterminated",
 		"tail -n",
 		"",
+		"cat > /etc/x.yml << 'EOF'\na: 1\nEOF",
+		"ssh root@h 'cat > /etc/x.yml << \"EOF\"\na: 1\nEOF\n/etc/init.d/x restart'",
+		"tee -a f <<-EOF\n\tx\nEOF",
 	} {
 		f.Add(s, "/p")
 	}
@@ -249,6 +252,14 @@ func FuzzShellKey(f *testing.F) {
 		}
 		if v1 > ViewHead {
 			t.Fatalf("view %d", v1)
+		}
+		in, err := json.Marshal(map[string]string{"command": cmd})
+		if err != nil {
+			return
+		}
+		e, _ := NewEventIn("Bash", in, cmd, "", dir)
+		if (e.Wrote == "") != (e.After == "") || len(e.Wrote) > MaxTarget || e.Wrote != "" && !e.Edits {
+			t.Fatalf("NewEventIn(%q): wrote %q, after %q, edits %v", cmd, e.Wrote, e.After, e.Edits)
 		}
 	})
 }

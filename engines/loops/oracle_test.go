@@ -26,8 +26,25 @@ var (
 
 func oSucceeded(e Event) bool { return !e.Failed && !e.Interrupted }
 
-func oFileRead(e Event) bool  { return oracleReads[e.Tool] && oSucceeded(e) && e.Target != "" }
-func oFileWrite(e Event) bool { return oracleWrites[e.Tool] && oSucceeded(e) && e.Target != "" }
+func oFileRead(e Event) bool { return oracleReads[e.Tool] && oSucceeded(e) && e.Target != "" }
+
+// oFileWrite: a file tool's successful write, or a shell command's that
+// wrote a file whole (Wrote).
+func oFileWrite(e Event) bool {
+	if oracleShells[e.Tool] {
+		return e.Wrote != "" && oSucceeded(e)
+	}
+	return oracleWrites[e.Tool] && oSucceeded(e) && e.Target != ""
+}
+
+// oFile is the file an event reads or writes: a shell command's whole
+// write, else the target.
+func oFile(e Event) string {
+	if oracleShells[e.Tool] {
+		return e.Wrote
+	}
+	return e.Target
+}
 
 // oEdit is a change of a file as fail-loop counts edits between failures:
 // a file write, or a shell command that succeeded and writes a file.
@@ -50,7 +67,7 @@ func oObservations(h []Event, file string, upto int, withLastAfter, partialReads
 	var out []obs
 	for idx := 0; idx <= upto; idx++ {
 		e := h[idx]
-		if e.Target != file || !(oFileRead(e) || oFileWrite(e)) {
+		if oFile(e) != file || !(oFileRead(e) || oFileWrite(e)) {
 			continue
 		}
 		if oFileRead(e) && e.Range != "" && !partialReads {
@@ -124,7 +141,7 @@ func oracleEditRevert(h []Event, cfg Config) (Finding, bool) {
 	}
 	t := len(h) - 1
 	for idx := 0; idx <= t; idx++ {
-		if h[idx].Target != h[t].Target {
+		if oFile(h[idx]) != oFile(h[t]) {
 			continue
 		}
 		// The reverts that were loops; all of them when this one was asked for.
@@ -144,7 +161,7 @@ func oracleRevert(h []Event) (Finding, bool) {
 	if !oFileWrite(cur) || cur.After == "" {
 		return Finding{}, false
 	}
-	ob := oObservations(h, cur.Target, t, false, false)
+	ob := oObservations(h, oFile(cur), t, false, false)
 	if len(ob) == 0 {
 		return Finding{}, false
 	}
@@ -171,7 +188,7 @@ func oracleRevert(h []Event) (Finding, bool) {
 	}
 	f := Finding{
 		Tool:       cur.Tool,
-		Target:     cur.Target,
+		Target:     oFile(cur),
 		Events:     []uint64{h[at.idx].Seq, cur.Seq},
 		RevertTo:   h[at.idx].Seq,
 		FromBefore: at.before,
@@ -181,7 +198,7 @@ func oracleRevert(h []Event) (Finding, bool) {
 	firstUndone := -1
 	for idx := at.idx; idx < t; idx++ {
 		e := h[idx]
-		if !oFileWrite(e) || e.Target != cur.Target {
+		if !oFileWrite(e) || oFile(e) != oFile(cur) {
 			continue
 		}
 		if idx > at.idx || at.before {
@@ -491,7 +508,7 @@ func oRemembered(h []Event) []Event {
 		var keep []Event
 		for _, r := range list {
 			sameCall := r.Tool == d.Tool && r.Target == d.Target
-			fileWrite := oFileWrite(d) && r.Failed && (oracleReads[r.Tool] || oracleWrites[r.Tool]) && r.Target == d.Target
+			fileWrite := oFileWrite(d) && r.Failed && (oracleReads[r.Tool] || oracleWrites[r.Tool]) && r.Target == oFile(d)
 			if !sameCall && !fileWrite {
 				keep = append(keep, r)
 			}
@@ -779,6 +796,9 @@ func randomHistory(r *rand.Rand, n int) []Event {
 		case "Bash":
 			e.Target = pick(r, genCmds)
 			e.Edits = genWrites[e.Target]
+			if e.Edits && r.IntN(2) == 0 {
+				e.Wrote = pick(r, genFiles) // a heredoc that wrote a file whole
+			}
 		default:
 			e.Target = "q" + fmt.Sprint(r.IntN(2))
 		}
@@ -878,6 +898,11 @@ func realisticHistory(r *rand.Rand, n int) []Event {
 			}
 			if r.IntN(6) == 0 { // it rewrote a file behind our back
 				state[pick(r, genFiles)] = pick(r, genHashes)
+			}
+			if !e.Failed && r.IntN(6) == 0 { // a heredoc that wrote a file whole, its content known
+				f := pick(r, genFiles)
+				e.Edits, e.Wrote, e.After = true, f, pick(r, genHashes)
+				state[f] = e.After
 			}
 		case 8: // search or poll
 			e = Event{Tool: pick(r, []string{"Grep", "mcp__s__poll"}), Target: "q"}

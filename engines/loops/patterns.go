@@ -10,10 +10,23 @@ import (
 func ok(e *Event) bool { return !e.Failed && !e.Interrupted }
 
 // fileEvent reports whether e is a successful read or write of a file, the
-// only events whose hashes say something about a file's content.
+// only events whose hashes say something about a file's content: a file
+// tool's, or a shell command's that wrote a file whole (Event.Wrote).
 func fileEvent(e *Event) (Kind, bool) {
 	k := KindOf(e.Tool)
+	if k == KindShell && e.Wrote != "" {
+		return KindWrite, ok(e)
+	}
 	return k, (k == KindRead || k == KindWrite) && ok(e) && e.Target != ""
+}
+
+// fileOf is the file a file event is about: a file tool's target, or the
+// file a shell command wrote whole.
+func fileOf(e *Event) string {
+	if KindOf(e.Tool) == KindShell {
+		return e.Wrote
+	}
+	return e.Target
 }
 
 // isEdit tells a call that changed a file as fail-loop counts edits: a
@@ -33,7 +46,7 @@ func fileEventsOn(w []Event, target string, end int) iter.Seq2[int, Kind] {
 	return func(yield func(int, Kind) bool) {
 		for i := range w[:end] {
 			e := &w[i]
-			if e.Target != target {
+			if fileOf(e) != target {
 				continue
 			}
 			if k, isFile := fileEvent(e); isFile && !yield(i, k) {
@@ -162,7 +175,8 @@ func revertAt(w []Event, t int) (found int, viaBefore bool, first string, undone
 		}
 		state = hash
 	}
-	for i, k := range fileEventsOn(w, cur.Target, t+1) {
+	file := fileOf(cur)
+	for i, k := range fileEventsOn(w, file, t+1) {
 		e := &w[i]
 		if k == KindRead && e.Range != "" {
 			continue
@@ -183,11 +197,11 @@ func revertAt(w []Event, t int) (found int, viaBefore bool, first string, undone
 		return -1, false, first, 0, false, false
 	}
 	firstUndone := -1
-	if viaBefore && KindOf(w[found].Tool) == KindWrite {
+	if k, _ := fileEvent(&w[found]); viaBefore && k == KindWrite {
 		undone++ // the write at found moved the file away from the hash
 		firstUndone = found
 	}
-	for i, k := range fileEventsOn(w, cur.Target, t) {
+	for i, k := range fileEventsOn(w, file, t) {
 		if i > found && k == KindWrite {
 			undone++
 			if firstUndone < 0 {
@@ -211,7 +225,7 @@ func (editRevert) Check(w []Event, cfg Config) (Finding, bool) {
 	cur := &w[n-1]
 	f := Finding{
 		Tool:       cur.Tool,
-		Target:     cur.Target,
+		Target:     fileOf(cur),
 		Events:     []uint64{w[found].Seq, cur.Seq},
 		RevertTo:   w[found].Seq,
 		FromBefore: viaBefore,
@@ -223,7 +237,7 @@ func (editRevert) Check(w []Event, cfg Config) (Finding, bool) {
 	// Count the reverts of the file in the window that were loops (all of
 	// them, this one included, when this one was asked for).
 	for i := range n {
-		if w[i].Target != cur.Target {
+		if fileOf(&w[i]) != fileOf(cur) {
 			continue
 		}
 		if _, _, _, _, a, r := revertAt(w, i); r && (asked || !a) {

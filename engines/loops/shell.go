@@ -47,16 +47,25 @@ func ShellKey(command, dir string) (key string, view View) {
 	return key, view
 }
 
-// shellKey is ShellKey, and whether the command writes a file (writesFile),
-// from one parse. A command longer than maxShellKeyInput (a heredoc that
-// writes a file) is parsed for its writes only, up to maxShellWritesInput.
-func shellKey(command, dir string) (key string, view View, writes bool) {
+// shellWrites is what a command writes, read from its parse: whether it
+// writes a file (writesFile), and the file it writes whole from a heredoc
+// when it does (heredocWrite).
+type shellWrites struct {
+	any   bool
+	whole wholeWrite
+}
+
+// shellKey is ShellKey, and what the command writes, from one parse. A
+// command longer than maxShellKeyInput (a heredoc that writes a file) is
+// parsed for its writes only, up to maxShellWritesInput.
+func shellKey(command, dir string) (key string, view View, writes shellWrites) {
 	if len(command) > maxShellWritesInput {
-		return strings.Join(strings.Fields(command), " "), ViewNone, false
+		return strings.Join(strings.Fields(command), " "), ViewNone, writes
 	}
 	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
 	if err == nil {
-		writes = writesFile(f)
+		writes.whole, _ = heredocWrite(f, dir, 0)
+		writes.any = writes.whole.file != "" || writesFile(f)
 	}
 	if len(command) > maxShellKeyInput || err != nil || len(f.Stmts) == 0 {
 		return strings.Join(strings.Fields(command), " "), ViewNone, writes

@@ -147,6 +147,13 @@ const sshValued = "BbcDEeFIiJLlmOoPpQRSWw"
 // after ssh: its options, the destination, then the command), joined as
 // the remote shell reads it; "" when there is none (a login).
 func SSHRemote(args []string) string {
+	_, remote := SSHSplit(args)
+	return remote
+}
+
+// SSHSplit is the destination of an ssh call's arguments and its remote
+// command (see SSHRemote); both "" when no destination is given.
+func SSHSplit(args []string) (dest, remote string) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if strings.HasPrefix(a, "-") && len(a) > 1 {
@@ -155,7 +162,7 @@ func SSHRemote(args []string) string {
 			}
 			continue
 		}
-		return strings.Join(args[i+1:], " ")
+		return a, strings.Join(args[i+1:], " ")
 	}
-	return ""
+	return "", ""
 }

@@ -64,3 +64,19 @@ func TestSSHRemote(t *testing.T) {
 		}
 	}
 }
+
+func TestSSHSplit(t *testing.T) {
+	for _, tc := range []struct {
+		args         []string
+		dest, remote string
+	}{
+		{[]string{"root@h", "cat > /etc/x << 'EOF'\na\nEOF"}, "root@h", "cat > /etc/x << 'EOF'\na\nEOF"},
+		{[]string{"-p", "2222", "h", "ls"}, "h", "ls"},
+		{[]string{"h"}, "h", ""},
+		{[]string{"-i", "k"}, "", ""},
+	} {
+		if dest, remote := SSHSplit(tc.args); dest != tc.dest || remote != tc.remote {
+			t.Errorf("SSHSplit(%q) = %q, %q, want %q, %q", tc.args, dest, remote, tc.dest, tc.remote)
+		}
+	}
+}
