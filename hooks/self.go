@@ -103,13 +103,9 @@ func selfCall(c *syntax.CallExpr, getenv func(string) string) bool {
 			dataDirs = append(dataDirs, v)
 		}
 	}
-	args := make([]string, 0, len(c.Args))
-	for _, w := range c.Args {
-		v, ok := shellword.Text(w, true)
-		if !ok {
-			return false
-		}
-		args = append(args, v)
+	args, ok := shellword.Words(c.Args, true)
+	if !ok {
+		return false
 	}
 	if len(args) > 0 && path.Base(args[0]) == "env" {
 		args = args[1:]

@@ -27,91 +27,72 @@ func heredocWrite(f *syntax.File, dir string, depth int) (wholeWrite, bool) {
 	var out wholeWrite
 	found := false
 	syntax.Walk(f, func(n syntax.Node) bool {
-		st, isStmt := n.(*syntax.Stmt)
-		if found || !isStmt {
-			return !found
-		}
-		c, isCall := st.Cmd.(*syntax.CallExpr)
-		if !isCall || len(c.Args) == 0 {
-			return true
-		}
-		args := make([]string, 0, len(c.Args))
-		for _, w := range c.Args {
-			a, plain := shellword.Text(w, false)
-			if !plain {
-				return true
-			}
-			args = append(args, a)
-		}
-		switch path.Base(args[0]) {
-		case "cat", "tee":
-			if w, ok := heredocInto(st, args, dir); ok {
-				out, found = w, true
-			}
-		case "ssh":
-			if depth > 0 {
-				return true
-			}
-			dest, remote := shellword.SSHSplit(args[1:])
-			if dest == "" || remote == "" {
-				return true
-			}
-			rf, err := syntax.NewParser().Parse(strings.NewReader(remote), "")
-			if err != nil {
-				return true
-			}
-			if w, ok := heredocWrite(rf, "", depth+1); ok {
-				if i := strings.LastIndexByte(dest, '@'); i >= 0 {
-					dest = dest[i+1:]
-				}
-				w.file = dest + ":" + w.file
-				out, found = w, true
-			}
+		if st, isStmt := n.(*syntax.Stmt); isStmt && !found {
+			out, found = stmtWrite(st, dir, depth)
 		}
 		return !found
 	})
 	return out, found
 }
 
+// stmtWrite is heredocWrite for one statement.
+func stmtWrite(st *syntax.Stmt, dir string, depth int) (wholeWrite, bool) {
+	c, isCall := st.Cmd.(*syntax.CallExpr)
+	if !isCall || len(c.Args) == 0 {
+		return wholeWrite{}, false
+	}
+	args, plain := shellword.Words(c.Args, false)
+	if !plain {
+		return wholeWrite{}, false
+	}
+	switch path.Base(args[0]) {
+	case "cat", "tee":
+		return heredocInto(st, args, dir)
+	case "ssh":
+		if depth == 0 {
+			return sshWrite(args[1:])
+		}
+	}
+	return wholeWrite{}, false
+}
+
+// sshWrite is the whole write of an ssh call's remote command, its file
+// named "host:F".
+func sshWrite(args []string) (wholeWrite, bool) {
+	dest, remote := shellword.SSHSplit(args)
+	if dest == "" || remote == "" {
+		return wholeWrite{}, false
+	}
+	rf, err := syntax.NewParser().Parse(strings.NewReader(remote), "")
+	if err != nil {
+		return wholeWrite{}, false
+	}
+	w, ok := heredocWrite(rf, "", 1)
+	if !ok {
+		return wholeWrite{}, false
+	}
+	if i := strings.LastIndexByte(dest, '@'); i >= 0 {
+		dest = dest[i+1:]
+	}
+	w.file = clip(dest+":"+w.file, MaxTarget, 100)
+	return w, true
+}
+
 // heredocInto reads one cat or tee statement (its words args): the file
 // its output goes to whole, from a heredoc whose text is known.
 func heredocInto(st *syntax.Stmt, args []string, dir string) (wholeWrite, bool) {
-	var file, body string
-	var hdoc bool
 	tee := path.Base(args[0]) == "tee"
-	if tee {
-		if len(args) != 2 || strings.HasPrefix(args[1], "-") {
-			return wholeWrite{}, false // tee -a, tee of several files
-		}
+	file := ""
+	switch {
+	case tee && (len(args) != 2 || strings.HasPrefix(args[1], "-")):
+		return wholeWrite{}, false // tee -a, tee of several files
+	case tee:
 		file = args[1]
-	} else if len(args) > 1 && !(len(args) == 2 && args[1] == "-") {
+	case len(args) > 1 && !(len(args) == 2 && args[1] == "-"):
 		return wholeWrite{}, false // cat of files
 	}
-	for _, r := range st.Redirs {
-		switch r.Op {
-		case syntax.RdrOut, syntax.RdrClob:
-			w, plain := shellword.Text(r.Word, false)
-			if tee && plain && strings.HasPrefix(w, "/dev/") {
-				continue // tee's own copy on stdout, thrown away
-			}
-			if !plain || file != "" || w == "" || strings.HasPrefix(w, "/dev/") {
-				return wholeWrite{}, false
-			}
-			file = w
-		case syntax.AppOut, syntax.AppAll, syntax.RdrAll:
-			return wholeWrite{}, false
-		case syntax.Hdoc, syntax.DashHdoc:
-			if hdoc || r.Hdoc == nil {
-				return wholeWrite{}, false
-			}
-			text, ok := heredocText(r)
-			if !ok {
-				return wholeWrite{}, false
-			}
-			body, hdoc = text, true
-		}
-	}
-	if !hdoc || file == "" {
+	file, body, ok := redirected(st.Redirs, file, tee)
+	if !ok {
 		return wholeWrite{}, false
 	}
 	if !path.IsAbs(file) && dir != "" {
@@ -120,19 +101,48 @@ func heredocInto(st *syntax.Stmt, args []string, dir string) (wholeWrite, bool) 
 	return wholeWrite{file: clip(path.Clean(file), MaxTarget, 100), hash: ShortHash([]byte(body))}, true
 }
 
+// redirected reads a statement's redirections: the one file its output
+// goes to (file, when tee names it already) and the heredoc's text. ok is
+// false unless there is exactly one of each and nothing appends.
+func redirected(rs []*syntax.Redirect, file string, tee bool) (string, string, bool) {
+	body, hdoc := "", false
+	for _, r := range rs {
+		switch r.Op {
+		case syntax.RdrOut, syntax.RdrClob:
+			w, plain := shellword.Text(r.Word, false)
+			if tee && plain && strings.HasPrefix(w, "/dev/") {
+				continue // tee's own copy on stdout, thrown away
+			}
+			if !plain || file != "" || w == "" || strings.HasPrefix(w, "/dev/") {
+				return "", "", false
+			}
+			file = w
+		case syntax.AppOut, syntax.AppAll, syntax.RdrAll:
+			return "", "", false
+		case syntax.Hdoc, syntax.DashHdoc:
+			text, ok := heredocText(r)
+			if hdoc || !ok {
+				return "", "", false
+			}
+			body, hdoc = text, true
+		}
+	}
+	return file, body, hdoc && file != ""
+}
+
 // heredocText is the text a heredoc feeds its command, when it is known:
 // a quoted delimiter's body as written; an unquoted one's only when it
 // holds nothing the shell would expand or unescape.
 func heredocText(r *syntax.Redirect) (string, bool) {
-	quoted := false
+	if r.Hdoc == nil {
+		return "", false
+	}
+	quoted := strings.Contains(shellword.Lenient(r.Word), `\`) // <<\EOF
 	for _, p := range r.Word.Parts {
 		switch p.(type) {
 		case *syntax.SglQuoted, *syntax.DblQuoted:
 			quoted = true
 		}
-	}
-	if strings.Contains(shellword.Lenient(r.Word), `\`) {
-		quoted = true // <<\EOF
 	}
 	var b strings.Builder
 	for _, p := range r.Hdoc.Parts {

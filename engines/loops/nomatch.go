@@ -62,15 +62,8 @@ func lastCall(command string) (args []string, background, ok bool) {
 	if !isCall || len(c.Args) == 0 || st.Negated {
 		return nil, false, false
 	}
-	args = make([]string, 0, len(c.Args))
-	for _, w := range c.Args {
-		a, plain := shellword.Text(w, false)
-		if !plain {
-			return nil, false, false
-		}
-		args = append(args, a)
-	}
-	return args, background, true
+	args, ok = shellword.Words(c.Args, false)
+	return args, background, ok
 }
 
 // grepValued are grep's short options that take a value.

@@ -32,6 +32,19 @@ func Text(w *syntax.Word, params bool) (text string, ok bool) {
 	return b.String(), true
 }
 
+// Words is Text of every word, or ok false when one is not plain.
+func Words(ws []*syntax.Word, params bool) (texts []string, ok bool) {
+	texts = make([]string, 0, len(ws))
+	for _, w := range ws {
+		t, plain := Text(w, params)
+		if !plain {
+			return nil, false
+		}
+		texts = append(texts, t)
+	}
+	return texts, true
+}
+
 // Lenient is the word's text as Text reads it, with any other part written
 // as its source text: for matching a command against a catalogue, where a
 // $(…) in an argument should not hide the rest of it.

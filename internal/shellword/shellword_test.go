@@ -80,3 +80,17 @@ func TestSSHSplit(t *testing.T) {
 		}
 	}
 }
+
+func TestWords(t *testing.T) {
+	f, err := syntax.NewParser().Parse(strings.NewReader(`ssh -p 2222 "root@h" 'uptime' $(date)`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if got, ok := Words(c.Args[:4], false); !ok || strings.Join(got, "|") != "ssh|-p|2222|root@h" {
+		t.Errorf("Words = %q, %v", got, ok)
+	}
+	if got, ok := Words(c.Args, false); ok || got != nil {
+		t.Errorf("Words with a command substitution = %q, %v; want nil, false", got, ok)
+	}
+}
