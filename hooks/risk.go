@@ -51,6 +51,20 @@ func (s *session) riskPrompt(p *Payload) {
 		r.Prompts = r.Prompts[len(r.Prompts)-riskPrompts:]
 	}
 	s.limitsFromPrompt(t)
+	if l, ok := risk.ShellInstead(t, s.declinedBash()); ok {
+		s.addLimit(l, fromPrompt)
+	}
+}
+
+// declinedBash tells whether the main agent's last call was a Bash call
+// the person declined.
+func (s *session) declinedBash() bool {
+	ls := s.w.Loops["main"]
+	if ls == nil || len(ls.Events) == 0 {
+		return false
+	}
+	e := ls.Events[len(ls.Events)-1]
+	return e.Tool == "Bash" && e.Failed && userRejected(e.Error)
 }
 
 func (s *session) riskState() *state.Risk {

@@ -366,3 +366,46 @@ func TestToolForbiddenByName(t *testing.T) {
 		t.Fatalf("a lifted limit was advised: %q", s2.observed)
 	}
 }
+
+// TestShellNamedInstead: after the person declines a Bash call, "Now use
+// BetterBash please" limits Bash (athena-camera #38-#44: the agent added
+// the server, then committed and pushed with plain Bash); adding the named
+// tool is no breach. Without the declined call, the same words set nothing;
+// "USE BETTERBASH FOR ALL COMMANDS" does by itself.
+func TestShellNamedInstead(t *testing.T) {
+	declined := "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed."
+	for _, tc := range []struct {
+		name    string
+		decline bool
+		prompt  string
+		want    int
+	}{
+		{"declined, then another shell named", true, "Now use BetterBash please", 1},
+		{"no decline, no scope", false, "Now use BetterBash please", 0},
+		{"for every command", false, "USE BETTERBASH FOR ALL COMMANDS", 1},
+		{"a program, not a tool", true, "use bun instead", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Instruction = settings.Observe
+			s.userPrompt("commit the future work notes")
+			if tc.decline {
+				s.fail("Bash", jsonStr(map[string]any{"command": "git -C /Users/j/Code status"}), declined)
+			} else {
+				s.tool("Bash", jsonStr(map[string]any{"command": "git -C /Users/j/Code status"}), bashOut("On branch master"))
+			}
+			s.userPrompt(tc.prompt)
+			s.tool("Bash", jsonStr(map[string]any{"command": "claude mcp add betterbash python3 /Users/j/Code/mcp/betterbash_server.py"}), bashOut("Added stdio MCP server betterbash"))
+			if n := s.countObserved("instruction"); n != 0 {
+				t.Fatalf("adding the named tool broke the limit: %q", s.observed)
+			}
+			s.tool("Bash", jsonStr(map[string]any{"command": "git -C /Users/j/Code commit -m notes"}), bashOut("[master c1978c9] notes"))
+			if n := s.countObserved("instruction"); n != tc.want {
+				t.Fatalf("instruction advisories: %d, want %d (%q)", n, tc.want, s.observed)
+			}
+			if tc.want > 0 && !strings.Contains(s.observed[len(s.observed)-1], tc.prompt) {
+				t.Errorf("the advisory does not quote the instruction: %q", s.observed)
+			}
+		})
+	}
+}

@@ -517,7 +517,7 @@ func Breaks(l Limit, c Call) string { return Broken([]Limit{l}, c)[0] }
 func Broken(ls []Limit, c Call) []string {
 	steps := make([]string, len(ls))
 	for i, l := range ls {
-		if l.Class == NoTool && strings.EqualFold(c.Tool, l.Target) {
+		if l.Class == NoTool && strings.EqualFold(c.Tool, l.Target) && !setsUp(l, c) {
 			steps[i] = "uses the " + c.Tool + " tool"
 		}
 	}
@@ -765,6 +765,92 @@ func restarts(name string, args []string) bool {
 			case "restart", "stop", "start", "reload", "kill", "down", "up", "unload", "load":
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// ShellInstead reads a prompt that names another tool to run commands
+// with, a limit on the Bash tool: "ALWAYS use the CASH tool", "USE
+// BETTERBASH FOR ALL COMMANDS", or "Now use BetterBash please" right after
+// the person declined a Bash call (declinedBash). The other tool is named
+// as a tool ("the X tool", "the X mcp") or by a name that says it is a
+// shell (BetterBash, a terminal); "use bun" names a program Bash runs, and
+// "use bash/sudo" Bash itself: they set nothing. Without the declined
+// call, the sentence must say the tool is for every command ("always",
+// "all commands").
+func ShellInstead(text string, declinedBash bool) (Limit, bool) {
+	for _, s := range sentences(text) {
+		if strings.HasSuffix(s[0], "?") || strings.ContainsRune(s[0], '\x1b') {
+			continue
+		}
+		ws := words(s[1])
+		for i := range ws {
+			if _, ok := shellNamed(ws, i); ok && (declinedBash || everyCommand(ws)) {
+				return Limit{Class: NoTool, Target: "Bash", Text: s[0]}, true
+			}
+		}
+	}
+	return Limit{}, false
+}
+
+// shellNamed reads "use [the] NAME" at ws[i], not negated, where NAME is a
+// tool to run commands with other than the built-in ones (see
+// ShellInstead): the name, lower case.
+func shellNamed(ws []string, i int) (string, bool) {
+	if ws[i] != "use" || i+1 >= len(ws) || negatedBefore(ws, i) {
+		return "", false
+	}
+	j := i + 1
+	if ws[j] == "the" && j+1 < len(ws) {
+		j++
+	}
+	name := ws[j]
+	for _, part := range strings.Split(name, "/") {
+		if _, builtin := toolNames[part]; builtin || part == "" {
+			return "", false
+		}
+	}
+	toolish := j+1 < len(ws) && (ws[j+1] == "tool" || ws[j+1] == "tools" || ws[j+1] == "mcp") ||
+		strings.Contains(name, "bash") || strings.Contains(name, "shell") || strings.Contains(name, "terminal")
+	return name, toolish
+}
+
+// setsUp tells a call that adds the tool a ShellInstead limit names to
+// Claude Code ("claude mcp add betterbash …" after "use BetterBash"): the
+// way to follow the instruction, not against it.
+func setsUp(l Limit, c Call) bool {
+	cmd := strings.ToLower(strings.Join(strings.Fields(c.Command), " "))
+	if !strings.HasPrefix(cmd, "claude mcp add") {
+		return false
+	}
+	for _, s := range sentences(l.Text) {
+		ws := words(s[1])
+		for i := range ws {
+			if name, ok := shellNamed(ws, i); ok && len(name) >= 4 && strings.Contains(cmd, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// negatedBefore tells a negation in the three words before ws[i].
+func negatedBefore(ws []string, i int) bool {
+	for k := max(0, i-3); k < i; k++ {
+		if negation(ws, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// everyCommand tells a sentence that speaks of every command: "always",
+// "all commands", "every command".
+func everyCommand(ws []string) bool {
+	for i, w := range ws {
+		if w == "always" || (w == "all" || w == "every") && i+1 < len(ws) && strings.HasPrefix(ws[i+1], "command") {
+			return true
 		}
 	}
 	return false
