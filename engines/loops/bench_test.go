@@ -2,6 +2,7 @@ package loops
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -78,4 +79,22 @@ func warm(events []Event, cfg Config) State {
 		s.Record(e, cfg)
 	}
 	return s
+}
+
+// BenchmarkNewEventBash reads shell calls as the hook does on every Bash
+// call: a plain pipeline, a file written whole from a heredoc, and one
+// written over ssh (the remote command parsed again).
+func BenchmarkNewEventBash(b *testing.B) {
+	for _, cmd := range []string{
+		"cd /p && go test ./... 2>&1 | tail -20",
+		"cat > /p/config.yml << 'EOF'\nports:\n  dns: 5335\nqueryLog:\n  type: console\nEOF",
+		"ssh root@10.0.0.1 'cat > /etc/blocky/config.yml << \"EOF\"\nports:\n  dns: 5335\nEOF\n/etc/init.d/blocky restart'",
+	} {
+		input, _ := json.Marshal(map[string]string{"command": cmd})
+		b.Run(fmt.Sprint(len(cmd)), func(b *testing.B) {
+			for b.Loop() {
+				NewEventIn("Bash", input, cmd, "", "/p")
+			}
+		})
+	}
 }
