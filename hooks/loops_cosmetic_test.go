@@ -40,18 +40,6 @@ func TestCosmeticVariantsLoop(t *testing.T) {
 				s.tool("Bash", jsonStr(map[string]any{"command": c}), bashOut(""))
 			}
 		}},
-		// procrypto-gcp #12-#14: a check printing nothing, varied only in
-		// the fallback that would report its failure.
-		{"a check printing nothing, its fallback varied", true, true, func(s *sim) {
-			for _, c := range []string{"bun run --bun src/config.ts 2>&1 || true", "bun run --bun src/config.ts 2>&1 || true", `bun run --bun src/config.ts 2>&1 || echo "Exit code: $?"`} {
-				s.tool("Bash", jsonStr(map[string]any{"command": c}), bashOut(""))
-			}
-		}},
-		{"a check and a different fallback command", false, false, func(s *sim) {
-			for _, c := range []string{"bun run src/config.ts || true", "bun run src/config.ts || node src/config.js", "bun run src/config.ts || npx tsx src/config.ts"} {
-				s.tool("Bash", jsonStr(map[string]any{"command": c}), bashOut(""))
-			}
-		}},
 		{"tail windows of a growing log", false, false, func(s *sim) {
 			text := log.String()
 			for i, n := range []int{10, 15, 20, 5} {

@@ -160,16 +160,6 @@ func (n shellNorm) stmt(st *syntax.Stmt, canView bool) (string, View) {
 		switch c.Op {
 		case syntax.Pipe, syntax.PipeAll:
 			body, view = n.pipeline(append(pipeStages(c.X), pipeStages(c.Y)...), canView && !loudRedirects(st))
-		case syntax.OrStmt:
-			x, _ := n.stmt(c.X, false)
-			if fallbackReport(c.Y) {
-				// "cmd || true", "cmd || echo failed": how a failure is
-				// reported, not what runs.
-				body = x
-				break
-			}
-			y, _ := n.stmt(c.Y, false)
-			body = x + " || " + y
 		default:
 			x, _ := n.stmt(c.X, false)
 			var y string
@@ -187,17 +177,6 @@ func (n shellNorm) stmt(st *syntax.Stmt, canView bool) (string, View) {
 		b.WriteString(" &")
 	}
 	return b.String(), view
-}
-
-// fallbackReport tells the right side of a || that only reports the
-// failure of the left: true, :, exit, or an echo or printf.
-func fallbackReport(st *syntax.Stmt) bool {
-	name, _, ok := simpleCall(st)
-	switch name {
-	case "true", ":", "echo", "printf", "exit":
-		return ok && !loudRedirects(st)
-	}
-	return false
 }
 
 // redirects writes a statement's redirects but the quiet ones, each after

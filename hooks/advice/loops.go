@@ -276,7 +276,7 @@ func toolLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 	var what string
 	respelled := ""
 	if f.Respelled {
-		respelled = ", varied only in how it was spelled (redirects, paths, quoting, how much of the output to show, a fallback that reports a failure),"
+		respelled = ", varied only in how it was spelled (redirects, paths, quoting, how much of the output to show),"
 	}
 	if f.SameOutput {
 		steps := make([]string, len(f.Steps))
