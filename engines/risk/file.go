@@ -25,6 +25,11 @@ var secretAssign = lazy(`(?im)^[\t ]*(?:export[\t ]+)?["']?([\w.-]*(?:password|p
 // placeholders are values that are not a secret.
 var placeholder = lazy(`(?i)^(\$|<|\{\{|!secret|!env|env\(|process\.env|os\.environ|getenv|os\.getenv|none|null|nil|true|false|changeme|change_me|password|secret|example|placeholder|dummy|test\w*|your[_-]|xxx|\*\*\*|\.\.\.|required|optional|string|undefined)`)
 
+// secretRef is a value that names a secret held elsewhere, by name and
+// version: "TWITTER_API_KEY:latest" in a Cloud Run deploy's secrets (GCP
+// Secret Manager), "db-password:3".
+var secretRef = lazy(`^[A-Za-z][\w-]*:(latest|\d+)$`)
+
 // checkFile reads a file tool's call: the file it writes and the text it
 // adds.
 func checkFile(c Call) []Finding {
@@ -106,7 +111,7 @@ func newSecret(p, newText, oldText string) string {
 	code := codeFile(p)
 	for _, m := range secretAssign().FindAllStringSubmatch(newText, 16) {
 		key, quoted, v := strings.ToLower(m[1]), m[2] != "", m[3]
-		if placeholder().MatchString(v) || strings.Contains(oldText, v) || strings.ContainsAny(v, "()[]{}") || !strong(v) {
+		if placeholder().MatchString(v) || secretRef().MatchString(v) || strings.Contains(oldText, v) || strings.ContainsAny(v, "()[]{}") || !strong(v) {
 			continue
 		}
 		// In source code a literal is quoted: `token: config.token` is a

@@ -248,6 +248,10 @@ func TestFiles(t *testing.T) {
 		{"a quoted literal in code", "Edit", proj + "/src/client.ts", "  apiKey: \"sk_live_4eC39HqLyjWDarjtT1zdp7dc\",", "", "secret-file"},
 		{"an unquoted literal in a config file", "Edit", proj + "/config.yaml", "api_key: sk_live_4eC39HqLyjWDarjtT1zdp7dc", "", "secret-file"},
 		{"an unquoted literal in an env file", "Write", proj + "/.env", "STRIPE_SECRET=sk_live_4eC39HqLyjWDarjtT1zdp7dc", "", "secret-file"},
+		// Secret Manager references by name and version (procrypto-milestone
+		// #8, labelled false by judges Y and Z on the eleventh set).
+		{"secret references in a deploy", "Edit", proj + "/.github/workflows/deploy.yml", "secrets: |\n  TWITTER_API_KEY=TWITTER_API_KEY:latest\n  CLICKHOUSE_KEY_SECRET=CLICKHOUSE_KEY_SECRET:3", "secrets: |", ""},
+		{"a literal beside a reference", "Edit", proj + "/.github/workflows/deploy.yml", "secrets: |\n  TWITTER_API_KEY=TWITTER_API_KEY:latest\n  STRIPE_SECRET=sk_live_4eC39HqLyjWDarjtT1zdp7dc", "secrets: |", "secret-file"},
 		{"env example", "Write", proj + "/.env.example", "API_KEY=sk-abcdef123456", "", ""},
 		{"db url switched", "Edit", proj + "/.env", "DATABASE_URL=postgres://localhost/other", "DATABASE_URL=postgres://localhost/app", "env-switch"},
 		{"env other key", "Edit", proj + "/.env", "LOG_LEVEL=debug", "LOG_LEVEL=info", ""},
