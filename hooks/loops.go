@@ -73,6 +73,11 @@ func (s *session) loopEvent(p *Payload, target, rng string) loops.Event {
 			// waiting). For a git command that is a hang.
 			ev.Fail = loops.UnfinishedKey(in.Command)
 		}
+	} else if p.ToolName == "WebFetch" && p.HookEventName == PostToolUse {
+		// WebFetch answers a page too long for its prompt as a result.
+		if r := s.toolResponse(p); r.ok && !r.str {
+			ev.Fail = loops.WebFetchKey(r.Result)
+		}
 	}
 	// Hash the real path from the input: ev.Target may be clipped (long
 	// paths keep a head and a hash), which is fine for comparing targets
@@ -421,5 +426,8 @@ func (s *session) touchAgent(key string) {
 
 // display shortens a path for advisories: relative to the project.
 func (s *session) display(p string) string {
+	if !strings.HasPrefix(p, "/") {
+		return p // a URL, a command, a relative path: as it was given
+	}
 	return drift.RelPath(p, s.w.ProjectDir)
 }

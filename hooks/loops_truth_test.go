@@ -508,3 +508,47 @@ func TestFailLoopSaidAgainAfterTheUserSpoke(t *testing.T) {
 		t.Fatalf("six hangs in one turn: %d advisories, want 1: %q", n, s.said)
 	}
 }
+
+// TestWebFetchPageTooLong: WebFetch answering "Prompt is too long" is a
+// failure though the call succeeded; met in a second round, on another
+// URL or with a shorter prompt, it is a fail-loop (procrypto-research
+// #30-#33, marked by judges Y and Z on the eleventh set), and the advisory
+// shows the URLs as they were given.
+func TestWebFetchPageTooLong(t *testing.T) {
+	fetch := func(s *sim, url, result string) {
+		s.tool("WebFetch", jsonStr(map[string]any{"url": url, "prompt": "List the webhook event types"}), map[string]any{"bytes": 912345, "code": 200, "codeText": "OK", "result": result, "durationMs": 2100, "url": url})
+	}
+	for _, tc := range []struct {
+		name  string
+		fires bool
+		run   func(s *sim)
+	}{
+		{"two pages too long, two rounds", true, func(s *sim) {
+			s.assistant("fetching the docs", 20_000)
+			fetch(s, "https://linear.app/developers/webhooks", "Prompt is too long")
+			s.assistant("a shorter prompt", 21_000)
+			fetch(s, "https://linear.app/developers/sdk", "Prompt is too long")
+		}},
+		{"one page too long, then one that fits", false, func(s *sim) {
+			s.assistant("fetching the docs", 20_000)
+			fetch(s, "https://linear.app/developers/webhooks", "Prompt is too long")
+			s.assistant("another page", 21_000)
+			fetch(s, "https://linear.app/docs/webhooks", "Linear sends webhooks for Issue, Comment and Project events.")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("research Linear's webhooks")
+			tc.run(s)
+			said, ok := s.loopWithin("fail-loop", tc.fires, 3)
+			if !ok {
+				return
+			}
+			for _, want := range []string{"the page is too long for WebFetch", "https://linear.app/developers/sdk", "fetch a narrower page"} {
+				if !strings.Contains(said, want) {
+					t.Errorf("advisory lacks %q: %q", want, said)
+				}
+			}
+		})
+	}
+}

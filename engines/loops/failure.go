@@ -283,14 +283,29 @@ func classKey(line, low string) string {
 }
 
 // The keys of failures no retry can change until someone acts on their
-// cause: sudo has no terminal to ask for the password on, .gitignore
-// ignores the path, the remote's rules refuse the push. Met a second time,
+// cause: the page is too long for WebFetch, sudo has no terminal to ask
+// for the password on, .gitignore ignores the path, the remote's rules
+// refuse the push. Met a second time,
 // however the command was varied, they are a loop (ShortThreshold).
 const (
-	SudoKey    = "sudo cannot ask for the password"
-	IgnoredKey = "git add refused: the path is ignored by .gitignore"
-	RulesKey   = "push refused by the repository's rules"
+	// PageTooLongKey: WebFetch answers "Prompt is too long" when the page
+	// it fetched does not fit its model's prompt, whatever the prompt
+	// asks (WebFetchKey).
+	PageTooLongKey = "the page is too long for WebFetch"
+	SudoKey        = "sudo cannot ask for the password"
+	IgnoredKey     = "git add refused: the path is ignored by .gitignore"
+	RulesKey       = "push refused by the repository's rules"
 )
+
+// WebFetchKey is the failure key of a WebFetch result that reports one
+// though the call succeeded: "Prompt is too long" (PageTooLongKey); "" for
+// anything else.
+func WebFetchKey(result string) string {
+	if strings.TrimSpace(result) == "Prompt is too long" {
+		return PageTooLongKey
+	}
+	return ""
+}
 
 // portOf finds the port of an address-in-use line: the digits after the
 // last colon, or after "port".

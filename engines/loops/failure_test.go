@@ -128,3 +128,16 @@ func TestUnfinishedKey(t *testing.T) {
 		}
 	}
 }
+
+func TestWebFetchKey(t *testing.T) {
+	for result, want := range map[string]string{
+		"Prompt is too long":    PageTooLongKey,
+		" Prompt is too long\n": PageTooLongKey,
+		"# Webhooks\n\nLinear sends webhooks… the prompt is too long to summarise": "",
+		"": "",
+	} {
+		if got := WebFetchKey(result); got != want {
+			t.Errorf("WebFetchKey(%q) = %q, want %q", result, got, want)
+		}
+	}
+}

@@ -143,14 +143,14 @@ const TimeoutKey = "killed by its timeout: "
 // killed by its timeout (one kill may be a slow build; two of the same
 // program are a server run the wrong way, which the agent then takes for
 // running), and the failures no retry can change (SudoKey, IgnoredKey,
-// RulesKey).
+// RulesKey, PageTooLongKey).
 const ShortThreshold = 2
 
 // failThreshold is how many rounds of the failure with identity id make a
 // fail-loop when they come within one loop window (Config.Window calls).
 func failThreshold(id string, cfg Config) int {
 	key, isKey := strings.CutPrefix(id, "key\x00")
-	if isKey && (strings.HasPrefix(key, TimeoutKey) || key == SudoKey || key == IgnoredKey || key == RulesKey) {
+	if isKey && (strings.HasPrefix(key, TimeoutKey) || key == SudoKey || key == IgnoredKey || key == RulesKey || key == PageTooLongKey) {
 		return min(cfg.FailThreshold, ShortThreshold)
 	}
 	return cfg.FailThreshold

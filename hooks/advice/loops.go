@@ -328,9 +328,10 @@ type silentOutcome struct{ what, detail, next string }
 // settledNext is the next step for a failure no retry can change: what
 // does change it.
 var settledNext = map[string]string{
-	loops.SudoKey:    "sudo cannot ask for a password in this shell, however the command is varied (a password the user gives in their own terminal does not reach it); do without sudo, or give the user the commands to run themselves and ask for their output.",
-	loops.IgnoredKey: "the path is ignored by .gitignore, so git add refuses it each time; leave it out, or ask the user whether it should be tracked (git add -f, or a change to .gitignore) before adding it.",
-	loops.RulesKey:   "the remote's rules refuse what the push carries (a secret in a commit, a protected branch); a new commit on top does not take a secret out of the commits already made: read which commit and path the error names, and rewrite that commit or ask the user before pushing again.",
+	loops.PageTooLongKey: "the pages are too long for WebFetch's prompt, and a shorter question does not make them shorter; fetch a narrower page (one section's URL, the raw file), or search for the part you need, instead of fetching the same kind of page again.",
+	loops.SudoKey:        "sudo cannot ask for a password in this shell, however the command is varied (a password the user gives in their own terminal does not reach it); do without sudo, or give the user the commands to run themselves and ask for their output.",
+	loops.IgnoredKey:     "the path is ignored by .gitignore, so git add refuses it each time; leave it out, or ask the user whether it should be tracked (git add -f, or a change to .gitignore) before adding it.",
+	loops.RulesKey:       "the remote's rules refuse what the push carries (a secret in a commit, a protected branch); a new commit on top does not take a secret out of the commits already made: read which commit and path the error names, and rewrite that commit or ask the user before pushing again.",
 }
 
 // silentFailure tells the keys of failures that print no error: a git
