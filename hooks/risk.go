@@ -93,6 +93,7 @@ func (s *session) instructions() []risk.Instruction {
 // call creates and those it writes a literal secret into.
 func (s *session) riskCall(p *Payload) []advice.Advisory {
 	s.forgetRead(p)
+	s.noteGenerated(p)
 	c, in, ok := s.riskCallOf(p)
 	if !ok {
 		// The catalogue reads shell commands and file writes only; a limit

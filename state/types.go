@@ -397,8 +397,9 @@ type Limit struct {
 	Text   string `json:"text"`
 	// Ask: "ask before …"; a later prompt asking for the step covers it.
 	Ask bool `json:"ask,omitempty"`
-	// Source is "prompt" (a later prompt can lift it) or "CLAUDE.md" (the
-	// project's instructions, in force all session).
+	// Source is "prompt" (a later prompt can lift it), "CLAUDE.md" (the
+	// project's instructions, in force all session) or "file" (a file's own
+	// header, "Code generated … DO NOT EDIT", in force for that file).
 	Source string `json:"source"`
 	// Advised is the tool-call count at its last advisory (0: never).
 	Advised int `json:"advised,omitempty"`
