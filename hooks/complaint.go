@@ -203,15 +203,20 @@ func (s *session) noteClaim(p *Payload) {
 	}
 }
 
-// offer tells a sentence that asks or offers rather than claims: a
-// question ("Want me to build a fixed version from source?") or an offer
-// ("I can apply the fix now", "Shall I…").
+// offer tells a sentence that asks, offers or supposes rather than
+// claims: a question ("Want me to build a fixed version from source?"), an
+// offer ("I can apply the fix now", "Shall I…"), or a condition ("Let me
+// know if the verification succeeds - that tells us if the deployment is
+// working").
 func offer(sentence string) bool {
 	t := strings.TrimSpace(strings.Trim(strings.TrimSpace(sentence), "*_ "))
 	if strings.HasSuffix(strings.TrimRight(t, "*_ "), "?") {
 		return true
 	}
 	low := strings.ToLower(t)
+	if strings.HasPrefix(low, "if ") || strings.Contains(low, " if ") || strings.Contains(low, "whether ") {
+		return true
+	}
 	for _, p := range []string{"want me to", "shall i", "should i", "would you like", "do you want", "i can ", "i could ", "if you want", "if you'd like"} {
 		if strings.HasPrefix(low, p) {
 			return true

@@ -175,6 +175,12 @@ func TestFailureRightAfterAClaim(t *testing.T) {
 			s.turn("Make npm run dev start the site", "I started the server; the `npm run dev` command prints its banner.")
 			return s.userPrompt(report)
 		},
+		// procrypto-briefing, before #2 (labelled false by both judges of
+		// the twelfth set): a condition is no claim.
+		"a condition, not a claim": func(s *sim) Response {
+			s.turn("Set up the Slack events endpoint", "Paste the Request URL in Slack. Let me know if the Request URL verification succeeds or fails - that tells us if the deployment is working.")
+			return s.userPrompt("Your request URL responded with an HTTP error. Update your URL to receive a new request and challenge value.")
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if r := run(newSim(t)); len(r.Context) != 0 {
