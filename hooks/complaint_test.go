@@ -36,6 +36,15 @@ func TestRepeatComplaintFires(t *testing.T) {
 	if n := s3.count("repeat-complaint"); n != 1 {
 		t.Errorf("the same slowness reported after a claimed fix: %d advisories, want 1: %q", n, s3.said)
 	}
+	// "didn't respond" is a failure report (procrypto-briefing #7, marked
+	// by both judges of the twelfth set): the Slack check failing again
+	// after "Fixed."
+	s5 := newSim(t)
+	s5.turn("Your request URL responded with an HTTP error. Update your URL to receive a new request and challenge value.", "Fixed. Now redeploy, then retry the Request URL in Slack. It should verify now.")
+	s5.userPrompt("Request URL Your URL didn't respond with the value of the challenge parameter.")
+	if n := s5.count("repeat-complaint"); n != 1 {
+		t.Errorf("the check failing again after a claimed fix: %d advisories, want 1: %q", n, s5.said)
+	}
 	// The same exception named again is the same failure.
 	s2 := newSim(t)
 	s2.turn("Check errors: KeyError in delegating_handler.ex:8", "Fixed! The KeyError is resolved, the handler reads the key with Map.get.")
