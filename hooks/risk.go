@@ -118,6 +118,14 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		return nil
 	}
 	findings := risk.Check(c)
+	if !failed && p.ToolName == "Bash" && strings.Contains(c.Command, "commit") {
+		// What a commit added is in its output ("create mode … .bashrc").
+		if out, ok := s.shellOutput(p); ok {
+			if files := risk.PrivateCommitted(out); len(files) > 0 {
+				findings = append(findings, risk.Finding{Entry: risk.CommitPrivate, Target: strings.Join(files, " ")})
+			}
+		}
+	}
 	if !failed {
 		s.riskRemember(p, c)
 		if len(r.Unread) > 0 && p.ToolName == "Write" {

@@ -471,3 +471,33 @@ func TestGeneratedFileHeader(t *testing.T) {
 		})
 	}
 }
+
+// TestCommitPrivate: a commit whose output adds shell start-up files or a
+// local database (athena-dashboard #157: `git add .` then a commit pushed
+// to a new repository, marked by both judges of the twelfth set) draws
+// commit-private; a commit of sources does not, nor does a merge that shows
+// files another commit added.
+func TestCommitPrivate(t *testing.T) {
+	private := "[main (root-commit) 3f2a1c9] Initial commit\n 9 files changed\n create mode 100644 .bashrc\n create mode 100644 .zshrc\n create mode 100644 data/events.db\n create mode 100644 src/dashboard.py\n"
+	for _, tc := range []struct {
+		name, command, out string
+		want               int
+	}{
+		{"shell start-up files and a database", "git add . && git commit -m 'Initial commit'", private, 1},
+		{"sources only", "git commit -am 'Fix the dashboard'", "[main 9c1d2e3] Fix the dashboard\n 2 files changed\n create mode 100644 src/store.py\n", 0},
+		{"a merge", "git checkout main && git merge consolidation", "Updating 1a2b3c4..5d6e7f8\nFast-forward\n create mode 100644 .env.local\n", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Risk = settings.Observe
+			s.userPrompt("add the events panel to the dashboard")
+			s.tool("Bash", jsonStr(map[string]any{"command": tc.command}), bashOut(tc.out))
+			if n := s.countObserved("risk"); n != tc.want {
+				t.Fatalf("risk advisories: %d, want %d (%q)", n, tc.want, s.observed)
+			}
+			if tc.want > 0 && !strings.Contains(s.observed[0], "commit-private") {
+				t.Errorf("not commit-private: %q", s.observed[0])
+			}
+		})
+	}
+}

@@ -127,6 +127,10 @@ var (
 	SecretCommit = &Entry{ID: "secret-commit", Category: Secrets,
 		What:  "stages or commits a file into which this session wrote a literal password or key",
 		Cover: []string{"commit* password*", "commit* secret*", "commit* credential*", "push* password*"}}
+	CommitPrivate = &Entry{ID: "commit-private", Category: Secrets,
+		What:         "commits files that are kept local: shell start-up files (.bashrc, .zshrc), an env file, a private key or credentials, a local database",
+		Cover:        []string{"commit* everything", "commit* all", "dotfile*", "commit* the env*", "commit* the database", "commit* the db"},
+		TargetCovers: true}
 	SystemService = &Entry{ID: "system-service", Category: System,
 		What:  "starts, stops or reconfigures a system service (systemctl, service, launchctl)",
 		Cover: []string{"restart*", "start*", "stop*", "reload*", "enable*", "disable*", "systemctl", "launchctl", "servic*", "daemon*"}}
@@ -166,7 +170,7 @@ func Catalogue() []*Entry {
 	return []*Entry{
 		RmRecursive, RmOutside, RmFile, OverwriteUnread, SQLDrop, DBReset, GitResetHard, GitDiscard, GitClean, GitPushForce, GitBranchDelete, GitLock,
 		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, TestSkip, PublicShare,
-		SecretCLI, SecretSudo, SecretFile, SecretPrint, SecretCommit,
+		SecretCLI, SecretSudo, SecretFile, SecretPrint, SecretCommit, CommitPrivate,
 		SystemService, SystemEtc, SystemRegistry, KillRuntime, GlobalForce,
 		DBCreate, EnvSwitch,
 		SkipPermissions, SandboxOff, AgentSettings,

@@ -1444,6 +1444,31 @@ func checkSecretPrint(name string, x cmd) []Finding {
 // .env.<stage> (not an example, sample or template), a private key
 // (id_rsa, id_ed25519, *.key, a *.pem named as a key), credentials, .netrc,
 // .pgpass, secrets.{yaml,yml,json,env}.
+// PrivateCommitted lists the files a git commit's output says it added
+// ("create mode 100644 .bashrc") that are kept local: shell start-up
+// files, secrets files (secretsFile) and local databases (*.db, *.sqlite).
+func PrivateCommitted(output string) []string {
+	var out []string
+	for line := range strings.Lines(output) {
+		f := strings.Fields(line)
+		if len(f) != 4 || f[0] != "create" || f[1] != "mode" {
+			continue
+		}
+		p := f[3]
+		b := strings.ToLower(path.Base(p))
+		switch {
+		case b == ".bashrc" || b == ".bash_profile" || b == ".bash_login" || b == ".zshrc" || b == ".zprofile" || b == ".zshenv" || b == ".profile",
+			secretsFile(p),
+			strings.HasSuffix(b, ".db") || strings.HasSuffix(b, ".sqlite") || strings.HasSuffix(b, ".sqlite3"):
+			out = append(out, p)
+		}
+		if len(out) == 8 {
+			break
+		}
+	}
+	return out
+}
+
 func secretsFile(p string) bool {
 	b := strings.ToLower(path.Base(p))
 	switch {
