@@ -117,15 +117,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		// agent was told why by the hook itself.
 		return nil
 	}
-	findings := risk.Check(c)
-	if !failed && p.ToolName == "Bash" && strings.Contains(c.Command, "commit") {
-		// What a commit added is in its output ("create mode … .bashrc").
-		if out, ok := s.shellOutput(p); ok {
-			if files := risk.PrivateCommitted(out); len(files) > 0 {
-				findings = append(findings, risk.Finding{Entry: risk.CommitPrivate, Target: strings.Join(files, " ")})
-			}
-		}
-	}
+	findings := append(risk.Check(c), s.committedPrivate(p, c, failed)...)
 	if !failed {
 		s.riskRemember(p, c)
 		if len(r.Unread) > 0 && p.ToolName == "Write" {
@@ -175,6 +167,23 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		}))
 	}
 	return advs
+}
+
+// committedPrivate is the commit-private finding of a successful command
+// that committed files kept local: what a commit added is in its output
+// ("create mode … .bashrc").
+func (s *session) committedPrivate(p *Payload, c risk.Call, failed bool) []risk.Finding {
+	if failed || p.ToolName != "Bash" || !strings.Contains(c.Command, "commit") {
+		return nil
+	}
+	out, ok := s.shellOutput(p)
+	if !ok {
+		return nil
+	}
+	if files := risk.PrivateCommitted(out); len(files) > 0 {
+		return []risk.Finding{{Entry: risk.CommitPrivate, Target: strings.Join(files, " ")}}
+	}
+	return nil
 }
 
 // pushFastForward tells, from a successful git push's output, that every
