@@ -297,6 +297,9 @@ const (
 	RulesKey       = "push refused by the repository's rules"
 )
 
+// retryProof are those keys, for failThreshold.
+var retryProof = map[string]bool{PageTooLongKey: true, SudoKey: true, IgnoredKey: true, RulesKey: true}
+
 // WebFetchKey is the failure key of a WebFetch result that reports one
 // though the call succeeded: "Prompt is too long" (PageTooLongKey); "" for
 // anything else.

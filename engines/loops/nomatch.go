@@ -117,19 +117,11 @@ func grepPattern(args []string) string {
 func emptyFailure(text string) bool {
 	t := strings.TrimSpace(text)
 	if rest, ok := strings.CutPrefix(t, "Exit code "); ok {
-		return isDigits(rest)
+		return allDigits(rest)
 	}
 	return t == "" || t == "Error"
 }
 
-func isDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isDigit(s[i]) {
-			return false
-		}
-	}
-	return s != ""
-}
 
 // TimeoutKey is the start of the key of a command the CLI killed when its
 // timeout ran out ("Command timed out after 15s"): "killed by its timeout:
@@ -147,10 +139,13 @@ const TimeoutKey = "killed by its timeout: "
 const ShortThreshold = 2
 
 // failThreshold is how many rounds of the failure with identity id make a
-// fail-loop when they come within one loop window (Config.Window calls).
-func failThreshold(id string, cfg Config) int {
+// fail-loop, given span, the events from the first of the last
+// ShortThreshold rounds to the newest: a short-threshold failure met twice
+// a loop window apart or more (two steps that each needed sudo) is no
+// retry, and needs the usual threshold.
+func failThreshold(id string, span uint64, cfg Config) int {
 	key, isKey := strings.CutPrefix(id, "key\x00")
-	if isKey && (strings.HasPrefix(key, TimeoutKey) || key == SudoKey || key == IgnoredKey || key == RulesKey || key == PageTooLongKey) {
+	if isKey && (strings.HasPrefix(key, TimeoutKey) || retryProof[key]) && span < uint64(cfg.Window) {
 		return min(cfg.FailThreshold, ShortThreshold)
 	}
 	return cfg.FailThreshold

@@ -412,12 +412,11 @@ func failChain(mem []Remembered, win []Event, writes uint64, id string, file boo
 	if rounds[len(rounds)-1] != idx[len(idx)-1] {
 		return Finding{}, false // the newest is one more of a round already counted
 	}
-	threshold := failThreshold(id, cfg)
-	if threshold < cfg.FailThreshold && len(rounds) >= threshold && cur.Seq-at(rounds[len(rounds)-threshold]).Seq >= uint64(cfg.Window) {
-		// Met twice far apart (two steps that each needed sudo, a
-		// loop-window apart), it is no retry: the usual threshold holds.
-		threshold = cfg.FailThreshold
+	span := uint64(0)
+	if len(rounds) >= ShortThreshold {
+		span = cur.Seq - at(rounds[len(rounds)-ShortThreshold]).Seq
 	}
+	threshold := failThreshold(id, span, cfg)
 	if len(rounds) != threshold && !saidAgain(rounds, at, threshold) {
 		return Finding{}, false
 	}
