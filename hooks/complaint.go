@@ -217,7 +217,7 @@ func offer(sentence string) bool {
 	if strings.HasPrefix(low, "if ") || strings.Contains(low, " if ") || strings.Contains(low, "whether ") {
 		return true
 	}
-	for _, p := range []string{"want me to", "shall i", "should i", "would you like", "do you want", "i can ", "i could ", "if you want", "if you'd like"} {
+	for _, p := range []string{"want me to", "shall i", "should i", "would you like", "do you want", "i can ", "i could "} {
 		if strings.HasPrefix(low, p) {
 			return true
 		}

@@ -67,25 +67,29 @@ func (s *session) noteGenerated(p *Payload) {
 	if header == "" || file == "" {
 		return
 	}
-	rs := s.riskState()
-	last, n := s.fileLimitAdvised(), 0
-	for _, l := range rs.Limits {
-		if l.Source == fromFile {
-			n++
-		}
+	last := s.fileLimitAdvised()
+	if l := s.addLimit(risk.Limit{Class: risk.NoChange, Target: file, Text: header}, fromFile); l != nil {
+		// The cooldown is shared by all generated files
+		// (fileLimitAdvised): the file that comes in keeps the time of
+		// the last one said, which the oldest may take with it below.
+		l.Advised = max(l.Advised, last)
 	}
-	if n >= maxFileLimits {
+	rs := s.riskState()
+	for n := limitsFrom(rs.Limits, fromFile); n > maxFileLimits; n-- {
 		i := slices.IndexFunc(rs.Limits, func(l state.Limit) bool { return l.Source == fromFile })
 		rs.Limits = slices.Delete(rs.Limits, i, i+1)
 	}
-	s.addLimit(risk.Limit{Class: risk.NoChange, Target: file, Text: header}, fromFile)
-	// The cooldown is shared by all generated files (fileLimitAdvised):
-	// the file that comes in keeps the time of the last one said.
-	for i := range rs.Limits {
-		if rs.Limits[i].Source == fromFile && rs.Limits[i].Target == fit.Runes(file, 256) {
-			rs.Limits[i].Advised = max(rs.Limits[i].Advised, last)
+}
+
+// limitsFrom counts the limits from source.
+func limitsFrom(ls []state.Limit, source string) int {
+	n := 0
+	for _, l := range ls {
+		if l.Source == source {
+			n++
 		}
 	}
+	return n
 }
 
 // limitsFromProject reads the limits the project's instruction files set
@@ -131,16 +135,16 @@ func readInstructionFile(path string) string {
 
 // addLimit records one limit, replacing one of the same class and target,
 // and keeps at most state.MaxLimits (the oldest prompt limits go first).
-func (s *session) addLimit(l risk.Limit, source string) {
+// It returns the limit as kept, or nil when it was dropped at once.
+func (s *session) addLimit(l risk.Limit, source string) *state.Limit {
 	r := s.riskState()
 	sl := state.Limit{Class: string(l.Class), Target: fit.Runes(l.Target, 256), Text: fit.Runes(l.Text, 500), Ask: l.Ask, Source: source}
-	for i := range r.Limits {
-		if r.Limits[i].Class == sl.Class && r.Limits[i].Target == sl.Target {
-			if source == fromPrompt || r.Limits[i].Source == fromClaudeMD {
-				r.Limits[i] = sl
-			}
-			return
+	same := func(o state.Limit) bool { return o.Class == sl.Class && o.Target == sl.Target }
+	if i := slices.IndexFunc(r.Limits, same); i >= 0 {
+		if source == fromPrompt || r.Limits[i].Source == fromClaudeMD {
+			r.Limits[i] = sl
 		}
+		return &r.Limits[i]
 	}
 	r.Limits = append(r.Limits, sl)
 	for len(r.Limits) > state.MaxLimits {
@@ -153,6 +157,10 @@ func (s *session) addLimit(l risk.Limit, source string) {
 		}
 		r.Limits = append(r.Limits[:drop], r.Limits[drop+1:]...)
 	}
+	if i := slices.IndexFunc(r.Limits, same); i >= 0 {
+		return &r.Limits[i]
+	}
+	return nil
 }
 
 func limitOf(l state.Limit) risk.Limit {
