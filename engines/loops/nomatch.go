@@ -122,7 +122,6 @@ func emptyFailure(text string) bool {
 	return t == "" || t == "Error"
 }
 
-
 // TimeoutKey is the start of the key of a command the CLI killed when its
 // timeout ran out ("Command timed out after 15s"): "killed by its timeout:
 // mix". A command that runs until stopped (a server, a watcher) started in
