@@ -42,7 +42,7 @@ var (
 		return regexp.MustCompile(`(?i)\b(still|again|same|keeps?|once more)\b`)
 	})
 	claimRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(fixed|resolved|should (now )?(work|pass|run|succeed|be (fixed|working|resolved|gone))|(now|all) (works?|passe?s?|passing|succeeds?)|works now|(is|are) (now )?working|are passing|(tests?|checks?) (now |all )?pass(es|ing)?|no longer (fails?|crash\w*|errors?|happens?)|(now|please) try (it )?again)\b`)
+		return regexp.MustCompile(`(?i)\b(fixed|resolved|should (now )?(work|pass|run|succeed|be (fixed|working|resolved|gone))|(now|all) (works?|passe?s?|passing|succeeds?)|works now|(is|are) (now )?working|are passing|(tests?|checks?) (now |all )?pass(es|ing)?|no longer (fails?|crash\w*|errors?|happens?)|(now|please) (try (it )?again|retry))\b`)
 	})
 )
 
@@ -185,17 +185,29 @@ func (s *session) noteClaim(p *Payload) {
 	if !mayMatch(text, claimWords) {
 		return
 	}
+	c := s.complaints()
+	var named []string
+	if len(c.Reports) > 0 {
+		named = errorNameRe().FindAllString(c.Reports[len(c.Reports)-1].Text, 8)
+	}
 	all := claimRe().FindAllStringIndex(text, -1)
-	claim := ""
-	for i := len(all) - 1; i >= 0 && claim == ""; i-- {
-		if st := sentenceAround(text, all[i][0], all[i][1]); !offer(st) {
+	claim, about := "", false
+	for i := len(all) - 1; i >= 0 && !about; i-- {
+		st := sentenceAround(text, all[i][0], all[i][1])
+		if offer(st) {
+			continue
+		}
+		// The claim kept is the last one that names the exception the user
+		// last reported ("The KeyError has been resolved." before a list of
+		// other things that now work), else the last one.
+		about = namesAny(st, named)
+		if claim == "" || about {
 			claim = st
 		}
 	}
 	if claim == "" {
 		return
 	}
-	c := s.complaints()
 	sat.Inc(&c.Clock)
 	c.Claims = append(c.Claims, state.Claim{Clock: c.Clock, Seq: s.w.ToolCalls, Text: fit.Runes(claim, 300)})
 	if len(c.Claims) > maxClaims {
@@ -284,8 +296,10 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 		// The first report of a failure right after the agent's last
 		// message said it was fixed, about the same thing: the claim did
 		// not hold where the user looks.
+		// A bare "still not working" names nothing but says the same
+		// thing is still failing: it answers the claim whatever it names.
 		if cl, ok := s.lastClaim(); ok {
-			if sh := claimShared(cl.Text, stems); len(sh) >= 2 {
+			if sh := claimShared(cl.Text, stems); len(sh) >= 2 || (again && bare(stems, failures)) {
 				out = append(out, advice.RepeatComplaint(advice.ComplaintFacts{
 					Now: p.Prompt, Reports: 1, Claims: []string{cl.Text}, Shared: sh,
 				}))
@@ -341,6 +355,27 @@ func namedApart(a, b string) bool {
 		}
 	}
 	return true
+}
+
+// bare tells a report whose every word is a failure word ("still not
+// working", "same error", "still broken"): it names no new failure.
+func bare(stems, failures []string) bool {
+	for _, st := range stems {
+		if !slices.Contains(failures, st) {
+			return false
+		}
+	}
+	return true
+}
+
+// namesAny tells whether text names one of the error classes in names.
+func namesAny(text string, names []string) bool {
+	for _, n := range names {
+		if strings.Contains(text, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // mainWrites counts the main agent's successful file writes so far.

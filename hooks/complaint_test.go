@@ -52,6 +52,15 @@ func TestRepeatComplaintFires(t *testing.T) {
 	if n := s2.count("repeat-complaint"); n != 1 {
 		t.Errorf("the same exception reported again after a claim: %d advisories, want 1: %q", n, s2.said)
 	}
+	// The claim kept is the sentence that names the reported exception,
+	// not the last claim of the message (athena-keyerror #87, marked by
+	// judges Q and R).
+	s4 := newSim(t)
+	s4.turn("Check errors: KeyError in delegating_handler.ex:8", "Excellent! ✅ **Fixed!** The KeyError has been resolved. Looking at the logs:\n1. **Chat route is now working** - HTTP 200 response")
+	s4.userPrompt("Check errors: KeyError in delegating_handler.ex:8")
+	if n := s4.count("repeat-complaint"); n != 1 || !strings.Contains(s4.said[0], `The KeyError has been resolved."`) {
+		t.Errorf("the exception reported again after a claim naming it: %d advisories, want 1 quoting the claim: %q", n, s4.said)
+	}
 	if len(r.Context) == 0 || !strings.Contains(strings.Join(r.Context, "\n"), "[djinn:repeat-complaint]") {
 		t.Fatalf("third report: no advisory: %q", r.Context)
 	}
@@ -166,6 +175,15 @@ func TestFailureRightAfterAClaim(t *testing.T) {
 		}
 	}
 
+	// A bare "still not working" right after the agent asked the user to
+	// retry (procrypto-briefing #20, marked by judges AA and AB).
+	s2 := newSim(t)
+	s2.turn("Deploy the Slack endpoint", "Deployed. Now retry the Slack URL verification:")
+	r2 := s2.userPrompt("still not working")
+	if text := strings.Join(r2.Context, "\n"); !strings.Contains(text, `now "still not working"; the agent's last message said "Now retry the Slack URL verification:". The claim`) {
+		t.Errorf("a bare complaint after a retry request: %q", r2.Context)
+	}
+
 	for name, run := range map[string]func(s *sim) Response{
 		"a failure of something else": func(s *sim) Response {
 			s.turn("Make npm run dev start the site", claim)
@@ -179,6 +197,19 @@ func TestFailureRightAfterAClaim(t *testing.T) {
 			s.turn("Make npm run dev start the site", claim)
 			s.tool("Bash", jsonStr(map[string]any{"command": "git status"}), map[string]any{"stdout": "", "stderr": ""})
 			return s.userPrompt(report)
+		},
+		"a bare complaint with no claim before it": func(s *sim) Response {
+			s.turn("Deploy the Slack endpoint", "Deployed. The build log shows the function bundled.")
+			return s.userPrompt("still not working")
+		},
+		"a bare complaint after the agent worked on": func(s *sim) Response {
+			s.turn("Deploy the Slack endpoint", "Deployed. Now retry the Slack URL verification.")
+			s.tool("Bash", jsonStr(map[string]any{"command": "vercel logs"}), map[string]any{"stdout": "", "stderr": ""})
+			return s.userPrompt("still not working")
+		},
+		"a complaint naming something new after a retry request": func(s *sim) Response {
+			s.turn("Deploy the Slack endpoint", "Deployed. Now retry the Slack URL verification.")
+			return s.userPrompt("the export button still fails with a 500 error")
 		},
 		"no claim": func(s *sim) Response {
 			s.turn("Make npm run dev start the site", "I started the server; the `npm run dev` command prints its banner.")

@@ -35,9 +35,13 @@ func RepeatComplaint(f ComplaintFacts) Advisory {
 	}
 	nums := map[string]float64{"reports": float64(f.Reports), "claims": float64(len(f.Claims)), "shared": float64(len(f.Shared))}
 	if f.Earlier == "" {
+		common := ""
+		if len(f.Shared) > 0 {
+			common = " (in common: " + Clean(strings.Join(f.Shared, ", "), 120) + ")"
+		}
 		return withGist(finish(KindRepeatComplaint, Soft, nums,
-			"The user reports a failure right after the agent said it was fixed: now %s; the agent's last message said %s (in common: %s). The claim did not hold where the user looks. Next step: "+verifyStep,
-			Quote(f.Now, 240), strings.Join(claims, "; "), Clean(strings.Join(f.Shared, ", "), 120)),
+			"The user reports a failure right after the agent said it was fixed: now %s; the agent's last message said %s%s. The claim did not hold where the user looks. Next step: "+verifyStep,
+			Quote(f.Now, 240), strings.Join(claims, "; "), common),
 			"you reported a failure right after it said it was fixed; check it where you see it")
 	}
 	return withGist(finish(KindRepeatComplaint, Soft, nums,
