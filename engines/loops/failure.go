@@ -265,6 +265,11 @@ func classKey(line, low string) string {
 			}
 		}
 		return "bad escape"
+	case strings.Contains(low, "\\: no such file or directory"):
+		// "ls: /Users/j/Library/Group\: No such file or directory": the
+		// shell that ran the command split a path at its escaped space, so
+		// the same escape fails again however the command is varied.
+		return SplitPathKey
 	case strings.HasPrefix(low, "the following paths are ignored by one of your .gitignore files"):
 		// git add refusing ignored paths, the same however the add is
 		// spelled (cd x && git add d/, git add d/ && git commit …).
@@ -285,7 +290,7 @@ func classKey(line, low string) string {
 // The keys of failures no retry can change until someone acts on their
 // cause: the page is too long for WebFetch, sudo has no terminal to ask
 // for the password on, .gitignore ignores the path, the remote's rules
-// refuse the push. Met a second time,
+// refuse the push, the shell splits an escaped path. Met a second time,
 // however the command was varied, they are a loop (ShortThreshold).
 const (
 	// PageTooLongKey: WebFetch answers "Prompt is too long" when the page
@@ -295,10 +300,13 @@ const (
 	SudoKey        = "sudo cannot ask for the password"
 	IgnoredKey     = "git add refused: the path is ignored by .gitignore"
 	RulesKey       = "push refused by the repository's rules"
+	// SplitPathKey: a path escaped with a backslash before a space
+	// reached the command in two pieces.
+	SplitPathKey = "a path with an escaped space was split in two"
 )
 
 // retryProof are those keys, for failThreshold.
-var retryProof = map[string]bool{PageTooLongKey: true, SudoKey: true, IgnoredKey: true, RulesKey: true}
+var retryProof = map[string]bool{PageTooLongKey: true, SudoKey: true, IgnoredKey: true, RulesKey: true, SplitPathKey: true}
 
 // WebFetchKey is the failure key of a WebFetch result that reports one
 // though the call succeeded: "Prompt is too long" (PageTooLongKey); "" for

@@ -31,6 +31,8 @@ func TestFailureKey(t *testing.T) {
 		// Classes whose words say what failed, whatever command met them.
 		{"Exit code 1\nsudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper\nsudo: a password is required", "sudo cannot ask for the password"},
 		{"sudo: no tty present and no askpass program specified", "sudo cannot ask for the password"},
+		// A path split at its escaped space (athena-notesdb #1-#2).
+		{"ls: /Users/j/Library/Group\\: No such file or directory\nls: Containers/: No such file or directory", "a path with an escaped space was split in two"},
 		{"sudo: 3 incorrect password attempts", ""},
 		{"Error processing C:\\Users\\m\\a.jsonl: bad escape \\U at position 2", "bad escape \\U"},
 		{"Warning: Error processing a.jsonl line 176: incomplete escape \\U at position 3", "bad escape \\U"},

@@ -409,7 +409,7 @@ func oSaidAgain(h []Event, in []int, th int) bool {
 // other failure, FailThreshold times.
 func oThreshold(what string, cfg Config) int {
 	short := strings.HasPrefix(what, "key killed by its timeout: ")
-	for _, k := range []string{"sudo cannot ask for the password", "git add refused: the path is ignored by .gitignore", "push refused by the repository's rules", "the page is too long for WebFetch"} {
+	for _, k := range []string{"sudo cannot ask for the password", "git add refused: the path is ignored by .gitignore", "push refused by the repository's rules", "the page is too long for WebFetch", "a path with an escaped space was split in two"} {
 		short = short || what == "key "+k
 	}
 	if short && cfg.FailThreshold > 2 {
@@ -773,7 +773,8 @@ var (
 		// A server killed by its timeout: a loop at the second round.
 		"killed by its timeout: mix", "killed by its timeout: mix", "killed by its timeout: npm",
 		// Failures no retry changes: a loop at the second round too.
-		"sudo cannot ask for the password", "push refused by the repository's rules", "the page is too long for WebFetch"}
+		"sudo cannot ask for the password", "push refused by the repository's rules", "the page is too long for WebFetch",
+		"a path with an escaped space was split in two"}
 )
 
 // genWrites are the generated commands that write a file (NewEventIn's

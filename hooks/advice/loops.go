@@ -331,6 +331,7 @@ var settledNext = map[string]string{
 	loops.PageTooLongKey: "the pages are too long for WebFetch's prompt, and a shorter question does not make them shorter; fetch a narrower page (one section's URL, the raw file), or search for the part you need, instead of fetching the same kind of page again.",
 	loops.SudoKey:        "sudo cannot ask for a password in this shell, however the command is varied (a password the user gives in their own terminal does not reach it); do without sudo, or give the user the commands to run themselves and ask for their output.",
 	loops.IgnoredKey:     "the path is ignored by .gitignore, so git add refuses it each time; leave it out, or ask the user whether it should be tracked (git add -f, or a change to .gitignore) before adding it.",
+	loops.SplitPathKey:   "the backslash before the space does not reach the command in this shell, so the path is split in two each time (the error names only its first half, ending in \\); put the whole path in double quotes (\"$HOME/Library/Application Support/…\") instead of escaping the space, and do not conclude the path is missing until the quoted form says so.",
 	loops.RulesKey:       "the remote's rules refuse what the push carries (a secret in a commit, a protected branch); a new commit on top does not take a secret out of the commits already made: read which commit and path the error names, and rewrite that commit or ask the user before pushing again.",
 }
 
