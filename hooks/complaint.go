@@ -185,29 +185,17 @@ func (s *session) noteClaim(p *Payload) {
 	if !mayMatch(text, claimWords) {
 		return
 	}
-	c := s.complaints()
-	var named []string
-	if len(c.Reports) > 0 {
-		named = errorNameRe().FindAllString(c.Reports[len(c.Reports)-1].Text, 8)
-	}
 	all := claimRe().FindAllStringIndex(text, -1)
-	claim, about := "", false
-	for i := len(all) - 1; i >= 0 && !about; i-- {
-		st := sentenceAround(text, all[i][0], all[i][1])
-		if offer(st) {
-			continue
-		}
-		// The claim kept is the last one that names the exception the user
-		// last reported ("The KeyError has been resolved." before a list of
-		// other things that now work), else the last one.
-		about = namesAny(st, named)
-		if claim == "" || about {
+	claim := ""
+	for i := len(all) - 1; i >= 0 && claim == ""; i-- {
+		if st := sentenceAround(text, all[i][0], all[i][1]); !offer(st) {
 			claim = st
 		}
 	}
 	if claim == "" {
 		return
 	}
+	c := s.complaints()
 	sat.Inc(&c.Clock)
 	c.Claims = append(c.Claims, state.Claim{Clock: c.Clock, Seq: s.w.ToolCalls, Text: fit.Runes(claim, 300)})
 	if len(c.Claims) > maxClaims {
@@ -366,16 +354,6 @@ func bare(stems, failures []string) bool {
 		}
 	}
 	return true
-}
-
-// namesAny tells whether text names one of the error classes in names.
-func namesAny(text string, names []string) bool {
-	for _, n := range names {
-		if strings.Contains(text, n) {
-			return true
-		}
-	}
-	return false
 }
 
 // mainWrites counts the main agent's successful file writes so far.
