@@ -31,6 +31,10 @@ func TestFailureKey(t *testing.T) {
 		// Classes whose words say what failed, whatever command met them.
 		{"Exit code 1\nsudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper\nsudo: a password is required", "sudo cannot ask for the password"},
 		{"sudo: no tty present and no askpass program specified", "sudo cannot ask for the password"},
+		// Homebrew behind the release (mthis-tmuxapp #43-#44); installing
+		// what is installed is no failure.
+		{"✔︎ JSON API cask.jws.json\nWarning: Not upgrading claude-code, the latest version is already installed", "brew has no newer version to upgrade to"},
+		{"Warning: jq 1.7.1 is already installed and up-to-date.\nTo reinstall 1.7.1, run:\n  brew reinstall jq", ""},
 		// A path split at its escaped space (athena-notesdb #1-#2).
 		{"ls: /Users/j/Library/Group\\: No such file or directory\nls: Containers/: No such file or directory", "a path with an escaped space was split in two"},
 		{"sudo: 3 incorrect password attempts", ""},

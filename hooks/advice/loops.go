@@ -332,6 +332,7 @@ var settledNext = map[string]string{
 	loops.SudoKey:        "sudo cannot ask for a password in this shell, however the command is varied (a password the user gives in their own terminal does not reach it); do without sudo, or give the user the commands to run themselves and ask for their output.",
 	loops.IgnoredKey:     "the path is ignored by .gitignore, so git add refuses it each time; leave it out, or ask the user whether it should be tracked (git add -f, or a change to .gitignore) before adding it.",
 	loops.SplitPathKey:   "the backslash before the space does not reach the command in this shell, so the path is split in two each time (the error names only its first half, ending in \\); put the whole path in double quotes (\"$HOME/Library/Application Support/…\") instead of escaping the space, and do not conclude the path is missing until the quoted form says so.",
+	loops.BrewLatestKey:  "Homebrew's package is at the version installed, so brew update, upgrade or reinstall get the same one however they are run; tell the user the newer release is not in Homebrew yet (or name the package's own updater) instead of trying brew again.",
 	loops.RulesKey:       "the remote's rules refuse what the push carries (a secret in a commit, a protected branch); a new commit on top does not take a secret out of the commits already made: read which commit and path the error names, and rewrite that commit or ask the user before pushing again.",
 }
 
