@@ -46,6 +46,15 @@ var (
 	})
 )
 
+// fineRe matches a user saying the failure is gone: "it looks okay to
+// me", "that worked", "works now".
+var fineRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(looks? (okay|ok|good|fine)|(it|that|this) (works|worked)|(works|working) now|(that|this) fixed it|all good)\b`)
+})
+
+// fineWords hold a word every match of fineRe contains.
+var fineWords = []string{"look", "work", "fixed", "good"}
+
 // failureWords, repeatWords and claimWords hold, for each pattern, a word
 // that every match of it contains (lower case): a text with none of them
 // cannot match.
@@ -257,6 +266,11 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 	}
 	stems, failures := complaintStems(p.Prompt)
 	if len(failures) == 0 {
+		// The user saying it works now ("no, it looks okay to me") ends
+		// the complaints made so far: a later report is a new one.
+		if c := s.w.Complaints; c != nil && len(c.Reports) > 0 && mayMatch(p.Prompt, fineWords) && fineRe().MatchString(fit.Runes(p.Prompt, complaintHead)) {
+			c.Reports = nil
+		}
 		return nil
 	}
 	head := fit.Runes(p.Prompt, complaintHead)

@@ -88,6 +88,13 @@ func TestRepeatComplaintQuiet(t *testing.T) {
 			{"Check errors: FunctionClauseError in server.ex:358", "The FunctionClauseError is fixed after the recompile and restart."},
 			{"Check errors: KeyError in delegating_handler.ex:8", "Looking at the logs now."},
 		},
+		// athena-keyerror #126 (seventh held-out set, labelled false by
+		// both judges): the user had said it looks okay since.
+		"the user said it works since": {
+			{"Check errors: KeyError in delegating_handler.ex:8", "Fixed! The KeyError is resolved."},
+			{"no, it looks okay to me. Lets check our status here and maybe commit", "Committed the change."},
+			{"is our app named ash_chat now? Check errors: KeyError in delegating_handler.ex:8", "Yes, it is."},
+		},
 		"a slowness of something else": {
 			{"the dashboard page loads slowly", "Fixed: the dashboard query uses the index now."},
 			{"the test suite is slow, can you make the CI faster?", "I split the suite into shards."},
