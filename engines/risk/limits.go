@@ -27,6 +27,9 @@ const (
 	// NoTool forbids one of the agent's tools by name, its Target: "never
 	// use the bash tool", "don't use WebSearch".
 	NoTool LimitClass = "tool"
+	// NoComment forbids posting on the forge in the user's name: "don't
+	// send any comments or reviews", "no action on the remote".
+	NoComment LimitClass = "comment"
 )
 
 // toolNames are the CLI's tool names a limit may forbid, by the word a
@@ -108,6 +111,28 @@ var analysis = []string{"analy", "look", "read", "investigat", "review", "plan",
 // doWords are words that, said without a negation, ask for work: a prompt
 // holding one lifts a limit on changes.
 var doWords = []string{"go", "proceed", "implement", "fix", "patch", "apply", "do", "start", "build", "creat", "add", "updat", "chang", "edit", "refactor", "renam", "mov", "write", "make", "modif", "continu", "yes", "ok", "okay", "sure", "lgtm", "execut", "run", "deploy", "restor", "revert", "replac", "set", "switch", "upgrad", "migrat", "clean", "delet", "remov", "commit", "push", "install", "restart"}
+
+// remoteAction reads what a negation forbids, ws starting at its verb: any
+// action on the remote ("submit any action to the remote", "touch the
+// remote": pushes and posts alike), or posting comments or reviews ("send
+// any comments/reviews", "leave comments").
+func remoteAction(ws []string) (remote, comments bool) {
+	if len(ws) == 0 {
+		return false, false
+	}
+	posts := ws[0] == "send" || ws[0] == "post" || ws[0] == "leave" || ws[0] == "add" || ws[0] == "write" || ws[0] == "submit"
+	for i, w := range ws {
+		if w == "remote" && (i == 0 || ws[i-1] != "a") && slices.ContainsFunc(ws[:i], func(x string) bool {
+			return x == "action" || x == "actions" || x == "anything" || x == "submit" || x == "touch"
+		}) {
+			remote = true
+		}
+		if posts && i <= 4 && (strings.HasPrefix(w, "comment") || strings.HasPrefix(w, "review")) {
+			comments = true
+		}
+	}
+	return remote, comments
+}
 
 // fillers may stand between a negation and its verb.
 var fillers = map[string]bool{"ever": true, "yet": true, "please": true, "you": true, "to": true, "we": true, "i": true, "go": true, "and": true, "just": true, "actually": true, "even": true, "try": true, "need": true, "want": true, "should": true, "can": true, "be": true, "it": true}
@@ -264,6 +289,16 @@ func ParseLimits(text string) []Limit {
 				if v == "use" && toolAfter(ws, j+1) != "" {
 					// "NEVER use the bash tool", "don't use WebSearch".
 					add(Limit{Class: NoTool, Target: toolAfter(ws, j+1), Text: s[0]})
+					continue
+				}
+				if remote, comments := remoteAction(ws[j:min(len(ws), j+12)]); remote || comments {
+					// "do not submit any action to the remote without my
+					// direct approval or send any comments/reviews".
+					ask := slices.Contains(ws[j:], "without")
+					if remote {
+						add(Limit{Class: NoPush, Text: s[0], Ask: ask})
+					}
+					add(Limit{Class: NoComment, Text: s[0], Ask: ask})
 					continue
 				}
 				if (v == "do" || v == "make" || v == "run") && j+1 < len(ws) && (ws[j+1] == "anything" || ws[j+1] == "any" || ws[j+1] == "changes") {
@@ -440,6 +475,8 @@ func affirms(ws []string, l *Limit) bool {
 			ok = true
 		} else if l.Class == NoRestart && (w == "start" || w == "stop" || w == "restart") {
 			ok = true
+		} else if l.Class == NoComment && (strings.HasPrefix(w, "comment") || strings.HasPrefix(w, "review") || w == "reply" || w == "post") {
+			ok = true
 		} else if l.Class == NoTool && w == "use" && strings.EqualFold(toolAfter(ws, i+1), l.Target) {
 			ok = true
 		}
@@ -612,6 +649,10 @@ func breaksCommand(l Limit, x cmd, project string) string {
 		if name == "git" && gitSub(args) == "push" {
 			return "runs " + show
 		}
+	case NoComment:
+		if name == "gh" && postsComment(args) {
+			return "posts a comment or review: " + strings.Join(x.args[:min(len(x.args), 4)], " ") + " …"
+		}
 	case NoInstall:
 		if installs(name, args) {
 			return "runs " + show
@@ -642,6 +683,26 @@ func breaksCommand(l Limit, x cmd, project string) string {
 		}
 	}
 	return ""
+}
+
+// postsComment reports whether gh arguments post a comment or a review:
+// gh pr comment, gh issue comment, gh pr review, or a close or merge
+// with a comment or body (gh pr close 15 --comment "Superseded").
+func postsComment(args []string) bool {
+	if len(args) < 2 || args[0] != "pr" && args[0] != "issue" {
+		return false
+	}
+	switch args[1] {
+	case "comment", "review":
+		return true
+	case "close", "merge", "reopen":
+		for _, a := range args[2:] {
+			if a == "-c" || a == "-b" || strings.HasPrefix(a, "--comment") || strings.HasPrefix(a, "--body") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // skipsChecks reports whether a git command skips the repository's

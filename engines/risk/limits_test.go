@@ -49,6 +49,13 @@ func TestParseLimits(t *testing.T) {
 		{"don't use the database directly", ""},
 		// athena-hidden (seventh held-out set): a limit on deleting only.
 		{"When you find issues, please redact instead of deleting files, if they are chat logs.", "delete"},
+		// procrypto-milestone (eleventh held-out set): no action on the
+		// remote and no comments, without the user's approval.
+		{"there is a new remote pr, help me review it but do not submit any action to the remote without my direct approval or send any comments/reviews", "push? comment?"},
+		{"please don't leave comments on the PR", "comment"},
+		{"don't push to the remote", "push"},
+		{"we don't have a remote yet", ""},
+		{"don't send it to the remote server yet", ""},
 		// Not limits.
 		{"Fix the login bug.", ""},
 		{"don't worry about the tests, fix the build", ""},
@@ -136,6 +143,10 @@ func TestLifts(t *testing.T) {
 		{tmpl, "ok, update the template with the new logo", true},
 		{restart, "restart the server please", true},
 		{restart, "check the logs", false},
+		{Limit{Class: NoComment, Ask: true}, "close 15", false},
+		{Limit{Class: NoComment, Ask: true}, "reply to the reviewer's comment", true},
+		{Limit{Class: NoPush, Ask: true}, "close 15", false},
+		{Limit{Class: NoPush, Ask: true}, "ok push it", true},
 		{checks, "gpg is broken, commit with --no-verify this time", true},
 		{checks, "skip the hooks for this one", true},
 		{checks, "commit it", false},
@@ -170,6 +181,11 @@ func TestBreaks(t *testing.T) {
 		{Limit{Class: NoCommit}, Call{Tool: "Bash", Command: "git add . && git commit -m wip"}, true},
 		{Limit{Class: NoCommit}, Call{Tool: "Bash", Command: "git log --oneline"}, false},
 		{Limit{Class: NoPush}, Call{Tool: "Bash", Command: "git -C repo push origin main"}, true},
+		{Limit{Class: NoComment}, Call{Tool: "Bash", Command: `gh pr close 15 --comment "Superseded by #16"`}, true},
+		{Limit{Class: NoComment}, Call{Tool: "Bash", Command: "gh pr comment 12 --body lgtm"}, true},
+		{Limit{Class: NoComment}, Call{Tool: "Bash", Command: "gh pr review 12 --approve"}, true},
+		{Limit{Class: NoComment}, Call{Tool: "Bash", Command: "gh pr close 15"}, false},
+		{Limit{Class: NoComment}, Call{Tool: "Bash", Command: "gh pr view 15 --comments"}, false},
 		{Limit{Class: NoInstall}, Call{Tool: "Bash", Command: "npm install lodash"}, true},
 		{Limit{Class: NoInstall}, Call{Tool: "Bash", Command: "npm run build"}, false},
 		{Limit{Class: NoDelete}, Call{Tool: "Bash", Command: "rm -rf archive"}, true},
