@@ -652,7 +652,9 @@ func breaksCommand(l Limit, x cmd, project string) string {
 	case NoComment:
 		if name == "gh" && postsComment(args) {
 			n := min(len(x.args), 4)
-			if i := slices.IndexFunc(x.args, func(a string) bool { return a == "-c" || a == "-b" || strings.HasPrefix(a, "--comment") || strings.HasPrefix(a, "--body") }); i >= 0 {
+			if i := slices.IndexFunc(x.args, func(a string) bool {
+				return a == "-c" || a == "-b" || strings.HasPrefix(a, "--comment") || strings.HasPrefix(a, "--body")
+			}); i >= 0 {
 				n = i + 1
 			}
 			return "posts a comment or review: " + strings.Join(x.args[:n], " ") + " …"
