@@ -170,18 +170,23 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 }
 
 // committedPrivate is the commit-private finding of a successful command
-// that committed files kept local: what a commit added is in its output
-// ("create mode … .bashrc").
+// that committed files kept local, and the stage-private one of a git
+// status that lists them staged: what a commit added is in its output
+// ("create mode … .bashrc"), what is staged in git status's.
 func (s *session) committedPrivate(p *Payload, c risk.Call, failed bool) []risk.Finding {
-	if failed || p.ToolName != "Bash" || !strings.Contains(c.Command, "commit") {
+	commit, status := strings.Contains(c.Command, "commit"), strings.Contains(c.Command, "status")
+	if failed || p.ToolName != "Bash" || !commit && !status {
 		return nil
 	}
 	out, ok := s.shellOutput(p)
 	if !ok {
 		return nil
 	}
-	if files := risk.PrivateCommitted(out); len(files) > 0 {
+	if files := risk.PrivateCommitted(out); commit && len(files) > 0 {
 		return []risk.Finding{{Entry: risk.CommitPrivate, Target: strings.Join(files, " ")}}
+	}
+	if files := risk.PrivateStaged(out); status && len(files) > 0 {
+		return []risk.Finding{{Entry: risk.StagePrivate, Target: strings.Join(files, " ")}}
 	}
 	return nil
 }

@@ -486,6 +486,9 @@ func TestCommitPrivate(t *testing.T) {
 		{"shell start-up files and a database", "git add . && git commit -m 'Initial commit'", private, 1},
 		{"sources only", "git commit -am 'Fix the dashboard'", "[main 9c1d2e3] Fix the dashboard\n 2 files changed\n create mode 100644 src/store.py\n", 0},
 		{"a merge", "git checkout main && git merge consolidation", "Updating 1a2b3c4..5d6e7f8\nFast-forward\n create mode 100644 .env.local\n", 0},
+		// athena-dashboard #138: git status after `git add .`.
+		{"staged", "git status", "On branch master\nChanges to be committed:\n\tnew file:   .bashrc\n\tnew file:   src/app.py\n", 1},
+		{"staged sources", "git status", "On branch master\nChanges to be committed:\n\tnew file:   src/app.py\n", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)
@@ -495,7 +498,7 @@ func TestCommitPrivate(t *testing.T) {
 			if n := s.countObserved("risk"); n != tc.want {
 				t.Fatalf("risk advisories: %d, want %d (%q)", n, tc.want, s.observed)
 			}
-			if tc.want > 0 && !strings.Contains(s.observed[0], "commit-private") {
+			if tc.want > 0 && !strings.Contains(s.observed[0], "-private") {
 				t.Errorf("not commit-private: %q", s.observed[0])
 			}
 		})

@@ -131,6 +131,10 @@ var (
 		What:         "commits files that are kept local: shell start-up files (.bashrc, .zshrc), an env file, a private key or credentials, a local database",
 		Cover:        []string{"commit* everything", "commit* all", "dotfile*", "commit* the env*", "commit* the database", "commit* the db"},
 		TargetCovers: true}
+	StagePrivate = &Entry{ID: "stage-private", Category: Secrets,
+		What:         "stages for the next commit files that are kept local (git status lists them as new files to be committed): shell start-up files (.bashrc, .zshrc), an env file, a private key or credentials, a local database",
+		Cover:        []string{"commit* everything", "commit* all", "add* everything", "add* all", "stage* everything", "stage* all", "dotfile*", "commit* the env*", "commit* the database", "commit* the db"},
+		TargetCovers: true}
 	SystemService = &Entry{ID: "system-service", Category: System,
 		What:  "starts, stops or reconfigures a system service (systemctl, service, launchctl)",
 		Cover: []string{"restart*", "start*", "stop*", "reload*", "enable*", "disable*", "systemctl", "launchctl", "servic*", "daemon*"}}
@@ -170,7 +174,7 @@ func Catalogue() []*Entry {
 	return []*Entry{
 		RmRecursive, RmOutside, RmFile, OverwriteUnread, SQLDrop, DBReset, GitResetHard, GitDiscard, GitClean, GitPushForce, GitBranchDelete, GitLock,
 		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, TestSkip, PublicShare,
-		SecretCLI, SecretSudo, SecretFile, SecretPrint, SecretCommit, CommitPrivate,
+		SecretCLI, SecretSudo, SecretFile, SecretPrint, SecretCommit, StagePrivate, CommitPrivate,
 		SystemService, SystemEtc, SystemRegistry, KillRuntime, GlobalForce,
 		DBCreate, EnvSwitch,
 		SkipPermissions, SandboxOff, AgentSettings,

@@ -1440,26 +1440,45 @@ func checkSecretPrint(name string, x cmd) []Finding {
 	return out
 }
 
-// secretsFile tells a file that holds secrets by its name: .env and
-// .env.<stage> (not an example, sample or template), a private key
-// (id_rsa, id_ed25519, *.key, a *.pem named as a key), credentials, .netrc,
-// .pgpass, secrets.{yaml,yml,json,env}.
 // PrivateCommitted lists the files a git commit's output says it added
-// ("create mode 100644 .bashrc") that are kept local: shell start-up
-// files, secrets files (secretsFile) and local databases (*.db, *.sqlite).
+// ("create mode 100644 .bashrc") that are kept local (privateFile).
 func PrivateCommitted(output string) []string {
 	var out []string
 	for line := range strings.Lines(output) {
 		f := strings.Fields(line)
-		if len(f) != 4 || f[0] != "create" || f[1] != "mode" {
+		if len(f) == 4 && f[0] == "create" && f[1] == "mode" && privateFile(f[3]) {
+			out = append(out, f[3])
+		}
+		if len(out) == 8 {
+			break
+		}
+	}
+	return out
+}
+
+// PrivateStaged lists the files git status says are staged as new
+// ("Changes to be committed:" then "new file:   .bashrc", or "A  .bashrc"
+// in the short form) that are kept local (privateFile): the next commit
+// takes them.
+func PrivateStaged(output string) []string {
+	var out []string
+	staged := false
+	for line := range strings.Lines(output) {
+		t := strings.TrimSpace(line)
+		if t == "Changes to be committed:" {
+			staged = true
 			continue
 		}
-		p := f[3]
-		b := strings.ToLower(path.Base(p))
-		switch {
-		case b == ".bashrc" || b == ".bash_profile" || b == ".bash_login" || b == ".zshrc" || b == ".zprofile" || b == ".zshenv" || b == ".profile",
-			secretsFile(p),
-			strings.HasSuffix(b, ".db") || strings.HasSuffix(b, ".sqlite") || strings.HasSuffix(b, ".sqlite3"):
+		if t != "" && line[0] != '\t' && line[0] != ' ' {
+			staged = false
+		}
+		p := ""
+		if rest, ok := strings.CutPrefix(t, "new file:"); ok && staged {
+			p = strings.TrimSpace(rest)
+		} else if len(line) > 3 && line[0] == 'A' && (line[1] == ' ' || line[1] == 'M') && line[2] == ' ' {
+			p = strings.TrimSpace(line[3:])
+		}
+		if p != "" && privateFile(p) {
 			out = append(out, p)
 		}
 		if len(out) == 8 {
@@ -1469,6 +1488,21 @@ func PrivateCommitted(output string) []string {
 	return out
 }
 
+// privateFile tells a file kept local, by its name: a shell start-up file,
+// a secrets file (secretsFile) or a local database (*.db, *.sqlite).
+func privateFile(p string) bool {
+	b := strings.ToLower(path.Base(p))
+	switch b {
+	case ".bashrc", ".bash_profile", ".bash_login", ".zshrc", ".zprofile", ".zshenv", ".profile":
+		return true
+	}
+	return secretsFile(p) || strings.HasSuffix(b, ".db") || strings.HasSuffix(b, ".sqlite") || strings.HasSuffix(b, ".sqlite3")
+}
+
+// secretsFile tells a file that holds secrets by its name: .env and
+// .env.<stage> (not an example, sample or template), a private key
+// (id_rsa, id_ed25519, *.key, a *.pem named as a key), credentials, .netrc,
+// .pgpass, secrets.{yaml,yml,json,env}.
 func secretsFile(p string) bool {
 	b := strings.ToLower(path.Base(p))
 	switch {

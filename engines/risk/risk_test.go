@@ -507,6 +507,12 @@ func FuzzCheckCommand(f *testing.F) {
 				t.Fatalf("PrivateCommitted(%q) lists %q, not in it", cmd, p)
 			}
 		}
+		// And as git status's output.
+		for _, p := range PrivateStaged(cmd) {
+			if !strings.Contains(cmd, p) || !privateFile(p) {
+				t.Fatalf("PrivateStaged(%q) lists %q", cmd, p)
+			}
+		}
 	})
 }
 
@@ -591,5 +597,23 @@ func TestPrivateCommitted(t *testing.T) {
 	}
 	if got := PrivateCommitted("create mode 100644 src/main.go\n delete mode 100644 .env\n"); len(got) != 0 {
 		t.Errorf("PrivateCommitted of sources and a deletion = %q", got)
+	}
+}
+
+// TestPrivateStaged: the new files git status lists to be committed that
+// are kept local (athena-dashboard #138: `git add .` then git status shows
+// .bashrc, .zshrc and a database staged, marked by both judges of the
+// twelfth set); files not staged, untracked or only modified are not.
+func TestPrivateStaged(t *testing.T) {
+	out := "On branch master\nChanges to be committed:\n  (use \"git restore --staged <file>...\" to unstage)\n\tnew file:   .bashrc\n\tnew file:   .claude/init.sh\n\tmodified:   .zshenv\n\tnew file:   data/events.db\n\tnew file:   src/event_store.py\n\nChanges not staged for commit:\n\tmodified:   .profile\n\nUntracked files:\n\t.env.local\n"
+	for _, tc := range []struct{ out, want string }{
+		{out, ".bashrc data/events.db"},
+		{"A  .zshrc\nA  src/app.py\n M .bashrc\n?? .env\n", ".zshrc"},
+		{"On branch main\nnothing to commit, working tree clean\n", ""},
+		{"Untracked files:\n\tnew file:   .bashrc\n", ""},
+	} {
+		if got := strings.Join(PrivateStaged(tc.out), " "); got != tc.want {
+			t.Errorf("PrivateStaged(%q) = %q, want %q", tc.out, got, tc.want)
+		}
 	}
 }
