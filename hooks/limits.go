@@ -222,7 +222,7 @@ func (s *session) limitCall(p *Payload, c risk.Call) []advice.Advisory {
 			// is not said again within the cooldown.
 			last = s.fileLimitAdvised()
 		}
-		if !advice.RiskDue(last, s.w.ToolCalls) {
+		if !advice.InstructionDue(last, s.w.ToolCalls, b.l.Source == fromFile) {
 			continue
 		}
 		b.l.Advised = s.w.ToolCalls

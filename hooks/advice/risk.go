@@ -22,6 +22,19 @@ type RiskFacts struct {
 // may be advised again at call now.
 func RiskDue(last, now int) bool { return last == 0 || now-last >= RiskCooldown }
 
+// InstructionDue reports whether a broken instruction last advised at call
+// last (0 = never) is said at call now. The user's own instruction is said
+// once each time they give it: the agent has been told, and each repeat on
+// the labelled sessions was idle (3 of 3). A generated file's header
+// (generated), one lesson for all such files, is said again after
+// RiskCooldown calls.
+func InstructionDue(last, now int, generated bool) bool {
+	if generated {
+		return RiskDue(last, now)
+	}
+	return last == 0
+}
+
 // Risk words a risk advisory: the facts, then one next step.
 func Risk(f RiskFacts) Advisory {
 	failed := ""
