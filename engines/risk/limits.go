@@ -112,6 +112,50 @@ var analysis = []string{"analy", "look", "read", "investigat", "review", "plan",
 // holding one lifts a limit on changes.
 var doWords = []string{"go", "proceed", "implement", "fix", "patch", "apply", "do", "start", "build", "creat", "add", "updat", "chang", "edit", "refactor", "renam", "mov", "write", "make", "modif", "continu", "yes", "ok", "okay", "sure", "lgtm", "execut", "run", "deploy", "restor", "revert", "replac", "set", "switch", "upgrad", "migrat", "clean", "delet", "remov", "commit", "push", "install", "restart"}
 
+// negatedLimits are the limits a negation at ws[i] sets in the sentence
+// text: "don't skip the hooks", "NEVER use the bash tool", "do not submit
+// any action to the remote", "don't do anything", "no commits", "don't
+// touch config.yaml".
+func negatedLimits(ws []string, i int, text string) []Limit {
+	j := i + 1
+	for j < len(ws) && fillers[ws[j]] {
+		j++
+	}
+	if j >= len(ws) {
+		return nil
+	}
+	v := ws[j]
+	switch {
+	case (v == "skip" || v == "bypass" || v == "disable" || v == "use" || v == "turn") && namesChecks(ws[j+1:min(len(ws), j+5)]):
+		// "don't skip the hooks", "never use --no-verify".
+		return []Limit{{Class: NoSkipChecks, Text: text}}
+	case v == "use" && toolAfter(ws, j+1) != "":
+		// "NEVER use the bash tool", "don't use WebSearch".
+		return []Limit{{Class: NoTool, Target: toolAfter(ws, j+1), Text: text}}
+	}
+	if remote, comments := remoteAction(ws[j:min(len(ws), j+12)]); remote || comments {
+		// "do not submit any action to the remote without my direct
+		// approval or send any comments/reviews".
+		ask := slices.Contains(ws[j:], "without")
+		out := []Limit{{Class: NoComment, Text: text, Ask: ask}}
+		if remote {
+			out = append([]Limit{{Class: NoPush, Text: text, Ask: ask}}, out...)
+		}
+		return out
+	}
+	if (v == "do" || v == "make" || v == "run") && j+1 < len(ws) && (ws[j+1] == "anything" || ws[j+1] == "any" || ws[j+1] == "changes") {
+		return []Limit{{Class: NoChange, Text: text}}
+	}
+	// "no commits", "no changes to config.yaml", "no installs"; "don't
+	// commit", "don't touch config/prod.yaml".
+	if c, ok := verbClass(v); ok {
+		if t, ok := objectOf(c, ws[j+1:]); ok {
+			return []Limit{{Class: c, Target: t, Text: text}}
+		}
+	}
+	return nil
+}
+
 // remoteAction reads what a negation forbids, ws starting at its verb: any
 // action on the remote ("submit any action to the remote", "touch the
 // remote": pushes and posts alike), or posting comments or reviews ("send
@@ -273,51 +317,8 @@ func ParseLimits(text string) []Limit {
 			w := ws[i]
 			switch {
 			case negation(ws, i):
-				j := i + 1
-				for j < len(ws) && fillers[ws[j]] {
-					j++
-				}
-				if j >= len(ws) {
-					continue
-				}
-				v := ws[j]
-				if (v == "skip" || v == "bypass" || v == "disable" || v == "use" || v == "turn") && namesChecks(ws[j+1:min(len(ws), j+5)]) {
-					// "don't skip the hooks", "never use --no-verify".
-					add(Limit{Class: NoSkipChecks, Text: s[0]})
-					continue
-				}
-				if v == "use" && toolAfter(ws, j+1) != "" {
-					// "NEVER use the bash tool", "don't use WebSearch".
-					add(Limit{Class: NoTool, Target: toolAfter(ws, j+1), Text: s[0]})
-					continue
-				}
-				if remote, comments := remoteAction(ws[j:min(len(ws), j+12)]); remote || comments {
-					// "do not submit any action to the remote without my
-					// direct approval or send any comments/reviews".
-					ask := slices.Contains(ws[j:], "without")
-					if remote {
-						add(Limit{Class: NoPush, Text: s[0], Ask: ask})
-					}
-					add(Limit{Class: NoComment, Text: s[0], Ask: ask})
-					continue
-				}
-				if (v == "do" || v == "make" || v == "run") && j+1 < len(ws) && (ws[j+1] == "anything" || ws[j+1] == "any" || ws[j+1] == "changes") {
-					add(Limit{Class: NoChange, Text: s[0]})
-					continue
-				}
-				if ws[i] == "no" {
-					// "no commits", "no changes to config.yaml", "no installs".
-					if c, ok := verbClass(v); ok {
-						if t, ok := objectOf(c, ws[j+1:]); ok {
-							add(Limit{Class: c, Target: t, Text: s[0]})
-						}
-					}
-					continue
-				}
-				if c, ok := verbClass(v); ok {
-					if t, ok := objectOf(c, ws[j+1:]); ok {
-						add(Limit{Class: c, Target: t, Text: s[0]})
-					}
+				for _, l := range negatedLimits(ws, i, s[0]) {
+					add(l)
 				}
 			case w == "instead" && i+2 < len(ws) && ws[i+1] == "of":
 				// "redact instead of deleting files": a limit on deleting
