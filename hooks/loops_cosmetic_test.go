@@ -97,3 +97,18 @@ func (s *sim) loopWithin(kind string, fires bool, third int) (said string, ok bo
 	}
 	return said, true
 }
+
+// loopSays is loopWithin for a case whose advisory, when it fires, must
+// hold every phrase of wants.
+func (s *sim) loopSays(kind string, fires bool, third int, wants ...string) {
+	s.t.Helper()
+	said, ok := s.loopWithin(kind, fires, third)
+	if !ok {
+		return
+	}
+	for _, want := range wants {
+		if !strings.Contains(said, want) {
+			s.t.Errorf("advisory lacks %q: %q", want, said)
+		}
+	}
+}
