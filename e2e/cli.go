@@ -367,14 +367,7 @@ func (e *Env) Claude(ctx context.Context, r Run) (*Result, error) {
 // the run exits 0.
 func (e *Env) MustClaude(r Run) *Result {
 	e.T.Helper()
-	res, err := e.Claude(testContext(e.T), r)
-	if err != nil {
-		e.T.Fatalf("e2e: %v\n%v", err, res)
-	}
-	if res.ExitCode != 0 {
-		e.T.Fatalf("e2e: %v", res)
-	}
-	return res
+	return e.exited0(e.Claude(testContext(e.T), r))
 }
 
 // Plugin runs `claude plugin <args…>` (validate, marketplace add, install,
@@ -387,7 +380,13 @@ func (e *Env) Plugin(ctx context.Context, args ...string) (*Result, error) {
 // MustPlugin is Plugin that fails the test unless the command exits 0.
 func (e *Env) MustPlugin(args ...string) *Result {
 	e.T.Helper()
-	res, err := e.Plugin(testContext(e.T), args...)
+	return e.exited0(e.Plugin(testContext(e.T), args...))
+}
+
+// exited0 fails the test unless a run of the CLI exited 0, and returns
+// its result.
+func (e *Env) exited0(res *Result, err error) *Result {
+	e.T.Helper()
 	if err != nil {
 		e.T.Fatalf("e2e: %v\n%v", err, res)
 	}

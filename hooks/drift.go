@@ -39,7 +39,7 @@ func (s *session) rebaseDrift(a *state.Anchor) {
 		Intent:       a.IntentType,
 		Insufficient: an.Insufficient,
 		Idents:       an.Idents,
-		Vocab:        goalBackground(nil, background, an.Stems),
+		Vocab:        mergeNewest(nil, background, an.Stems, maxVocab),
 		Files:        goalFiles(an.Files, s.w.ProjectDir),
 		Recent:       []state.CallSignal{},
 		Obs:          []string{},
@@ -53,8 +53,8 @@ func (s *session) rebaseDrift(a *state.Anchor) {
 	if old != nil && old.AnchorHash == a.Hash {
 		// Same goal (a delta was added): keep what was learned.
 		d.Calls, d.Recent, d.Obs = old.Calls, old.Recent, old.Obs
-		d.Vocab = goalBackground(old.Vocab, background, an.Stems)
-		d.Files = mergeFiles(old.Files, d.Files)
+		d.Vocab = mergeNewest(old.Vocab, background, an.Stems, maxVocab)
+		d.Files = mergeNewest(old.Files, d.Files, nil, maxDriftFiles)
 		d.OffGoal, d.Repeated = old.OffGoal, old.Repeated
 		d.Reservoir, d.Verdict, d.LastAdvised, d.Advised, d.TextMark = old.Reservoir, old.Verdict, old.LastAdvised, old.Advised, old.TextMark
 		d.Switched = old.Switched
@@ -62,17 +62,19 @@ func (s *session) rebaseDrift(a *state.Anchor) {
 	s.w.Drift = d
 }
 
-// goalBackground adds the goal's stems that are not the task's to the
-// learned words, keeping the newest maxVocab.
-func goalBackground(vocab, background, taskStems []string) []string {
-	out := append([]string{}, vocab...)
-	for _, t := range background {
-		if !slices.Contains(taskStems, t) && !slices.Contains(out, t) {
-			out = append(out, t)
+// mergeNewest returns a copy of old with the items of add it lacks and
+// skip does not hold appended, keeping the newest limit: the goal's stems
+// that are not the task's added to the learned words, the goal's files to
+// the session's.
+func mergeNewest(old, add, skip []string, limit int) []string {
+	out := append([]string{}, old...)
+	for _, x := range add {
+		if !slices.Contains(skip, x) && !slices.Contains(out, x) {
+			out = append(out, x)
 		}
 	}
-	if len(out) > maxVocab {
-		out = out[len(out)-maxVocab:]
+	if len(out) > limit {
+		out = out[len(out)-limit:]
 	}
 	return out
 }
@@ -154,21 +156,6 @@ func learnRecent(d *state.Drift) {
 	st.LearnRecent()
 	storeDrift(d, st)
 	d.OffGoal, d.Repeated = 0, 0
-}
-
-// mergeFiles adds the files b names that a lacks, keeping the newest
-// maxDriftFiles.
-func mergeFiles(a, b []string) []string {
-	out := append([]string{}, a...)
-	for _, f := range b {
-		if !slices.Contains(out, f) {
-			out = append(out, f)
-		}
-	}
-	if len(out) > maxDriftFiles {
-		out = out[len(out)-maxDriftFiles:]
-	}
-	return out
 }
 
 // maxDriftFiles is window.json's bound on the drift state's files.

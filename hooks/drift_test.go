@@ -61,12 +61,7 @@ func TestDriftFiresOnUnrelatedWork(t *testing.T) {
 	if n := s.count("drift"); n != 1 {
 		t.Fatalf("%d drift advisories, want 1: %q", n, s.said)
 	}
-	var adv string
-	for _, p := range s.said {
-		if strings.HasPrefix(p, "[djinn:drift]") {
-			adv = p
-		}
-	}
+	adv := s.lastSaid("drift")
 	for _, want := range []string{"dark-mode", "billing/invoice_", "95% CI", "N=", "threshold 0.70", "Next step:"} {
 		if !strings.Contains(adv, want) {
 			t.Errorf("advisory lacks %q: %s", want, adv)
@@ -228,12 +223,7 @@ func TestDriftQuietBesideGoalFiles(t *testing.T) {
 // stops once the user lets the work go on.
 func TestDriftSaidAgainFirmer(t *testing.T) {
 	s := drifted(t, 40)
-	var advs []string
-	for _, p := range s.said {
-		if strings.HasPrefix(p, "[djinn:drift]") {
-			advs = append(advs, p)
-		}
-	}
+	advs := ofKind(s.said, "drift")
 	if len(advs) < 2 {
 		t.Fatalf("drift said %d times over 40 off-goal calls: %q", len(advs), advs)
 	}
@@ -275,12 +265,7 @@ func TestDriftRepeatStopsWhenWorkComesBack(t *testing.T) {
 		f := s.file(fmt.Sprintf("billing/ledger_%d.go", i), "")
 		s.tool("Read", jsonStr(map[string]any{"file_path": f}), map[string]any{})
 	}
-	var last string
-	for _, p := range s.said {
-		if strings.HasPrefix(p, "[djinn:drift]") {
-			last = p
-		}
-	}
+	last := s.lastSaid("drift")
 	if s.count("drift") != 2 || strings.Contains(last, "still away") {
 		t.Fatalf("second detour: %d advisories, last %s", s.count("drift"), last)
 	}

@@ -197,14 +197,25 @@ func (s *sim) anchor() *state.Anchor {
 func (s *sim) count(kind string) int { return countKind(s.said, kind) }
 
 // countKind returns how many of the advisory texts are of a kind.
-func countKind(texts []string, kind string) int {
-	n := 0
+func countKind(texts []string, kind string) int { return len(ofKind(texts, kind)) }
+
+// ofKind returns the advisory texts of a kind, in order.
+func ofKind(texts []string, kind string) []string {
+	var out []string
 	for _, p := range texts {
 		if strings.HasPrefix(p, "[djinn:"+kind+"]") {
-			n++
+			out = append(out, p)
 		}
 	}
-	return n
+	return out
+}
+
+// lastSaid returns the last advisory of a kind said, "" for none.
+func (s *sim) lastSaid(kind string) string {
+	if said := ofKind(s.said, kind); len(said) > 0 {
+		return said[len(said)-1]
+	}
+	return ""
 }
 
 func jsonStr(v any) string {

@@ -67,12 +67,7 @@ func TestInstructionsInForce(t *testing.T) {
 				s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
 			}
 			s.tool(tc.call.tool, strings.ReplaceAll(tc.call.input, "PROJECT", s.project), map[string]any{})
-			got := ""
-			for _, p := range s.said {
-				if strings.HasPrefix(p, "[djinn:instruction]") {
-					got = p
-				}
-			}
+			got := s.lastSaid("instruction")
 			if tc.want == "" && got != "" {
 				t.Errorf("advised: %s", got)
 			}

@@ -90,10 +90,20 @@ func (s *sim) loopWithin(kind string, fires bool, third int) (said string, ok bo
 	if len(seqs) != 1 || seqs[0] > third+3 {
 		s.t.Fatalf("%s at %v, want one within 3 calls of call %d: %q", kind, seqs, third, s.said)
 	}
-	for _, p := range s.said {
-		if strings.HasPrefix(p, "[djinn:"+kind+"]") {
-			said = p
+	return s.lastSaid(kind), true
+}
+
+// loopSays is loopWithin for a case whose advisory, when it fires, must
+// hold every phrase of wants.
+func (s *sim) loopSays(kind string, fires bool, third int, wants ...string) {
+	s.t.Helper()
+	said, ok := s.loopWithin(kind, fires, third)
+	if !ok {
+		return
+	}
+	for _, want := range wants {
+		if !strings.Contains(said, want) {
+			s.t.Errorf("advisory lacks %q: %q", want, said)
 		}
 	}
-	return said, true
 }

@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 )
 
@@ -68,15 +67,8 @@ func TestSameOutputLoop(t *testing.T) {
 			s := newSim(t)
 			s.userPrompt("Create a desktop shortcut for the CLI with its icon")
 			tc.run(s)
-			said, ok := s.loopWithin("tool-loop", tc.fires, 4)
-			if !ok {
-				return
-			}
-			for _, want := range []string{"[djinn:tool-loop] 3 different Bash commands printed exactly the same output", "Microsoft Windows [Version 10.0.26200.7462]", "calls #1, #2 and #4"} {
-				if !strings.Contains(said, want) {
-					t.Errorf("advisory lacks %q: %q", want, said)
-				}
-			}
+			s.loopSays("tool-loop", tc.fires, 4,
+				"[djinn:tool-loop] 3 different Bash commands printed exactly the same output", "Microsoft Windows [Version 10.0.26200.7462]", "calls #1, #2 and #4")
 		})
 	}
 }
@@ -131,15 +123,8 @@ func TestNoMatchLoop(t *testing.T) {
 			s := newSim(t)
 			s.userPrompt("Blocky stopped answering on 5335 after the query log change; find out why")
 			tc.run(s)
-			said, ok := s.loopWithin("fail-loop", tc.fires, 5)
-			if !ok {
-				return
-			}
-			for _, want := range []string{"[djinn:fail-loop] 3 checks found nothing", `"grep finds no 5335"`, "calls #1, #3 and #5"} {
-				if !strings.Contains(said, want) {
-					t.Errorf("advisory lacks %q: %q", want, said)
-				}
-			}
+			s.loopSays("fail-loop", tc.fires, 5,
+				"[djinn:fail-loop] 3 checks found nothing", `"grep finds no 5335"`, "calls #1, #3 and #5")
 		})
 	}
 }
@@ -174,15 +159,8 @@ func TestKilledByTimeoutLoop(t *testing.T) {
 			s := newSim(t)
 			s.userPrompt("get the prompt visualizer page working")
 			tc.run(s)
-			said, ok := s.loopWithin("fail-loop", tc.fires, 3)
-			if !ok {
-				return
-			}
-			for _, want := range []string{"2 calls were killed when their timeout ran out", "killed by its timeout: mix", "run_in_background"} {
-				if !strings.Contains(said, want) {
-					t.Errorf("advisory lacks %q: %q", want, said)
-				}
-			}
+			s.loopSays("fail-loop", tc.fires, 3,
+				"2 calls were killed when their timeout ran out", "killed by its timeout: mix", "run_in_background")
 		})
 	}
 }

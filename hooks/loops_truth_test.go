@@ -540,15 +540,8 @@ func TestWebFetchPageTooLong(t *testing.T) {
 			s := newSim(t)
 			s.userPrompt("research Linear's webhooks")
 			tc.run(s)
-			said, ok := s.loopWithin("fail-loop", tc.fires, 3)
-			if !ok {
-				return
-			}
-			for _, want := range []string{"the page is too long for WebFetch", "https://linear.app/developers/sdk", "fetch a narrower page"} {
-				if !strings.Contains(said, want) {
-					t.Errorf("advisory lacks %q: %q", want, said)
-				}
-			}
+			s.loopSays("fail-loop", tc.fires, 3,
+				"the page is too long for WebFetch", "https://linear.app/developers/sdk", "fetch a narrower page")
 		})
 	}
 }

@@ -213,7 +213,7 @@ func sortedKeys[V any](m map[string]V) []string {
 // setting's type and within its bounds.
 func setJSON(f settingField, raw json.RawMessage) error {
 	if string(raw) == "null" {
-		return fmt.Errorf("expected %s, but got null", jsonKind(f.v.Type()))
+		return fmt.Errorf("expected %s, but got null", state.JSONKind(f.v.Type()))
 	}
 	p := reflect.New(f.v.Type())
 	if err := state.DecodeStrict(raw, p.Interface()); err != nil {
@@ -593,23 +593,6 @@ type FieldError = state.FieldError
 
 func escapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
-// jsonKind names the JSON type a setting's Go type decodes from.
-func jsonKind(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Int:
-		return "integer"
-	case reflect.Float64:
-		return "number"
-	case reflect.String:
-		return "string"
-	case reflect.Bool:
-		return "boolean"
-	case reflect.Slice:
-		return "array"
-	}
-	return "object"
 }
 
 // ValidateBytes checks raw JSON as a document of kind k the way a hook

@@ -149,15 +149,16 @@ func decodeProblem(err error) FieldError {
 		if got == "bool" {
 			got = "boolean"
 		}
-		return FieldError{ptr, fmt.Sprintf("expected %s, but got %s", jsonKind(te.Type), got)}
+		return FieldError{ptr, fmt.Sprintf("expected %s, but got %s", JSONKind(te.Type), got)}
 	case errors.As(err, &se), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return FieldError{"", "invalid JSON: " + err.Error()}
 	}
 	return FieldError{"", strings.TrimPrefix(err.Error(), "json: ")}
 }
 
-// jsonKind names the JSON type a Go type decodes from.
-func jsonKind(t reflect.Type) string {
+// JSONKind names the JSON type a Go type decodes from, as the messages
+// of a decoded value of the wrong type say it ("expected integer, …").
+func JSONKind(t reflect.Type) string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}

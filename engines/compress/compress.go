@@ -2,9 +2,10 @@ package compress
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/djinn-cc/djinn/internal/thousands"
 )
 
 // Kind names a kind of cut.
@@ -54,14 +55,14 @@ func (r Report) String() string {
 		return "unchanged"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s → %s characters", group(r.Before), group(r.After))
+	fmt.Fprintf(&b, "%s → %s characters", thousands.Group(r.Before), thousands.Group(r.After))
 	for i, c := range r.Cuts {
 		if i == 0 {
 			b.WriteString(": ")
 		} else {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%s %s", c.Kind, group(c.Chars))
+		fmt.Fprintf(&b, "%s %s", c.Kind, thousands.Group(c.Chars))
 		if c.Count > 1 {
 			fmt.Fprintf(&b, " in %d places", c.Count)
 		}
@@ -145,46 +146,26 @@ func compress(text string, cfg Config, limit int) (string, Report) {
 	return out, rep
 }
 
-// group formats n with thousands separators: 183402 → "183,402".
-func group(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
-
 func markerDataURI(chars int, mime string) string {
-	return "[djinn: cut " + group(chars) + " characters of base64 " + mime + " data]"
+	return "[djinn: cut " + thousands.Group(chars) + " characters of base64 " + mime + " data]"
 }
 
 func markerBase64(chars int) string {
-	return "[djinn: cut " + group(chars) + " characters of base64 data]"
+	return "[djinn: cut " + thousands.Group(chars) + " characters of base64 data]"
 }
 
 func markerBlock(chars int, k Kind) string {
-	return "[djinn: cut " + group(chars) + " characters of an HTML " + string(k) + " block]"
+	return "[djinn: cut " + thousands.Group(chars) + " characters of an HTML " + string(k) + " block]"
 }
 
 func markerSnapshotHeader(total int) string {
-	return "[djinn: page snapshot of " + group(total) + " characters shortened to its head and tail]"
+	return "[djinn: page snapshot of " + thousands.Group(total) + " characters shortened to its head and tail]"
 }
 
 func markerSnapshotMiddle(chars int) string {
-	return "[djinn: cut " + group(chars) + " characters from the middle of the page snapshot]"
+	return "[djinn: cut " + thousands.Group(chars) + " characters from the middle of the page snapshot]"
 }
 
 func markerTruncate(chars, limit int) string {
-	return "[djinn: cut " + group(chars) + " characters at the end (over the " + group(limit) + "-character cap)]"
+	return "[djinn: cut " + thousands.Group(chars) + " characters at the end (over the " + thousands.Group(limit) + "-character cap)]"
 }

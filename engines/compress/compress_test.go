@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/djinn-cc/djinn/internal/thousands"
 )
 
 func runes(s string) int { return utf8.RuneCountInString(s) }
@@ -26,7 +28,7 @@ func TestSeedTruncation(t *testing.T) {
 	in := strings.Repeat("a", 250_000)
 	reserved := "\n[djinn: cut 250,000 characters at the end (over the 200,000-character cap)]"
 	keep := 200_000 - len(reserved)
-	want := strings.Repeat("a", keep) + "\n[djinn: cut " + group(250_000-keep) +
+	want := strings.Repeat("a", keep) + "\n[djinn: cut " + thousands.Group(250_000-keep) +
 		" characters at the end (over the 200,000-character cap)]"
 	out, rep := Compress(in, DefaultConfig())
 	if out != want {
@@ -52,10 +54,10 @@ func TestSeedHTMLWithBase64Image(t *testing.T) {
 		`<img src="data:image/png;base64,` + img + `" alt="x">` + "\n" + script + "\n</body></html>\n"
 	out, rep := Compress(in, DefaultConfig())
 	want := "<!DOCTYPE html>\n<html><head>" +
-		"[djinn: cut " + group(runes(style)) + " characters of an HTML style block]" +
+		"[djinn: cut " + thousands.Group(runes(style)) + " characters of an HTML style block]" +
 		"</head>\n<body>\n<p>Hello, wörld</p>\n" +
-		`<img src="[djinn: cut ` + group(len("data:image/png;base64,")+len(img)) + ` characters of base64 image/png data]" alt="x">` + "\n" +
-		"[djinn: cut " + group(runes(script)) + " characters of an HTML script block]" +
+		`<img src="[djinn: cut ` + thousands.Group(len("data:image/png;base64,")+len(img)) + ` characters of base64 image/png data]" alt="x">` + "\n" +
+		"[djinn: cut " + thousands.Group(runes(script)) + " characters of an HTML script block]" +
 		"\n</body></html>\n"
 	if out != want {
 		t.Fatalf("got\n%s\nwant\n%s", out, want)
@@ -88,7 +90,7 @@ func TestSeedPageSnapshot(t *testing.T) {
 	tail := min(budget-head, 3_000)
 	rs := []rune(in)
 	want := header + "\n" + string(rs[:head]) + "\n" +
-		"[djinn: cut " + group(30_000-head-tail) + " characters from the middle of the page snapshot]\n" +
+		"[djinn: cut " + thousands.Group(30_000-head-tail) + " characters from the middle of the page snapshot]\n" +
 		string(rs[30_000-tail:])
 	if out != want {
 		t.Fatalf("got %d chars, want %d (head %d, tail %d)", runes(out), runes(want), head, tail)
@@ -146,7 +148,7 @@ func TestCleaningRules(t *testing.T) {
 		{"base64 run of 999 is kept", "x " + b64[:999] + " y", "x " + b64[:999] + " y", nil},
 		{"run of one letter is kept", "x " + strings.Repeat("A", 5_000) + " y", "x " + strings.Repeat("A", 5_000) + " y", nil},
 		{"data URI with parameters", "url(" + svg + ")",
-			"url([djinn: cut " + group(len(svg)) + " characters of base64 image/svg+xml data])", []Cut{{KindDataURI, 1, len(svg)}}},
+			"url([djinn: cut " + thousands.Group(len(svg)) + " characters of base64 image/svg+xml data])", []Cut{{KindDataURI, 1, len(svg)}}},
 		{"upper-case data URI", "DATA:IMAGE/PNG;BASE64," + b64[:500],
 			"[djinn: cut 522 characters of base64 image/png data]", []Cut{{KindDataURI, 1, 522}}},
 		{"short data URI is kept", "src=data:image/gif;base64,R0lGOD==", "src=data:image/gif;base64,R0lGOD==", nil},
@@ -155,10 +157,10 @@ func TestCleaningRules(t *testing.T) {
 		{"script outside HTML is kept", "<script>" + strings.Repeat("x", 200) + "</script>",
 			"<script>" + strings.Repeat("x", 200) + "</script>", nil},
 		{"script in HTML", "<html>" + script,
-			"<html>[djinn: cut " + group(runes(script)) + " characters of an HTML script block]", []Cut{{KindScript, 1, runes(script)}}},
+			"<html>[djinn: cut " + thousands.Group(runes(script)) + " characters of an HTML script block]", []Cut{{KindScript, 1, runes(script)}}},
 		{"two scripts", "<body>" + script + "mid" + script,
-			"<body>[djinn: cut " + group(runes(script)) + " characters of an HTML script block]mid" +
-				"[djinn: cut " + group(runes(script)) + " characters of an HTML script block]", []Cut{{KindScript, 2, 2 * runes(script)}}},
+			"<body>[djinn: cut " + thousands.Group(runes(script)) + " characters of an HTML script block]mid" +
+				"[djinn: cut " + thousands.Group(runes(script)) + " characters of an HTML script block]", []Cut{{KindScript, 2, 2 * runes(script)}}},
 		{"unclosed script is kept", "<html><script>" + strings.Repeat("x", 200),
 			"<html><script>" + strings.Repeat("x", 200), nil},
 		{"scripts tag is not script", "<html><scripts>" + strings.Repeat("x", 200) + "</scripts>",
@@ -220,7 +222,7 @@ func TestSafeBoundary(t *testing.T) {
 			if kept != tc.kept {
 				t.Errorf("kept %d characters ending %q, want %d ending %q", runes(kept), tail(kept), runes(tc.kept), tail(tc.kept))
 			}
-			wantCut := group(runes(tc.in) - runes(tc.kept))
+			wantCut := thousands.Group(runes(tc.in) - runes(tc.kept))
 			if !strings.HasPrefix(marker, wantCut+" characters at the end") {
 				t.Errorf("marker %q, want %s characters", marker, wantCut)
 			}
@@ -277,14 +279,6 @@ func TestConfigValidate(t *testing.T) {
 				t.Errorf("sanitized config still invalid: %v", err)
 			}
 		})
-	}
-}
-
-func TestGroup(t *testing.T) {
-	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 183402: "183,402", 1234567: "1,234,567", -1000: "-1,000"} {
-		if got := group(n); got != want {
-			t.Errorf("group(%d) = %q, want %q", n, got, want)
-		}
 	}
 }
 

@@ -1,6 +1,10 @@
 package advice
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/djinn-cc/djinn/internal/thousands"
+)
 
 // CompactedFacts describe one shortened tool output.
 type CompactedFacts struct {
@@ -21,5 +25,5 @@ func Compacted(f CompactedFacts) Advisory {
 	}
 	return withGist(finish(KindCompacted, Info, nums, "The output of %s was shortened to fit the context: %s. %s",
 		Quote(f.Target, 120), Clean(f.Cuts, 300), where),
-		"the output of %s was shortened to fit the context (%s to %s characters)", Quote(f.Target, 60), group(f.Before), group(f.After))
+		"the output of %s was shortened to fit the context (%s to %s characters)", Quote(f.Target, 60), thousands.Group(f.Before), thousands.Group(f.After))
 }

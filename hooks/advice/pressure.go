@@ -3,6 +3,8 @@ package advice
 import (
 	"fmt"
 	"strings"
+
+	"github.com/djinn-cc/djinn/internal/thousands"
 )
 
 // Output is one big tool output.
@@ -53,9 +55,9 @@ func Pressure(f PressureFacts) Advisory {
 	if f.ToolChars > 0 {
 		parts := make([]string, 0, len(f.Biggest))
 		for _, b := range f.Biggest {
-			parts = append(parts, fmt.Sprintf("%s at call #%d (%s chars)", Quote(b.Summary, 70), b.Call, group(b.Chars)))
+			parts = append(parts, fmt.Sprintf("%s at call #%d (%s chars)", Quote(b.Summary, 70), b.Call, thousands.Group(b.Chars)))
 		}
-		fill = fmt.Sprintf(" Tool outputs account for about %s characters", group(f.ToolChars))
+		fill = fmt.Sprintf(" Tool outputs account for about %s characters", thousands.Group(f.ToolChars))
 		if len(parts) > 0 {
 			fill += "; the biggest: " + strings.Join(parts, ", ")
 		}
@@ -69,11 +71,11 @@ func Pressure(f PressureFacts) Advisory {
 	}
 	if f.Unknown {
 		return withGist(finish(KindPressure, sev, nums, "Context is at least %.0f%% of the window (window unknown, at most %s tokens; %s tokens; tier %d of %d, %.0f%%).%s Next step: %s",
-			f.Share*100, group(int(f.Limit)), group(int(f.Tokens)), f.Tier, f.Tiers, f.TierShare*100, fill, next),
+			f.Share*100, thousands.Group(f.Limit), thousands.Group(f.Tokens), f.Tier, f.Tiers, f.TierShare*100, fill, next),
 			"the context is at least %.0f%% full", f.Share*100)
 	}
 	return withGist(finish(KindPressure, sev, nums, "Context is at %.0f%% of the %s-token window (%s tokens; tier %d of %d, %.0f%%).%s Next step: %s",
-		f.Share*100, group(int(f.Limit)), group(int(f.Tokens)), f.Tier, f.Tiers, f.TierShare*100, fill, next),
+		f.Share*100, thousands.Group(f.Limit), thousands.Group(f.Tokens), f.Tier, f.Tiers, f.TierShare*100, fill, next),
 		"the context is %.0f%% full", f.Share*100)
 }
 
@@ -81,9 +83,9 @@ func Pressure(f PressureFacts) Advisory {
 // tier.
 func PressureUserMessage(f PressureFacts) string {
 	if f.Unknown {
-		return fmt.Sprintf("djinn: context at least %.0f%% of the window (window unknown, at most %s tokens). To keep the goal through compaction, run: %s", f.Share*100, group(int(f.Limit)), f.Compact)
+		return fmt.Sprintf("djinn: context at least %.0f%% of the window (window unknown, at most %s tokens). To keep the goal through compaction, run: %s", f.Share*100, thousands.Group(f.Limit), f.Compact)
 	}
-	return fmt.Sprintf("djinn: context at %.0f%% of %s tokens. To keep the goal through compaction, run: %s", f.Share*100, group(int(f.Limit)), f.Compact)
+	return fmt.Sprintf("djinn: context at %.0f%% of %s tokens. To keep the goal through compaction, run: %s", f.Share*100, thousands.Group(f.Limit), f.Compact)
 }
 
 // CompactLine builds "/compact <focus>" from the goal, its constraints and
@@ -112,22 +114,4 @@ func CompactLine(goal string, constraints, files []string) string {
 	}
 	b.WriteString(". Keep open failures and the current plan.")
 	return b.String()
-}
-
-// group writes 123456 as 123,456.
-func group(n int) string {
-	s := fmt.Sprintf("%d", n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var out []byte
-	for i := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	if neg {
-		return "-" + string(out)
-	}
-	return string(out)
 }

@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -58,16 +57,7 @@ func subagentFiles(path, sessionID string) []string {
 // the subagent's (a sidechain with its agent id, from the file name when
 // the line has none).
 func readSubagent(path string) ([]item, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	lines, err := readLines(f, fi.Size())
+	lines, err := fileLines(path)
 	if err != nil {
 		return nil, err
 	}

@@ -95,6 +95,8 @@ func Splice(aPath, bPath string, frac float64) ([]byte, SpliceInfo, error) {
 	return out.Bytes(), info, nil
 }
 
+// fileLines reads the file at path as readLines does; its size, when Stat
+// gives it, only sizes the buffer.
 func fileLines(path string) ([][]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {

@@ -149,12 +149,7 @@ func Decode(line []byte) (Entry, error) {
 			return Entry{}, fmt.Errorf("decode transcript line: %w", err)
 		}
 	}
-	e := Entry{
-		Type: r.Type, Subtype: r.Subtype, UUID: r.UUID, ParentUUID: r.ParentUUID,
-		IsSidechain: r.IsSidechain, IsMeta: r.IsMeta, IsCompactSummary: r.IsCompactSummary,
-		SessionID: r.SessionID, PromptID: r.PromptID, Timestamp: r.Timestamp,
-		AgentID: r.AgentID, CWD: r.CWD, ToolUseResult: r.ToolUseResult,
-	}
+	e := r.Entry
 	if rm := r.Message; rm != nil {
 		m := Message{ID: rm.ID, Role: rm.Role, Model: rm.Model, Content: rm.Content}
 		// A usage without input_tokens (or not an object at all) is no
@@ -176,27 +171,18 @@ func Decode(line []byte) (Entry, error) {
 
 var errInvalid = errors.New("invalid JSON")
 
-// rawEntry mirrors Entry for decoding. encoding/json skips a value of the
-// wrong type and decodes the rest (reporting an UnmarshalTypeError, which
-// Decode ignores), so plain types are lenient already; a custom
-// UnmarshalJSON is used only where one is needed (content, numbers), since
-// each one costs another pass over its bytes.
+// rawEntry is what Decode decodes a line into: Entry's plain fields as
+// they are, and its message and compact metadata through the lenient types
+// below (encoding/json lets these outer fields hide Entry's of the same
+// JSON name). encoding/json skips a value of the wrong type and decodes the
+// rest (reporting an UnmarshalTypeError, which Decode ignores), so plain
+// types are lenient already; a custom UnmarshalJSON is used only where one
+// is needed (content, numbers), since each one costs another pass over its
+// bytes.
 type rawEntry struct {
-	Type             string          `json:"type"`
-	Subtype          string          `json:"subtype"`
-	UUID             string          `json:"uuid"`
-	ParentUUID       string          `json:"parentUuid"`
-	IsSidechain      bool            `json:"isSidechain"`
-	IsMeta           bool            `json:"isMeta"`
-	IsCompactSummary bool            `json:"isCompactSummary"`
-	SessionID        string          `json:"sessionId"`
-	PromptID         string          `json:"promptId"`
-	Timestamp        string          `json:"timestamp"`
-	AgentID          string          `json:"agentId"`
-	CWD              string          `json:"cwd"`
-	Message          *rawMessage     `json:"message"`
-	ToolUseResult    json.RawMessage `json:"toolUseResult"`
-	CompactMetadata  *rawCompact     `json:"compactMetadata"`
+	Entry
+	Message         *rawMessage `json:"message"`
+	CompactMetadata *rawCompact `json:"compactMetadata"`
 }
 
 type rawMessage struct {

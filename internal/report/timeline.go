@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/internal/thousands"
 	"github.com/djinn-cc/djinn/settings"
 )
 
@@ -389,7 +390,7 @@ func build(s *Session, opt HTMLOptions) *view {
 	base := 200_000.0
 	if limit > 0 {
 		base = float64(limit)
-		c.Tiers = append(c.Tiers, hline{Y: ty(base), LX: plotR - 4, LY: ty(base) - 3, Label: fmt.Sprintf("window %s", thousands(limit)), Class: "window"})
+		c.Tiers = append(c.Tiers, hline{Y: ty(base), LX: plotR - 4, LY: ty(base) - 3, Label: fmt.Sprintf("window %s", thousands.Group(limit)), Class: "window"})
 	}
 	for _, tier := range opt.Tiers {
 		label := fmt.Sprintf("tier %.0f%%", tier*100)
@@ -536,11 +537,11 @@ func summarize(s *Session, verdicts []string, limit, peak int64, why string) sum
 		}
 	}
 	if peak > 0 {
-		sum.Peak = thousands(peak) + " tokens"
+		sum.Peak = thousands.Group(peak) + " tokens"
 	}
 	switch {
 	case limit > 0:
-		sum.Window = thousands(limit) + " tokens"
+		sum.Window = thousands.Group(limit) + " tokens"
 	default:
 		sum.Window = "unknown"
 	}
@@ -696,18 +697,6 @@ func tickStep(n int) int {
 
 // kilo writes a token count in thousands ("180k").
 func kilo(f float64) string { return fmt.Sprintf("%.0fk", f/1000) }
-
-func thousands(n int64) string {
-	s := fmt.Sprint(n)
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
 
 func duration(d time.Duration) string {
 	d = d.Round(time.Second)

@@ -428,12 +428,22 @@ func main() {
 	}
 }
 
-func run(dir, out, judge, dump string) error {
+// sessionFiles lists the transcripts under dir/sessions, sorted; none is
+// an error.
+func sessionFiles(dir string) ([]string, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
 	if err != nil || len(paths) == 0 {
-		return fmt.Errorf("no sessions in %s/sessions", dir)
+		return nil, fmt.Errorf("no sessions in %s/sessions", dir)
 	}
 	sort.Strings(paths)
+	return paths, nil
+}
+
+func run(dir, out, judge, dump string) error {
+	paths, err := sessionFiles(dir)
+	if err != nil {
+		return err
+	}
 	var allLabels []Label
 	var allMisses []Miss
 	for _, f := range judgeFiles {
@@ -538,11 +548,10 @@ type CallLine struct {
 // writeCalls replays every session and writes its tool calls, without any
 // advisory, so that judges can number what they read as the scores do.
 func writeCalls(dir, path string) error {
-	paths, err := filepath.Glob(filepath.Join(dir, "sessions", "*.jsonl"))
-	if err != nil || len(paths) == 0 {
-		return fmt.Errorf("no sessions in %s/sessions", dir)
+	paths, err := sessionFiles(dir)
+	if err != nil {
+		return err
 	}
-	sort.Strings(paths)
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	for _, p := range paths {
