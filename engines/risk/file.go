@@ -111,7 +111,10 @@ func newSecret(p, newText, oldText string) string {
 	code := codeFile(p)
 	for _, m := range secretAssign().FindAllStringSubmatch(newText, 16) {
 		key, quoted, v := strings.ToLower(m[1]), m[2] != "", m[3]
-		if placeholder().MatchString(v) || secretRef().MatchString(v) || strings.Contains(oldText, v) || strings.ContainsAny(v, "()[]{}") || !strong(v) {
+		// An elided value ("xoxb-...", "sk-…") shows a secret's shape, not
+		// the secret.
+		elided := strings.Contains(v, "...") || strings.Contains(v, "…")
+		if elided || placeholder().MatchString(v) || secretRef().MatchString(v) || strings.Contains(oldText, v) || strings.ContainsAny(v, "()[]{}") || !strong(v) {
 			continue
 		}
 		// In source code a literal is quoted: `token: config.token` is a

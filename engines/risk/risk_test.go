@@ -253,6 +253,10 @@ func TestFiles(t *testing.T) {
 		{"secret references in a deploy", "Edit", proj + "/.github/workflows/deploy.yml", "secrets: |\n  TWITTER_API_KEY=TWITTER_API_KEY:latest\n  CLICKHOUSE_KEY_SECRET=CLICKHOUSE_KEY_SECRET:3", "secrets: |", ""},
 		{"a literal beside a reference", "Edit", proj + "/.github/workflows/deploy.yml", "secrets: |\n  TWITTER_API_KEY=TWITTER_API_KEY:latest\n  STRIPE_SECRET=sk_live_4eC39HqLyjWDarjtT1zdp7dc", "secrets: |", "secret-file"},
 		{"env example", "Write", proj + "/.env.example", "API_KEY=sk-abcdef123456", "", ""},
+		// Elided values in a hand-off note (procrypto-slackapp #18, labelled
+		// false by judges AE and AF on the fourteenth set).
+		{"elided values", "Write", proj + "/.planning/.continue-here", "   SLACK_BOT_TOKEN=xoxb-...\n   KV_REST_API_TOKEN=sk…", "", ""},
+		{"a literal beside an elided one", "Write", proj + "/.planning/.continue-here", "   SLACK_BOT_TOKEN=xoxb-...\n   STRIPE_SECRET=sk_live_4eC39HqLyjWDarjtT1zdp7dc", "", "secret-file"},
 		{"db url switched", "Edit", proj + "/.env", "DATABASE_URL=postgres://localhost/other", "DATABASE_URL=postgres://localhost/app", "env-switch"},
 		{"env other key", "Edit", proj + "/.env", "LOG_LEVEL=debug", "LOG_LEVEL=info", ""},
 		{"ordinary edit", "Edit", proj + "/src/a.go", "return nil", "return err", ""},
