@@ -330,6 +330,9 @@ func (s *session) riskRemember(p *Payload, c risk.Call) {
 	switch p.ToolName {
 	case "Bash":
 		made = risk.Creates(c.Command, c.ProjectDir, c.Root, r.Written)
+		if out, ok := s.shellOutput(p); ok && p.HookEventName != PostToolUseFailure {
+			made = append(made, risk.OutputMade(out, c.ProjectDir, c.Root)...)
+		}
 	case "Write", "Edit", "MultiEdit":
 		made = []string{c.FilePath}
 	}

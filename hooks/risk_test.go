@@ -3,6 +3,7 @@ package hooks
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -526,5 +527,40 @@ func TestGeneratedFileLimitsKept(t *testing.T) {
 	}
 	if got := strings.Join(kept, " "); got != "b.pb.go c.pb.go d.pb.go e.pb.go" {
 		t.Fatalf("file limits kept: %q", got)
+	}
+}
+
+// TestRiskOwnOutputRemembered: what the session's own program says it
+// made is remembered as the session's (cctrace-export #146, whose export
+// the agent removed at #150, labelled useless by judges O and P); an output
+// that announces nothing adds nothing, and neither does a failed call.
+func TestRiskOwnOutputRemembered(t *testing.T) {
+	for _, tc := range []struct {
+		name, out string
+		failed    bool
+		want      bool
+	}{
+		{"announced by the program", "✅ Export completed\n📁 Export directory: PROJECT/.claude-sessions/test-export\n", false, true},
+		{"not announced", "✅ Export completed\n", false, false},
+		{"a failed call", "📁 Export directory: PROJECT/.claude-sessions/test-export\nTraceback: boom", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("add a name option to the tool")
+			cmd := jsonStr(map[string]any{"command": "python3 export_claude_session.py --export-name test-export"})
+			out := strings.ReplaceAll(tc.out, "PROJECT", s.project)
+			if tc.failed {
+				s.fail("Bash", cmd, "Exit code 1\n"+out)
+			} else {
+				s.tool("Bash", cmd, bashOut(out))
+			}
+			var written []string
+			if r := s.window().Risk; r != nil {
+				written = r.Written
+			}
+			if got := slices.Contains(written, filepath.Join(s.project, ".claude-sessions/test-export")); got != tc.want {
+				t.Fatalf("export remembered as the session's: %v, want %v (%q)", got, tc.want, written)
+			}
+		})
 	}
 }

@@ -1040,6 +1040,48 @@ func lazy(p string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(p) })
 }
 
+// madeLine is an output line that announces a file or folder the command
+// made ("Saved mask: out/m.png", "📁 Export directory: /p/.exports/x",
+// "Wrote report.html"), with the path.
+var madeLine = lazy(`(?i)\b(?:saved|wrote|written|created|generated|exported|export directory|output (?:directory|dir|folder|file))\b[^/\n]{0,40}?\s((?:~/|\./|/)?[\w.@-]+(?:/[\w.@-]+)+/?|[\w.-]+\.[a-z]{1,8})\b`)
+
+// maxMadeOutput is how much of an output OutputMade reads: its head and
+// tail, where a program says what it saved.
+const maxMadeOutput = 16 << 10
+
+// madeWords hold a word every match of madeLine contains (lower case).
+var madeWords = []string{"saved", "wrote", "written", "created", "generated", "exported", "export directory", "output "}
+
+// OutputMade returns the paths a command's output says it made (madeLine),
+// resolved as Creates resolves its files: a later step deleting one is the
+// session cleaning up what its own program wrote (an export, a folder of
+// results).
+func OutputMade(output, project, root string) []string {
+	if len(output) > maxMadeOutput {
+		output = output[:maxMadeOutput/2] + "\n" + output[len(output)-maxMadeOutput/2:]
+	}
+	low := strings.ToLower(output)
+	if !slices.ContainsFunc(madeWords, func(w string) bool { return strings.Contains(low, w) }) {
+		return nil
+	}
+	home := homeOf(project)
+	var out []string
+	for _, m := range madeLine().FindAllStringSubmatch(output, 8) {
+		q := path.Clean(expandHome(m[1], home))
+		if path.IsAbs(q) {
+			if root != "" && !inDir(q, root) {
+				q = path.Join(root, q)
+			}
+		} else if project != "" {
+			q = path.Join(project, q)
+		} else {
+			continue
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
 // Creates returns the files and directories a command creates: its
 // redirection targets, cp's, mv's and install's destination, touch's and
 // mkdir's operands, resolved against the project (and its cds). A later

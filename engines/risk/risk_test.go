@@ -621,3 +621,25 @@ func TestPrivateStaged(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputMade: the paths a program's output says it made, resolved
+// against the project (cctrace-export #146: the export its script wrote,
+// removed at #150, labelled useless by judges O and P).
+func TestOutputMade(t *testing.T) {
+	for _, tc := range []struct{ out, want string }{
+		{"✅ Export completed successfully!\n📁 Export directory: /mnt/c/p/.claude-sessions/test-export\n", "/mnt/c/p/.claude-sessions/test-export"},
+		{"Saved combined overlay: out/overlay.png\nSaved mask: out/m_000/m.png", "/mnt/c/p/out/overlay.png /mnt/c/p/out/m_000/m.png"},
+		{"Wrote report.html", "/mnt/c/p/report.html"},
+		{"Processing data/input.csv\nerror: cannot open src/app.py", ""},
+		{"", ""},
+	} {
+		if got := strings.Join(OutputMade(tc.out, "/mnt/c/p", ""), " "); got != tc.want {
+			t.Errorf("OutputMade(%q) = %q, want %q", tc.out, got, tc.want)
+		}
+	}
+	// In a replay the output names the real path; the files live under the
+	// scratch root.
+	if got := strings.Join(OutputMade("Export directory: /mnt/c/p/x", "/r/mnt/c/p", "/r"), " "); got != "/r/mnt/c/p/x" {
+		t.Errorf("OutputMade under a root = %q", got)
+	}
+}
