@@ -1079,6 +1079,20 @@ func OutputMade(output, project, root string) []string {
 		}
 		out = append(out, q)
 	}
+	// Several files saved under one folder make it the program's output
+	// folder ("Saved mask: out/m_000/m.png", "Saved overlay: out/o.png"):
+	// the deepest folder they share, when it lies inside the project.
+	if len(out) >= 2 {
+		d := path.Dir(out[0])
+		for _, q := range out[1:] {
+			for d != "/" && d != "." && !inDir(q, d) {
+				d = path.Dir(d)
+			}
+		}
+		if project != "" && d != project && inDir(d, project) && !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
 	return out
 }
 

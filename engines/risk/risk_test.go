@@ -628,7 +628,11 @@ func TestPrivateStaged(t *testing.T) {
 func TestOutputMade(t *testing.T) {
 	for _, tc := range []struct{ out, want string }{
 		{"✅ Export completed successfully!\n📁 Export directory: /mnt/c/p/.claude-sessions/test-export\n", "/mnt/c/p/.claude-sessions/test-export"},
-		{"Saved combined overlay: out/overlay.png\nSaved mask: out/m_000/m.png", "/mnt/c/p/out/overlay.png /mnt/c/p/out/m_000/m.png"},
+		// Several files saved under one folder: the folder too
+		// (athena-samdecode #15, whose folder the agent removed at #27,
+		// labelled false by judges AE and AF on the fourteenth set).
+		{"Saved combined overlay: out/overlay.png\nSaved mask: out/m_000/m.png", "/mnt/c/p/out/overlay.png /mnt/c/p/out/m_000/m.png /mnt/c/p/out"},
+		{"Saved a: a.png\nSaved b: docs/b.png", "/mnt/c/p/a.png /mnt/c/p/docs/b.png"},
 		{"Wrote report.html", "/mnt/c/p/report.html"},
 		{"Processing data/input.csv\nerror: cannot open src/app.py", ""},
 		{"", ""},
