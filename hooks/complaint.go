@@ -295,34 +295,9 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 	}
 	var out []advice.Advisory
 	if earlier == nil {
-		// The first report of a failure right after the agent's last
-		// message said it was fixed, about the same thing: the claim did
-		// not hold where the user looks.
-		// A bare "still not working" names nothing but says the same
-		// thing is still failing: it answers the claim whatever it names.
-		if cl, ok := s.lastClaim(); ok {
-			if sh := claimShared(cl.Text, stems); len(sh) >= 2 || (again && bare(stems, failures)) {
-				out = append(out, advice.RepeatComplaint(advice.ComplaintFacts{
-					Now: p.Prompt, Reports: 1, Claims: []string{cl.Text}, Shared: sh,
-				}))
-			}
-		}
+		out = s.rightAfterClaim(p.Prompt, stems, failures, again)
 	} else {
-		var claims []string
-		// Said again only after a new attempt at a fix: a claim, or a file
-		// written, since it was last said.
-		fresh := c.Said == 0 || s.mainWrites() > c.SaidWrites
-		for _, cl := range c.Claims {
-			if cl.Clock > earlier.Clock && claimAbout(cl.Text, earlier.Stems, stems) {
-				claims = append(claims, cl.Text)
-				fresh = fresh || cl.Clock > c.Said
-			}
-		}
-		if len(claims) > 0 && fresh {
-			out = append(out, advice.RepeatComplaint(advice.ComplaintFacts{
-				Now: p.Prompt, Earlier: earlier.Text, Reports: reports, Claims: claims, Shared: shared,
-			}))
-		}
+		out = s.reportedAgain(p.Prompt, earlier, reports, shared, stems)
 	}
 	sat.Inc(&c.Clock)
 	if len(out) > 0 {
@@ -333,6 +308,46 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 		c.Reports = c.Reports[len(c.Reports)-maxReports:]
 	}
 	return out
+}
+
+// rightAfterClaim is the advisory for the first report of a failure made
+// right after the agent's last message said it was fixed, about the same
+// thing: the claim did not hold where the user looks. A bare "still not
+// working" names nothing but says the same thing is still failing: it
+// answers the claim whatever it names.
+func (s *session) rightAfterClaim(prompt string, stems, failures []string, again bool) []advice.Advisory {
+	cl, ok := s.lastClaim()
+	if !ok {
+		return nil
+	}
+	sh := claimShared(cl.Text, stems)
+	if len(sh) < 2 && !(again && bare(stems, failures)) {
+		return nil
+	}
+	return []advice.Advisory{advice.RepeatComplaint(advice.ComplaintFacts{
+		Now: prompt, Reports: 1, Claims: []string{cl.Text}, Shared: sh,
+	})}
+}
+
+// reportedAgain is the advisory for a failure reported again after claims
+// of a fix made since the earlier report; said again only after a new
+// attempt at a fix (a claim, or a file written) since it was last said.
+func (s *session) reportedAgain(prompt string, earlier *state.Report, reports int, shared, stems []string) []advice.Advisory {
+	c := s.complaints()
+	var claims []string
+	fresh := c.Said == 0 || s.mainWrites() > c.SaidWrites
+	for _, cl := range c.Claims {
+		if cl.Clock > earlier.Clock && claimAbout(cl.Text, earlier.Stems, stems) {
+			claims = append(claims, cl.Text)
+			fresh = fresh || cl.Clock > c.Said
+		}
+	}
+	if len(claims) == 0 || !fresh {
+		return nil
+	}
+	return []advice.Advisory{advice.RepeatComplaint(advice.ComplaintFacts{
+		Now: prompt, Earlier: earlier.Text, Reports: reports, Claims: claims, Shared: shared,
+	})}
 }
 
 // errorNameRe matches the name of an exception or error class
