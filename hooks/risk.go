@@ -123,7 +123,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		if len(r.Unread) > 0 && p.ToolName == "Write" {
 			r.Unread = slices.DeleteFunc(r.Unread, func(f string) bool { return f == c.FilePath })
 		}
-	} else if p.ToolName == "Bash" && !userRejected(p.Error) {
+	} else if p.ToolName == "Bash" && !userRejected(p.Error) && !permissionDenied(p.Error) {
 		// A command that failed after its first steps ran (echo x > f &&
 		// git add f && a hook that refuses) made what those steps made:
 		// deleting it later is the session cleaning up after itself.
@@ -215,7 +215,7 @@ func (s *session) pushFastForward(p *Payload) bool {
 
 // tookEffect tells whether a finding's step did what its entry warns of,
 // as the call's outcome shows. It did not when the person declined the
-// call (they know of it; an instruction it broke is still said, as the
+// call or the CLI's permission rules refused it (they know of it; an instruction it broke is still said, as the
 // agent may have lost it at a /clear); when a write refused again
 // overwrote nothing; when a force push only moved refs forward; when a
 // step after a && never ran (the error is another step's: rm, chmod…
@@ -224,7 +224,7 @@ func (s *session) pushFastForward(p *Payload) bool {
 // secrets file printed nothing or no value.
 func (s *session) tookEffect(p *Payload, f risk.Finding, failed bool) bool {
 	switch {
-	case failed && userRejected(p.Error):
+	case failed && (userRejected(p.Error) || permissionDenied(p.Error)):
 		return false
 	case f.Entry == risk.OverwriteUnread && failed:
 		return false
@@ -244,6 +244,13 @@ func (s *session) tookEffect(p *Payload, f risk.Finding, failed bool) bool {
 func userRejected(errText string) bool {
 	return strings.Contains(errText, "The user doesn't want to proceed with this tool use") ||
 		strings.Contains(errText, "The user doesn't want to take this action")
+}
+
+// permissionDenied tells the error of a call the CLI's permission rules
+// refused before it ran ("Permission to use Bash with command rm -rf x has
+// been denied."): the step did nothing.
+func permissionDenied(errText string) bool {
+	return strings.HasPrefix(strings.TrimSpace(errText), "Permission to use ") && strings.Contains(errText, " has been denied")
 }
 
 // printedNoSecret tells, from a successful shell call's output, that it
