@@ -297,7 +297,7 @@ func (s *session) riskCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 		c.NewText, c.OldText = nb.String(), ob.String()
 	}
 	r := s.riskState()
-	c.Written, c.Secrets, c.Unread = r.Written, r.Secrets, r.Unread
+	c.Written, c.Secrets, c.Unread, c.Stashed = r.Written, r.Secrets, r.Unread, r.Stashed
 	return c, in, true
 }
 
@@ -336,6 +336,7 @@ func (s *session) riskRemember(p *Payload, c risk.Call) {
 	var made []string
 	switch p.ToolName {
 	case "Bash":
+		r.Stashed = r.Stashed || risk.Stashes(c.Command)
 		made = risk.Creates(c.Command, c.ProjectDir, c.Root, r.Written)
 		if out, ok := s.shellOutput(p); ok && p.HookEventName != PostToolUseFailure {
 			made = append(made, risk.OutputMade(out, c.ProjectDir, c.Root)...)

@@ -582,3 +582,33 @@ func TestRiskQuietWhenPermissionDenied(t *testing.T) {
 		t.Fatalf("the step run was not advised once: %q", got)
 	}
 }
+
+// TestRiskStashPop: popping a stash the session made is its own work
+// coming back; popping one it did not make is said (procrypto-intelgrid
+// #25, the fifteenth held-out set, marked by judges AG and AH).
+func TestRiskStashPop(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		stashed bool
+		want    int
+	}{
+		{"the session's own stash", true, 0},
+		{"a stash the session did not make", false, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Risk = settings.Observe
+			s.userPrompt("execute plan 02-01 and commit")
+			if tc.stashed {
+				s.tool("Bash", jsonStr(map[string]any{"command": "git stash -u && git pull --rebase"}), bashOut("Saved working directory and index state WIP on main"))
+			}
+			s.tool("Bash", jsonStr(map[string]any{"command": "git stash pop 2>/dev/null || true; git status --short"}), bashOut(" M src/a.ts\n"))
+			if n := s.countObserved("risk"); n != tc.want {
+				t.Fatalf("risk advisories: %d, want %d (%q)", n, tc.want, s.observed)
+			}
+			if tc.want > 0 && !strings.Contains(s.observed[0], "stash-pop") {
+				t.Errorf("not stash-pop: %q", s.observed[0])
+			}
+		})
+	}
+}

@@ -360,6 +360,9 @@ type Risk struct {
 	// Unread are files whose write the CLI refused until they were read
 	// ("File has not been read yet"), not read since (engines/risk.Call).
 	Unread []string `json:"unread,omitempty"`
+	// Stashed tells that the session ran git stash (push): a later pop is
+	// its own stash coming back.
+	Stashed bool `json:"stashed,omitempty"`
 	// Advised is the tool-call count at each catalogue entry's last
 	// advisory.
 	Advised map[string]int `json:"advised,omitempty"`

@@ -81,6 +81,9 @@ var (
 	GitPushForce = &Entry{ID: "git-push-force", Category: DeleteData,
 		What:  "force-pushes, replacing the remote branch's history",
 		Cover: []string{"force push", "force-push", "push force", "force-with-lease", "overwrite remote", "rewrite history"}}
+	StashPop = &Entry{ID: "stash-pop", Category: DeleteData,
+		What:  "pops a stash this session did not make (git stash pop): whatever stash is on top, perhaps the user's saved work from another branch or worktree, is applied here and dropped from the list",
+		Cover: []string{"stash*", "pop*"}}
 	GitBranchDelete = &Entry{ID: "git-branch-delete", Category: DeleteData,
 		What:         "deletes a git branch that may hold unmerged work",
 		Cover:        []string{"delet* branch*", "remov* branch*", "branch -D", "clean* branch*", "prune", "merg*"},
@@ -172,7 +175,7 @@ var (
 // Catalogue returns every entry, in documentation order.
 func Catalogue() []*Entry {
 	return []*Entry{
-		RmRecursive, RmOutside, RmFile, OverwriteUnread, SQLDrop, DBReset, GitResetHard, GitDiscard, GitClean, GitPushForce, GitBranchDelete, GitLock,
+		RmRecursive, RmOutside, RmFile, OverwriteUnread, SQLDrop, DBReset, GitResetHard, GitDiscard, StashPop, GitClean, GitPushForce, GitBranchDelete, GitLock,
 		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, TestSkip, PublicShare,
 		SecretCLI, SecretSudo, SecretFile, SecretPrint, SecretCommit, StagePrivate, CommitPrivate,
 		SystemService, SystemEtc, SystemRegistry, KillRuntime, GlobalForce,

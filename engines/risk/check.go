@@ -34,6 +34,9 @@ type Call struct {
 	// ("File has not been read yet": the file exists and this session has
 	// not seen it), not read since.
 	Unread []string
+	// Stashed tells that this session stashed changes (git stash push):
+	// popping a stash then brings its own back.
+	Stashed bool
 	// Root is where the paths live when not at "/": a replay's scratch
 	// file system, whose own place (under /dev/shm) says nothing of
 	// whether a path is temporary. "" for a live hook.
@@ -693,8 +696,11 @@ func checkGit(c Call, x cmd) []Finding {
 			out = append(out, Finding{Entry: GitDiscard, Target: "."})
 		}
 	case "stash":
-		if len(params) > 0 && (params[0] == "drop" || params[0] == "clear") {
+		switch {
+		case len(params) > 0 && (params[0] == "drop" || params[0] == "clear"):
 			out = append(out, Finding{Entry: GitDiscard, Target: "stash " + params[0]})
+		case len(params) > 0 && params[0] == "pop" && !c.Stashed:
+			out = append(out, Finding{Entry: StashPop, Target: "stash pop"})
 		}
 	}
 	return out
@@ -1038,6 +1044,29 @@ func lastArg(xs []string) string {
 
 func lazy(p string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(p) })
+}
+
+// Stashes tells whether a command stashes changes (git stash, git stash
+// push or save), so that a later pop brings the session's own stash back.
+func Stashes(command string) bool {
+	if !strings.Contains(command, "stash") || len(command) > maxCommand {
+		return false
+	}
+	cmds, _ := parseCommand(command, 0)
+	found := false
+	inDirs(cmds, "", func(name string, x cmd) {
+		if name != "git" {
+			return
+		}
+		if gitSub(x.args[1:]) != "stash" {
+			return
+		}
+		i := slices.Index(x.args, "stash")
+		if i+1 == len(x.args) || x.args[i+1] == "push" || x.args[i+1] == "save" || strings.HasPrefix(x.args[i+1], "-") {
+			found = true
+		}
+	})
+	return found
 }
 
 // madeLine is an output line that announces a file or folder the command
