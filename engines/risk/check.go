@@ -699,7 +699,9 @@ func checkGit(c Call, x cmd) []Finding {
 		switch {
 		case len(params) > 0 && (params[0] == "drop" || params[0] == "clear"):
 			out = append(out, Finding{Entry: GitDiscard, Target: "stash " + params[0]})
-		case len(params) > 0 && params[0] == "pop" && !c.Stashed:
+		case len(params) > 0 && params[0] == "pop" && !c.Stashed && !Stashes(c.Command):
+			// Not when the same command stashed first (git stash && git
+			// pull --rebase && git stash pop).
 			out = append(out, Finding{Entry: StashPop, Target: "stash pop"})
 		}
 	}

@@ -60,6 +60,7 @@ func TestCommands(t *testing.T) {
 		// A stash this session did not make (procrypto-intelgrid #25, the
 		// fifteenth held-out set, marked by judges AG and AH).
 		{"git stash pop 2>/dev/null || true; git status --short", "stash-pop"},
+		{"git stash && git pull --rebase && git stash pop", ""},
 		{"git stash list", ""},
 		{"git stash", ""},
 		{`git commit --no-verify -m "x"`, "no-verify"},
