@@ -256,6 +256,8 @@ func readsFields(tool string) bool {
 const (
 	bashPersisted    = 30000
 	persistedPreview = 2300
+	// grepShown is the most of a Grep result any CLI shows the model.
+	grepShown = 20000
 )
 
 // visibleChars estimates how many characters of a tool response reach the
@@ -291,7 +293,16 @@ func (r *toolResp) visibleChars(tool string, raw json.RawMessage) int {
 	case "Grep":
 		var c string
 		_ = json.Unmarshal(r.Content, &c)
-		return utf8.RuneCountInString(c) + 80*len(r.Filenames)
+		n := utf8.RuneCountInString(c) + 80*len(r.Filenames)
+		if n > grepShown {
+			// The CLI never shows more of a Grep result: 2.1.x saves it to
+			// a file with a 2 KB preview ("Output too large (41KB). Full
+			// output saved to:", procrypto-screenerstyle #126, CLI 2.1.2),
+			// as it does a long Bash output; 1.x and 2.0 cut it at
+			// grepShown characters.
+			return persistedPreview
+		}
+		return n
 	case "WebFetch":
 		return utf8.RuneCountInString(r.Result)
 	}

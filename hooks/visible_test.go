@@ -24,6 +24,12 @@ func TestVisibleChars(t *testing.T) {
 		{"Bash output just under the cap", "Bash", map[string]any{"stdout": strings.Repeat("x", bashPersisted-1)}, bashPersisted - 1},
 		{"Bash output at the cap", "Bash", map[string]any{"stdout": strings.Repeat("x", bashPersisted)}, persistedPreview},
 		{"Bash output far over", "Bash", map[string]any{"stdout": strings.Repeat("x", 58000)}, persistedPreview},
+		// A Grep result over what any CLI shows is a preview too
+		// (procrypto-screenerstyle #126-#127, the sixteenth held-out set:
+		// pressure named them as the biggest outputs, useless to both
+		// judges AI and AJ, as only 2 KB previews had reached the context).
+		{"Grep content at the cap", "Grep", map[string]any{"mode": "content", "content": strings.Repeat("x", grepShown)}, grepShown},
+		{"Grep content over it", "Grep", map[string]any{"mode": "content", "content": strings.Repeat("x", 41000)}, persistedPreview},
 		{"Read content", "Read", map[string]any{"type": "text", "file": map[string]any{"content": strings.Repeat("y", 40000)}}, 40000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
