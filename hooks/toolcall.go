@@ -69,7 +69,7 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 	}
 	// Bookkeeping (todo lists, plans) is no evidence either way: it leaves
 	// drift, the agent's pending prose and the turn's score alone.
-	if set.Drift.Enabled && !s.disabled("drift") && p.AgentID == "" && s.w.Drift != nil && !drift.Bookkeeping(p.ToolName) {
+	if set.Drift.Enabled && !s.disabled("drift") && p.AgentID == "" && s.w.Drift != nil && !drift.Bookkeeping(p.ToolName) && !drift.StateDocs(p.ToolName, sig.Files) {
 		sig.AddNarrative(s.newAssistantWords(p))
 		if s.failText != "" {
 			// What failed names what the work must reach next: the files
