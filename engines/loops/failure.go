@@ -270,6 +270,10 @@ func classKey(line, low string) string {
 		// shell that ran the command split a path at its escaped space, so
 		// the same escape fails again however the command is varied.
 		return SplitPathKey
+	case strings.Contains(low, "no task found with id"):
+		// TaskOutput given the agentId of a Task call that has already
+		// returned: it reads background tasks only, whatever the id.
+		return TaskNotFoundKey
 	case strings.HasPrefix(low, "warning: not upgrading ") && strings.HasSuffix(low, "the latest version is already installed"):
 		// Homebrew's package is behind the release the agent wants: a
 		// brew update, upgrade or reinstall gets the same version.
@@ -294,7 +298,7 @@ func classKey(line, low string) string {
 // The keys of failures no retry can change until someone acts on their
 // cause: the page is too long for WebFetch, sudo has no terminal to ask
 // for the password on, .gitignore ignores the path, the remote's rules
-// refuse the push, the shell splits an escaped path, brew has nothing newer. Met a second time,
+// refuse the push, the shell splits an escaped path, brew has nothing newer, TaskOutput has no such task. Met a second time,
 // however the command was varied, they are a loop (ShortThreshold).
 const (
 	// PageTooLongKey: WebFetch answers "Prompt is too long" when the page
@@ -309,10 +313,12 @@ const (
 	SplitPathKey = "a path with an escaped space was split in two"
 	// BrewLatestKey: brew upgrade finds nothing newer than what is installed.
 	BrewLatestKey = "brew has no newer version to upgrade to"
+	// TaskNotFoundKey: TaskOutput finds no task by the id a Task call gave.
+	TaskNotFoundKey = "TaskOutput finds no task by a subagent's id"
 )
 
 // retryProof are those keys, for failThreshold.
-var retryProof = map[string]bool{PageTooLongKey: true, SudoKey: true, IgnoredKey: true, RulesKey: true, SplitPathKey: true, BrewLatestKey: true}
+var retryProof = map[string]bool{PageTooLongKey: true, SudoKey: true, IgnoredKey: true, RulesKey: true, SplitPathKey: true, BrewLatestKey: true, TaskNotFoundKey: true}
 
 // WebFetchKey is the failure key of a WebFetch result that reports one
 // though the call succeeded: "Prompt is too long" (PageTooLongKey); "" for

@@ -35,6 +35,9 @@ func TestFailureKey(t *testing.T) {
 		// what is installed is no failure.
 		{"✔︎ JSON API cask.jws.json\nWarning: Not upgrading claude-code, the latest version is already installed", "brew has no newer version to upgrade to"},
 		{"Warning: jq 1.7.1 is already installed and up-to-date.\nTo reinstall 1.7.1, run:\n  brew reinstall jq", ""},
+		// TaskOutput given a finished Task's agentId (procrypto-screenerstyle
+		// #165 and #177, the sixteenth held-out set, marked by judges AI and AJ).
+		{"<tool_use_error>No task found with ID: ac8de3d</tool_use_error>", "TaskOutput finds no task by a subagent's id"},
 		// A path split at its escaped space (athena-notesdb #1-#2).
 		{"ls: /Users/j/Library/Group\\: No such file or directory\nls: Containers/: No such file or directory", "a path with an escaped space was split in two"},
 		{"sudo: 3 incorrect password attempts", ""},
