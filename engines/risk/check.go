@@ -144,6 +144,10 @@ func checkCommand(c Call) []Finding {
 		if i := indexOf(x.args, "--permission-mode"); i >= 0 && i+1 < len(x.args) && x.args[i+1] == "bypassPermissions" {
 			out = append(out, Finding{Entry: SkipPermissions, Target: "--permission-mode bypassPermissions"})
 		}
+		if name == "git" && stashPush(x) {
+			// A pop later in the same command brings this stash back.
+			c.Stashed = true
+		}
 		out = append(out, checkGitLock(name, x)...)
 		out = append(out, checkSecretPrint(name, x)...)
 		switch name {
@@ -699,9 +703,7 @@ func checkGit(c Call, x cmd) []Finding {
 		switch {
 		case len(params) > 0 && (params[0] == "drop" || params[0] == "clear"):
 			out = append(out, Finding{Entry: GitDiscard, Target: "stash " + params[0]})
-		case len(params) > 0 && params[0] == "pop" && !c.Stashed && !Stashes(c.Command):
-			// Not when the same command stashed first (git stash && git
-			// pull --rebase && git stash pop).
+		case len(params) > 0 && params[0] == "pop" && !c.Stashed:
 			out = append(out, Finding{Entry: StashPop, Target: "stash pop"})
 		}
 	}
@@ -1057,18 +1059,19 @@ func Stashes(command string) bool {
 	cmds, _ := parseCommand(command, 0)
 	found := false
 	inDirs(cmds, "", func(name string, x cmd) {
-		if name != "git" {
-			return
-		}
-		if gitSub(x.args[1:]) != "stash" {
-			return
-		}
-		i := slices.Index(x.args, "stash")
-		if i+1 == len(x.args) || x.args[i+1] == "push" || x.args[i+1] == "save" || strings.HasPrefix(x.args[i+1], "-") {
-			found = true
-		}
+		found = found || name == "git" && stashPush(x)
 	})
 	return found
+}
+
+// stashPush tells a git command that stashes changes: git stash, git
+// stash push or save, git stash -u.
+func stashPush(x cmd) bool {
+	if gitSub(x.args[1:]) != "stash" {
+		return false
+	}
+	i := slices.Index(x.args, "stash")
+	return i+1 == len(x.args) || x.args[i+1] == "push" || x.args[i+1] == "save" || strings.HasPrefix(x.args[i+1], "-")
 }
 
 // madeLine is an output line that announces a file or folder the command
