@@ -123,7 +123,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		if len(r.Unread) > 0 && p.ToolName == "Write" {
 			r.Unread = slices.DeleteFunc(r.Unread, func(f string) bool { return f == c.FilePath })
 		}
-	} else if p.ToolName == "Bash" && !userRejected(p.Error) && !permissionDenied(p.Error) {
+	} else if p.ToolName == "Bash" && !neverRan(p.Error) {
 		// A command that failed after its first steps ran (echo x > f &&
 		// git add f && a hook that refuses) made what those steps made:
 		// deleting it later is the session cleaning up after itself.
@@ -224,7 +224,7 @@ func (s *session) pushFastForward(p *Payload) bool {
 // secrets file printed nothing or no value.
 func (s *session) tookEffect(p *Payload, f risk.Finding, failed bool) bool {
 	switch {
-	case failed && (userRejected(p.Error) || permissionDenied(p.Error)):
+	case failed && (neverRan(p.Error)):
 		return false
 	case f.Entry == risk.OverwriteUnread && failed:
 		return false
@@ -246,11 +246,12 @@ func userRejected(errText string) bool {
 		strings.Contains(errText, "The user doesn't want to take this action")
 }
 
-// permissionDenied tells the error of a call the CLI's permission rules
-// refused before it ran ("Permission to use Bash with command rm -rf x has
-// been denied."): the step did nothing.
-func permissionDenied(errText string) bool {
-	return strings.HasPrefix(strings.TrimSpace(errText), "Permission to use ") && strings.Contains(errText, " has been denied")
+// neverRan tells the error of a call that did nothing: the person declined
+// it (userRejected), or the CLI's permission rules refused it before it ran
+// ("Permission to use Bash with command rm -rf x has been denied.").
+func neverRan(errText string) bool {
+	return userRejected(errText) ||
+		strings.HasPrefix(strings.TrimSpace(errText), "Permission to use ") && strings.Contains(errText, " has been denied")
 }
 
 // printedNoSecret tells, from a successful shell call's output, that it
