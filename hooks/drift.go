@@ -102,12 +102,11 @@ func (s *session) interrupted() {
 }
 
 // driftCall folds one main-agent tool call into the drift state and returns
-// the drift advisory, if one is due.
+// the drift advisory, if one is due; the caller leaves out the calls that are
+// no evidence (drift.NoEvidence).
 func (s *session) driftCall(tool string, cs drift.CallSig) []advice.Advisory {
 	d := s.w.Drift
-	if d == nil || drift.Bookkeeping(tool) {
-		// Bookkeeping (todo lists, tasks, plan mode) is no evidence either
-		// way: it is not a step of the drift window at all.
+	if d == nil {
 		return nil
 	}
 	set := s.env.Settings.Drift

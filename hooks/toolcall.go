@@ -67,9 +67,10 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 	if set.Loops.Enabled && !s.disabled("loops") {
 		advs = append(advs, s.loopCall(p, target, rng)...)
 	}
-	// Bookkeeping (todo lists, plans) is no evidence either way: it leaves
-	// drift, the agent's pending prose and the turn's score alone.
-	if set.Drift.Enabled && !s.disabled("drift") && p.AgentID == "" && s.w.Drift != nil && !drift.Bookkeeping(p.ToolName) && !drift.StateDocs(p.ToolName, sig.Files) {
+	// Bookkeeping (todo lists, plans, the agent's state documents) is no
+	// evidence either way: it leaves drift, the agent's pending prose and
+	// the turn's score alone.
+	if set.Drift.Enabled && !s.disabled("drift") && p.AgentID == "" && s.w.Drift != nil && !drift.NoEvidence(p.ToolName, sig) {
 		sig.AddNarrative(s.newAssistantWords(p))
 		if s.failText != "" {
 			// What failed names what the work must reach next: the files
@@ -282,27 +283,18 @@ func (r *toolResp) visibleChars(tool string, raw json.RawMessage) int {
 	case "Read":
 		return utf8.RuneCountInString(r.File.Content)
 	case "Bash", "PowerShell":
-		n := utf8.RuneCountInString(r.Stdout) + utf8.RuneCountInString(r.Stderr)
-		if n >= bashPersisted {
-			// The CLI (2.x) saves an output this long to a file and shows
-			// the model a 2 KB "<persisted-output>" preview of it
-			// (e2e/compress_test.go).
-			return persistedPreview
-		}
-		return n
+		// The CLI (2.x) saves an output this long to a file and shows the
+		// model a 2 KB "<persisted-output>" preview of it
+		// (e2e/compress_test.go).
+		return shown(utf8.RuneCountInString(r.Stdout)+utf8.RuneCountInString(r.Stderr), bashPersisted-1)
 	case "Grep":
 		var c string
 		_ = json.Unmarshal(r.Content, &c)
-		n := utf8.RuneCountInString(c) + 80*len(r.Filenames)
-		if n > grepShown {
-			// The CLI never shows more of a Grep result: 2.1.x saves it to
-			// a file with a 2 KB preview ("Output too large (41KB). Full
-			// output saved to:", procrypto-screenerstyle #126, CLI 2.1.2),
-			// as it does a long Bash output; 1.x and 2.0 cut it at
-			// grepShown characters.
-			return persistedPreview
-		}
-		return n
+		// The CLI never shows more of a Grep result: 2.1.x saves it to a
+		// file with a 2 KB preview ("Output too large (41KB). Full output
+		// saved to:", procrypto-screenerstyle #126, CLI 2.1.2), as it does
+		// a long Bash output; 1.x and 2.0 cut it at grepShown characters.
+		return shown(utf8.RuneCountInString(c)+80*len(r.Filenames), grepShown)
 	case "WebFetch":
 		return utf8.RuneCountInString(r.Result)
 	}
@@ -313,10 +305,16 @@ func (r *toolResp) visibleChars(tool string, raw json.RawMessage) int {
 // context: all of it, unless it is as long as a Bash output the CLI
 // saves to a file and shows as a preview.
 func errorChars(text string) int {
-	if n := utf8.RuneCountInString(text); n < bashPersisted {
-		return n
+	return shown(utf8.RuneCountInString(text), bashPersisted-1)
+}
+
+// shown is how many of n characters the model sees when the CLI shows at
+// most max of them and saves a longer output to a file behind its preview.
+func shown(n, max int) int {
+	if n > max {
+		return persistedPreview
 	}
-	return persistedPreview
+	return n
 }
 
 func clipAll(xs []string, n int) []string {

@@ -187,11 +187,12 @@ func (st *State) Step(c Config, session string, call Call) Verdict {
 		st.Switched = fit.Bytes(firstSibling(parseIdents(st.Idents), cs.Acts), 128)
 	}
 	points := 0
-	if !Bookkeeping(call.Tool) && (len(toks) > 0 || len(cs.Files) > 0) {
+	none := NoEvidence(call.Tool, cs)
+	if !none && (len(toks) > 0 || len(cs.Files) > 0) {
 		points = st.anchorPoints(Stems(toks), cs.Files)
 	}
 	switch {
-	case Bookkeeping(call.Tool):
+	case none:
 		sig.Tokens, sig.Files, sig.Topic = []string{}, nil, TopicNeutral
 	case st.Switched != "":
 		sig.Topic = TopicConflict

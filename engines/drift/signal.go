@@ -255,6 +255,12 @@ func StateDocs(tool string, files []string) bool {
 	return len(files) > 0
 }
 
+// NoEvidence reports whether a call says nothing either way about what the
+// work is on: bookkeeping tools and the agent's own state documents.
+func NoEvidence(tool string, sig CallSig) bool {
+	return Bookkeeping(tool) || StateDocs(tool, sig.Files)
+}
+
 // commandWords keeps what a shell command is about: its arguments, not the
 // program that runs them or the options. The program and, for tools with
 // subcommands, the subcommand say how work is done (git push, npm test, bd
