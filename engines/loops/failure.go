@@ -2,6 +2,7 @@ package loops
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -319,6 +320,17 @@ const (
 
 // retryProof are those keys, for failThreshold.
 var retryProof = map[string]bool{PageTooLongKey: true, SudoKey: true, IgnoredKey: true, RulesKey: true, SplitPathKey: true, BrewLatestKey: true, TaskNotFoundKey: true}
+
+// RetryProofKeys are the keys of failures no retry changes, sorted: each
+// needs the step that does change it (hooks/advice).
+func RetryProofKeys() []string {
+	keys := make([]string, 0, len(retryProof))
+	for k := range retryProof {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
 
 // WebFetchKey is the failure key of a WebFetch result that reports one
 // though the call succeeded: "Prompt is too long" (PageTooLongKey); "" for

@@ -1,6 +1,7 @@
 package advice
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -99,6 +100,23 @@ func TestReadableTarget(t *testing.T) {
 	} {
 		if got := readable(in); got != want {
 			t.Errorf("readable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestSettledNextCoversRetryProof: every failure the engine counts as a
+// loop at its second round has the next step that changes it, and no step
+// is kept for a key the engine no longer knows.
+func TestSettledNextCoversRetryProof(t *testing.T) {
+	keys := loops.RetryProofKeys()
+	for _, k := range keys {
+		if settledNext[k] == "" {
+			t.Errorf("no next step for the retry-proof failure %q", k)
+		}
+	}
+	for k := range settledNext {
+		if !slices.Contains(keys, k) {
+			t.Errorf("a next step for %q, which the engine does not count as retry-proof", k)
 		}
 	}
 }
