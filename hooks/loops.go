@@ -331,10 +331,10 @@ func (s *session) loopCall(p *Payload, target, rng string) []advice.Advisory {
 			}
 		}
 		a := advice.Loop(asSessionCalls(f, ls), c)
-		if !a.Observed || f.Once {
-			// A lone revert is no loop to tell the agent of, but its two
-			// calls still cancel out: rank keeps them from the
-			// load-bearing list like a loop's.
+		if !a.Observed || f.Once || f.Rollback {
+			// A lone revert or a rollback is no loop to tell the agent
+			// of, but its two calls still cancel out: rank keeps them
+			// from the load-bearing list like a loop's.
 			a.Loop = sessionCalls(ls, f.Events)
 		}
 		out = append(out, a)

@@ -73,6 +73,11 @@ type Finding struct {
 	// second revert soon after alerts hard. A whole-file Write back to old
 	// content is a loop even alone.
 	Once bool `json:"once,omitempty"`
+	// Rollback (edit-revert) tells that the revert put back content no call
+	// failed on, after a call failed on the content it replaces: the
+	// agent backing out a change that broke something, not going round.
+	// Reported for the record like Asked: no loop.
+	Rollback bool `json:"rollback,omitempty"`
 
 	// Fingerprint (fail-loop) is the repeated error's fingerprint, and
 	// Edits the number of successful writes made between the first and the
@@ -181,7 +186,7 @@ func (s *State) Record(e Event, cfg Config) []Finding {
 // times CooldownStretch when its last alert was hard and its EMA is still at
 // or above HardEMA. An alert is hard when the EMA is at or above HardEMA,
 // otherwise soft. Alerts come back hard first, then in pattern order; a
-// finding that is no loop (Finding.Asked, Finding.Once) comes last, soft, and leaves the
+// finding that is no loop (Finding.Asked, Finding.Rollback, Finding.Once) comes last, soft, and leaves the
 // pattern's EMA and cooldown as if it had not held.
 //
 // A config value that Validate would refuse is replaced by its default, and
@@ -241,7 +246,7 @@ func (s *State) RecordWith(e Event, cfg Config, patterns []Pattern) []Finding {
 		if !(prev >= 0 && prev <= 1) {
 			prev = 0
 		}
-		if hit && f.Asked {
+		if hit && (f.Asked || f.Rollback) {
 			// Not a loop: reported as it is, after the alerts, the
 			// pattern's memory left as if it had not held.
 			f.Pattern, f.Seq, f.Severity, f.EMA = name, s.Seq, Soft, prev

@@ -151,7 +151,64 @@ func oracleEditRevert(h []Event, cfg Config) (Finding, bool) {
 	}
 	// A lone revert by a targeted edit, not asked for, is recorded, no loop.
 	f.Once = !f.Asked && f.Count == 1 && (h[t].Tool == "Edit" || h[t].Tool == "MultiEdit" || h[t].Tool == "NotebookEdit")
+	f.Rollback = !f.Asked && oracleRollback(h, f)
 	return f, true
+}
+
+// oracleRollback cuts the calls before the revert into stretches at the
+// file's writes (a write belongs to no stretch) and asks of two of them:
+// the last, where the content the revert replaces was in place, must hold
+// a failure; the one where the restored content was seen must hold a call
+// that is not this file's read or write and no failure. Interruptions
+// count neither way.
+func oracleRollback(h []Event, f Finding) bool {
+	t := len(h) - 1
+	file := oFile(h[t])
+	stretch := make([]int, t) // stretch number of each call, -1 for the file's writes
+	n := 0
+	at := -1
+	for i := range t {
+		if h[i].Seq == f.RevertTo {
+			at = i
+		}
+		if oFileWrite(h[i]) && oFile(h[i]) == file {
+			stretch[i] = -1
+			n++
+			continue
+		}
+		stretch[i] = n
+	}
+	if n == 0 || at < 0 {
+		return false
+	}
+	restored := stretch[at]
+	if restored < 0 { // seen at a write: after it, or before it when FromBefore
+		restored = 0
+		for i := range at {
+			if stretch[i] == -1 {
+				restored++
+			}
+		}
+		if !f.FromBefore {
+			restored++
+		}
+	}
+	failed, clean, ran := false, true, false
+	for i := range t {
+		e := h[i]
+		if stretch[i] < 0 || e.Interrupted {
+			continue
+		}
+		bad := e.Failed
+		if stretch[i] == n && bad {
+			failed = true
+		}
+		if stretch[i] == restored {
+			clean = clean && !bad
+			ran = ran || oFile(e) != file || !(oracleReads[e.Tool] || oracleWrites[e.Tool] || oracleShells[e.Tool] && e.Wrote != "")
+		}
+	}
+	return failed && clean && ran
 }
 
 // oracleRevert is edit-revert's predicate and facts but Count.
@@ -711,8 +768,8 @@ func oracleAlerts(events []Event, cfg Config) [][]Finding {
 			} else {
 				f, hit = p.check(win, cfg)
 			}
-			if hit && f.Asked {
-				// Asked for: no loop, reported with the pattern's memory
+			if hit && (f.Asked || f.Rollback) {
+				// Asked for, or a rollback: no loop, reported with the pattern's memory
 				// as it was, and the predicate counts as not holding.
 				f.Pattern, f.Seq, f.EMA, f.Severity = p.name, uint64(t+1), ema[p.name], Soft
 				noLoop = append(noLoop, f)

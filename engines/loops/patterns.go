@@ -140,7 +140,9 @@ func (readLoop) Check(w []Event, cfg Config) (Finding, bool) {
 // came between the first write undone and the revert, the user most likely
 // asked for it ("put it back"): the finding is Asked, recorded, no loop.
 // The file's only revert in the window, made by a targeted edit, is Once:
-// recorded, no loop (see Finding.Once).
+// recorded, no loop (see Finding.Once). A revert to content no call failed
+// on, after a call failed on the content it replaces, is a Rollback: the
+// agent backing out a change that broke something, recorded, no loop.
 type editRevert struct{}
 
 // targetedEdit tells the file tools that change named text in a file, not
@@ -245,7 +247,73 @@ func (editRevert) Check(w []Event, cfg Config) (Finding, bool) {
 		}
 	}
 	f.Once = !asked && f.Count == 1 && targetedEdit(cur.Tool)
+	f.Rollback = !asked && rollback(w, n-1, found, viaBefore)
 	return f, true
+}
+
+// rollback tells whether the revert w[t], which restores the content seen
+// at w[found], puts back content that held: some call ran on it and none
+// failed, while a call failed on the content the revert replaces (between
+// the file's last write before t and t). Interruptions are the user's, not
+// the content's, and count neither way.
+func rollback(w []Event, t, found int, viaBefore bool) bool {
+	file := fileOf(&w[t])
+	writes := []int{}
+	for i, k := range fileEventsOn(w, file, t) {
+		if k == KindWrite {
+			writes = append(writes, i)
+		}
+	}
+	if len(writes) == 0 {
+		return false
+	}
+	// The restored content was in place between two writes of the file
+	// (start and end, exclusive): the write that made it, or the one
+	// before the event that saw it, and the next.
+	atWrite := slices.Contains(writes, found)
+	start, end := -1, t
+	for _, i := range writes {
+		if i < found || i == found && atWrite && !viaBefore {
+			start = i
+		}
+	}
+	for _, i := range writes {
+		if i > start && i < end {
+			end = i
+			break
+		}
+	}
+	return ranClean(w, start+1, end, file) && failedIn(w, writes[len(writes)-1]+1, t)
+}
+
+// ranClean tells whether some call in w[from:to] other than a read or write
+// of file ran, and none failed.
+func ranClean(w []Event, from, to int, file string) bool {
+	ran := false
+	for i := from; i < to; i++ {
+		e := &w[i]
+		if e.Interrupted {
+			continue
+		}
+		if e.Failed {
+			return false
+		}
+		if _, isFile := fileEvent(e); !isFile || fileOf(e) != file {
+			ran = true
+		}
+	}
+	return ran
+}
+
+// failedIn tells whether a call in w[from:to] failed (not by an
+// interruption).
+func failedIn(w []Event, from, to int) bool {
+	for i := from; i < to; i++ {
+		if w[i].Failed && !w[i].Interrupted {
+			return true
+		}
+	}
+	return false
 }
 
 // failLoop: FailThreshold failures with one identity (see failIdentities)

@@ -58,6 +58,7 @@ type expectation struct {
 	Undone      *int     `json:"undone"`
 	Asked       *bool    `json:"asked"`
 	Once        *bool    `json:"once"`
+	Rollback    *bool    `json:"rollback"`
 	Fingerprint *string  `json:"fingerprint"`
 	Edits       *int     `json:"edits"`
 	Cycle       *int     `json:"cycle"`
@@ -205,6 +206,7 @@ func checkFacts(t *testing.T, k string, x expectation, f Finding) {
 	eq(t, k, "undone", x.Undone, f.Undone)
 	eq(t, k, "asked", x.Asked, f.Asked)
 	eq(t, k, "once", x.Once, f.Once)
+	eq(t, k, "rollback", x.Rollback, f.Rollback)
 	eq(t, k, "fingerprint", x.Fingerprint, f.Fingerprint)
 	eq(t, k, "edits", x.Edits, f.Edits)
 	eq(t, k, "cycle", x.Cycle, f.Cycle)

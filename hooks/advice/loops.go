@@ -196,6 +196,14 @@ func editRevertText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 		a.Observed = true
 		return a
 	}
+	if f.Rollback {
+		// Recorded, not told: the content put back held, the content
+		// it replaces had a call fail on it.
+		a := finish(KindEditRevert, Soft, nums, "The write at call #%d returned %s to %s%s%s. No call failed while that content was in place and a call failed after the edit it undoes, so it is taken as a rollback of a change that broke something: no loop, the agent not told.",
+			f.Seq, target, what, undone, who)
+		a.Observed = true
+		return a
+	}
 	if f.Once {
 		// Recorded, not told: one targeted edit put back what the
 		// agent had written, which is most often on purpose.
