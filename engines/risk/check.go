@@ -620,94 +620,161 @@ func checkGit(c Call, x cmd) []Finding {
 	if len(args) == 0 {
 		return out
 	}
-	sub, rest := args[0], args[1:]
-	flags, params := splitFlagsWith(rest, gitValued[sub])
-	has := func(long string, short byte) bool {
-		for _, f := range flags {
-			if f == long || long != "" && strings.HasPrefix(f, long+"=") {
-				return true
-			}
-			if short != 0 && len(f) > 1 && f[0] == '-' && f[1] != '-' && strings.IndexByte(f[1:], short) >= 0 {
-				return true
-			}
-		}
-		return false
-	}
-	switch sub {
-	case "commit", "merge", "rebase", "pull", "cherry-pick", "revert", "am":
-		if has("--no-gpg-sign", 0) {
-			out = append(out, Finding{Entry: NoSign, Target: "git " + sub})
-		}
-	case "config":
-		for i, p := range params {
-			if i+1 < len(params) && signingOff(p+"="+params[i+1]) {
-				out = append(out, Finding{Entry: NoSign, Target: "git config " + p + " " + params[i+1]})
-			}
-		}
-	}
-	switch sub {
-	case "reset":
-		if has("--hard", 0) {
-			out = append(out, Finding{Entry: GitResetHard, Target: strings.Join(params, " ")})
-		}
-	case "push":
-		if has("--force", 'f') || has("--force-with-lease", 0) || has("--mirror", 0) {
-			out = append(out, Finding{Entry: GitPushForce, Target: strings.Join(params, " ")})
-		} else {
-			for _, p := range params {
-				if strings.HasPrefix(p, "+") {
-					out = append(out, Finding{Entry: GitPushForce, Target: p})
-				}
-			}
-		}
-		if has("--delete", 'd') {
-			out = append(out, Finding{Entry: GitBranchDelete, Target: lastArg(params)})
-		}
-		if has("--no-verify", 0) {
-			out = append(out, Finding{Entry: NoVerify, Target: "git push"})
-		}
-	case "commit":
-		if has("--no-verify", 'n') {
-			out = append(out, Finding{Entry: NoVerify, Target: "git commit"})
-		}
-		if has("--all", 'a') {
-			out = append(out, secretStaged(c.Secrets, nil, true)...)
-		} else {
-			out = append(out, secretStaged(c.Secrets, resolveAll(params, x.cwd), false)...)
-		}
-	case "add":
-		all := has("--all", 'A') || has("--update", 'u') || contains(params, ".") || contains(params, "-A")
-		out = append(out, secretStaged(c.Secrets, resolveAll(params, x.cwd), all)...)
-	case "branch":
-		if has("", 'D') || (has("--delete", 'd') && has("--force", 'f')) {
-			for _, p := range params {
-				out = append(out, Finding{Entry: GitBranchDelete, Target: p})
-			}
-		}
-	case "clean":
-		if (has("--force", 'f')) && !has("--dry-run", 'n') {
-			out = append(out, Finding{Entry: GitClean, Target: strings.Join(params, " ")})
-		}
-	case "restore":
-		staged, worktree := has("--staged", 'S'), has("--worktree", 'W')
-		if (!staged || worktree) && len(params) > 0 && !allWritten(params, x.cwd, c.Written) {
-			out = append(out, Finding{Entry: GitDiscard, Target: strings.Join(params, " ")})
-		}
-	case "checkout":
-		if i := indexOf(rest, "--"); i >= 0 && i+1 < len(rest) && !allWritten(rest[i+1:], x.cwd, c.Written) {
-			out = append(out, Finding{Entry: GitDiscard, Target: strings.Join(rest[i+1:], " ")})
-		} else if contains(params, ".") || has("--force", 'f') {
-			out = append(out, Finding{Entry: GitDiscard, Target: "."})
-		}
-	case "stash":
-		switch {
-		case len(params) > 0 && (params[0] == "drop" || params[0] == "clear"):
-			out = append(out, Finding{Entry: GitDiscard, Target: "stash " + params[0]})
-		case len(params) > 0 && params[0] == "pop" && !c.Stashed:
-			out = append(out, Finding{Entry: StashPop, Target: "stash pop"})
-		}
+	g := gitCall{c: c, x: x, sub: args[0], rest: args[1:]}
+	g.flags, g.params = splitFlagsWith(g.rest, gitValued[g.sub])
+	out = append(out, g.signing()...)
+	if check := gitChecks[g.sub]; check != nil {
+		out = append(out, check(g)...)
 	}
 	return out
+}
+
+// gitCall is one git command as checkGit reads it: the subcommand, the
+// words after it, and those split into options and parameters.
+type gitCall struct {
+	c                   Call
+	x                   cmd
+	sub                 string
+	rest, flags, params []string
+}
+
+// has tells whether the command was given an option, by its long name
+// (also as --name=value) or its one-letter short form (also in a group,
+// -fd).
+func (g gitCall) has(long string, short byte) bool {
+	for _, f := range g.flags {
+		if f == long || long != "" && strings.HasPrefix(f, long+"=") {
+			return true
+		}
+		if short != 0 && len(f) > 1 && f[0] == '-' && f[1] != '-' && strings.IndexByte(f[1:], short) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (g gitCall) target() string { return strings.Join(g.params, " ") }
+
+// signing finds commit signing switched off: --no-gpg-sign on a command
+// that commits, or git config commit.gpgsign false.
+func (g gitCall) signing() []Finding {
+	switch g.sub {
+	case "commit", "merge", "rebase", "pull", "cherry-pick", "revert", "am":
+		if g.has("--no-gpg-sign", 0) {
+			return []Finding{{Entry: NoSign, Target: "git " + g.sub}}
+		}
+	case "config":
+		var out []Finding
+		for i, p := range g.params {
+			if i+1 < len(g.params) && signingOff(p+"="+g.params[i+1]) {
+				out = append(out, Finding{Entry: NoSign, Target: "git config " + p + " " + g.params[i+1]})
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// gitChecks are the catalogue's checks of each git subcommand.
+var gitChecks = map[string]func(gitCall) []Finding{
+	"reset":    gitReset,
+	"push":     gitPush,
+	"commit":   gitCommit,
+	"add":      gitAdd,
+	"branch":   gitBranch,
+	"clean":    gitClean,
+	"restore":  gitRestore,
+	"checkout": gitCheckout,
+	"stash":    gitStash,
+}
+
+func gitReset(g gitCall) []Finding {
+	if g.has("--hard", 0) {
+		return []Finding{{Entry: GitResetHard, Target: g.target()}}
+	}
+	return nil
+}
+
+func gitPush(g gitCall) []Finding {
+	var out []Finding
+	if g.has("--force", 'f') || g.has("--force-with-lease", 0) || g.has("--mirror", 0) {
+		out = append(out, Finding{Entry: GitPushForce, Target: g.target()})
+	} else {
+		for _, p := range g.params {
+			if strings.HasPrefix(p, "+") {
+				out = append(out, Finding{Entry: GitPushForce, Target: p})
+			}
+		}
+	}
+	if g.has("--delete", 'd') {
+		out = append(out, Finding{Entry: GitBranchDelete, Target: lastArg(g.params)})
+	}
+	if g.has("--no-verify", 0) {
+		out = append(out, Finding{Entry: NoVerify, Target: "git push"})
+	}
+	return out
+}
+
+func gitCommit(g gitCall) []Finding {
+	var out []Finding
+	if g.has("--no-verify", 'n') {
+		out = append(out, Finding{Entry: NoVerify, Target: "git commit"})
+	}
+	if g.has("--all", 'a') {
+		return append(out, secretStaged(g.c.Secrets, nil, true)...)
+	}
+	return append(out, secretStaged(g.c.Secrets, resolveAll(g.params, g.x.cwd), false)...)
+}
+
+func gitAdd(g gitCall) []Finding {
+	all := g.has("--all", 'A') || g.has("--update", 'u') || contains(g.params, ".") || contains(g.params, "-A")
+	return secretStaged(g.c.Secrets, resolveAll(g.params, g.x.cwd), all)
+}
+
+func gitBranch(g gitCall) []Finding {
+	if !g.has("", 'D') && !(g.has("--delete", 'd') && g.has("--force", 'f')) {
+		return nil
+	}
+	var out []Finding
+	for _, p := range g.params {
+		out = append(out, Finding{Entry: GitBranchDelete, Target: p})
+	}
+	return out
+}
+
+func gitClean(g gitCall) []Finding {
+	if g.has("--force", 'f') && !g.has("--dry-run", 'n') {
+		return []Finding{{Entry: GitClean, Target: g.target()}}
+	}
+	return nil
+}
+
+func gitRestore(g gitCall) []Finding {
+	staged, worktree := g.has("--staged", 'S'), g.has("--worktree", 'W')
+	if (!staged || worktree) && len(g.params) > 0 && !allWritten(g.params, g.x.cwd, g.c.Written) {
+		return []Finding{{Entry: GitDiscard, Target: g.target()}}
+	}
+	return nil
+}
+
+func gitCheckout(g gitCall) []Finding {
+	if i := indexOf(g.rest, "--"); i >= 0 && i+1 < len(g.rest) && !allWritten(g.rest[i+1:], g.x.cwd, g.c.Written) {
+		return []Finding{{Entry: GitDiscard, Target: strings.Join(g.rest[i+1:], " ")}}
+	}
+	if contains(g.params, ".") || g.has("--force", 'f') {
+		return []Finding{{Entry: GitDiscard, Target: "."}}
+	}
+	return nil
+}
+
+func gitStash(g gitCall) []Finding {
+	switch {
+	case len(g.params) > 0 && (g.params[0] == "drop" || g.params[0] == "clear"):
+		return []Finding{{Entry: GitDiscard, Target: "stash " + g.params[0]}}
+	case len(g.params) > 0 && g.params[0] == "pop" && !g.c.Stashed:
+		return []Finding{{Entry: StashPop, Target: "stash pop"}}
+	}
+	return nil
 }
 
 // splitFlags separates options from parameters; after "--" all are

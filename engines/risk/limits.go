@@ -451,46 +451,61 @@ func hasPrefix(w string, ps []string) bool {
 // of that class counts (commit for NoCommit…), and with a target, the
 // target must be named too.
 func affirms(ws []string, l *Limit) bool {
-	named := l == nil || l.Target == "" || l.Class == NoTool
-	if l != nil && l.Target != "" {
-		for _, w := range ws {
-			if w == l.Target || path.Base(w) == path.Base(l.Target) {
-				named = true
-			}
-		}
-	}
-	if !named {
+	if !namesTarget(ws, l) {
 		return false
 	}
-	for i, w := range ws {
-		ok := false
-		if l == nil || l.Class == NoChange {
-			ok = hasPrefix(w, doWords) && (w != "go" || i+1 < len(ws) && (ws[i+1] == "ahead" || ws[i+1] == "for"))
-			if w == "do" || w == "make" || w == "run" || w == "set" {
-				ok = i+1 < len(ws) && (ws[i+1] == "it" || ws[i+1] == "that" || ws[i+1] == "the" || ws[i+1] == "those" || ws[i+1] == "these" || ws[i+1] == "them")
-			}
-			if (w == "ok" || w == "okay" || w == "yes" || w == "sure" || w == "lgtm") && len(ws) > 4 {
-				ok = false
-			}
-		} else if c, isVerb := verbClass(w); isVerb && c == l.Class {
-			ok = true
-		} else if l.Class == NoRestart && (w == "start" || w == "stop" || w == "restart") {
-			ok = true
-		} else if l.Class == NoComment && (strings.HasPrefix(w, "comment") || strings.HasPrefix(w, "review") || w == "reply" || w == "post") {
-			ok = true
-		} else if l.Class == NoTool && w == "use" && strings.EqualFold(toolAfter(ws, i+1), l.Target) {
-			ok = true
+	for i := range ws {
+		if asksAt(ws, i, l) && !takenBack(ws, i) {
+			return true
 		}
-		if !ok {
-			continue
+	}
+	return false
+}
+
+// namesTarget tells whether words name a limit's target, or the limit
+// has none to name (a tool limit names its tool with "use", see asksAt).
+func namesTarget(ws []string, l *Limit) bool {
+	if l == nil || l.Target == "" || l.Class == NoTool {
+		return true
+	}
+	for _, w := range ws {
+		if w == l.Target || path.Base(w) == path.Base(l.Target) {
+			return true
 		}
-		negated := false
-		for k := max(0, i-3); k < i; k++ {
-			if negation(ws, k) || ws[k] == "before" || ws[k] == "until" || ws[k] == "off" || ws[k] == "pause" {
-				negated = true
-			}
+	}
+	return false
+}
+
+// asksAt tells whether ws[i] is a word that asks for the work a limit (or,
+// with none, any limit of change) forbids.
+func asksAt(ws []string, i int, l *Limit) bool {
+	w := ws[i]
+	next := func(set ...string) bool { return i+1 < len(ws) && slices.Contains(set, ws[i+1]) }
+	switch {
+	case l == nil || l.Class == NoChange:
+		if w == "do" || w == "make" || w == "run" || w == "set" {
+			return next("it", "that", "the", "those", "these", "them")
 		}
-		if !negated {
+		if (w == "ok" || w == "okay" || w == "yes" || w == "sure" || w == "lgtm") && len(ws) > 4 {
+			return false
+		}
+		return hasPrefix(w, doWords) && (w != "go" || next("ahead", "for"))
+	case l.Class == NoRestart && (w == "start" || w == "stop" || w == "restart"):
+		return true
+	case l.Class == NoComment && (strings.HasPrefix(w, "comment") || strings.HasPrefix(w, "review") || w == "reply" || w == "post"):
+		return true
+	case l.Class == NoTool && w == "use":
+		return strings.EqualFold(toolAfter(ws, i+1), l.Target)
+	}
+	c, isVerb := verbClass(w)
+	return isVerb && c == l.Class
+}
+
+// takenBack tells whether one of the three words before ws[i] takes it
+// back: a negation, or "before", "until", "off", "pause".
+func takenBack(ws []string, i int) bool {
+	for k := max(0, i-3); k < i; k++ {
+		if negation(ws, k) || ws[k] == "before" || ws[k] == "until" || ws[k] == "off" || ws[k] == "pause" {
 			return true
 		}
 	}
