@@ -282,6 +282,10 @@ func (s *session) riskCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 	}
 	c = risk.Call{Tool: p.ToolName, Command: in.Command, NoSandbox: in.NoSandbox, FilePath: in.FilePath, ProjectDir: project, Root: s.env.FSRoot}
 	switch p.ToolName {
+	case "Bash":
+		// One parse for the catalogue, the instructions and what the
+		// command creates.
+		c = c.WithParse()
 	case "Write":
 		c.NewText = in.Content
 		if r := s.toolResponse(p); r.OriginalFile != nil {
@@ -337,8 +341,8 @@ func (s *session) riskRemember(p *Payload, c risk.Call) {
 	var made []string
 	switch p.ToolName {
 	case "Bash":
-		r.Stashed = r.Stashed || risk.Stashes(c.Command)
-		made = risk.Creates(c.Command, c.ProjectDir, c.Root, r.Written)
+		r.Stashed = r.Stashed || risk.Stashes(c)
+		made = risk.Creates(c, r.Written)
 		if out, ok := s.shellOutput(p); ok && p.HookEventName != PostToolUseFailure {
 			made = append(made, risk.OutputMade(out, c.ProjectDir, c.Root)...)
 		}

@@ -41,6 +41,37 @@ type Call struct {
 	// file system, whose own place (under /dev/shm) says nothing of
 	// whether a path is temporary. "" for a live hook.
 	Root string
+	// Parsed is Command's parse (WithParse), shared by every reading of
+	// the call; nil, and each reading parses the command itself.
+	Parsed *Parsed
+}
+
+// Parsed is a shell command read into its simple commands, once.
+type Parsed struct {
+	cmds  []cmd
+	pipes int
+}
+
+// WithParse returns c with its command parsed, so that Check, Broken,
+// Creates and Stashes, given the call, read one parse.
+func (c Call) WithParse() Call {
+	if c.Parsed == nil && c.Command != "" && len(c.Command) <= maxCommand {
+		cmds, pipes := parseCommand(c.Command, 0)
+		c.Parsed = &Parsed{cmds: cmds, pipes: pipes}
+	}
+	return c
+}
+
+// commands is the call's command parsed: Parsed when set, else a parse
+// made now; nil for no command or one over maxCommand.
+func (c Call) commands() ([]cmd, int) {
+	if c.Command == "" || len(c.Command) > maxCommand {
+		return nil, 0
+	}
+	if c.Parsed != nil {
+		return c.Parsed.cmds, c.Parsed.pipes
+	}
+	return parseCommand(c.Command, 0)
 }
 
 // real is p as it is on the machine the session ran on: without Root.
@@ -117,10 +148,10 @@ type cmd struct {
 }
 
 func checkCommand(c Call) []Finding {
-	if c.Command == "" || len(c.Command) > maxCommand {
+	cmds, pipes := c.commands()
+	if len(cmds) == 0 && pipes == 0 {
 		return nil
 	}
-	cmds, pipes := parseCommand(c.Command, 0)
 	var out []Finding
 	if pipes > 0 {
 		out = append(out, Finding{Entry: SecretSudo, Target: "sudo -S"})
@@ -1119,11 +1150,11 @@ func lazy(p string) func() *regexp.Regexp {
 
 // Stashes tells whether a command stashes changes (git stash, git stash
 // push or save), so that a later pop brings the session's own stash back.
-func Stashes(command string) bool {
-	if !strings.Contains(command, "stash") || len(command) > maxCommand {
+func Stashes(c Call) bool {
+	if !strings.Contains(c.Command, "stash") {
 		return false
 	}
-	cmds, _ := parseCommand(command, 0)
+	cmds, _ := c.commands()
 	found := false
 	inDirs(cmds, "", func(name string, x cmd) {
 		found = found || name == "git" && stashPush(x)
@@ -1201,12 +1232,12 @@ func OutputMade(output, project, root string) []string {
 // redirection targets, cp's, mv's and install's destination, touch's and
 // mkdir's operands, resolved against the project (and its cds). A later
 // step deleting one of them is the session cleaning up after itself.
-func Creates(command, project, root string, written []string) []string {
-	c := Call{Root: root}
-	if command == "" || len(command) > maxCommand {
+func Creates(c Call, written []string) []string {
+	project := c.ProjectDir
+	cmds, _ := c.commands()
+	if len(cmds) == 0 {
 		return nil
 	}
-	cmds, _ := parseCommand(command, 0)
 	var out []string
 	home := homeOf(project)
 	inDirs(cmds, project, func(name string, x cmd) {

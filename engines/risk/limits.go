@@ -592,7 +592,7 @@ func Broken(ls []Limit, c Call) []string {
 	if c.Command == "" || len(c.Command) > maxCommand {
 		return steps
 	}
-	cmds, _ := parseCommand(c.Command, 0)
+	cmds, _ := c.commands()
 	for i, l := range ls {
 		for _, x := range cmds {
 			if len(x.args) == 0 {

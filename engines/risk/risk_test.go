@@ -386,7 +386,7 @@ func TestCatalogueIDsUnique(t *testing.T) {
 // judges). A copy's destination is the session's either way.
 func TestMovedIsNotMade(t *testing.T) {
 	project := "/home/ana/athena/dev-tools"
-	moved := Creates(`mv github-mcp-server ../projects/ && mv docker-mcp ../projects/`, project, "", nil)
+	moved := Creates(Call{Command: `mv github-mcp-server ../projects/ && mv docker-mcp ../projects/`, ProjectDir: project}, nil)
 	if len(moved) != 0 {
 		t.Fatalf("a move of the user's folders made %q", moved)
 	}
@@ -394,13 +394,13 @@ func TestMovedIsNotMade(t *testing.T) {
 		{`rm -rf ../projects`, "rm-outside"},
 	})
 	scratch := []string{"/home/ana/athena/dev-tools/out.tmp.json"}
-	if got := Creates(`mv out.tmp.json ../report.json`, project, "", scratch); len(got) != 1 || got[0] != "/home/ana/athena/report.json" {
+	if got := Creates(Call{Command: `mv out.tmp.json ../report.json`, ProjectDir: project}, scratch); len(got) != 1 || got[0] != "/home/ana/athena/report.json" {
 		t.Fatalf("a move of the session's own file: Creates = %q", got)
 	}
-	if got := Creates(`cp -r github-mcp-server ../backup`, project, "", nil); len(got) != 1 || got[0] != "/home/ana/athena/backup" {
+	if got := Creates(Call{Command: `cp -r github-mcp-server ../backup`, ProjectDir: project}, nil); len(got) != 1 || got[0] != "/home/ana/athena/backup" {
 		t.Fatalf("a copy: Creates = %q", got)
 	}
-	if got := Creates(`git mv old.go new.go`, project, "", nil); len(got) != 0 {
+	if got := Creates(Call{Command: `git mv old.go new.go`, ProjectDir: project}, nil); len(got) != 0 {
 		t.Fatalf("git mv of the user's file: Creates = %q", got)
 	}
 }
@@ -410,7 +410,7 @@ func TestMovedIsNotMade(t *testing.T) {
 // calls 68-72), while `rm -rf ~/Downloads` is still outside the project.
 func TestHomePaths(t *testing.T) {
 	project := "/home/ana/proj"
-	made := Creates(`cd ~/proj && echo test > scratch.txt`, project, "", nil)
+	made := Creates(Call{Command: `cd ~/proj && echo test > scratch.txt`, ProjectDir: project}, nil)
 	if len(made) != 1 || made[0] != "/home/ana/proj/scratch.txt" {
 		t.Fatalf("Creates = %q", made)
 	}
@@ -425,7 +425,7 @@ func TestHomePaths(t *testing.T) {
 	// with mkdir -p for an experiment, labelled useless by both judges);
 	// but not a folder right in the home directory, which mkdir -p may
 	// have named when it was already there.
-	outsideMade := Creates(`mkdir -p /mnt/c/scratch/import-test && mkdir -p ~/.claude/projects/-mnt-c-scratch && mkdir -p ~/.config`, project, "", nil)
+	outsideMade := Creates(Call{Command: `mkdir -p /mnt/c/scratch/import-test && mkdir -p ~/.claude/projects/-mnt-c-scratch && mkdir -p ~/.config`, ProjectDir: project}, nil)
 	checkCommands(t, project, outsideMade, "%s after mkdir: got %s, want %q", []struct{ cmd, want string }{
 		{`rm -rf /mnt/c/scratch/import-test/claude_export_*`, ""},
 		{`rm -rf ~/.claude/projects/-mnt-c-scratch`, ""},
@@ -435,7 +435,7 @@ func TestHomePaths(t *testing.T) {
 	// A project path that shows no home (WSL's /mnt/c): "~" is still one
 	// place, outside the project, the same each time it is named.
 	wsl := "/mnt/c/python/app"
-	wslMade := Creates(`mkdir -p ~/.claude/projects/-mnt-c-python-app-test`, wsl, "", nil)
+	wslMade := Creates(Call{Command: `mkdir -p ~/.claude/projects/-mnt-c-python-app-test`, ProjectDir: wsl}, nil)
 	checkCommands(t, wsl, wslMade, "%s in a project under /mnt/c: got %s, want %q", []struct{ cmd, want string }{
 		{`rm -rf ~/.claude/projects/-mnt-c-python-app-test`, ""},
 		{`rm -rf ~/Documents/notes`, "rm-outside"},
