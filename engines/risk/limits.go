@@ -313,68 +313,18 @@ func ParseLimits(text string) []Limit {
 		}
 		ws := words(s[1])
 		var soft []int // the analysis-only limits, which a request for work in the sentence cancels
-		for i := 0; i < len(ws); i++ {
-			w := ws[i]
+		for i := range ws {
 			switch {
 			case negation(ws, i):
 				for _, l := range negatedLimits(ws, i, s[0]) {
 					add(l)
 				}
-			case w == "instead" && i+2 < len(ws) && ws[i+1] == "of":
-				// "redact instead of deleting files": a limit on deleting
-				// only; "update it instead of rewriting it" asks for a
-				// smaller change, not for none.
-				if c, ok := verbClass(ws[i+2]); ok && c == NoDelete {
-					if t, ok := objectOf(c, ws[i+3:]); ok {
-						add(Limit{Class: c, Target: t, Text: s[0]})
-					}
-				}
-			case w == "always" && i+1 < len(ws) && (ws[i+1] == "verify" || ws[i+1] == "sign" || namesChecks(ws[i+1:min(len(ws), i+4)])):
-				// "always verify and run hooks", "always run the pre-commit hook".
-				add(Limit{Class: NoSkipChecks, Text: s[0]})
-			case (w == "only" || w == "just") && i+1 < len(ws) && hasPrefix(ws[i+1], analysis):
+			case holdsOff(ws, i):
 				soft = append(soft, len(out))
 				add(Limit{Class: NoChange, Text: s[0]})
-			case w == "pause" && (i > 0 && (ws[i-1] == "let's" || ws[i-1] == "us") || i+1 < len(ws) && ws[i+1] == "on"),
-				w == "hold" && i+1 < len(ws) && ws[i+1] == "off",
-				w == "before" && i+2 < len(ws) && (ws[i+1] == "we" || ws[i+1] == "you") && ws[i+2] == "proceed":
-				// "Let's pause on it before we proceed": wait for the user.
-				soft = append(soft, len(out))
-				add(Limit{Class: NoChange, Text: s[0]})
-			case w == "read-only" || (w == "read" && i+1 < len(ws) && ws[i+1] == "only"):
-				soft = append(soft, len(out))
-				add(Limit{Class: NoChange, Text: s[0]})
-			case (w == "leave" || w == "keep") && i+1 < len(ws):
-				end := min(len(ws), i+7)
-				for k := i + 1; k < end; k++ {
-					if ws[k] == "alone" || ws[k] == "untouched" || ws[k] == "unchanged" || ws[k] == "intact" || (ws[k] == "as" && k+1 < len(ws) && (ws[k+1] == "is" || ws[k+1] == "it")) {
-						t := target(ws[i+1 : k])
-						if t == "" && k > i+1 && !objectWords[ws[k-1]] {
-							t = ws[k-1]
-						}
-						if t != "" {
-							add(Limit{Class: NoChange, Target: t, Text: s[0]})
-						}
-						break
-					}
-				}
-			case w == "ask" || (w == "check" && i+2 < len(ws) && ws[i+1] == "with"):
-				end := min(len(ws), i+5)
-				for k := i + 1; k < end; k++ {
-					if ws[k] == "before" && k+1 < len(ws) {
-						j := k + 1
-						for j < len(ws) && (fillers[ws[j]] || ws[j] == "any" || ws[j] == "anything") {
-							j++
-						}
-						if j < len(ws) {
-							if c, ok := verbClass(ws[j]); ok {
-								if t, ok := objectOf(c, ws[j+1:]); ok {
-									add(Limit{Class: c, Target: t, Text: s[0], Ask: true})
-								}
-							}
-						}
-						break
-					}
+			default:
+				if l, ok := wordLimit(ws, i, s[0]); ok {
+					add(l)
 				}
 			}
 		}
@@ -390,6 +340,98 @@ func ParseLimits(text string) []Limit {
 		}
 	}
 	return out
+}
+
+// holdsOff tells whether ws[i] asks for no work yet: "only analyse",
+// "just look", "let's pause on it", "hold off", "before we proceed",
+// "read-only". Such a limit is soft: a request for work in the same
+// sentence cancels it.
+func holdsOff(ws []string, i int) bool {
+	w := ws[i]
+	next := func(set ...string) bool { return i+1 < len(ws) && slices.Contains(set, ws[i+1]) }
+	switch w {
+	case "only", "just":
+		return i+1 < len(ws) && hasPrefix(ws[i+1], analysis)
+	case "pause":
+		// "Let's pause on it before we proceed": wait for the user.
+		return i > 0 && (ws[i-1] == "let's" || ws[i-1] == "us") || next("on")
+	case "hold":
+		return next("off")
+	case "before":
+		return i+2 < len(ws) && (ws[i+1] == "we" || ws[i+1] == "you") && ws[i+2] == "proceed"
+	case "read-only":
+		return true
+	case "read":
+		return next("only")
+	}
+	return false
+}
+
+// wordLimit reads the limit a word that is not a negation sets with the
+// words after it: "instead of deleting", "always verify", "leave X
+// alone", "ask before restarting".
+func wordLimit(ws []string, i int, text string) (Limit, bool) {
+	w := ws[i]
+	switch {
+	case w == "instead" && i+2 < len(ws) && ws[i+1] == "of":
+		// "redact instead of deleting files": a limit on deleting
+		// only; "update it instead of rewriting it" asks for a
+		// smaller change, not for none.
+		if c, ok := verbClass(ws[i+2]); ok && c == NoDelete {
+			if t, ok := objectOf(c, ws[i+3:]); ok {
+				return Limit{Class: c, Target: t, Text: text}, true
+			}
+		}
+	case w == "always" && i+1 < len(ws) && (ws[i+1] == "verify" || ws[i+1] == "sign" || namesChecks(ws[i+1:min(len(ws), i+4)])):
+		// "always verify and run hooks", "always run the pre-commit hook".
+		return Limit{Class: NoSkipChecks, Text: text}, true
+	case (w == "leave" || w == "keep") && i+1 < len(ws):
+		return leftAlone(ws, i, text)
+	case w == "ask" || (w == "check" && i+2 < len(ws) && ws[i+1] == "with"):
+		return askBefore(ws, i, text)
+	}
+	return Limit{}, false
+}
+
+// leftAlone reads "leave X alone", "keep X untouched", "keep X as is"
+// from the leave or keep at ws[i]: a limit on changing X.
+func leftAlone(ws []string, i int, text string) (Limit, bool) {
+	end := min(len(ws), i+7)
+	for k := i + 1; k < end; k++ {
+		if ws[k] == "alone" || ws[k] == "untouched" || ws[k] == "unchanged" || ws[k] == "intact" || (ws[k] == "as" && k+1 < len(ws) && (ws[k+1] == "is" || ws[k+1] == "it")) {
+			t := target(ws[i+1 : k])
+			if t == "" && k > i+1 && !objectWords[ws[k-1]] {
+				t = ws[k-1]
+			}
+			return Limit{Class: NoChange, Target: t, Text: text}, t != ""
+		}
+	}
+	return Limit{}, false
+}
+
+// askBefore reads "ask before restarting the server", "check with me
+// before any push" from the ask or check at ws[i]: a limit the user's
+// say-so lifts.
+func askBefore(ws []string, i int, text string) (Limit, bool) {
+	end := min(len(ws), i+5)
+	for k := i + 1; k < end; k++ {
+		if ws[k] != "before" || k+1 >= len(ws) {
+			continue
+		}
+		j := k + 1
+		for j < len(ws) && (fillers[ws[j]] || ws[j] == "any" || ws[j] == "anything") {
+			j++
+		}
+		if j < len(ws) {
+			if c, ok := verbClass(ws[j]); ok {
+				if t, ok := objectOf(c, ws[j+1:]); ok {
+					return Limit{Class: c, Target: t, Text: text, Ask: true}, true
+				}
+			}
+		}
+		return Limit{}, false
+	}
+	return Limit{}, false
 }
 
 // namesChecks reports whether words name the repository's checks: its
