@@ -115,6 +115,14 @@ type Complaints struct {
 	// again only after a new claim or a new write (a new attempt at a fix).
 	Said       int    `json:"said,omitempty"`
 	SaidWrites uint64 `json:"said_writes,omitempty"`
+	// Asked is the user's last prompt that reported no failure, its words
+	// lower-cased and joined by single spaces: the same request sent again
+	// word for word is the user saying it was not done.
+	Asked string `json:"asked,omitempty"`
+	// Done is the sentence of the agent's last message that said the work
+	// was done or worked ("started successfully", "is now running");
+	// nil when that message said none.
+	Done *Claim `json:"done,omitempty"`
 }
 
 // Report is a user prompt that reported a failure: its start and its

@@ -494,6 +494,7 @@ func (w Window) Validate() error {
 				v.min("clock", int64(r.Clock), 0)
 				v.min("seq", int64(r.Seq), 0)
 				v.maxLen("text", r.Text, 300)
+				v.required("stems", r.Stems != nil)
 				v.strs("stems", r.Stems, 48, 64)
 			})
 			v.each("claims", len(c.Claims), 8, func(i int) {
@@ -502,6 +503,14 @@ func (w Window) Validate() error {
 				v.min("seq", int64(r.Seq), 0)
 				v.maxLen("text", r.Text, 300)
 			})
+			v.maxLen("asked", c.Asked, 300)
+			if d := c.Done; d != nil {
+				v.obj("done", func() {
+					v.min("clock", int64(d.Clock), 0)
+					v.min("seq", int64(d.Seq), 0)
+					v.maxLen("text", d.Text, 300)
+				})
+			}
 		})
 	}
 	if f := w.Feedback; f != nil {
