@@ -191,7 +191,9 @@ func (s *session) noteClaim(p *Payload) {
 		return
 	}
 	text := p.LastAssistantMessage
-	if !mayMatch(text, claimWords) {
+	claims := mayMatch(text, claimWords)
+	s.noteDone(text, claims)
+	if !claims {
 		return
 	}
 	all := claimRe().FindAllStringIndex(text, -1)
@@ -210,6 +212,68 @@ func (s *session) noteClaim(p *Payload) {
 	if len(c.Claims) > maxClaims {
 		c.Claims = c.Claims[len(c.Claims)-maxClaims:]
 	}
+}
+
+// doneRe matches a sentence that says the work was done or works, beyond
+// claimRe's claims of a fix: "started successfully", "is now running",
+// "all set".
+var doneRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(successfully|succeeded|(is|are) (now )?(running|ready|live|up and running|done|complete)|all set|(is|are|has been|have been) (now )?(created|added|installed|updated|set up|configured|deployed))\b`)
+})
+
+// doneWords hold a word every match of doneRe contains.
+var doneWords = []string{"success", "succeeded", "running", "ready", "live", "done", "complete", "all set", "created", "added", "installed", "updated", "set up", "configured", "deployed"}
+
+// noteDone keeps the last sentence of the agent's last message that says
+// the work was done or works (a claim of a fix, or doneRe), or none: what
+// a request sent again word for word answers. claims tells whether the
+// text may hold a claim of a fix (mayMatch of claimWords).
+func (s *session) noteDone(text string, claims bool) {
+	var done *state.Claim
+	if dones := mayMatch(text, doneWords); claims || dones {
+		var all [][]int
+		if claims {
+			all = claimRe().FindAllStringIndex(text, -1)
+		}
+		if dones {
+			all = append(all, doneRe().FindAllStringIndex(text, -1)...)
+		}
+		slices.SortFunc(all, func(a, b []int) int { return a[0] - b[0] })
+		for i := len(all) - 1; i >= 0; i-- {
+			if st := sentenceAround(text, all[i][0], all[i][1]); !offer(st) {
+				done = &state.Claim{Seq: s.w.ToolCalls, Text: fit.Runes(st, 300)}
+				break
+			}
+		}
+	}
+	if done == nil && s.w.Complaints == nil {
+		return
+	}
+	c := s.complaints()
+	if done != nil {
+		done.Clock = c.Clock
+	}
+	c.Done = done
+}
+
+// askedAgain is the advisory for a request (a prompt that reports no
+// failure) sent again word for word right after the agent's last message
+// said the work was done: the user is saying it was not. Short replies
+// ("continue", "check again") are sent again as a matter of course.
+func (s *session) askedAgain(prompt string) []advice.Advisory {
+	c := s.complaints()
+	now := strings.ToLower(strings.Join(strings.Fields(prompt), " "))
+	asked := c.Asked
+	c.Asked = fit.Runes(now, 300)
+	if asked == "" || asked != c.Asked || len(strings.Fields(now)) < 3 {
+		return nil
+	}
+	if d := c.Done; d == nil || d.Seq != s.w.ToolCalls {
+		return nil
+	}
+	return []advice.Advisory{advice.RepeatComplaint(advice.ComplaintFacts{
+		Now: prompt, Reports: 2, Claims: []string{c.Done.Text}, Request: true,
+	})}
 }
 
 // offer tells a sentence that asks, offers or supposes rather than
@@ -271,7 +335,11 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 		if c := s.w.Complaints; c != nil && len(c.Reports) > 0 && mayMatch(p.Prompt, fineWords) && fineRe().MatchString(fit.Runes(p.Prompt, complaintHead)) {
 			c.Reports = nil
 		}
-		return nil
+		return s.askedAgain(p.Prompt)
+	}
+	if c := s.w.Complaints; c != nil {
+		// A report is no request to send again.
+		c.Asked = ""
 	}
 	head := fit.Runes(p.Prompt, complaintHead)
 	again := mayMatch(head, repeatWords) && repeatRe().MatchString(head)

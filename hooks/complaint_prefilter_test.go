@@ -14,6 +14,7 @@ var complaintPatterns = []struct {
 	{"failure", failureRe, failureWords},
 	{"repeat", repeatRe, repeatWords},
 	{"claim", claimRe, claimWords},
+	{"done", doneRe, doneWords},
 }
 
 // checkPrefilter fails when a pattern matches a text its prefilter said it
@@ -37,6 +38,9 @@ func TestComplaintPrefilter(t *testing.T) {
 		"it should now work", "should be gone", "all tests pass", "now passing", "works now", "is working",
 		"are passing", "tests now pass", "checks all passing", "no longer fails", "no longer happens",
 		"the \u212aelvin sign kicks", "\u017ftill broken",
+		"started SUCCESSFULLY", "it succeeded", "the server is now running", "is up and running", "are ready",
+		"is live", "is done", "is complete", "you're all set", "has been created", "have been added",
+		"is now installed", "has been updated", "is set up", "are configured", "has been deployed",
 	}
 	for _, text := range matching {
 		checkPrefilter(t, text)

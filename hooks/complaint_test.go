@@ -261,3 +261,53 @@ func TestRepeatComplaintBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestSentAgain: the same request sent again word for word right
+// after the agent said the work was done is the user saying it was not
+// (athena-termmcp #2-#3: "try the terminal mcp", then "The Terminal MCP
+// server started successfully", then "try the terminal mcp" again).
+func TestRequestSentAgain(t *testing.T) {
+	s := newSim(t)
+	s.turn("try the terminal mcp", "The Terminal MCP server started successfully without errors. It's now running and ready to accept MCP protocol messages via stdin/stdout.")
+	r := s.userPrompt("Try the  terminal MCP")
+	if n := s.count("repeat-complaint"); n != 1 {
+		t.Fatalf("the request sent again after \"started successfully\": %d advisories, want 1: %q", n, s.said)
+	}
+	text := strings.Join(r.Context, "\n")
+	for _, want := range []string{"word for word", `"The Terminal MCP server started successfully without errors."`, `"Try the terminal MCP"`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("advisory lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestRequestSentAgainQuiet: a request sent again stays quiet when it is a
+// short reply, when the agent's last message said nothing was done (a
+// status, a question, the CLI's error), when the agent worked on after it,
+// and when the words differ.
+func TestRequestSentAgainQuiet(t *testing.T) {
+	cases := map[string]struct {
+		prompt, reply, again string
+		toolAfter            bool
+	}{
+		"short reply":   {"check again", "The copy finished successfully.", "check again", false},
+		"status":        {"check the tart copy again", "The Tart copy is still running (17GB of 42GB copied).", "check the tart copy again", false},
+		"question":      {"search for related projects online", "Found three. Ready to add this to your Phase 1.3 setup?", "search for related projects online", false},
+		"api error":     {"perfect - i agree, engage!", "API Error: Connection error.", "perfect - i agree, engage!", false},
+		"worked on":     {"try the terminal mcp", "The server started successfully.", "try the terminal mcp", true},
+		"other request": {"try the terminal mcp", "The server started successfully.", "now try the browser mcp", false},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			s := newSim(t)
+			s.turn(c.prompt, c.reply)
+			if c.toolAfter {
+				s.tool("Bash", jsonStr(map[string]any{"command": "ls"}), map[string]any{"stdout": "a", "stderr": ""})
+			}
+			s.userPrompt(c.again)
+			if n := s.count("repeat-complaint"); n != 0 {
+				t.Errorf("%d repeat-complaint advisories, want none: %q", n, s.said)
+			}
+		})
+	}
+}

@@ -24,6 +24,9 @@ type ComplaintFacts struct {
 	Claims []string
 	// Shared are the words (stems) the reports have in common.
 	Shared []string
+	// Request tells a request sent again word for word (Now) right after
+	// the agent said it was done (Claims holds what it said).
+	Request bool
 }
 
 // RepeatComplaint words the advisory: the repeated report, the claims that
@@ -34,6 +37,12 @@ func RepeatComplaint(f ComplaintFacts) Advisory {
 		claims[i] = Quote(c, 200)
 	}
 	nums := map[string]float64{"reports": float64(f.Reports), "claims": float64(len(f.Claims)), "shared": float64(len(f.Shared))}
+	if f.Request {
+		return withGist(finish(KindRepeatComplaint, Soft, nums,
+			"The user sent the same request again, word for word, right after the agent said it was done: now %s; the agent's last message said %s. The user did not get what they asked for. Next step: "+doneStep,
+			Quote(f.Now, 240), strings.Join(claims, "; ")),
+			"you sent the same request again right after it said it was done; do it the way you will use it")
+	}
 	if f.Earlier == "" {
 		common := ""
 		if len(f.Shared) > 0 {
@@ -53,6 +62,10 @@ func RepeatComplaint(f ComplaintFacts) Advisory {
 // verifyStep is what the agent is asked to do when its claim of a fix did
 // not hold.
 const verifyStep = "reproduce the failure the way the user sees it (the same command, test, page or device the user names) and confirm it is gone there before saying it is fixed; a check that cannot show the failure (a status code, a build or lint that passes) does not verify it."
+
+// doneStep is what the agent is asked to do when the user sends a
+// request again after it said the work was done.
+const doneStep = "ask or work out what the user expected to see, then do it the way the user will use it (the tool, command or page they named) and show the result; a process that starts or a command that exits 0 does not show that the request was met."
 
 // String is for tests and logs.
 func (f ComplaintFacts) String() string {
