@@ -13,6 +13,7 @@ import (
 	"github.com/djinn-cc/djinn/hooks/advice"
 	"github.com/djinn-cc/djinn/internal/thousands"
 	"github.com/djinn-cc/djinn/settings"
+	"github.com/djinn-cc/djinn/state"
 )
 
 // The session report: one self-contained HTML file (inline SVG and CSS, no
@@ -206,16 +207,54 @@ func WriteHTML(w io.Writer, s *Session, opt HTMLOptions) error {
 	return timelineTmpl.Execute(w, build(s, opt))
 }
 
-// build lays the report out.
+// build lays the report out: the chart's panels top to bottom, then the
+// summary, the advisory rows and the legends.
 func build(s *Session, opt HTMLOptions) *view {
 	v := &view{Session: s.ID, Source: opt.Source, Truncated: s.Truncated}
 	v.Title = "Djinn report: session " + advice.Clean(s.ID, 128)
 	if !opt.Generated.IsZero() {
 		v.Generated = opt.Generated.UTC().Format("2006-01-02 15:04 UTC")
 	}
-	turns := s.Turns
-	texts := promptTexts(s)
+	l := newLayout(s, &v.Chart)
+	l.driftPanel()
+	verdicts := l.statePanel()
+	l.callsPanel()
+	present := l.advisoryLanes()
+	limit, peak, why := l.contextPanel(opt.Tiers)
+	l.rules(promptTexts(s))
+	l.callAxis()
 
+	v.Summary = summarize(s, verdicts, limit, peak, why)
+	for i, a := range s.Advisories {
+		r := advRow{I: i + 1, Seq: a.Seq, Kind: a.Kind, Color: colorOr(kindColor, a.Kind), Mode: modeOf(a.Mode), Event: a.Event, Agent: advice.Clean(a.AgentID, 60), Text: clipRunes(a.Text, maxRowText), Numbers: numbers(a.Numbers)}
+		if !a.Time.IsZero() {
+			r.Time = a.Time.UTC().Format("15:04:05")
+		}
+		v.Rows = append(v.Rows, r)
+	}
+	for _, k := range sortedKinds(present) {
+		v.Kinds = append(v.Kinds, legend{k, colorOr(kindColor, k)})
+	}
+	for _, k := range verdictOrder {
+		v.Verdicts = append(v.Verdicts, legend{k, verdictColor[k]})
+	}
+	return v
+}
+
+// layout places a session on the chart: calls lo+1 to hi across the plot,
+// panels stacked down from top, y the top of the next one.
+type layout struct {
+	s      *Session
+	c      *chartView
+	turns  []state.Turn
+	lo, hi int
+	step   float64
+	top, y float64
+	bottom float64
+}
+
+func newLayout(s *Session, c *chartView) *layout {
+	turns := s.Turns
 	// x maps a call number to the chart: call k occupies (k-1, k].
 	lo, hi := 0, 1
 	if len(turns) > 0 {
@@ -229,42 +268,50 @@ func build(s *Session, opt HTMLOptions) *view {
 	if hi <= lo {
 		hi = lo + 1
 	}
-	step := (plotR - plotL) / float64(hi-lo)
-	x := func(seq int) float64 { return plotL + float64(min(max(seq, lo), hi)-lo)*step }
-	cx := func(seq int) float64 {
-		if seq <= lo {
-			return plotL + min(step/2, 3)
-		}
-		return x(seq) - step/2
-	}
-
-	c := &v.Chart
 	c.W, c.L, c.R = chartW, plotL, plotR
 	c.Empty = len(turns) == 0
-	y := 28.0
-	top := y
+	return &layout{s: s, c: c, turns: turns, lo: lo, hi: hi, step: (plotR - plotL) / float64(hi-lo), top: 28, y: 28}
+}
 
-	// Drift score and its threshold.
+// x is the right edge of call seq's slot.
+func (l *layout) x(seq int) float64 {
+	return plotL + float64(min(max(seq, l.lo), l.hi)-l.lo)*l.step
+}
+
+// cx is the middle of call seq's slot.
+func (l *layout) cx(seq int) float64 {
+	if seq <= l.lo {
+		return plotL + min(l.step/2, 3)
+	}
+	return l.x(seq) - l.step/2
+}
+
+// driftPanel draws the drift score and its threshold.
+func (l *layout) driftPanel() {
+	c, y := l.c, l.y
 	c.Panels = append(c.Panels, panel{Label: "drift score", Y: y, H: driftH, LY: y + driftH/2})
 	sy := func(score float64) float64 { return y + (1-score)*driftH }
 	var pts []string
-	for _, t := range turns {
+	for _, t := range l.turns {
 		if t.Score != nil {
-			pts = append(pts, fmt.Sprintf("%.1f,%.1f", cx(t.Seq), sy(*t.Score)))
+			pts = append(pts, fmt.Sprintf("%.1f,%.1f", l.cx(t.Seq), sy(*t.Score)))
 		}
 	}
 	if len(pts) > 0 {
 		c.Score = []string{strings.Join(pts, " ")}
 	}
 	c.Axis = append(c.Axis, label{X: plotL - 3, Y: sy(1) + 3, Text: "1"}, label{X: plotL - 3, Y: sy(0), Text: "0"})
-	if d := s.Window.Drift; d != nil && d.Threshold > 0 {
+	if d := l.s.Window.Drift; d != nil && d.Threshold > 0 {
 		c.Threshold = &hline{Y: sy(d.Threshold), LX: plotR - 4, LY: sy(d.Threshold) - 3, Label: fmt.Sprintf("threshold %.2f (%s)", d.Threshold, advice.Clean(d.ThresholdSource, 40)), Class: "threshold"}
 	}
-	y += driftH + 6
+	l.y += driftH + 6
+}
 
-	// The task-state band: the drift verdict after each call (the
-	// task-state model's reading when the score is under the threshold),
-	// carried over calls that were not scored.
+// statePanel draws the task-state band: the drift verdict after each call
+// (the task-state model's reading when the score is under the threshold),
+// carried over calls that were not scored. It returns the verdicts.
+func (l *layout) statePanel() []string {
+	c, y, turns := l.c, l.y, l.turns
 	c.Panels = append(c.Panels, panel{Label: "task state", Y: y, H: bandH, LY: y + bandH/2})
 	verdicts := make([]string, len(turns))
 	cur := ""
@@ -281,19 +328,24 @@ func build(s *Session, opt HTMLOptions) *view {
 		}
 		if k := verdicts[i]; k != "" {
 			title := fmt.Sprintf("%s: calls #%d–#%d", k, turns[i].Seq, turns[j].Seq)
-			c.Band = append(c.Band, rect{X: x(turns[i].Seq - 1), Y: y, W: x(turns[j].Seq) - x(turns[i].Seq-1), H: bandH, Fill: colorOr(verdictColor, k), Class: "state", Title: title})
+			c.Band = append(c.Band, rect{X: l.x(turns[i].Seq - 1), Y: y, W: l.x(turns[j].Seq) - l.x(turns[i].Seq-1), H: bandH, Fill: colorOr(verdictColor, k), Class: "state", Title: title})
 		}
 		i = j + 1
 	}
-	y += bandH + 4
+	l.y += bandH + 4
+	return verdicts
+}
 
-	// One tick per tool call: failed ones red, a subagent's lighter.
+// callsPanel draws one tick per tool call: failed ones red, a subagent's
+// lighter.
+func (l *layout) callsPanel() {
+	c, y, step := l.c, l.y, l.step
 	c.Panels = append(c.Panels, panel{Label: "tool calls", Y: y, H: callsH, LY: y + callsH/2})
 	w := max(step-0.4, 0.5)
 	if step > 6 {
 		w = step - 2
 	}
-	for _, t := range turns {
+	for _, t := range l.turns {
 		cls, fill := "call", "#6b7a8f"
 		if t.AgentID != "" {
 			cls, fill = "call subagent", "#b7c0cc"
@@ -311,27 +363,32 @@ func build(s *Session, opt HTMLOptions) *view {
 		if t.Failed {
 			title += " — failed"
 		}
-		c.Calls = append(c.Calls, rect{X: x(t.Seq-1) + (step-w)/2, Y: y, W: w, H: callsH, Fill: fill, Class: cls, Title: title, Seq: t.Seq})
+		c.Calls = append(c.Calls, rect{X: l.x(t.Seq-1) + (step-w)/2, Y: y, W: w, H: callsH, Fill: fill, Class: cls, Title: title, Seq: t.Seq})
 	}
-	y += callsH + gap
+	l.y += callsH + gap
+}
 
-	// Advisory lanes.
+// advisoryLanes draws a lane per kind of advisory the session has (and
+// those always shown), one marker per advisory, and returns the kinds
+// present.
+func (l *layout) advisoryLanes() map[string]bool {
+	c, y, s := l.c, l.y, l.s
 	laneOf := map[string]int{}
 	var shown []laneDef
 	present := map[string]bool{}
 	for _, a := range s.Advisories {
 		present[a.Kind] = true
 	}
-	for _, l := range lanes {
-		has := l.Always
-		for _, k := range l.Kinds {
+	for _, ld := range lanes {
+		has := ld.Always
+		for _, k := range ld.Kinds {
 			has = has || present[k]
 		}
 		if has {
-			for _, k := range l.Kinds {
+			for _, k := range ld.Kinds {
 				laneOf[k] = len(shown)
 			}
-			shown = append(shown, l)
+			shown = append(shown, ld)
 		}
 	}
 	other := -1
@@ -342,11 +399,11 @@ func build(s *Session, opt HTMLOptions) *view {
 			break
 		}
 	}
-	for i, l := range shown {
-		c.Lanes = append(c.Lanes, panel{Label: l.Label, Y: y + float64(i)*laneH, H: laneH, LY: y + float64(i)*laneH + laneH/2})
+	for i, ld := range shown {
+		c.Lanes = append(c.Lanes, panel{Label: ld.Label, Y: y + float64(i)*laneH, H: laneH, LY: y + float64(i)*laneH + laneH/2})
 	}
 	for i, a := range s.Advisories {
-		if s.Truncated && a.Seq < lo {
+		if s.Truncated && a.Seq < l.lo {
 			continue
 		}
 		li, ok := laneOf[a.Kind]
@@ -356,9 +413,9 @@ func build(s *Session, opt HTMLOptions) *view {
 		col := colorOr(kindColor, a.Kind)
 		// An advisory of a tool call sits on its call; one of another
 		// event (a prompt, a stop, a compaction) after the call it follows.
-		ax := cx(a.Seq)
-		if a.Event != "PostToolUse" && a.Event != "PostToolUseFailure" && a.Seq > lo {
-			ax = x(a.Seq)
+		ax := l.cx(a.Seq)
+		if a.Event != "PostToolUse" && a.Event != "PostToolUseFailure" && a.Seq > l.lo {
+			ax = l.x(a.Seq)
 		}
 		m := marker{I: i + 1, Seq: a.Seq, X: ax, Y: y + float64(li)*laneH + laneH/2, Kind: a.Kind, Mode: modeOf(a.Mode), Fill: col, Stroke: col}
 		if m.Mode == string(settings.Observe) {
@@ -367,17 +424,20 @@ func build(s *Session, opt HTMLOptions) *view {
 		m.Title = markerTitle(i+1, a.Seq, a.Kind, m.Mode, a.Text, a.Numbers)
 		c.Markers = append(c.Markers, m)
 	}
-	y += float64(len(shown))*laneH + gap
+	l.y += float64(len(shown))*laneH + gap
+	return present
+}
 
-	// The context curve, the tiers and the window.
+// contextPanel draws the context curve (broken at each compaction and
+// where the reading is unknown), the tiers and the window, and returns
+// the window, the peak and where the window came from.
+func (l *layout) contextPanel(tiers []float64) (limit, peak int64, why string) {
+	c, y := l.c, l.y
 	c.Panels = append(c.Panels, panel{Label: "context", Y: y, H: contextH, LY: y + contextH/2})
-	ps := s.Window.Pressure
-	var limit, peak int64
-	var why string
-	if ps != nil {
+	if ps := l.s.Window.Pressure; ps != nil {
 		limit, peak, why = ps.Limit, ps.Peak, ps.Window
 	}
-	for _, t := range turns {
+	for _, t := range l.turns {
 		peak = max(peak, t.Context)
 	}
 	scale := float64(max(limit, peak))
@@ -392,7 +452,7 @@ func build(s *Session, opt HTMLOptions) *view {
 		base = float64(limit)
 		c.Tiers = append(c.Tiers, hline{Y: ty(base), LX: plotR - 4, LY: ty(base) - 3, Label: fmt.Sprintf("window %s", thousands.Group(limit)), Class: "window"})
 	}
-	for _, tier := range opt.Tiers {
+	for _, tier := range tiers {
 		label := fmt.Sprintf("tier %.0f%%", tier*100)
 		cls := "tier"
 		if limit == 0 {
@@ -403,8 +463,8 @@ func build(s *Session, opt HTMLOptions) *view {
 	}
 	var seg []string
 	prevComp := 0
-	if len(turns) > 0 {
-		prevComp = turns[0].Compactions
+	if len(l.turns) > 0 {
+		prevComp = l.turns[0].Compactions
 	}
 	flush := func() {
 		if len(seg) > 0 {
@@ -412,30 +472,35 @@ func build(s *Session, opt HTMLOptions) *view {
 			seg = nil
 		}
 	}
-	for _, t := range turns {
+	for _, t := range l.turns {
 		if t.Compactions != prevComp {
 			flush()
 			prevComp = t.Compactions
 		}
 		if t.Context <= 0 {
 			flush()
-			c.CtxUnknown = append(c.CtxUnknown, point{X: cx(t.Seq), Y: y + contextH - 2, Title: fmt.Sprintf("#%d: context unknown (no reading since the compaction)", t.Seq)})
+			c.CtxUnknown = append(c.CtxUnknown, point{X: l.cx(t.Seq), Y: y + contextH - 2, Title: fmt.Sprintf("#%d: context unknown (no reading since the compaction)", t.Seq)})
 			continue
 		}
-		seg = append(seg, fmt.Sprintf("%.1f,%.1f", cx(t.Seq), ty(float64(t.Context))))
+		seg = append(seg, fmt.Sprintf("%.1f,%.1f", l.cx(t.Seq), ty(float64(t.Context))))
 	}
 	flush()
-	y += contextH
-	bottom := y
+	l.y += contextH
+	l.bottom = l.y
+	return limit, peak, why
+}
 
-	// Vertical rules: user prompts, new goals, compactions.
+// rules draws the vertical rules across the panels: user prompts, new
+// goals, compactions.
+func (l *layout) rules(texts texts) {
+	c, turns, top, bottom := l.c, l.turns, l.top, l.bottom
 	prevPrompt, prevGoals, prevComps := "", 0, 0
 	if len(turns) > 0 && turns[0].Seq > 1 {
 		// Read from the middle of the log: what came before is unknown.
 		prevPrompt, prevGoals, prevComps = turns[0].PromptID, turns[0].Goals, turns[0].Compactions
 	}
 	for _, t := range turns {
-		rx := x(t.Seq - 1)
+		rx := l.x(t.Seq - 1)
 		if t.Compactions > prevComps {
 			n := t.Compactions - prevComps
 			title := fmt.Sprintf("compaction before call #%d", t.Seq)
@@ -460,32 +525,19 @@ func build(s *Session, opt HTMLOptions) *view {
 		}
 		prevPrompt, prevGoals, prevComps = t.PromptID, t.Goals, t.Compactions
 	}
-	if ps != nil && ps.Compactions > prevComps && len(turns) > 0 {
+	if ps := l.s.Window.Pressure; ps != nil && ps.Compactions > prevComps && len(turns) > 0 {
 		c.Rules = append(c.Rules, vrule{X: plotR, Y1: top, Y2: bottom, Class: "compaction", Title: "compaction after the last call"})
 	}
+}
 
-	// The call axis.
-	ts := tickStep(hi - lo)
-	for k := (lo/ts + 1) * ts; k <= hi; k += ts {
-		c.Ticks = append(c.Ticks, tick{X: cx(k), Y1: top - 4, Y2: bottom, TY: top - 8, Label: fmt.Sprintf("#%d", k)})
+// callAxis draws the call numbers along the top and sets the chart's
+// height.
+func (l *layout) callAxis() {
+	ts := tickStep(l.hi - l.lo)
+	for k := (l.lo/ts + 1) * ts; k <= l.hi; k += ts {
+		l.c.Ticks = append(l.c.Ticks, tick{X: l.cx(k), Y1: l.top - 4, Y2: l.bottom, TY: l.top - 8, Label: fmt.Sprintf("#%d", k)})
 	}
-	c.H = bottom + 12
-
-	v.Summary = summarize(s, verdicts, limit, peak, why)
-	for i, a := range s.Advisories {
-		r := advRow{I: i + 1, Seq: a.Seq, Kind: a.Kind, Color: colorOr(kindColor, a.Kind), Mode: modeOf(a.Mode), Event: a.Event, Agent: advice.Clean(a.AgentID, 60), Text: clipRunes(a.Text, maxRowText), Numbers: numbers(a.Numbers)}
-		if !a.Time.IsZero() {
-			r.Time = a.Time.UTC().Format("15:04:05")
-		}
-		v.Rows = append(v.Rows, r)
-	}
-	for _, k := range sortedKinds(present) {
-		v.Kinds = append(v.Kinds, legend{k, colorOr(kindColor, k)})
-	}
-	for _, k := range verdictOrder {
-		v.Verdicts = append(v.Verdicts, legend{k, verdictColor[k]})
-	}
-	return v
+	l.c.H = l.bottom + 12
 }
 
 // summarize is the report's head: goal, calls, advisories by kind, time.
