@@ -682,69 +682,86 @@ func names(p, target string) bool {
 func breaksCommand(l Limit, x cmd, project string) string {
 	name := path.Base(x.args[0])
 	args := x.args[1:]
-	sub := ""
-	if len(args) > 0 {
-		sub = args[0]
-	}
-	show := strings.Join(x.args[:min(len(x.args), 4)], " ")
-	touchesTarget := func() bool {
-		if l.Target == "" {
-			return true
-		}
-		for _, a := range append(append([]string{}, args...), x.writes...) {
-			if !strings.HasPrefix(a, "-") && names(a, l.Target) {
-				return true
-			}
-		}
-		return false
-	}
+	runs := "runs " + strings.Join(x.args[:min(len(x.args), 4)], " ")
 	switch l.Class {
 	case NoCommit:
 		if name == "git" && gitSub(args) == "commit" {
-			return "runs " + show
+			return runs
 		}
 	case NoPush:
 		if name == "git" && gitSub(args) == "push" {
-			return "runs " + show
+			return runs
 		}
 	case NoComment:
 		if name == "gh" && postsComment(args) {
-			n := min(len(x.args), 4)
-			if i := slices.IndexFunc(x.args, func(a string) bool {
-				return a == "-c" || a == "-b" || strings.HasPrefix(a, "--comment") || strings.HasPrefix(a, "--body")
-			}); i >= 0 {
-				n = i + 1
-			}
-			return "posts a comment or review: " + strings.Join(x.args[:n], " ") + " …"
+			return commentStep(x.args)
 		}
 	case NoInstall:
 		if installs(name, args) {
-			return "runs " + show
+			return runs
 		}
 	case NoDelete:
-		if deletes(name, args) && touchesTarget() {
-			return "runs " + show
+		if deletes(name, args) && touchesTarget(l, x) {
+			return runs
 		}
 	case NoRestart:
 		if restarts(name, args) {
-			return "runs " + show
+			return runs
 		}
 	case NoSkipChecks:
 		if name == "git" && skipsChecks(x) {
 			return "runs " + strings.Join(x.args, " ")
 		}
 	case NoChange:
-		if !touchesTarget() {
-			return ""
+		if touchesTarget(l, x) {
+			return changeStep(x, project, runs)
 		}
-		for _, w := range x.writes {
-			if !scratch(resolve(w, x.cwd), project) && !strings.HasPrefix(w, "/dev/") && !strings.HasPrefix(w, "&") {
-				return "writes " + w
-			}
+	}
+	return ""
+}
+
+// touchesTarget tells whether a command names the limit's target among
+// its arguments or the files it writes (a limit with no target: always).
+func touchesTarget(l Limit, x cmd) bool {
+	if l.Target == "" {
+		return true
+	}
+	for _, a := range append(append([]string{}, x.args[1:]...), x.writes...) {
+		if !strings.HasPrefix(a, "-") && names(a, l.Target) {
+			return true
 		}
-		if mutates(name, sub, args, project) || installs(name, args) || deletes(name, args) || restarts(name, args) {
-			return "runs " + show
+	}
+	return false
+}
+
+// commentStep words a gh call that posts a comment, up to its comment
+// option.
+func commentStep(args []string) string {
+	n := min(len(args), 4)
+	if i := slices.IndexFunc(args, func(a string) bool {
+		return a == "-c" || a == "-b" || strings.HasPrefix(a, "--comment") || strings.HasPrefix(a, "--body")
+	}); i >= 0 {
+		n = i + 1
+	}
+	return "posts a comment or review: " + strings.Join(args[:n], " ") + " …"
+}
+
+// changeStep is what a command does against a limit on changing: a file
+// it writes outside scratch space, or a program that changes things (runs,
+// the command as shown); "" when it changes nothing.
+func changeStep(x cmd, project, runs string) string {
+	for _, w := range x.writes {
+		if !scratch(resolve(w, x.cwd), project) && !strings.HasPrefix(w, "/dev/") && !strings.HasPrefix(w, "&") {
+			return "writes " + w
 		}
+	}
+	name, args := path.Base(x.args[0]), x.args[1:]
+	sub := ""
+	if len(args) > 0 {
+		sub = args[0]
+	}
+	if mutates(name, sub, args, project) || installs(name, args) || deletes(name, args) || restarts(name, args) {
+		return runs
 	}
 	return ""
 }
