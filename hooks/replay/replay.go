@@ -173,6 +173,40 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 		}
 		defer os.RemoveAll(work)
 	}
+	r, err := newRunner(path, work, opt)
+	if err != nil {
+		return nil, err
+	}
+	defer r.tf.Close()
+
+	lines, err := readLines(f, fi.Size())
+	if err != nil {
+		return nil, err
+	}
+	items, err := r.items(path, lines)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.fire(ctx, &hooks.Payload{HookEventName: hooks.SessionStart, Source: "startup"}, 0); err != nil {
+		return nil, err
+	}
+	for _, it := range items {
+		if err := r.feed(ctx, it); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.end(ctx, len(lines)); err != nil {
+		return nil, err
+	}
+	r.rep.Duration = time.Since(start)
+	return r.rep, nil
+}
+
+// newRunner sets up a replay in work: the scratch file system, the state
+// store (opt.StateDir when kept, else scratch, not synced), the hooks'
+// environment and the transcript the hooks read, written as the replay
+// goes.
+func newRunner(path, work string, opt Options) (*runner, error) {
 	stateDir := opt.StateDir
 	keepState := stateDir != ""
 	if !keepState {
@@ -219,15 +253,17 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer tf.Close()
+	r.tf = tf
 	// Lines are written through a buffer, flushed before every hook (fire)
 	// and at the end: a hook sees the transcript as it stood.
 	r.tw = bufio.NewWriterSize(tf, 64<<10)
+	return r, nil
+}
 
-	lines, err := readLines(f, fi.Size())
-	if err != nil {
-		return nil, err
-	}
+// items decodes the transcript's lines, takes the session's id, project
+// and start from them, and merges in the subagents' own transcripts, each
+// call met again on a resume marked as a repeat.
+func (r *runner) items(path string, lines [][]byte) ([]item, error) {
 	r.rep.Lines = len(lines)
 	decoded := r.decodeAll(lines)
 	if r.sessionID == "" {
@@ -254,58 +290,63 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 	}
 	items = mergeItems(items, agents)
 	markRepeats(items)
+	return items, nil
+}
 
-	if err := r.fire(ctx, &hooks.Payload{HookEventName: hooks.SessionStart, Source: "startup"}, 0); err != nil {
-		return nil, err
+// feed replays one line: the hooks due before it, the line written to the
+// transcript the hooks read (a main-chain line), the hooks due after it.
+func (r *runner) feed(ctx context.Context, it item) error {
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	for _, it := range items {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	e := it.e
+	if e != nil {
+		if t, ok := e.Time(); ok && t.UTC().After(r.now) {
+			r.now = t.UTC()
 		}
-		e := it.e
-		if e != nil {
-			if t, ok := e.Time(); ok && t.UTC().After(r.now) {
-				r.now = t.UTC()
-			}
-			r.noteChain(e)
-			if !it.repeat {
-				if err := r.before(ctx, e, it.line); err != nil {
-					return nil, err
-				}
-			}
-		}
-		if !it.agent {
-			if _, err := r.tw.Write(it.raw); err != nil {
-				return nil, err
-			}
-			if err := r.tw.WriteByte('\n'); err != nil {
-				return nil, err
-			}
-		}
-		if e != nil {
-			switch {
-			case it.agent:
-			case e.IsMainAssistant():
-				r.expected = e.Message.Usage.Context()
-			case e.IsCompactBoundary():
-				r.expected = -1
-			}
-			if !it.repeat {
-				if err := r.after(ctx, e, it.line); err != nil {
-					return nil, err
-				}
+		r.noteChain(e)
+		if !it.repeat {
+			if err := r.before(ctx, e, it.line); err != nil {
+				return err
 			}
 		}
 	}
-	if err := r.stop(ctx, len(lines)); err != nil {
-		return nil, err
+	if !it.agent {
+		if _, err := r.tw.Write(it.raw); err != nil {
+			return err
+		}
+		if err := r.tw.WriteByte('\n'); err != nil {
+			return err
+		}
 	}
-	if err := r.fire(ctx, &hooks.Payload{HookEventName: hooks.SessionEnd, Reason: "other"}, len(lines)); err != nil {
-		return nil, err
+	if e == nil {
+		return nil
 	}
-	if opt.Finish != nil {
-		if err := opt.Finish(r.env.Store, r.sessionID); err != nil {
-			return nil, err
+	switch {
+	case it.agent:
+	case e.IsMainAssistant():
+		r.expected = e.Message.Usage.Context()
+	case e.IsCompactBoundary():
+		r.expected = -1
+	}
+	if it.repeat {
+		return nil
+	}
+	return r.after(ctx, e, it.line)
+}
+
+// end closes the session (the last Stop and SessionEnd), runs
+// opt.Finish, and works out the advisories per 100 calls.
+func (r *runner) end(ctx context.Context, lines int) error {
+	if err := r.stop(ctx, lines); err != nil {
+		return err
+	}
+	if err := r.fire(ctx, &hooks.Payload{HookEventName: hooks.SessionEnd, Reason: "other"}, lines); err != nil {
+		return err
+	}
+	if r.opt.Finish != nil {
+		if err := r.opt.Finish(r.env.Store, r.sessionID); err != nil {
+			return err
 		}
 	}
 	if r.rep.ToolCalls > 0 {
@@ -313,8 +354,7 @@ func Run(ctx context.Context, path string, opt Options) (*Report, error) {
 			r.rep.Per100[k] = float64(n) * 100 / float64(r.rep.ToolCalls)
 		}
 	}
-	r.rep.Duration = time.Since(start)
-	return r.rep, nil
+	return nil
 }
 
 // decodeAll decodes the transcript's lines (nil: not a JSON object,
@@ -442,6 +482,7 @@ type runner struct {
 	paths          // fixed once the lines are decoded
 	transcriptPath string
 	tw             *bufio.Writer
+	tf             *os.File // the transcript file tw writes
 	sessionID      string
 	now            time.Time
 	promptID       string
