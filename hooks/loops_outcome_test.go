@@ -164,3 +164,43 @@ func TestKilledByTimeoutLoop(t *testing.T) {
 		})
 	}
 }
+
+// TestPortTakenLoop: a server run in the foreground is killed by its
+// timeout, then run again and finds its port taken (athena-computeruse #43,
+// #46 in the background, #50): an earlier run is still up, and the second
+// failure is a fail-loop that says so. A port taken at the first run, a
+// test that cannot bind, and a run sent to the background are not.
+func TestPortTakenLoop(t *testing.T) {
+	killed := "Command timed out after 2m 0.0s [INFO] Starting the gradio app"
+	taken := "[INFO] Starting the gradio app\nOSError: Cannot find empty port in range: 7888-7888. You can specify a different port by setting the GRADIO_SERVER_PORT environment variable"
+	for _, tc := range []struct {
+		name  string
+		fires bool
+		run   func(s *sim)
+	}{
+		{"killed, then the port taken", true, func(s *sim) {
+			s.fail("Bash", jsonStr(map[string]any{"command": "cd /p && source .venv/bin/activate && python3 app.py"}), killed)
+			s.tool("Bash", jsonStr(map[string]any{"command": "ls -la tmp"}), bashOut("total 0"))
+			s.fail("Bash", jsonStr(map[string]any{"command": "cd /p && source .venv/bin/activate && python3 app.py"}), taken)
+		}},
+		{"the port taken at the first run", false, func(s *sim) {
+			s.fail("Bash", jsonStr(map[string]any{"command": "python3 app.py"}), taken)
+		}},
+		{"a test that cannot bind after a killed server", false, func(s *sim) {
+			s.fail("Bash", jsonStr(map[string]any{"command": "go run ./cmd/server"}), killed)
+			s.fail("Bash", jsonStr(map[string]any{"command": "go test ./srv -run TestListen"}), "--- FAIL: TestListen (0.00s)\n    listen tcp :8080: bind: address already in use")
+		}},
+		{"killed, then run in the background", false, func(s *sim) {
+			s.fail("Bash", jsonStr(map[string]any{"command": "python3 app.py"}), killed)
+			s.fail("Bash", jsonStr(map[string]any{"command": "python3 app.py &"}), taken)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("start the app and test it")
+			tc.run(s)
+			s.loopSays("fail-loop", tc.fires, 3,
+				"2 calls could not run a server in the foreground", "the last found its port taken", "lsof -i")
+		})
+	}
+}

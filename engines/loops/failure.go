@@ -180,7 +180,14 @@ func lineFailureKey(line string) string {
 		return ""
 	}
 	if strings.Contains(low, "eaddrinuse") || strings.Contains(low, "address already in use") {
-		return "address in use" + portOf(low)
+		return PortBusyKey + portOf(low)
+	}
+	if _, rng, ok := strings.Cut(low, "cannot find empty port in range:"); ok {
+		// Gradio: "Cannot find empty port in range: 7888-7888."
+		if d := digitsAt0(strings.TrimSpace(rng)); d != "" {
+			return PortBusyKey + " :" + d
+		}
+		return PortBusyKey
 	}
 	for _, k := range tokenKeys {
 		if strings.Contains(low, k.phrase) {
@@ -295,6 +302,10 @@ func classKey(line, low string) string {
 	}
 	return ""
 }
+
+// PortBusyKey starts the key of a program that could not listen on its
+// port because something else holds it ("address in use :3000").
+const PortBusyKey = "address in use"
 
 // The keys of failures no retry can change until someone acts on their
 // cause: the page is too long for WebFetch, sudo has no terminal to ask

@@ -156,8 +156,14 @@ func timeoutKey(command, text string) string {
 	if !strings.HasPrefix(strings.TrimSpace(text), "Command timed out after") {
 		return ""
 	}
-	// A program sent to the background with & runs on after the CLI gave
-	// up waiting for its output: it was not killed.
+	return foregroundKey(command)
+}
+
+// foregroundKey is TimeoutKey for the program a command line ends with,
+// when it runs in the foreground; "" for one sent to the background with
+// & (it runs on after the CLI gave up waiting for its output: it was not
+// killed).
+func foregroundKey(command string) string {
 	args, background, ok := lastCall(command)
 	if !ok || background || len(args) == 0 || args[0] == "cd" {
 		return ""

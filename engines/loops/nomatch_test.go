@@ -51,6 +51,15 @@ func TestCommandFailureKeysNoMatch(t *testing.T) {
 		{"netstat -tuln | grep 5335", "Exit code 1\nsome output", false, ""},
 		// A grep that exited 0 found something.
 		{"netstat -tuln | grep 5335", "tcp 0 0 :::5335", true, ""},
+		// A server run in the foreground finding its port taken is the
+		// same failure as one killed by its timeout (athena-computeruse
+		// #43, #50); sent to the background, or exiting 0, it is not.
+		{"cd /p && source .venv/bin/activate && python3 app.py", "[INFO] Starting the gradio app\nOSError: Cannot find empty port in range: 7888-7888. You can specify a different port", false, "address in use :7888\nkilled by its timeout: python3"},
+		{"cd /p && python3 app.py", "Command timed out after 2m 0.0s [INFO] Starting the gradio app", false, "killed by its timeout: python3"},
+		{"npm run dev", "Error: listen EADDRINUSE: address already in use :::3000", false, "address in use :3000\nkilled by its timeout: npm"},
+		{"npm run dev &", "Error: listen EADDRINUSE: address already in use :::3000", false, "address in use :3000"},
+		{"npm run dev", "Error: listen EADDRINUSE: address already in use :::3000", true, "address in use :3000"},
+		{"go test ./srv -run TestListen", "--- FAIL: TestListen (0.00s)\n    listen tcp :8080: bind: address already in use", false, "address in use :8080\ntest failed \"TestListen\""},
 	} {
 		if got := CommandFailureKeys(tc.command, tc.text, tc.exited0); got != tc.want {
 			t.Errorf("CommandFailureKeys(%q, %q, %v) = %q, want %q", tc.command, tc.text, tc.exited0, got, tc.want)

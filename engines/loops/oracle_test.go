@@ -407,6 +407,11 @@ func oAnyStreak(h []Event, cfg Config) (what string, streak []int, calls, msgs [
 	}
 	for _, w := range whats {
 		in, c, m := oFailStreak(h, w, onFile && strings.HasPrefix(w, "file "))
+		if strings.HasPrefix(w, "key killed by its timeout: ") && !oTimedOut(h, in) {
+			// Port-taken runs alone: no streak of a server run the
+			// wrong way.
+			continue
+		}
 		if oFires(h, in, oThresholdFor(h, in, w, cfg)) {
 			return w, in, c, m
 		}
@@ -415,6 +420,17 @@ func oAnyStreak(h []Event, cfg Config) (what string, streak []int, calls, msgs [
 		}
 	}
 	return what, streak, calls, msgs
+}
+
+// oTimedOut: some failure of the streak was a run killed by its timeout
+// (its first key says so), not only a run that found its port taken.
+func oTimedOut(h []Event, in []int) bool {
+	for _, i := range in {
+		if keys := strings.Split(h[i].Fail, "\n"); keys[0] != "" && strings.HasPrefix(keys[0], "killed by its timeout: ") {
+			return true
+		}
+	}
+	return false
 }
 
 // oRounds are the rounds of a streak (in, oldest first): a failure with
@@ -829,6 +845,9 @@ var (
 		"permission denied /p/w/a.yml", "permission denied ./w/a.yml", "permission denied w/a.yml", "permission denied x/w/a.yml", "permission denied /q/b.yml",
 		// A server killed by its timeout: a loop at the second round.
 		"killed by its timeout: mix", "killed by its timeout: mix", "killed by its timeout: npm",
+		// A server run again in the foreground whose port is taken:
+		// one with a run killed by its timeout, not on its own.
+		"address in use :3000\nkilled by its timeout: mix", "address in use :3001\nkilled by its timeout: mix",
 		// Failures no retry changes: a loop at the second round too.
 		"sudo cannot ask for the password", "push refused by the repository's rules", "the page is too long for WebFetch",
 		"a path with an escaped space was split in two", "brew has no newer version to upgrade to", "TaskOutput finds no task by a subagent's id"}

@@ -474,6 +474,13 @@ func failChain(mem []Remembered, win []Event, writes uint64, id string, file boo
 			break
 		}
 	}
+	if key, isKey := strings.CutPrefix(id, "key\x00"); isKey && strings.HasPrefix(key, TimeoutKey) &&
+		!slices.ContainsFunc(idx, func(i int) bool { return strings.HasPrefix(at(i).Fail, TimeoutKey) }) {
+		// Runs that each found their port taken, none killed by its
+		// timeout, are retries on a busy port, not a server run the
+		// wrong way (see CommandFailureKeys).
+		return Finding{}, false
+	}
 	count := len(idx)
 	slices.Reverse(idx)
 	rounds := roundStarts(idx, at)

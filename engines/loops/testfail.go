@@ -202,6 +202,15 @@ func CommandFailureKeys(command, text string, exited0 bool) string {
 		}
 	} else if k := FailureKey(text); k != "" {
 		keys = append(keys, k)
+		if strings.HasPrefix(k, PortBusyKey) && len(testKeys(command, text)) == 0 {
+			// A server started in the foreground again finds its port
+			// held by the run before it: the same failure as a run
+			// killed by its timeout, a server run the wrong way (a test
+			// that cannot bind is not one).
+			if t := foregroundKey(command); t != "" {
+				keys = append(keys, t)
+			}
+		}
 	} else if emptyFailure(text) {
 		if k := noMatchKey(command); k != "" {
 			keys = append(keys, k)

@@ -256,7 +256,13 @@ func failLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 		} else if f.Key != "" {
 			common = "the same failure: " + c.show(f.Key)
 		}
-		if o, silent := silentFailure(f.Key); silent {
+		o, silent := silentFailure(f.Key)
+		if silent && strings.HasPrefix(f.Key, loops.TimeoutKey) && strings.HasPrefix(loops.FailureKey(c.ErrorText), loops.PortBusyKey) {
+			// The last run found its port taken: an earlier run is
+			// still up, not killed.
+			o = portTaken
+		}
+		if silent {
 			// A failure that prints no error: say what it is and where
 			// to look.
 			if sev != Hard {
@@ -344,6 +350,12 @@ var settledNext = map[string]string{
 	loops.BrewLatestKey:   "Homebrew's package is at the version installed, so brew update, upgrade or reinstall get the same one however they are run; tell the user the newer release is not in Homebrew yet (or name the package's own updater) instead of trying brew again.",
 	loops.RulesKey:        "the remote's rules refuse what the push carries (a secret in a commit, a protected branch); a new commit on top does not take a secret out of the commits already made: read which commit and path the error names, and rewrite that commit or ask the user before pushing again.",
 }
+
+// portTaken words a server run in the foreground again whose last run
+// found its port taken: the runs before it were killed by their timeout,
+// or one of them (sent to the background) is still up and holds the port.
+var portTaken = silentOutcome{"calls could not run a server in the foreground", ": the runs before the last were killed by their timeout, and the last found its port taken, so an earlier run (one sent to the background, or one the timeout did not stop) is still up and holding it",
+	"check the instance that is running (request its URL, or find it with lsof -i on the port) instead of starting another; stop it first if it must restart, and start the server in the background (run_in_background) to read its output."}
 
 // silentFailure tells the keys of failures that print no error: a git
 // command that hung, a check (grep) that found nothing.
