@@ -257,10 +257,12 @@ func failLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 			common = "the same failure: " + c.show(f.Key)
 		}
 		o, silent := silentFailure(f.Key)
-		if silent && strings.HasPrefix(f.Key, loops.TimeoutKey) && strings.HasPrefix(loops.FailureKey(c.ErrorText), loops.PortBusyKey) {
+		shownKey := f.Key
+		if k := loops.FailureKey(c.ErrorText); silent && strings.HasPrefix(f.Key, loops.TimeoutKey) && strings.HasPrefix(k, loops.PortBusyKey) {
 			// The last run found its port taken: an earlier run is
-			// still up, not killed.
-			o = portTaken
+			// still up, not killed. Quote the port, not the timeout
+			// only the earlier runs met.
+			o, shownKey = portTaken, k
 		}
 		if silent {
 			// A failure that prints no error: say what it is and where
@@ -269,8 +271,8 @@ func failLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 				next = o.next
 			}
 			return withGist(finish(KindFailLoop, sev, nums, "%d %s: %s%s (calls %s: %s)%s.%s Next step: %s",
-				f.Count, o.what, c.show(f.Key), o.detail, callList(f.Events), calls, who, chronic, next),
-				"%d %s (%s)%s", f.Count, o.what, Quote(f.Key, 60), again)
+				f.Count, o.what, c.show(shownKey), o.detail, callList(f.Events), calls, who, chronic, next),
+				"%d %s (%s)%s", f.Count, o.what, Quote(shownKey, 60), again)
 		}
 		if n, ok := settledNext[f.Key]; ok && sev != Hard {
 			next = n
@@ -355,7 +357,7 @@ var settledNext = map[string]string{
 // found its port taken: the runs before it were killed by their timeout,
 // or one of them (sent to the background) is still up and holds the port.
 var portTaken = silentOutcome{"calls could not run a server in the foreground", ": the runs before the last were killed by their timeout, and the last found its port taken, so an earlier run (one sent to the background, or one the timeout did not stop) is still up and holding it",
-	"check the instance that is running (request its URL, or find it with lsof -i on the port) instead of starting another; stop it first if it must restart, and start the server in the background (run_in_background) to read its output."}
+	"check the instance that is running (request its URL, or find it with lsof -i on the port) instead of starting another; stop it first if it must restart, and start the server in the background (run_in_background, or & with its output sent to a log file) to read its output."}
 
 // silentFailure tells the keys of failures that print no error: a git
 // command that hung, a check (grep) that found nothing.
