@@ -368,7 +368,7 @@ func silentFailure(key string) (silentOutcome, bool) {
 			"find what blocks it before trying again (its output file, a hook, an editor or a signing prompt waiting for input, a lock file); tell the user if you cannot."}, true
 	case strings.HasPrefix(key, loops.TimeoutKey):
 		return silentOutcome{"calls were killed when their timeout ran out", ": a command that runs until stopped (a server, a watcher) started in the foreground is stopped each time, so it is not running now",
-			"start it in the background (run_in_background) and read its output to see it come up, instead of running it in the foreground again."}, true
+			"start it in the background (run_in_background, or & with its output sent to a log file) and read its output to see it come up, instead of running it in the foreground again."}, true
 	case strings.HasPrefix(key, "grep finds no "):
 		return silentOutcome{"checks found nothing", "",
 			"what the check looks for has not appeared, however it was tried; find out why (the program's own log or error output, its configuration) before trying or checking again."}, true
