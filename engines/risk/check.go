@@ -1629,12 +1629,13 @@ func checkSecretPrint(name string, x cmd) []Finding {
 }
 
 // PrivateCommitted lists the files a git commit's output says it added
-// ("create mode 100644 .bashrc") that are kept local (privateFile).
+// ("create mode 100644 .bashrc") that are kept local (privateFile), or
+// are the agent's own session logs (sessionLog).
 func PrivateCommitted(output string) []string {
 	var out []string
 	for line := range strings.Lines(output) {
 		f := strings.Fields(line)
-		if len(f) == 4 && f[0] == "create" && f[1] == "mode" && privateFile(f[3]) {
+		if len(f) == 4 && f[0] == "create" && f[1] == "mode" && (privateFile(f[3]) || sessionLog(f[3])) {
 			out = append(out, f[3])
 		}
 		if len(out) == 8 {
@@ -1685,6 +1686,27 @@ func privateFile(p string) bool {
 		return true
 	}
 	return secretsFile(p) || strings.HasSuffix(b, ".db") || strings.HasSuffix(b, ".sqlite") || strings.HasSuffix(b, ".sqlite3")
+}
+
+// sessionLogs are the files a widely copied Claude Code hooks setup
+// writes under logs/, one per hook event: together they hold every
+// prompt, tool input and tool output of the sessions.
+var sessionLogs = map[string]bool{"chat": true, "pre_tool_use": true, "post_tool_use": true, "notification": true, "stop": true,
+	"subagent_stop": true, "user_prompt_submit": true, "pre_compact": true, "session_start": true, "session_end": true}
+
+// sessionLog tells one of those logs (logs/chat.json, a/logs/stop.jsonl).
+// Staged, it is a step agents take back before committing; committed, it
+// publishes the sessions.
+func sessionLog(p string) bool {
+	dir, b := path.Split(strings.ToLower(p))
+	if path.Base(path.Clean(dir)) != "logs" {
+		return false
+	}
+	name, ok := strings.CutSuffix(b, ".json")
+	if !ok {
+		name, ok = strings.CutSuffix(b, ".jsonl")
+	}
+	return ok && sessionLogs[name]
 }
 
 // secretsFile tells a file that holds secrets by its name: .env and

@@ -607,6 +607,18 @@ func TestPrivateCommitted(t *testing.T) {
 	if got := PrivateCommitted("create mode 100644 src/main.go\n delete mode 100644 .env\n"); len(got) != 0 {
 		t.Errorf("PrivateCommitted of sources and a deletion = %q", got)
 	}
+	// The hooks template's session logs, committed with a fix (attio-mcp-3
+	// #53, marked by both judges of the eleventh set); an app's own log
+	// file, or a chat.json elsewhere, is not one.
+	logs := " create mode 100644 logs/chat.json\n create mode 100644 logs/post_tool_use.json\n create mode 100644 api/logs/stop.jsonl\n create mode 100644 logs/server.log\n create mode 100644 src/chat.json\n create mode 100644 test-create-response.js\n"
+	if got, want := strings.Join(PrivateCommitted(logs), " "), "logs/chat.json logs/post_tool_use.json api/logs/stop.jsonl"; got != want {
+		t.Errorf("PrivateCommitted of session logs = %q, want %q", got, want)
+	}
+	// Staged, they are not said: agents take them back before committing
+	// (attio-mcp #34, llm-guard #107).
+	if got := PrivateStaged("Changes to be committed:\n\tnew file:   logs/chat.json\n"); len(got) != 0 {
+		t.Errorf("PrivateStaged of a session log = %q", got)
+	}
 }
 
 // TestPrivateStaged: the new files git status lists to be committed that
