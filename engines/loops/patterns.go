@@ -428,40 +428,97 @@ func (failLoop) CheckRemembering(mem []Remembered, win []Event, writes uint64, c
 // a call of the chain that did not fail so, or (for a file) at a write or
 // failed read of the file.
 func failChain(mem []Remembered, win []Event, writes uint64, id string, file bool, cfg Config) (Finding, bool) {
-	n := len(win)
-	cur := &win[n-1]
-	total := len(mem) + n
-	at := func(i int) *Event {
-		if i < len(mem) {
-			return &mem[i].Event
-		}
-		return &win[i-len(mem)]
+	c := &streak{mem: mem, win: win}
+	cur := &win[len(win)-1]
+	cm := c.collect(id, file, cur)
+	if key, isKey := strings.CutPrefix(id, "key\x00"); isKey && strings.HasPrefix(key, TimeoutKey) &&
+		!slices.ContainsFunc(c.idx, func(i int) bool { return strings.HasPrefix(c.at(i).Fail, TimeoutKey) }) {
+		// Runs that each found their port taken, none killed by its
+		// timeout, are retries on a busy port, not a server run the
+		// wrong way (see CommandFailureKeys).
+		return Finding{}, false
 	}
-	type call struct{ tool, target string }
-	var members []call
-	isMember := func(e *Event) bool {
-		for _, m := range members {
-			if m.tool == e.Tool && m.target == e.Target {
-				return true
-			}
-		}
-		return false
+	slices.Reverse(c.idx)
+	rounds := roundStarts(c.idx, c.at)
+	if rounds[len(rounds)-1] != c.idx[len(c.idx)-1] {
+		return Finding{}, false // the newest is one more of a round already counted
 	}
+	span := uint64(0)
+	if len(rounds) >= ShortThreshold {
+		span = cur.Seq - c.at(rounds[len(rounds)-ShortThreshold]).Seq
+	}
+	threshold := failThreshold(id, span, cfg)
+	if len(rounds) != threshold && !saidAgain(rounds, c.at, threshold) {
+		return Finding{}, false
+	}
+	f := Finding{Tool: cur.Tool, Target: cur.Target, Count: len(c.idx), Fingerprint: cur.Error}
+	if key, isKey := strings.CutPrefix(id, "key\x00"); isKey {
+		f.Fingerprint, f.Key = keyShown(key), keyShown(key)
+		if _, m, _ := strings.Cut(key, testKeySep); m != "" {
+			f.Fingerprint = m
+		} else if cm.msg != "" {
+			f.Fingerprint = cm.msg
+		}
+	}
+	if file && len(c.members) > 1 {
+		f.Key = cur.Target
+	}
+	f.Events = make([]uint64, 0, len(c.idx))
+	for _, i := range c.idx {
+		f.Events = append(f.Events, c.at(i).Seq)
+	}
+	f.Edits = c.edits(writes)
+	if len(c.members) > 1 {
+		slices.Reverse(c.members)
+		for _, m := range c.members {
+			f.Steps = append(f.Steps, Step{Tool: m.tool, Target: m.target})
+		}
+	}
+	return f, true
+}
+
+// streak is one failure's chain through the remembered failures (mem)
+// then the window (win), indexed as one sequence: idx are the chain's
+// events and members the calls that met the failure, each once.
+type streak struct {
+	mem     []Remembered
+	win     []Event
+	idx     []int
+	members []streakCall
+}
+
+type streakCall struct{ tool, target string }
+
+func (c *streak) at(i int) *Event {
+	if i < len(c.mem) {
+		return &c.mem[i].Event
+	}
+	return &c.win[i-len(c.mem)]
+}
+
+func (c *streak) isMember(e *Event) bool {
+	return slices.Contains(c.members, streakCall{e.Tool, e.Target})
+}
+
+// collect walks back from the newest event and gathers the events that
+// met failure id (idx, newest first): the same call failing otherwise
+// does not end the chain, the same call succeeding does, and so does a
+// write or failed read of the file when the failure is a file's.
+func (c *streak) collect(id string, file bool, cur *Event) chainMatch {
 	cm := chainMatch{id: id}
 	if _, m, ok := strings.Cut(id, testKeySep); ok {
 		cm.msg = m
 	}
-	var idx []int
-	for i := total - 1; i >= 0; i-- {
-		e := at(i)
+	for i := len(c.mem) + len(c.win) - 1; i >= 0; i-- {
+		e := c.at(i)
 		if eids, _, f := failIdentities(e); f && cm.match(eids) {
-			idx = append(idx, i)
-			if !isMember(e) {
-				members = append(members, call{e.Tool, e.Target})
+			c.idx = append(c.idx, i)
+			if !c.isMember(e) {
+				c.members = append(c.members, streakCall{e.Tool, e.Target})
 			}
 			continue
 		}
-		if isMember(e) {
+		if c.isMember(e) {
 			if e.Failed && !e.Interrupted {
 				// The same call failing otherwise (fix, rerun, another
 				// error) does not end the streak: the failure coming back
@@ -474,67 +531,31 @@ func failChain(mem []Remembered, win []Event, writes uint64, id string, file boo
 			break
 		}
 	}
-	if key, isKey := strings.CutPrefix(id, "key\x00"); isKey && strings.HasPrefix(key, TimeoutKey) &&
-		!slices.ContainsFunc(idx, func(i int) bool { return strings.HasPrefix(at(i).Fail, TimeoutKey) }) {
-		// Runs that each found their port taken, none killed by its
-		// timeout, are retries on a busy port, not a server run the
-		// wrong way (see CommandFailureKeys).
-		return Finding{}, false
-	}
-	count := len(idx)
-	slices.Reverse(idx)
-	rounds := roundStarts(idx, at)
-	if rounds[len(rounds)-1] != idx[len(idx)-1] {
-		return Finding{}, false // the newest is one more of a round already counted
-	}
-	span := uint64(0)
-	if len(rounds) >= ShortThreshold {
-		span = cur.Seq - at(rounds[len(rounds)-ShortThreshold]).Seq
-	}
-	threshold := failThreshold(id, span, cfg)
-	if len(rounds) != threshold && !saidAgain(rounds, at, threshold) {
-		return Finding{}, false
-	}
-	f := Finding{Tool: cur.Tool, Target: cur.Target, Count: count, Fingerprint: cur.Error}
-	if key, isKey := strings.CutPrefix(id, "key\x00"); isKey {
-		f.Fingerprint, f.Key = keyShown(key), keyShown(key)
-		if _, m, _ := strings.Cut(key, testKeySep); m != "" {
-			f.Fingerprint = m
-		} else if cm.msg != "" {
-			f.Fingerprint = cm.msg
-		}
-	}
-	if file && len(members) > 1 {
-		f.Key = cur.Target
-	}
-	f.Events = make([]uint64, 0, count)
-	for _, i := range idx {
-		f.Events = append(f.Events, at(i).Seq)
-	}
-	first := idx[0]
-	if first < len(mem) {
-		// Writes the window no longer holds are counted from the tally,
-		// less the chain's own calls (which are never counted as edits).
-		f.Edits = int(writes - mem[first].Writes)
-		for _, i := range idx[1:] {
-			if isEdit(at(i)) {
-				f.Edits--
+	return cm
+}
+
+// edits counts the writes made since the chain's first failure (idx
+// oldest first), its own calls left out. Writes the window no longer
+// holds are counted from the tally (writes, and each remembered failure's
+// Writes at the time).
+func (c *streak) edits(writes uint64) int {
+	first := c.idx[0]
+	n := 0
+	if first < len(c.mem) {
+		n = int(writes - c.mem[first].Writes)
+		for _, i := range c.idx[1:] {
+			if isEdit(c.at(i)) {
+				n--
 			}
 		}
-	} else {
-		for i := first + 1; i < total; i++ {
-			if e := at(i); !isMember(e) && isEdit(e) {
-				f.Edits++
-			}
+		return n
+	}
+	for i := first + 1; i < len(c.mem)+len(c.win); i++ {
+		if e := c.at(i); !c.isMember(e) && isEdit(e) {
+			n++
 		}
 	}
-	if len(members) > 1 {
-		slices.Reverse(members)
-		for _, m := range members {
-			f.Steps = append(f.Steps, Step{Tool: m.tool, Target: m.target})
-		}
-	}
-	return f, true
+	return n
 }
 
 // roundStarts collapses a streak (idx, oldest first) into rounds: a
