@@ -120,35 +120,54 @@ func Encode(event string, r Response) ([]byte, error) {
 	if r.Empty() {
 		return nil, nil
 	}
-	switch {
-	case len(r.Context) > 0 && !rule.context:
-		return nil, fmt.Errorf("%s cannot carry additionalContext", event)
-	case r.SystemMessage != "" && !rule.system:
-		return nil, fmt.Errorf("%s cannot carry systemMessage", event)
-	case r.Ask && !rule.ask:
-		return nil, fmt.Errorf("%s cannot ask for permission", event)
-	case r.Ask && strings.TrimSpace(r.Reason) == "":
-		return nil, fmt.Errorf("%s ask needs a reason", event)
-	case r.Ask && r.Block:
-		return nil, fmt.Errorf("%s: both ask and block", event)
-	case (r.Block || r.Reason != "" && !r.Ask) && !rule.block:
-		return nil, fmt.Errorf("%s cannot carry a block decision", event)
-	case r.Block && strings.TrimSpace(r.Reason) == "":
-		return nil, fmt.Errorf("%s block needs a reason", event)
-	case (len(r.UpdatedToolOutput) > 0 || len(r.UpdatedMCPToolOutput) > 0) && !rule.output:
-		return nil, fmt.Errorf("%s cannot replace a tool output", event)
-	case len(r.UpdatedToolOutput) > 0 && len(r.UpdatedMCPToolOutput) > 0:
-		return nil, fmt.Errorf("%s: both updatedToolOutput and updatedMCPToolOutput", event)
-	case r.Plain != "" && !rule.plain:
-		return nil, fmt.Errorf("%s cannot print plain text", event)
-	case r.Plain != "" && (len(r.Context) > 0 || r.SystemMessage != "" || r.Block):
-		return nil, fmt.Errorf("%s: plain text excludes JSON fields", event)
+	if err := r.check(event, rule); err != nil {
+		return nil, err
 	}
 	if r.Plain != "" {
 		// Claude Code parses stdout as JSON when it starts with '{'.
 		text := capText(strings.TrimLeft(r.Plain, " \t\r\n{"), MaxContextChars)
 		return []byte(text + "\n"), nil
 	}
+	out, err := json.Marshal(r.wire(event))
+	if err != nil {
+		return nil, fmt.Errorf("encode %s output: %w", event, err)
+	}
+	return append(out, '\n'), nil
+}
+
+// check refuses a response the event cannot carry, or one whose fields
+// contradict each other.
+func (r Response) check(event string, rule outputRule) error {
+	switch {
+	case len(r.Context) > 0 && !rule.context:
+		return fmt.Errorf("%s cannot carry additionalContext", event)
+	case r.SystemMessage != "" && !rule.system:
+		return fmt.Errorf("%s cannot carry systemMessage", event)
+	case r.Ask && !rule.ask:
+		return fmt.Errorf("%s cannot ask for permission", event)
+	case r.Ask && strings.TrimSpace(r.Reason) == "":
+		return fmt.Errorf("%s ask needs a reason", event)
+	case r.Ask && r.Block:
+		return fmt.Errorf("%s: both ask and block", event)
+	case (r.Block || r.Reason != "" && !r.Ask) && !rule.block:
+		return fmt.Errorf("%s cannot carry a block decision", event)
+	case r.Block && strings.TrimSpace(r.Reason) == "":
+		return fmt.Errorf("%s block needs a reason", event)
+	case (len(r.UpdatedToolOutput) > 0 || len(r.UpdatedMCPToolOutput) > 0) && !rule.output:
+		return fmt.Errorf("%s cannot replace a tool output", event)
+	case len(r.UpdatedToolOutput) > 0 && len(r.UpdatedMCPToolOutput) > 0:
+		return fmt.Errorf("%s: both updatedToolOutput and updatedMCPToolOutput", event)
+	case r.Plain != "" && !rule.plain:
+		return fmt.Errorf("%s cannot print plain text", event)
+	case r.Plain != "" && (len(r.Context) > 0 || r.SystemMessage != "" || r.Block):
+		return fmt.Errorf("%s: plain text excludes JSON fields", event)
+	}
+	return nil
+}
+
+// wire is the JSON object Claude Code reads for a checked response, each
+// text cut to the CLI's limit.
+func (r Response) wire(event string) wireOutput {
 	w := wireOutput{SystemMessage: capText(r.SystemMessage, MaxContextChars)}
 	if r.Block {
 		w.Decision = "block"
@@ -165,11 +184,7 @@ func Encode(event string, r Response) ([]byte, error) {
 			UpdatedMCPToolOutput: r.UpdatedMCPToolOutput,
 		}
 	}
-	out, err := json.Marshal(w)
-	if err != nil {
-		return nil, fmt.Errorf("encode %s output: %w", event, err)
-	}
-	return append(out, '\n'), nil
+	return w
 }
 
 // capText cuts s to at most max runes, on a rune boundary, saying so.
