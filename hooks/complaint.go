@@ -70,18 +70,31 @@ var (
 // and holds none of words in any case (under (?i) the non-ASCII K and ſ
 // fold to ASCII letters, so a text with other bytes is always tried).
 func mayMatch(text string, words []string) bool {
+	return mayMatchEach(text, words)[0]
+}
+
+// mayMatchEach is mayMatch for several lists of words, the text lowered
+// once.
+func mayMatchEach(text string, lists ...[]string) []bool {
+	out := make([]bool, len(lists))
 	for i := 0; i < len(text); i++ {
 		if text[i] >= 0x80 {
-			return true
+			for j := range out {
+				out[j] = true
+			}
+			return out
 		}
 	}
 	lower := strings.ToLower(text)
-	for _, w := range words {
-		if strings.Contains(lower, w) {
-			return true
+	for j, words := range lists {
+		for _, w := range words {
+			if strings.Contains(lower, w) {
+				out[j] = true
+				break
+			}
 		}
 	}
-	return false
+	return out
 }
 
 // complaintStop are words too common to tie two reports together.
@@ -191,9 +204,9 @@ func (s *session) noteClaim(p *Payload) {
 		return
 	}
 	text := p.LastAssistantMessage
-	claims := mayMatch(text, claimWords)
-	s.noteDone(text, claims)
-	if !claims {
+	may := mayMatchEach(text, claimWords, doneWords)
+	s.noteDone(text, may[0], may[1])
+	if !may[0] {
 		return
 	}
 	all := claimRe().FindAllStringIndex(text, -1)
@@ -226,11 +239,12 @@ var doneWords = []string{"success", "succeeded", "running", "ready", "live", "do
 
 // noteDone keeps the last sentence of the agent's last message that says
 // the work was done or works (a claim of a fix, or doneRe), or none: what
-// a request sent again word for word answers. claims tells whether the
-// text may hold a claim of a fix (mayMatch of claimWords).
-func (s *session) noteDone(text string, claims bool) {
+// a request sent again word for word answers. claims and dones tell
+// whether the text may hold a claim of a fix or a done sentence (their
+// prefilters, mayMatchEach).
+func (s *session) noteDone(text string, claims, dones bool) {
 	var done *state.Claim
-	if dones := mayMatch(text, doneWords); claims || dones {
+	if claims || dones {
 		var all [][]int
 		if claims {
 			all = claimRe().FindAllStringIndex(text, -1)
