@@ -205,11 +205,14 @@ func (s *session) noteClaim(p *Payload) {
 	}
 	text := p.LastAssistantMessage
 	may := mayMatchEach(text, claimWords, doneWords)
-	s.noteDone(text, may[0], may[1])
-	if !may[0] {
+	var all [][]int
+	if may[0] {
+		all = claimRe().FindAllStringIndex(text, -1)
+	}
+	s.noteDone(text, all, may[1])
+	if len(all) == 0 {
 		return
 	}
-	all := claimRe().FindAllStringIndex(text, -1)
 	claim := ""
 	for i := len(all) - 1; i >= 0 && claim == ""; i-- {
 		if st := sentenceAround(text, all[i][0], all[i][1]); !offer(st) {
@@ -239,16 +242,13 @@ var doneWords = []string{"success", "succeeded", "running", "ready", "live", "do
 
 // noteDone keeps the last sentence of the agent's last message that says
 // the work was done or works (a claim of a fix, or doneRe), or none: what
-// a request sent again word for word answers. claims and dones tell
-// whether the text may hold a claim of a fix or a done sentence (their
-// prefilters, mayMatchEach).
-func (s *session) noteDone(text string, claims, dones bool) {
+// a request sent again word for word answers. claims are claimRe's
+// matches in text (noteClaim's); dones tells whether doneRe may match
+// (its prefilter, mayMatchEach).
+func (s *session) noteDone(text string, claims [][]int, dones bool) {
 	var done *state.Claim
-	if claims || dones {
-		var all [][]int
-		if claims {
-			all = claimRe().FindAllStringIndex(text, -1)
-		}
+	if len(claims) > 0 || dones {
+		all := slices.Clone(claims)
 		if dones {
 			all = append(all, doneRe().FindAllStringIndex(text, -1)...)
 		}

@@ -215,8 +215,9 @@ func (s *session) pushFastForward(p *Payload) bool {
 
 // tookEffect tells whether a finding's step did what its entry warns of,
 // as the call's outcome shows. It did not when the person declined the
-// call or the CLI's permission rules refused it (they know of it; an instruction it broke is still said, as the
-// agent may have lost it at a /clear); when a write refused again
+// call or the CLI's permission rules refused it (they know of it; an
+// instruction it broke is still said, as the agent may have lost it at a
+// /clear); when a write refused again
 // overwrote nothing; when a force push only moved refs forward; when a
 // step after a && never ran (the error is another step's: rm, chmod…
 // name themselves in theirs, while git's errors name no program, so a git
@@ -224,7 +225,7 @@ func (s *session) pushFastForward(p *Payload) bool {
 // secrets file printed nothing or no value.
 func (s *session) tookEffect(p *Payload, f risk.Finding, failed bool) bool {
 	switch {
-	case failed && (neverRan(p.Error)):
+	case failed && neverRan(p.Error):
 		return false
 	case f.Entry == risk.OverwriteUnread && failed:
 		return false

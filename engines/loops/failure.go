@@ -251,9 +251,10 @@ func StartupComplaint(low string) bool {
 // classKey gives the key of a line that reports one of a few failures
 // whose words say it whatever printed them, even inside a warning: sudo
 // unable to ask for a password, a bad escape sequence in a string or a
-// pattern, a push the remote refused, a git add of ignored paths. (A shell that cannot fork is not
-// one: Git Bash prints it on Windows now and then while its commands run.) These come
-// back unchanged however the command around them is varied.
+// pattern, a push the remote refused, a git add of ignored paths. (A
+// shell that cannot fork is not one: Git Bash prints it on Windows now and
+// then while its commands run.) These come back unchanged however the
+// command around them is varied.
 func classKey(line, low string) string {
 	switch {
 	case strings.HasPrefix(low, "sudo: a terminal is required"), strings.HasPrefix(low, "sudo: a password is required"),
@@ -310,8 +311,9 @@ const PortBusyKey = "address in use"
 // The keys of failures no retry can change until someone acts on their
 // cause: the page is too long for WebFetch, sudo has no terminal to ask
 // for the password on, .gitignore ignores the path, the remote's rules
-// refuse the push, the shell splits an escaped path, brew has nothing newer, TaskOutput has no such task. Met a second time,
-// however the command was varied, they are a loop (ShortThreshold).
+// refuse the push, the shell splits an escaped path, brew has nothing
+// newer, TaskOutput has no such task. Met a second time, however the
+// command was varied, they are a loop (ShortThreshold).
 const (
 	// PageTooLongKey: WebFetch answers "Prompt is too long" when the page
 	// it fetched does not fit its model's prompt, whatever the prompt

@@ -258,11 +258,13 @@ func failLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 		}
 		o, silent := silentFailure(f.Key)
 		shownKey := f.Key
-		if k := loops.FailureKey(c.ErrorText); silent && strings.HasPrefix(f.Key, loops.TimeoutKey) && strings.HasPrefix(k, loops.PortBusyKey) {
-			// The last run found its port taken: an earlier run is
-			// still up, not killed. Quote the port, not the timeout
-			// only the earlier runs met.
-			o, shownKey = portTaken, k
+		if silent && strings.HasPrefix(f.Key, loops.TimeoutKey) {
+			if k := loops.FailureKey(c.ErrorText); strings.HasPrefix(k, loops.PortBusyKey) {
+				// The last run found its port taken: an earlier run is
+				// still up, not killed. Quote the port, not the timeout
+				// only the earlier runs met.
+				o, shownKey = portTaken, k
+			}
 		}
 		if silent {
 			// A failure that prints no error: say what it is and where
