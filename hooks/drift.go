@@ -5,6 +5,7 @@ import (
 
 	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/engines/reservoir"
+	"github.com/djinn-cc/djinn/engines/risk"
 	"github.com/djinn-cc/djinn/hooks/advice"
 	"github.com/djinn-cc/djinn/internal/sat"
 	"github.com/djinn-cc/djinn/state"
@@ -55,7 +56,7 @@ func (s *session) rebaseDrift(a *state.Anchor) {
 		d.Calls, d.Recent, d.Obs = old.Calls, old.Recent, old.Obs
 		d.Vocab = mergeNewest(old.Vocab, background, an.Stems, maxVocab)
 		d.Files = mergeNewest(old.Files, d.Files, nil, maxDriftFiles)
-		d.OffGoal, d.Repeated = old.OffGoal, old.Repeated
+		d.OffGoal, d.Repeated, d.OffChanges = old.OffGoal, old.Repeated, old.OffChanges
 		d.Reservoir, d.Verdict, d.LastAdvised, d.Advised, d.TextMark = old.Reservoir, old.Verdict, old.LastAdvised, old.Advised, old.TextMark
 		d.Switched = old.Switched
 	}
@@ -97,26 +98,31 @@ func (s *session) interrupted() {
 	if d == nil {
 		return
 	}
-	d.Recent, d.OffGoal, d.Repeated, d.RefocusStreak = []state.CallSignal{}, 0, 0, 0
+	d.Recent, d.OffGoal, d.Repeated, d.RefocusStreak, d.OffChanges = []state.CallSignal{}, 0, 0, 0, 0
 	d.PromptAt = s.w.ToolCalls
 }
 
 // driftCall folds one main-agent tool call into the drift state and returns
 // the drift advisory, if one is due; the caller leaves out the calls that are
 // no evidence (drift.NoEvidence).
-func (s *session) driftCall(tool string, cs drift.CallSig) []advice.Advisory {
+// changes tells whether the call changed the work (risk.DoesWork).
+func (s *session) driftCall(tool string, cs drift.CallSig, changes bool) []advice.Advisory {
 	d := s.w.Drift
 	if d == nil {
 		return nil
 	}
 	set := s.env.Settings.Drift
 	st := driftState(d)
+	off := d.OffGoal
 	v := state.Verdict(st.Step(set.Config, s.id, drift.Call{Tool: tool, Sig: cs, Seq: s.w.ToolCalls}))
 	storeDrift(d, st)
 	d.Verdict = &v
-	if d.OffGoal == 0 {
+	switch {
+	case d.OffGoal == 0:
 		// The work came back to the goal: a later stretch starts afresh.
-		d.Repeated = 0
+		d.Repeated, d.OffChanges = 0, 0
+	case d.OffGoal > off && changes:
+		sat.Inc(&d.OffChanges)
 	}
 	facts := advice.DriftFacts{
 		Verdict:       v,
@@ -127,6 +133,7 @@ func (s *session) driftCall(tool string, cs drift.CallSig) []advice.Advisory {
 		Advised:       d.Advised,
 		Repeated:      d.Repeated,
 		OffGoal:       d.OffGoal,
+		OffChanges:    d.OffChanges,
 	}
 	if s.callFailed {
 		d.FailedAt = s.w.ToolCalls
@@ -154,7 +161,7 @@ func learnRecent(d *state.Drift) {
 	st := driftState(d)
 	st.LearnRecent()
 	storeDrift(d, st)
-	d.OffGoal, d.Repeated = 0, 0
+	d.OffGoal, d.Repeated, d.OffChanges = 0, 0, 0
 }
 
 // maxDriftFiles is window.json's bound on the drift state's files.
@@ -192,4 +199,17 @@ func (s *session) anchorText() string {
 		return currentTask(a).Text
 	}
 	return ""
+}
+
+// changesWork tells drift whether a call changed the work
+// (risk.DoesWork): a notebook edit always does.
+func (s *session) changesWork(p *Payload) bool {
+	switch p.ToolName {
+	case "NotebookEdit", "WebSearch", "WebFetch":
+		// Reading the project around the task is orientation; a search
+		// of the web brings a topic of its own.
+		return true
+	}
+	c, _, ok := s.riskCallOf(p)
+	return ok && risk.DoesWork(c)
 }

@@ -72,6 +72,25 @@ func TestDriftFiresOnUnrelatedWork(t *testing.T) {
 	}
 }
 
+// TestDriftWaitsForWork: a short off-goal stretch that only looks around
+// (reads, git status, ls) is orientation and stays quiet; the first call
+// in it that does something (an edit of an unrelated file) is drift.
+func TestDriftWaitsForWork(t *testing.T) {
+	s := drifted(t, 4)
+	s.tool("Bash", jsonStr(map[string]any{"command": "git status && ls billing", "description": "Look"}), map[string]any{"stdout": "clean", "stderr": ""})
+	if n := s.count("drift"); n != 0 {
+		t.Fatalf("%d drift advisories on a stretch that only looked: %q", n, s.said)
+	}
+	if d := s.window().Drift; d.OffGoal < 5 || d.OffChanges != 0 {
+		t.Fatalf("off-goal %d, changing %d: want 5 or more, 0", d.OffGoal, d.OffChanges)
+	}
+	f := s.file("billing/invoice_0.go", "package billing")
+	s.tool("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "package billing", "new_string": "package billing // v2"}), map[string]any{"filePath": f})
+	if n := s.count("drift"); n != 1 {
+		t.Fatalf("%d drift advisories after an off-goal edit, want 1: %q", n, s.said)
+	}
+}
+
 // TestDriftCooldown: drift advisories are at least drift.cooldown tool
 // calls apart, and persistent drift is repeated after it.
 func TestDriftCooldown(t *testing.T) {

@@ -267,6 +267,22 @@ func (s *session) printedNoSecret(p *Payload) bool {
 // riskCallOf reads a call as the risk catalogue and the instructions in
 // force see it; ok is false for a tool they do not judge.
 func (s *session) riskCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
+	if m := s.read; m != nil && m.p == p {
+		if !m.ok {
+			return m.c, m.in, false
+		}
+		c = m.c
+		r := s.riskState()
+		c.Written, c.Secrets, c.Unread, c.Stashed = r.Written, r.Secrets, r.Unread, r.Stashed
+		return c, m.in, true
+	}
+	c, in, ok = s.readCallOf(p)
+	s.read = &readCall{p: p, c: c, in: in, ok: ok}
+	return c, in, ok
+}
+
+// readCallOf is riskCallOf without the memo.
+func (s *session) readCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 	switch p.ToolName {
 	case "Bash", "Write", "Edit", "MultiEdit":
 	default:

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/djinn-cc/djinn/engines/risk"
 	"github.com/djinn-cc/djinn/hooks/transcript"
 	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
@@ -95,6 +96,17 @@ type session struct {
 	// failText is the failed call's error, or the output that shows its
 	// failure: its words are evidence of what the work is about.
 	failText string
+	// read is the call being handled as the risk catalogue reads it,
+	// parsed once for drift, the catalogue and the instructions.
+	read *readCall
+}
+
+// readCall is riskCallOf's answer for one payload.
+type readCall struct {
+	p  *Payload
+	c  risk.Call
+	in riskInput
+	ok bool
 }
 
 func (s *session) path(name string) string { return filepath.Join(s.dir, name) }

@@ -78,7 +78,7 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 			// when the failing run was.
 			sig.Files = append(sig.Files, drift.FailedFiles(ends(s.failText, 4000), s.w.ProjectDir)...)
 		}
-		advs = append(advs, s.driftCall(p.ToolName, sig)...)
+		advs = append(advs, s.driftCall(p.ToolName, sig, s.changesWork(p))...)
 		if v := s.w.Drift.Verdict; v != nil {
 			sc := v.Score
 			turn.Score, turn.Verdict = &sc, fit.Bytes(v.Kind, 40)

@@ -594,6 +594,7 @@ func (d *Drift) validate(v *vet) {
 	v.min("refocus_streak", int64(d.RefocusStreak), 0)
 	v.min("advised", int64(d.Advised), 0)
 	v.min("off_goal", int64(d.OffGoal), 0)
+	v.min("off_changes", int64(d.OffChanges), 0)
 	v.min("repeated", int64(d.Repeated), 0)
 	v.min("prompt_at", int64(d.PromptAt), 0)
 	v.min("failed_at", int64(d.FailedAt), 0)

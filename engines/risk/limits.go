@@ -649,6 +649,128 @@ func Broken(ls []Limit, c Call) []string {
 	return steps
 }
 
+// DoesWork reports whether a call does work of its own rather than look
+// around or record what was done: a file tool writing a file that is
+// neither scratch nor documentation (.md, .txt, .rst…), or a command with a
+// step that is not an inspection (ls, cat, grep, git status, gh pr view,
+// ps…) nor git recording the work (add, commit, push, stash…). Drift uses
+// it: reading around is orientation, and work counts as gone elsewhere once
+// it does something.
+func DoesWork(c Call) bool {
+	switch c.Tool {
+	case "Write", "Edit", "MultiEdit", "NotebookEdit":
+		return c.FilePath != "" && !scratch(c.FilePath, c.ProjectDir) && !notesFile(c.FilePath)
+	case "Bash":
+	default:
+		return false
+	}
+	if c.Command == "" || len(c.Command) > maxCommand {
+		return true
+	}
+	cmds, _ := c.commands()
+	for _, x := range cmds {
+		if len(x.args) == 0 {
+			continue
+		}
+		for _, w := range x.writes {
+			if !scratch(resolve(w, x.cwd), c.ProjectDir) && !strings.HasPrefix(w, "/dev/") && !strings.HasPrefix(w, "&") && !notesFile(w) {
+				return true
+			}
+		}
+		if !inspects(path.Base(x.args[0]), x.args[1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// lookPrograms only show things: files, searches, processes, the system.
+var lookPrograms = map[string]bool{
+	"ls": true, "cat": true, "head": true, "tail": true, "less": true, "more": true, "bat": true, "nl": true,
+	"grep": true, "egrep": true, "rg": true, "ag": true, "ack": true, "find": true, "fd": true, "tree": true,
+	"wc": true, "sort": true, "uniq": true, "cut": true, "tr": true, "awk": true, "jq": true, "yq": true,
+	"diff": true, "cmp": true, "file": true, "stat": true, "du": true, "df": true, "pwd": true, "realpath": true,
+	"readlink": true, "basename": true, "dirname": true, "which": true, "whereis": true, "type": true,
+	"echo": true, "printf": true, "date": true, "whoami": true, "id": true, "groups": true, "uname": true,
+	"hostname": true, "env": true, "printenv": true, "ps": true, "pgrep": true, "lsof": true, "netstat": true,
+	"ss": true, "dscl": true, "sw_vers": true, "system_profiler": true, "sysctl": true, "ifconfig": true,
+	"test": true, "[": true, "true": true, "false": true, "sleep": true, "cd": true, "export": true,
+	"xxd": true, "hexdump": true, "od": true, "strings": true, "md5sum": true, "sha256sum": true, "shasum": true,
+	"column": true, "sed": true, "read": true,
+}
+
+// queries reports whether a command's arguments ask it to show its state:
+// a first word such as status, list or show (systemctl status, brew list,
+// docker ps), or an option such as --status, --list or --get… (spctl
+// --status, socketfilterfw --getglobalstate).
+func queries(args []string) bool {
+	for _, a := range args {
+		switch {
+		case a == "--status" || a == "--list" || a == "-l" && len(args) == 1 || strings.HasPrefix(a, "--get"):
+			return true
+		case strings.HasPrefix(a, "-"):
+			continue
+		}
+		switch a {
+		case "status", "list", "ls", "show", "info", "ps", "inspect", "logs", "version", "view", "get":
+			return true
+		}
+		return false
+	}
+	return false
+}
+
+// inspects reports whether one simple command only looks: a program of
+// lookPrograms (sed without -i), a version or help query, git reading or
+// recording, an issue tracker or forge asked to show something.
+func inspects(name string, args []string) bool {
+	for _, a := range args {
+		if a == "--version" || a == "-v" && len(args) == 1 || a == "--help" || a == "-h" && len(args) == 1 {
+			return true
+		}
+	}
+	if queries(args) {
+		return true
+	}
+	switch name {
+	case "sed", "perl":
+		return !slices.ContainsFunc(args, func(a string) bool {
+			return strings.HasPrefix(a, "-i") || strings.HasPrefix(a, "--in-place") || strings.HasPrefix(a, "-pi")
+		})
+	case "git":
+		switch gitSub(args) {
+		case "status", "log", "diff", "show", "remote", "ls-files", "rev-parse", "blame", "grep", "describe", "shortlog", "reflog", "ls-tree", "cat-file", "fetch",
+			"add", "commit", "push", "stash", "tag":
+			return true
+		case "branch", "config":
+			return !slices.ContainsFunc(args[1:], func(a string) bool {
+				return !strings.HasPrefix(a, "-") || a == "-d" || a == "-D" || a == "-m" || a == "-M"
+			}) ||
+				gitSub(args) == "config" && slices.Contains(args, "--get")
+		}
+		return false
+	case "gh", "bd", "glab", "jira", "linear":
+		for _, a := range args {
+			switch a {
+			case "view", "list", "show", "status", "diff", "checks", "ready", "search":
+				return true
+			}
+		}
+		return false
+	}
+	return lookPrograms[name]
+}
+
+// notesFile reports whether a path is documentation or notes by its
+// extension (docFile counts HTML too, which is work as often as not).
+func notesFile(p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".md", ".markdown", ".mdx", ".txt", ".rst", ".adoc", ".org":
+		return true
+	}
+	return false
+}
+
 // names reports whether a path names a limit's target: the target is the
 // path's last element, or a word of the path's last element ("template"
 // names invoice-template.html), or the path ends with it.

@@ -13,27 +13,34 @@ import (
 // TestDriftDue is the verdict mapping of the design: real_drift is advised,
 // refocus_moment only after the streak, tolerable_side_quest,
 // insufficient_data, on_task and no_anchor never; nothing within the
-// cooldown.
+// cooldown; nothing while the off-goal stretch has only looked around,
+// unless it is ReadOnlyDrift calls long.
 func TestDriftDue(t *testing.T) {
 	for _, tc := range []struct {
-		kind          string
-		streak, since int
-		want          bool
+		kind             string
+		streak, since    int
+		offGoal, changes int
+		want             bool
 	}{
-		{"real_drift", 0, -1, true},
-		{"real_drift", 0, 15, true},
-		{"real_drift", 0, 14, false},
-		{"refocus_moment", 2, -1, false},
-		{"refocus_moment", 3, -1, true},
-		{"refocus_moment", 3, 3, false},
-		{"tolerable_side_quest", 9, -1, false},
-		{"on_task", 0, -1, false},
-		{"insufficient_data", 0, -1, false},
-		{"no_anchor", 0, -1, false},
+		{"real_drift", 0, -1, 3, 1, true},
+		{"real_drift", 0, 15, 3, 1, true},
+		{"real_drift", 0, 14, 3, 1, false},
+		{"real_drift", 0, -1, 3, 0, false},
+		{"real_drift", 0, -1, ReadOnlyDrift - 1, 0, false},
+		{"real_drift", 0, -1, ReadOnlyDrift, 0, true},
+		{"refocus_moment", 2, -1, 3, 1, false},
+		{"refocus_moment", 3, -1, 3, 1, true},
+		{"refocus_moment", 3, -1, 3, 0, false},
+		{"refocus_moment", 3, 3, 3, 1, false},
+		{"tolerable_side_quest", 9, -1, 9, 9, false},
+		{"on_task", 0, -1, 0, 0, false},
+		{"insufficient_data", 0, -1, 9, 9, false},
+		{"no_anchor", 0, -1, 9, 9, false},
 	} {
-		f := DriftFacts{Verdict: state.Verdict{Kind: tc.kind}, RefocusStreak: tc.streak, SinceAdvised: tc.since, Cooldown: 15, StreakNeeded: 3}
+		f := DriftFacts{Verdict: state.Verdict{Kind: tc.kind}, RefocusStreak: tc.streak, SinceAdvised: tc.since, Cooldown: 15, StreakNeeded: 3,
+			OffGoal: tc.offGoal, OffChanges: tc.changes}
 		if got := DriftDue(f); got != tc.want {
-			t.Errorf("%s streak %d since %d: due=%v, want %v", tc.kind, tc.streak, tc.since, got, tc.want)
+			t.Errorf("%s streak %d since %d off-goal %d changing %d: due=%v, want %v", tc.kind, tc.streak, tc.since, tc.offGoal, tc.changes, got, tc.want)
 		}
 	}
 }

@@ -20,19 +20,28 @@ type DriftFacts struct {
 	// Advised counts drift advisories already given this anchor; Repeated
 	// those given since the work was last on task, and OffGoal the
 	// off-goal calls in that stretch.
-	Advised    int
-	Repeated   int
-	OffGoal    int
+	Advised  int
+	Repeated int
+	OffGoal  int
+	// OffChanges counts the calls of that stretch that changed the work:
+	// with none, the agent is only reading around, and nothing is said.
+	OffChanges int
 	AnchorText string
 	AnchorHash string
 	// Recent names the latest off-goal work (files or words).
 	Recent []string
 }
 
+// ReadOnlyDrift is how many off-goal calls a stretch that has changed
+// nothing takes before drift is said: reading around is orientation, a
+// long stretch of it is not.
+const ReadOnlyDrift = 8
+
 // DriftDue applies the verdict mapping of the design: real_drift is
 // advised; refocus_moment only after StreakNeeded verdicts in a row;
-// tolerable_side_quest, on_task, insufficient_data and no_anchor never. No
-// drift advisory repeats within Cooldown tool calls.
+// tolerable_side_quest, on_task, insufficient_data and no_anchor never;
+// none while the off-goal stretch has changed nothing (reading around is
+// orientation). No drift advisory repeats within Cooldown tool calls.
 func DriftDue(f DriftFacts) bool {
 	switch f.Verdict.Kind {
 	case "real_drift":
@@ -41,6 +50,9 @@ func DriftDue(f DriftFacts) bool {
 			return false
 		}
 	default:
+		return false
+	}
+	if f.OffChanges == 0 && f.OffGoal < ReadOnlyDrift {
 		return false
 	}
 	return f.SinceAdvised < 0 || f.SinceAdvised >= f.Cooldown

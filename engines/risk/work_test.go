@@ -1,0 +1,51 @@
+package risk
+
+import "testing"
+
+// TestDoesWork: looking around (reads of the shell, queries of a tool's
+// state, git reading or recording, notes) is not work; a command that
+// builds, installs, edits or runs a program is, and so is a write of a
+// source file. Each case is labelled by hand.
+func TestDoesWork(t *testing.T) {
+	const project = "/home/u/app"
+	for _, tc := range []struct {
+		tool, command, file string
+		want                bool
+	}{
+		{"Bash", "ls -la && cat README.md | head -20", "", false},
+		{"Bash", "git status && git diff HEAD~1 -- src/", "", false},
+		{"Bash", "git add -A && git commit -m 'wip' && git push", "", false},
+		{"Bash", "git checkout -b other", "", true},
+		{"Bash", "git branch -D old", "", true},
+		{"Bash", "git branch -a", "", false},
+		{"Bash", "lsof -i -P | grep LISTEN | head -40", "", false},
+		{"Bash", "dscl . -list /Users | while read user; do groups \"$user\"; done", "", false},
+		{"Bash", "csrutil status && spctl --status", "", false},
+		{"Bash", "systemctl status nginx", "", false},
+		{"Bash", "systemctl restart nginx", "", true},
+		{"Bash", "gh pr view 12 && bd show spotter-fum", "", false},
+		{"Bash", "bd create --title=x", "", true},
+		{"Bash", "sed -n 1,20p main.go", "", false},
+		{"Bash", "sed -i 's/a/b/' main.go", "", true},
+		{"Bash", "npm install highlight.js", "", true},
+		{"Bash", "go test ./...", "", true},
+		{"Bash", "node --version", "", false},
+		{"Bash", "echo hi > src/x.go", "", true},
+		{"Bash", "echo hi > /tmp/x.txt", "", false},
+		{"Bash", "grep -rn TODO . > notes.md", "", false},
+		{"Write", "", project + "/src/app.go", true},
+		{"Edit", "", project + "/CHANGELOG.md", false},
+		{"Write", "", "/tmp/scratch.go", false},
+		{"Read", "", project + "/src/app.go", false},
+	} {
+		c := Call{Tool: tc.tool, Command: tc.command, FilePath: tc.file, ProjectDir: project}
+		if got := DoesWork(c); got != tc.want {
+			t.Errorf("%s %q %q: DoesWork = %v, want %v", tc.tool, tc.command, tc.file, got, tc.want)
+		}
+		if tc.tool == "Bash" {
+			if got := DoesWork(c.WithParse()); got != tc.want {
+				t.Errorf("%s %q parsed once: DoesWork = %v, want %v", tc.tool, tc.command, got, tc.want)
+			}
+		}
+	}
+}
