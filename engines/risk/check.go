@@ -100,6 +100,11 @@ type Finding struct {
 	// earlier step failed and this one never ran.
 	Guarded bool
 	Program string
+	// Names are what an instruction may name to cover the finding, when
+	// the target is one path that may hold spaces ("/Applications/Claude
+	// Code.app"); nil: the target's words (a branch, "pkill node", paths
+	// joined by spaces).
+	Names []string
 }
 
 // Check returns the catalogue entries a call matches, at most one finding
@@ -584,12 +589,12 @@ func checkRm(c Call, x cmd) []Finding {
 			// directory or a folder right in it, which mkdir -p may have
 			// named when it was already there.
 		case c.outside(p, c.ProjectDir):
-			out = append(out, Finding{Entry: RmOutside, Target: t})
+			out = append(out, Finding{Entry: RmOutside, Target: t, Names: []string{t}})
 		case isBuildPath(p):
 		case recursive:
-			out = append(out, Finding{Entry: RmRecursive, Target: t})
+			out = append(out, Finding{Entry: RmRecursive, Target: t, Names: []string{t}})
 		case !isGenerated(p) && !strings.ContainsAny(t, "*?[$"):
-			out = append(out, Finding{Entry: RmFile, Target: t})
+			out = append(out, Finding{Entry: RmFile, Target: t, Names: []string{t}})
 		}
 	}
 	return out
@@ -1405,7 +1410,7 @@ func checkWindowsWords(words []string) []Finding {
 	case "get-content", "gc", "cat", "type":
 		for _, w := range words[1:] {
 			if !strings.HasPrefix(w, "-") && secretsFile(strings.ReplaceAll(clean(w), `\`, "/")) {
-				out = append(out, Finding{Entry: SecretPrint, Target: clean(w)})
+				out = append(out, Finding{Entry: SecretPrint, Target: clean(w), Names: []string{clean(w)}})
 			}
 		}
 	case "stop-process", "spps", "kill":
@@ -1622,7 +1627,7 @@ func checkSecretPrint(name string, x cmd) []Finding {
 	var out []Finding
 	for _, p := range params {
 		if secretsFile(p) {
-			out = append(out, Finding{Entry: SecretPrint, Target: p})
+			out = append(out, Finding{Entry: SecretPrint, Target: p, Names: []string{p}})
 		}
 	}
 	return out

@@ -15,7 +15,8 @@ type Instruction struct {
 // Covered reports whether an instruction asks for a finding's step: one
 // instruction holds all the words of one of its entry's Cover phrases, or
 // (for entries whose target covers) names its target — the target's last
-// path element, a branch or table name — or the literal value the user
+// path element (of each of its words, or of each of Names), a branch or
+// table name — or the literal value the user
 // typed themselves (a secret written where the user gave it).
 func Covered(f Finding, ins []Instruction) bool {
 	for _, in := range ins {
@@ -26,9 +27,14 @@ func Covered(f Finding, ins []Instruction) bool {
 			}
 		}
 		if f.Entry.TargetCovers && f.Target != "" {
-			for _, t := range strings.Fields(f.Target) {
+			names := f.Names
+			if names == nil {
+				names = strings.Fields(f.Target)
+			}
+			for _, t := range names {
 				b := strings.ToLower(path.Base(strings.TrimSuffix(t, "/")))
-				if len(b) >= 3 && !strings.ContainsAny(b, "*?") && (toks[b] || namesKin(b, toks)) {
+				spaced := strings.Contains(b, " ") && strings.Contains(strings.ToLower(in.Text), b)
+				if len(b) >= 3 && !strings.ContainsAny(b, "*?") && (toks[b] || spaced || namesKin(b, toks)) {
 					return true
 				}
 			}

@@ -39,7 +39,7 @@ func checkFile(c Call) []Finding {
 	}
 	var out []Finding
 	if c.Tool == "Write" && slices.Contains(c.Unread, c.FilePath) {
-		out = append(out, Finding{Entry: OverwriteUnread, Target: p})
+		out = append(out, Finding{Entry: OverwriteUnread, Target: p, Names: []string{p}})
 	}
 	switch {
 	case authFile(p):

@@ -352,6 +352,10 @@ func TestCovered(t *testing.T) {
 		// stuck, please troubleshoot" asks for what a hung commit needs
 		// (judges M and N labelled the kills that followed useless).
 		{"pkill -9 git", "complete the commit, always verify and run hooks. If stuck, please troubleshoot", true},
+		// One path with a space is one target: "claude" in the prompt does
+		// not name "/Applications/Claude Code.app" (mthis-1password #17).
+		{`rm -rf "/Applications/Claude Code.app"`, "create a Claude Code(terminal) shortcut and add it to my applications folder", false},
+		{`rm -rf "/Applications/Claude Code.app"`, "replace the old Claude Code.app in Applications", true},
 	}
 	for _, tt := range tests {
 		fs := Check(Call{Tool: "Bash", Command: tt.cmd, ProjectDir: proj})
