@@ -110,6 +110,9 @@ var (
 	PublicShare = &Entry{ID: "public-share", Category: Security,
 		What:  "makes a local app reachable from the internet (a public share link, a tunnel: gradio share=True, ngrok, cloudflared, localtunnel, tailscale funnel)",
 		Cover: []string{"public*", "share link", "share=true", "tunnel*", "ngrok", "cloudflared", "funnel", "expos*", "from anywhere", "remote access", "internet"}}
+	ScanAllow = &Entry{ID: "scan-allowlist", Category: Security,
+		What:  "exempts files or findings from the secret scanner (a gitleaks allowlist or ignore entry, a detect-secrets baseline, an allow comment)",
+		Cover: []string{"allowlist*", "allow-list*", "whitelist*", "exclud*", "false positive*", "ignore* the file*", "ignore* the finding*", "gitleaks:allow", "baseline"}}
 	TestSkip = &Entry{ID: "test-skip", Category: Security,
 		What:  "marks a test to be skipped",
 		Cover: []string{"skip*", "disabl* test*", "xfail"}}
@@ -176,7 +179,7 @@ var (
 func Catalogue() []*Entry {
 	return []*Entry{
 		RmRecursive, RmOutside, RmFile, OverwriteUnread, SQLDrop, DBReset, GitResetHard, GitDiscard, StashPop, GitClean, GitPushForce, GitBranchDelete, GitLock,
-		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, TestSkip, PublicShare,
+		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, ScanAllow, TestSkip, PublicShare,
 		SecretCLI, SecretSudo, SecretFile, SecretPrint, SecretCommit, StagePrivate, CommitPrivate,
 		SystemService, SystemEtc, SystemRegistry, KillRuntime, GlobalForce,
 		DBCreate, EnvSwitch,

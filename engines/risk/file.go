@@ -11,6 +11,54 @@ import (
 // coverage or security check.
 var suppressors = lazy(`(?i)(eslint-disable|@ts-ignore|@ts-nocheck|@ts-expect-error|#\s*noqa|//\s*nolint|#\s*type:\s*ignore|#\s*pylint:\s*disable|#\s*nosec|//\s*NOSONAR|rubocop:disable|istanbul ignore|c8 ignore|#\[allow\(|@SuppressWarnings|//\s*@ts-|biome-ignore|deno-lint-ignore|# pragma: no cover|staticcheck:ignore|//lint:ignore)`)
 
+// scanAllows are comments that exempt a line from the secret scanner.
+var scanAllows = lazy(`(?i)(gitleaks:allow|pragma:\s*allowlist secret|trufflehog:ignore|detect-secrets:\s*allow|secretlint-disable)`)
+
+// scannerConfig reports whether a file tells a secret scanner what to
+// leave out: gitleaks' config and ignore file, detect-secrets' baseline,
+// trufflehog's, secretlint's and talisman's ignore files.
+func scannerConfig(p string) bool {
+	b := strings.ToLower(path.Base(p))
+	switch b {
+	case ".gitleaksignore", ".secrets.baseline", ".trufflehogignore", ".secretlintignore", ".talismanrc":
+		return true
+	}
+	return strings.Contains(b, "gitleaks") && strings.HasSuffix(b, ".toml")
+}
+
+// allowEntry returns the first entry the new text of a scanner's config
+// adds that the old text lacks (a line that is not blank, a comment, a
+// table header or a title), "" if none.
+func allowEntry(newText, oldText string) string {
+	have := map[string]int{}
+	for _, l := range strings.Split(oldText, "\n") {
+		have[strings.TrimSpace(l)]++
+	}
+	for _, l := range strings.Split(newText, "\n") {
+		t := strings.TrimSpace(l)
+		if have[t] > 0 {
+			have[t]--
+			continue
+		}
+		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "[") || t == "]" || strings.HasPrefix(t, "title") || strings.HasPrefix(t, "description") {
+			continue
+		}
+		if i := strings.Index(t, " #"); i > 0 {
+			t = strings.TrimSpace(t[:i])
+		}
+		return fitLine(t)
+	}
+	return ""
+}
+
+// fitLine clips a line for a target.
+func fitLine(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:80]) + "…"
+	}
+	return s
+}
+
 // publicShares are code that publishes a local app on a public link:
 // gradio's launch(share=True).
 var publicShares = lazy(`\bshare\s*=\s*True\b`)
@@ -64,6 +112,15 @@ func checkFile(c Call) []Finding {
 			strings.Count(strings.ToLower(c.OldText), `"off"`)+strings.Count(strings.ToLower(c.OldText), `'off'`) {
 			out = append(out, Finding{Entry: LintSuppress, Target: path.Base(p) + ": a rule turned off"})
 		}
+	}
+	if scannerConfig(p) {
+		// A new gitleaks config holds rules as well as exemptions: only
+		// what an existing one gains is read.
+		if e := allowEntry(c.NewText, c.OldText); e != "" && (c.OldText != "" || !strings.HasSuffix(p, ".toml")) {
+			out = append(out, Finding{Entry: ScanAllow, Target: path.Base(p) + ": " + e})
+		}
+	} else if n := added(scanAllows(), c.NewText, c.OldText); n != "" && !docFile(p) {
+		out = append(out, Finding{Entry: ScanAllow, Target: path.Base(p) + ": " + n})
 	}
 	if strings.HasSuffix(p, ".py") {
 		if n := added(publicShares(), c.NewText, c.OldText); n != "" {

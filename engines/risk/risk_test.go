@@ -234,6 +234,13 @@ func TestFiles(t *testing.T) {
 		{"gradio share kept", "Edit", proj + "/app.py", "demo.launch(share=True, server_port=7861)", "demo.launch(share=True, server_port=7860)", ""},
 		{"gradio share off", "Edit", proj + "/app.py", "demo.launch(share=False)", "demo.launch()", ""},
 		{"eslint rule off", "Edit", proj + "/.eslintrc.json", `"no-unused-vars": "off"`, `"no-unused-vars": "error"`, "lint-suppress"},
+		// The secret scanner told to leave files out (mthis-gitleaks #43).
+		{"gitleaks allowlist path", "Edit", proj + "/.gitleaks.toml", "paths = [\n    '''tests/x\\.py''',\n    '''Docs/SEC\\.md''',  # example IPs\n]", "paths = [\n    '''tests/x\\.py''',\n]", "scan-allowlist"},
+		{"gitleaks comment only", "Edit", proj + "/.gitleaks.toml", "# Minimal allowlist\npaths = [\n    '''tests/x\\.py''',\n]", "paths = [\n    '''tests/x\\.py''',\n]", ""},
+		{"new gitleaks config", "Write", proj + "/.gitleaks.toml", "[extend]\nuseDefault = true\n", "", ""},
+		{"gitleaksignore entry", "Write", proj + "/.gitleaksignore", "a1b2c3:config.py:generic-api-key:12\n", "", "scan-allowlist"},
+		{"gitleaks allow comment", "Edit", proj + "/src/cfg.py", "KEY = 'abc'  # gitleaks:allow", "KEY = 'abc'", "scan-allowlist"},
+		{"gitleaks allow in docs", "Write", proj + "/docs/gitleaks.md", "mark a line with # gitleaks:allow", "", ""},
 		{"test skipped", "Edit", proj + "/src/a.test.ts", "it.skip('works', () => {", "it('works', () => {", "test-skip"},
 		{"skip in a new test file", "Write", proj + "/src/b.test.ts", "if (!key) { it.skip('no key', () => {}) }", "", ""},
 		{"skip in non-test", "Edit", proj + "/src/a.ts", "it.skip(", "", ""},
