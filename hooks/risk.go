@@ -260,6 +260,10 @@ func neverRan(errText string) bool {
 // ("~/.env existiert nicht" from a fallback echo, an empty output). An
 // unknown output is not known to be harmless.
 func (s *session) printedNoSecret(p *Payload) bool {
+	if p.ToolName == "Read" {
+		r := s.toolResponse(p)
+		return r.ok && !r.str && !risk.SecretShown(r.File.Content)
+	}
 	out, ok := s.shellOutput(p)
 	return ok && !risk.SecretShown(out)
 }
@@ -284,7 +288,7 @@ func (s *session) riskCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 // readCallOf is riskCallOf without the memo.
 func (s *session) readCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 	switch p.ToolName {
-	case "Bash", "Write", "Edit", "MultiEdit":
+	case "Bash", "Write", "Edit", "MultiEdit", "Read":
 	default:
 		return c, in, false
 	}

@@ -119,6 +119,11 @@ func Check(c Call) []Finding {
 		}
 	case "Write", "Edit", "MultiEdit":
 		out = checkFile(c)
+	case "Read":
+		// The Read tool prints a file into the transcript as cat does.
+		if p := path.Clean(c.FilePath); c.FilePath != "" && (secretsFile(p) || keysConfig(c.real(p), c.real(c.ProjectDir))) {
+			out = append(out, Finding{Entry: SecretPrint, Target: c.real(p), Names: []string{c.real(p)}})
+		}
 	}
 	return dedupe(out)
 }
@@ -1718,6 +1723,15 @@ func sessionLog(p string) bool {
 // .env.<stage> (not an example, sample or template), a private key
 // (id_rsa, id_ed25519, *.key, a *.pem named as a key), credentials, .netrc,
 // .pgpass, secrets.{yaml,yml,json,env}.
+// keysConfig reports whether a file is a tool's configuration outside the
+// project that holds other services' API keys: Claude Code's
+// ~/.claude.json and a .mcp.json beside it (their MCP servers' env), read
+// whole by the Read tool.
+func keysConfig(p, project string) bool {
+	b := path.Base(p)
+	return (b == ".claude.json" || b == ".mcp.json") && !inDir(p, project)
+}
+
 func secretsFile(p string) bool {
 	b := strings.ToLower(path.Base(p))
 	switch {

@@ -675,3 +675,28 @@ func TestOutputMade(t *testing.T) {
 		t.Errorf("OutputMade under a root = %q", got)
 	}
 }
+
+// TestReadPrintsSecrets: the Read tool prints a file into the transcript as
+// cat does: a secrets file, or a tool's config outside the project that
+// holds other services' keys (pai-jarvis-voice #30, ~/.claude/.mcp.json),
+// is a secret-print finding; an example env file or the project's own
+// .mcp.json is not.
+func TestReadPrintsSecrets(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want bool
+	}{
+		{proj + "/.env", true},
+		{proj + "/.env.production", true},
+		{proj + "/.env.example", false},
+		{"/home/u/.claude/.mcp.json", true},
+		{"/home/u/.claude.json", true},
+		{proj + "/.mcp.json", false},
+		{proj + "/src/config.ts", false},
+	} {
+		got := strings.Contains(idsOf(Check(Call{Tool: "Read", FilePath: tc.file, ProjectDir: proj})), "secret-print")
+		if got != tc.want {
+			t.Errorf("Read %s: secret-print %v, want %v", tc.file, got, tc.want)
+		}
+	}
+}

@@ -125,11 +125,21 @@ func join(advs []Advisory, labels []Label) []Joined {
 	return out
 }
 
+// unaskedKinds are the advisory and miss kinds of work nobody asked for
+// (issue 21): a step against an instruction in force and a risky step no
+// instruction covers are one moment seen two ways, and the judges split
+// on which it is (mthis-audit #286: G instruction, H risk).
+var unaskedKinds = map[string]bool{"instruction": true, "risk": true}
+
 // kindsMatch reports whether an advisory of kind adv answers a miss of kind
-// miss: the loop kinds answer each other, any other kind only itself.
+// miss: the loop kinds answer each other, so do the unasked-work kinds,
+// any other kind only itself.
 func kindsMatch(miss, adv string) bool {
-	if loopKinds[miss] {
+	switch {
+	case loopKinds[miss]:
 		return loopKinds[adv]
+	case unaskedKinds[miss]:
+		return unaskedKinds[adv]
 	}
 	return miss == adv
 }
