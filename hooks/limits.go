@@ -1,11 +1,14 @@
 package hooks
 
 import (
+	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/djinn-cc/djinn/engines/risk"
 	"github.com/djinn-cc/djinn/hooks/advice"
@@ -18,7 +21,11 @@ const (
 	fromPrompt   = "prompt"
 	fromClaudeMD = "CLAUDE.md"
 	fromFile     = "file"
+	fromDeclined = "declined"
 )
+
+// maxDeclinedLimits bounds the places of declined calls kept in force.
+const maxDeclinedLimits = 4
 
 // maxFileLimits bounds the generated files whose header is kept in force:
 // the latest the agent read.
@@ -39,7 +46,7 @@ func (s *session) limitsFromPrompt(text string) {
 	r := s.riskState()
 	kept := r.Limits[:0]
 	for _, l := range r.Limits {
-		if l.Source == fromPrompt && risk.Lifts(limitOf(l), text) {
+		if l.Source == fromPrompt && risk.Lifts(limitOf(l), text) || l.Source == fromDeclined && (namesPlace(text, l.Target) || risk.GoAhead(text)) {
 			continue
 		}
 		kept = append(kept, l)
@@ -203,7 +210,9 @@ func (s *session) brokenLimits(c risk.Call) []brokenLimit {
 	var out []brokenLimit
 	for i, step := range risk.Broken(ls, c) {
 		l := &s.w.Risk.Limits[i]
-		if step == "" || (l.Source != fromPrompt || l.Ask) && s.covered(*l) {
+		// A declined place is lifted only by a prompt after the refusal
+		// that names it (limitsFromPrompt).
+		if step == "" || l.Source != fromDeclined && (l.Source != fromPrompt || l.Ask) && s.covered(*l) {
 			continue
 		}
 		out = append(out, brokenLimit{l, relTargets(step, c.ProjectDir)})
@@ -216,6 +225,10 @@ func (s *session) brokenLimits(c risk.Call) []brokenLimit {
 func (s *session) limitCall(p *Payload, c risk.Call) []advice.Advisory {
 	var advs []advice.Advisory
 	for _, b := range s.brokenLimits(c) {
+		if b.l.Source == fromDeclined && p.HookEventName == PostToolUseFailure && neverRan(p.Error) {
+			// Declined again: the person has said No twice, and knows.
+			continue
+		}
 		last := b.l.Advised
 		if b.l.Source == fromFile {
 			// One lesson for all generated files: the next file's edit
@@ -267,4 +280,39 @@ func (s *session) limitsBeyond(texts []string) []string {
 		out = append(out, t)
 	}
 	return out
+}
+
+// noteDeclined keeps the places a Bash call the person declined would have
+// changed (risk.Places) as instructions in force: doing the same there
+// later, before a prompt names the place, goes against the person's No.
+func (s *session) noteDeclined(p *Payload, c risk.Call) {
+	if p.ToolName != "Bash" || p.HookEventName != PostToolUseFailure || !userRejected(p.Error) {
+		return
+	}
+	text := fmt.Sprintf("call #%d: %s", s.w.ToolCalls, strings.Join(strings.Fields(c.Command), " "))
+	for _, place := range risk.Places(c) {
+		s.addLimit(risk.Limit{Class: risk.NoChange, Target: place, Text: text}, fromDeclined)
+	}
+	rs := s.riskState()
+	for n := limitsFrom(rs.Limits, fromDeclined); n > maxDeclinedLimits; n-- {
+		i := slices.IndexFunc(rs.Limits, func(l state.Limit) bool { return l.Source == fromDeclined })
+		rs.Limits = slices.Delete(rs.Limits, i, i+1)
+	}
+}
+
+// namesPlace reports whether a prompt names a place: its last element, as
+// a word of the prompt.
+func namesPlace(prompt, place string) bool {
+	b := strings.ToLower(path.Base(place))
+	if len(b) < 3 {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(prompt), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("_.-", r)
+	}) {
+		if strings.Trim(w, ".-") == b {
+			return true
+		}
+	}
+	return false
 }

@@ -128,3 +128,43 @@ func TestInstructionSaidOnce(t *testing.T) {
 		t.Fatalf("a breach after the user said it again: %d instruction advisories, want 2: %q", n, s.said)
 	}
 }
+
+// TestDeclinedPlace: a place a call the person declined would have changed
+// is kept as an instruction in force. Putting things there later draws an
+// instruction advisory that quotes the declined call (athena-reorg #20:
+// the mkdir of ../projects declined at #6, the projects moved there at
+// #20); a short go-ahead after the refusal ("go"), or a prompt that names
+// the place, lifts it; a declined call is not advised against its own
+// place, nor a second declined call.
+func TestDeclinedPlace(t *testing.T) {
+	const declined = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed."
+	mkdir := jsonStr(map[string]any{"command": "mkdir -p ../projects/github-mcp-server ../projects/docker-mcp"})
+	mv := jsonStr(map[string]any{"command": "mv github-mcp-server ../projects/"})
+	for _, tc := range []struct {
+		name, between string
+		want          int
+	}{
+		{"another request", "lets remove the old audit script, then make a folder for Terminal MCP", 1},
+		{"a go-ahead", "go", 0},
+		{"the place named", "ok, put them in projects after all", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Instruction = settings.Observe
+			s.userPrompt("reorganise dev-tools: the standalone projects should not live in here")
+			s.fail("Bash", mkdir, declined)
+			s.fail("Bash", mkdir, declined)
+			if n := s.countObserved("instruction"); n != 0 {
+				t.Fatalf("declined calls advised against their own place: %q", s.observed)
+			}
+			s.userPrompt(tc.between)
+			s.tool("Bash", mv, bashOut(""))
+			if n := s.countObserved("instruction"); n != tc.want {
+				t.Fatalf("instruction advisories %d, want %d: %q", n, tc.want, s.observed)
+			}
+			if tc.want == 1 && !strings.Contains(s.observed[len(s.observed)-1], "call #1: mkdir -p ../projects/github-mcp-server") {
+				t.Errorf("the advisory does not quote the declined call: %q", s.observed)
+			}
+		})
+	}
+}

@@ -104,6 +104,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		return nil
 	}
 	defer s.noteRefused(p)
+	defer s.noteDeclined(p, c)
 	if s.approved(p.ToolUseID) {
 		// The person said yes to this very call when Djinn asked
 		// (PreToolUse): saying it again after is noise.

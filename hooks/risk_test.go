@@ -284,9 +284,11 @@ func TestReadSecretPrint(t *testing.T) {
 
 // TestRiskQuietWhenTheUserDeclined: a risky step the person declined when
 // the CLI asked never ran and they know of it (athena-ssd #21, eighth
-// held-out set, labelled false by both judges); the same step run is
-// advised. An instruction the declined call broke is still said (the
-// agent may have lost it: athena-hidden #73, labelled useful).
+// held-out set, labelled false by both judges); the same step run later
+// is advised once, as the person's No it goes against (an instruction
+// quoting the declined call, which says more than the catalogue entry).
+// An instruction the declined call broke is still said (the agent may
+// have lost it: athena-hidden #73, labelled useful).
 func TestRiskQuietWhenTheUserDeclined(t *testing.T) {
 	declined := "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed."
 	rm := jsonStr(map[string]any{"command": "rm -rf ~/Library/Containers/com.docker.docker"})
@@ -297,9 +299,10 @@ func TestRiskQuietWhenTheUserDeclined(t *testing.T) {
 	if got := s.riskLogged(); len(got) != 0 {
 		t.Fatalf("a declined step was advised: %q", got)
 	}
+	s.env.Settings.Advisories.Instruction = settings.Observe
 	s.tool("Bash", rm, bashOut(""))
-	if got := s.riskLogged(); len(got) != 1 || !strings.Contains(got[0], "rm-outside") {
-		t.Fatalf("the step run was not advised once: %q", got)
+	if got, n := s.riskLogged(), s.countObserved("instruction"); len(got) != 0 || n != 1 || !strings.Contains(s.observed[len(s.observed)-1], "declined the same place") {
+		t.Fatalf("the step run was not advised once against the declined call: risk %q, instructions %q", got, s.observed)
 	}
 
 	s = newSim(t)

@@ -415,7 +415,9 @@ type Limit struct {
 	Ask bool `json:"ask,omitempty"`
 	// Source is "prompt" (a later prompt can lift it), "CLAUDE.md" (the
 	// project's instructions, in force all session) or "file" (a file's own
-	// header, "Code generated … DO NOT EDIT", in force for that file).
+	// header, "Code generated … DO NOT EDIT", in force for that file) or
+	// "declined" (a place a call the person declined would have changed,
+	// Target; until a later prompt names it).
 	Source string `json:"source"`
 	// Advised is the tool-call count at its last advisory (0: never).
 	Advised int `json:"advised,omitempty"`

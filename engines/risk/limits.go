@@ -761,6 +761,84 @@ func inspects(name string, args []string) bool {
 	return lookPrograms[name]
 }
 
+// Places are where a command would put, move or delete things: mkdir's
+// operands (their common parent when they share one: "mkdir -p
+// ../projects/a ../projects/b" is about ../projects), the destination of
+// mv, cp, rsync and ln, rm's operands; cleaned, as written. A call the
+// person declined leaves them as places not to go without asking.
+func Places(c Call) []string {
+	if c.Tool != "Bash" {
+		return nil
+	}
+	cmds, _ := c.commands()
+	var out []string
+	for _, x := range cmds {
+		if len(x.args) < 2 {
+			continue
+		}
+		_, params := splitFlags(x.args[1:])
+		if len(params) == 0 {
+			continue
+		}
+		switch path.Base(x.args[0]) {
+		case "mkdir":
+			if dir := commonDir(params); dir != "" {
+				out = append(out, dir)
+			} else {
+				out = append(out, params...)
+			}
+		case "mv", "cp", "rsync", "ln":
+			if len(params) >= 2 {
+				out = append(out, params[len(params)-1])
+			}
+		case "rm", "rmdir":
+			out = append(out, params...)
+		}
+	}
+	for i, p := range out {
+		out[i] = path.Clean(p)
+	}
+	return slices.DeleteFunc(out, func(p string) bool { return p == "." || p == "/" || p == "~" || strings.ContainsAny(p, "*?$") })
+}
+
+// GoAhead reports whether a prompt is a short go-ahead ("go", "yes, do
+// it", "ok proceed"): six words at most, the first a yes or a word that
+// asks to go on, no negation.
+func GoAhead(prompt string) bool {
+	ws := words(prompt)
+	if len(ws) == 0 || len(ws) > 6 {
+		return false
+	}
+	for i := range ws {
+		if negation(ws, i) || ws[i] == "no" || ws[i] == "wait" || ws[i] == "stop" {
+			return false
+		}
+	}
+	switch strings.Trim(ws[0], ".,!") {
+	case "go", "yes", "yep", "yeah", "y", "ok", "okay", "sure", "proceed", "continue", "lgtm", "approved", "do":
+		return true
+	}
+	return false
+}
+
+// commonDir is the parent several paths share, "" for one path or none
+// shared.
+func commonDir(ps []string) string {
+	if len(ps) < 2 {
+		return ""
+	}
+	dir := path.Dir(path.Clean(ps[0]))
+	for _, p := range ps[1:] {
+		if path.Dir(path.Clean(p)) != dir {
+			return ""
+		}
+	}
+	if dir == "." {
+		return ""
+	}
+	return dir
+}
+
 // notesFile reports whether a path is documentation or notes by its
 // extension (docFile counts HTML too, which is work as often as not).
 func notesFile(p string) bool {

@@ -1,6 +1,9 @@
 package risk
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestDoesWork: looking around (reads of the shell, queries of a tool's
 // state, git reading or recording, notes) is not work; a command that
@@ -46,6 +49,49 @@ func TestDoesWork(t *testing.T) {
 			if got := DoesWork(c.WithParse()); got != tc.want {
 				t.Errorf("%s %q parsed once: DoesWork = %v, want %v", tc.tool, tc.command, got, tc.want)
 			}
+		}
+	}
+}
+
+// TestPlaces: where a command would put, move or delete things, as written.
+func TestPlaces(t *testing.T) {
+	for _, tc := range []struct {
+		command string
+		want    []string
+	}{
+		{"mkdir -p ../projects/a ../projects/b", []string{"../projects"}},
+		{"mkdir -p src data/input", []string{"src", "data/input"}},
+		{"mv project-journal athena-ingest/", []string{"athena-ingest"}},
+		{`mv ~/Library/x "/Volumes/Stick 4TB/Off/"`, []string{"/Volumes/Stick 4TB/Off"}},
+		{"cp -R a b && ln -s b c", []string{"b", "c"}},
+		{"rm -rf build/tmp notes.txt", []string{"build/tmp", "notes.txt"}},
+		{"rm -rf *.log", nil},
+		{"git status && ls", nil},
+	} {
+		got := Places(Call{Tool: "Bash", Command: tc.command})
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("Places(%q) = %q, want %q", tc.command, got, tc.want)
+		}
+	}
+}
+
+// TestGoAhead: a short yes lets a declined step go on; anything longer, or
+// with a no in it, does not.
+func TestGoAhead(t *testing.T) {
+	for _, tc := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"go", true},
+		{"yes, do it", true},
+		{"ok proceed", true},
+		{"Did you stop docker first", false},
+		{"no, wait", false},
+		{"ok but don't move it", false},
+		{"yes please go ahead and move all of the docker data now", false},
+	} {
+		if got := GoAhead(tc.prompt); got != tc.want {
+			t.Errorf("GoAhead(%q) = %v, want %v", tc.prompt, got, tc.want)
 		}
 	}
 }
