@@ -204,12 +204,16 @@ func TestUnsignedCommitsSaidOnce(t *testing.T) {
 // reaches the catalogue (sandbox-off); the same command without it is quiet.
 func TestSandboxOffFromPayload(t *testing.T) {
 	s := newSim(t)
-	s.userPrompt("show me the workflow file in .github")
-	s.tool("Bash", jsonStr(map[string]any{"command": "cat .github/workflows/gen.yml"}), bashOut("name: gen"))
+	s.userPrompt("regenerate the docs from the workflow in .github")
+	s.tool("Bash", jsonStr(map[string]any{"command": "npm run gen-docs"}), bashOut("done"))
 	if logged := s.riskLogged(); len(logged) != 0 {
-		t.Fatalf("a sandboxed cat was advised: %q", logged)
+		t.Fatalf("a sandboxed command was advised: %q", logged)
 	}
 	s.tool("Bash", jsonStr(map[string]any{"command": "cat .github/workflows/gen.yml", "dangerouslyDisableSandbox": true}), bashOut("name: gen"))
+	if logged := s.riskLogged(); len(logged) != 0 {
+		t.Fatalf("a read outside the sandbox was advised: %q", logged)
+	}
+	s.tool("Bash", jsonStr(map[string]any{"command": "npm run gen-docs", "dangerouslyDisableSandbox": true}), bashOut("done"))
 	logged := s.riskLogged()
 	if len(logged) != 1 || !strings.Contains(logged[0], "sandbox-off") {
 		t.Fatalf("risk advisories logged = %q, want one for sandbox-off", logged)

@@ -114,7 +114,9 @@ func Check(c Call) []Finding {
 	switch c.Tool {
 	case "Bash":
 		out = checkCommand(c)
-		if c.NoSandbox {
+		// Outside the sandbox, a command that only looks (cat, ls, git
+		// status) changes nothing (mthis-action #10, labelled useless).
+		if c.NoSandbox && DoesWork(c) {
 			out = append(out, Finding{Entry: SandboxOff, Target: c.Command})
 		}
 	case "Write", "Edit", "MultiEdit":
