@@ -1706,11 +1706,15 @@ func privateFile(p string) bool {
 var sessionLogs = map[string]bool{"chat": true, "pre_tool_use": true, "post_tool_use": true, "notification": true, "stop": true,
 	"subagent_stop": true, "user_prompt_submit": true, "pre_compact": true, "session_start": true, "session_end": true}
 
-// sessionLog tells one of those logs (logs/chat.json, a/logs/stop.jsonl).
-// Staged, it is a step agents take back before committing; committed, it
-// publishes the sessions.
+// sessionLog tells one of those logs (logs/chat.json, a/logs/stop.jsonl),
+// or the same setup's store of each session's prompts
+// (.claude/data/sessions/<session id>.json). Staged, it is a step agents
+// take back before committing; committed, it publishes the sessions.
 func sessionLog(p string) bool {
 	dir, b := path.Split(strings.ToLower(p))
+	if strings.HasSuffix(path.Clean(dir), ".claude/data/sessions") && strings.HasSuffix(b, ".json") {
+		return true
+	}
 	if path.Base(path.Clean(dir)) != "logs" {
 		return false
 	}
@@ -1721,10 +1725,6 @@ func sessionLog(p string) bool {
 	return ok && sessionLogs[name]
 }
 
-// secretsFile tells a file that holds secrets by its name: .env and
-// .env.<stage> (not an example, sample or template), a private key
-// (id_rsa, id_ed25519, *.key, a *.pem named as a key), credentials, .netrc,
-// .pgpass, secrets.{yaml,yml,json,env}.
 // keysConfig reports whether a file is a tool's configuration outside the
 // project that holds other services' API keys: Claude Code's
 // ~/.claude.json and a .mcp.json beside it (their MCP servers' env), read
@@ -1734,6 +1734,10 @@ func keysConfig(p, project string) bool {
 	return (b == ".claude.json" || b == ".mcp.json") && !inDir(p, project)
 }
 
+// secretsFile tells a file that holds secrets by its name: .env and
+// .env.<stage> (not an example, sample or template), a private key
+// (id_rsa, id_ed25519, *.key, a *.pem named as a key), credentials, .netrc,
+// .pgpass, secrets.{yaml,yml,json,env}.
 func secretsFile(p string) bool {
 	b := strings.ToLower(path.Base(p))
 	switch {

@@ -628,6 +628,12 @@ func TestPrivateCommitted(t *testing.T) {
 	if got, want := strings.Join(PrivateCommitted(logs), " "), "logs/chat.json logs/post_tool_use.json api/logs/stop.jsonl"; got != want {
 		t.Errorf("PrivateCommitted of session logs = %q, want %q", got, want)
 	}
+	// The same template's store of each session's prompts (big3 #68); a
+	// data/sessions file of an app's own is not one.
+	store := " create mode 100644 .claude/data/sessions/9b157f61-566a.json\n create mode 100644 api/data/sessions/s1.json\n"
+	if got, want := strings.Join(PrivateCommitted(store), " "), ".claude/data/sessions/9b157f61-566a.json"; got != want {
+		t.Errorf("PrivateCommitted of the session store = %q, want %q", got, want)
+	}
 	// Staged, they are not said: agents take them back before committing
 	// (attio-mcp #34, llm-guard #107).
 	if got := PrivateStaged("Changes to be committed:\n\tnew file:   logs/chat.json\n"); len(got) != 0 {
