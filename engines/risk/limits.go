@@ -801,6 +801,55 @@ func Places(c Call) []string {
 	return slices.DeleteFunc(out, func(p string) bool { return p == "." || p == "/" || p == "~" || strings.ContainsAny(p, "*?$") })
 }
 
+// deniedText is the system refusing access.
+var deniedText = lazy(`(?i)permission denied|\bEACCES\b|operation not permitted|\bEPERM\b|access is denied`)
+
+// Denied reports whether a tool's error or output shows the system
+// refusing access.
+func Denied(text string) bool { return deniedText().MatchString(text) }
+
+// Escalation returns the step by which a call would get past a refused
+// permission, as a target to show, "" if none: running outside the
+// sandbox, a command under sudo, a chmod that does more than make a file
+// executable (+x, 755), a chown.
+func Escalation(c Call) string {
+	if c.Tool != "Bash" {
+		return ""
+	}
+	if c.NoSandbox && DoesWork(c) {
+		return "dangerouslyDisableSandbox"
+	}
+	cmds, _ := c.commands()
+	for _, x := range cmds {
+		if len(x.args) == 0 {
+			continue
+		}
+		name := path.Base(x.args[0])
+		step := strings.Join(x.args[:min(len(x.args), 4)], " ")
+		switch {
+		case x.sudo:
+			return "sudo " + step
+		case name == "chown":
+			return step
+		case name == "chmod":
+			if _, params := splitFlags(x.args[1:]); len(params) > 0 && !executableMode(params[0]) {
+				return step
+			}
+		}
+	}
+	return ""
+}
+
+// executableMode tells a chmod mode that makes a file executable for its
+// owner and nothing more open: +x, u+x, a+x, 755, 750, 700.
+func executableMode(m string) bool {
+	switch m {
+	case "+x", "u+x", "a+x", "ug+x", "755", "0755", "750", "0750", "700", "0700", "775", "0775":
+		return true
+	}
+	return false
+}
+
 // GoAhead reports whether a prompt is a short go-ahead ("go", "yes, do
 // it", "ok proceed"): six words at most, the first a yes or a word that
 // asks to go on, no negation.
