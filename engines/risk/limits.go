@@ -30,6 +30,11 @@ const (
 	// NoComment forbids posting on the forge in the user's name: "don't
 	// send any comments or reviews", "no action on the remote".
 	NoComment LimitClass = "comment"
+	// NoBigStep asks to be asked before a big step: "look carefully
+	// before taking any big action", "check with me before any major
+	// change". Installing, deleting, restarting or killing, pushing and
+	// rewriting git history are big.
+	NoBigStep LimitClass = "big"
 )
 
 // toolNames are the CLI's tool names a limit may forbid, by the word a
@@ -389,6 +394,34 @@ func wordLimit(ws []string, i int, text string) (Limit, bool) {
 		return leftAlone(ws, i, text)
 	case w == "ask" || (w == "check" && i+2 < len(ws) && ws[i+1] == "with"):
 		return askBefore(ws, i, text)
+	case w == "before":
+		return beforeBig(ws, i, text)
+	}
+	return Limit{}, false
+}
+
+// bigWords and stepWords make "any big action", "major changes",
+// "drastic steps".
+var (
+	bigWords  = map[string]bool{"big": true, "major": true, "drastic": true, "destructive": true, "significant": true, "risky": true, "large": true, "irreversible": true}
+	stepWords = []string{"action", "change", "step", "move", "decision", "operation"}
+)
+
+// beforeBig reads "before taking any big action", "before doing anything
+// drastic", "before you make major changes" at ws[i] ("before"): a limit
+// that asks to be asked before a big step (NoBigStep).
+func beforeBig(ws []string, i int, text string) (Limit, bool) {
+	for k := i + 1; k < min(len(ws), i+6); k++ {
+		w := strings.Trim(ws[k], ".,;:!")
+		if !bigWords[w] {
+			continue
+		}
+		if prev := strings.Trim(ws[k-1], ".,;:!"); prev == "anything" || prev == "something" {
+			return Limit{Class: NoBigStep, Text: text, Ask: true}, true
+		}
+		if k+1 < len(ws) && hasPrefix(strings.Trim(ws[k+1], ".,;:!"), stepWords) {
+			return Limit{Class: NoBigStep, Text: text, Ask: true}, true
+		}
 	}
 	return Limit{}, false
 }
@@ -540,6 +573,10 @@ func asksAt(ws []string, i int, l *Limit) bool {
 		return strings.EqualFold(toolAfter(ws, i+1), l.Target)
 	}
 	c, isVerb := verbClass(w)
+	if l.Class == NoBigStep {
+		// Asking for the big step itself: "install fswatch", "push it".
+		return isVerb && (c == NoInstall || c == NoDelete || c == NoRestart || c == NoPush)
+	}
 	return isVerb && c == l.Class
 }
 
@@ -955,6 +992,11 @@ func breaksCommand(l Limit, x cmd, project string) string {
 		}
 	case NoRestart:
 		if restarts(name, args) {
+			return runs
+		}
+	case NoBigStep:
+		if installs(name, args) || deletes(name, args) || restarts(name, args) ||
+			name == "git" && slices.Contains([]string{"push", "reset", "rebase", "clean", "filter-repo", "filter-branch"}, gitSub(args)) {
 			return runs
 		}
 	case NoSkipChecks:
