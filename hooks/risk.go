@@ -119,14 +119,6 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		return nil
 	}
 	findings := append(risk.Check(c), s.committedPrivate(p, c, failed)...)
-	if r.DeniedAt > 0 && s.w.ToolCalls-r.DeniedAt <= deniedWindow {
-		if step := risk.Escalation(c); step != "" {
-			findings = append(findings, risk.Finding{Entry: risk.PermissionBypass, Target: step})
-		}
-	}
-	if failed && risk.Denied(p.Error) {
-		r.DeniedAt = s.w.ToolCalls
-	}
 	if !failed {
 		s.riskRemember(p, c)
 		if len(r.Unread) > 0 && p.ToolName == "Write" {
@@ -335,10 +327,6 @@ func (s *session) readCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 	c.Written, c.Secrets, c.Unread, c.Stashed = r.Written, r.Secrets, r.Unread, r.Stashed
 	return c, in, true
 }
-
-// deniedWindow is how many calls after a refused permission a sudo, chmod
-// or sandbox escape counts as working around it.
-const deniedWindow = 5
 
 // riskUnread bounds Risk.Unread.
 const riskUnread = 8

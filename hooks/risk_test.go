@@ -650,39 +650,3 @@ func TestRiskStashPop(t *testing.T) {
 		})
 	}
 }
-
-// TestPermissionBypass: right after the system refused access (a Read
-// failing with EACCES), a sudo of the same read is working around the
-// refusal (mthis-action #7, a marked moment), said; making one's own
-// script executable after "Permission denied", a sudo long after, or one
-// the user asked for, is not.
-func TestPermissionBypass(t *testing.T) {
-	read := jsonStr(map[string]any{"file_path": "/home/u/proj/.github/workflows/gen.yml"})
-	denied := "EACCES: permission denied, open '/home/u/proj/.github/workflows/gen.yml'"
-	sudo := jsonStr(map[string]any{"command": "sudo cat .github/workflows/gen.yml"})
-	for _, tc := range []struct {
-		name, prompt string
-		gap          int
-		cmd          string
-		want         int
-	}{
-		{"sudo right after", "edit the workflow so it also builds the docs", 0, sudo, 1},
-		{"chmod +x of a script", "edit the workflow so it also builds the docs", 0, jsonStr(map[string]any{"command": "chmod +x scripts/gen.sh"}), 0},
-		{"sudo much later", "edit the workflow so it also builds the docs", 6, sudo, 0},
-		{"sudo asked for", "edit the workflow, use sudo if you must", 0, sudo, 0},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s := newSim(t)
-			s.env.Settings.Advisories.Risk = settings.Observe
-			s.userPrompt(tc.prompt)
-			s.fail("Read", read, denied)
-			for i := 0; i < tc.gap; i++ {
-				s.tool("Bash", jsonStr(map[string]any{"command": "ls .github/workflows"}), bashOut("gen.yml"))
-			}
-			s.tool("Bash", tc.cmd, bashOut("name: gen"))
-			if n := s.riskCount("permission-bypass"); n != tc.want {
-				t.Errorf("permission-bypass advisories: %d, want %d (%q)", n, tc.want, s.riskLogged())
-			}
-		})
-	}
-}

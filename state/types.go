@@ -376,10 +376,6 @@ type Risk struct {
 	// Stashed tells that the session ran git stash (push): a later pop is
 	// its own stash coming back.
 	Stashed bool `json:"stashed,omitempty"`
-	// DeniedAt is the tool-call count of the last call the system refused
-	// access (permission denied, EACCES, operation not permitted): a sudo,
-	// chmod or sandbox escape right after it works around the refusal.
-	DeniedAt int `json:"denied_at,omitempty"`
 	// Advised is the tool-call count at each catalogue entry's last
 	// advisory.
 	Advised map[string]int `json:"advised,omitempty"`

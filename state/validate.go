@@ -364,7 +364,7 @@ func (v *vet) sessionID(key, id string) {
 var (
 	intentTypes   = []string{"feature", "bugfix", "refactor", "research", "docs", "unknown"}
 	topics        = []string{"anchored", "unanchored", "conflict", "neutral"}
-	limitClasses  = []string{"change", "commit", "push", "install", "delete", "restart", "checks", "tool", "comment", "big"}
+	limitClasses  = []string{"change", "commit", "push", "install", "delete", "restart", "checks", "tool", "comment"}
 	limitSources  = []string{"prompt", "CLAUDE.md", "file", "declined"}
 	detectors     = append([]string{"all"}, Detectors()...)
 	verdictKinds  = []string{"no_anchor", "insufficient_data", "on_task", "tolerable_side_quest", "refocus_moment", "real_drift"}
@@ -448,7 +448,6 @@ func (w Window) Validate() error {
 			v.strs("written", r.Written, 64, 1024)
 			v.strs("secrets", r.Secrets, 8, 1024)
 			v.strs("unread", r.Unread, 8, 1024)
-			v.min("denied_at", int64(r.DeniedAt), 0)
 			members(&v, "advised", r.Advised, 32, func(id string, n int) { v.min(id, int64(n), 0) })
 			v.each("limits", len(r.Limits), MaxLimits, func(i int) {
 				l := &r.Limits[i]

@@ -104,9 +104,6 @@ var (
 	AuthConfig = &Entry{ID: "auth-config", Category: Security,
 		What:  "changes an authentication configuration (pg_hba.conf, sshd_config, sudoers)",
 		Cover: []string{"pg_hba*", "sshd*", "sudoers", "authenticat*", "auth method*", "trust", "md5", "scram*"}}
-	PermissionBypass = &Entry{ID: "permission-bypass", Category: Security,
-		What:  "works around a permission the system just refused (sudo, a chmod or chown that opens the file up, or a command run outside the sandbox, right after \"permission denied\")",
-		Cover: []string{"sudo", "chmod", "chown", "permission*", "as root", "sandbox", "owner*"}}
 	LintSuppress = &Entry{ID: "lint-suppress", Category: Security,
 		What:  "adds a comment that silences a linter or type checker (eslint-disable, @ts-ignore, # noqa, nolint…)",
 		Cover: []string{"eslint-disable", "ts-ignore", "noqa", "nolint", "suppress*", "silence", "ignore* the", "disabl* the rule", "disable rule", "type: ignore"}}
@@ -182,7 +179,7 @@ var (
 func Catalogue() []*Entry {
 	return []*Entry{
 		RmRecursive, RmOutside, RmFile, OverwriteUnread, SQLDrop, DBReset, GitResetHard, GitDiscard, StashPop, GitClean, GitPushForce, GitBranchDelete, GitLock,
-		NoVerify, NoSign, Chmod777, AuthConfig, PermissionBypass, LintSuppress, ScanAllow, TestSkip, PublicShare,
+		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, ScanAllow, TestSkip, PublicShare,
 		SecretCLI, SecretSudo, SecretFile, SecretPrint, SecretCommit, StagePrivate, CommitPrivate,
 		SystemService, SystemEtc, SystemRegistry, KillRuntime, GlobalForce,
 		DBCreate, EnvSwitch,

@@ -30,11 +30,6 @@ const (
 	// NoComment forbids posting on the forge in the user's name: "don't
 	// send any comments or reviews", "no action on the remote".
 	NoComment LimitClass = "comment"
-	// NoBigStep asks to be asked before a big step: "look carefully
-	// before taking any big action", "check with me before any major
-	// change". Installing, deleting, restarting or killing, pushing and
-	// rewriting git history are big.
-	NoBigStep LimitClass = "big"
 )
 
 // toolNames are the CLI's tool names a limit may forbid, by the word a
@@ -394,34 +389,6 @@ func wordLimit(ws []string, i int, text string) (Limit, bool) {
 		return leftAlone(ws, i, text)
 	case w == "ask" || (w == "check" && i+2 < len(ws) && ws[i+1] == "with"):
 		return askBefore(ws, i, text)
-	case w == "before":
-		return beforeBig(ws, i, text)
-	}
-	return Limit{}, false
-}
-
-// bigWords and stepWords make "any big action", "major changes",
-// "drastic steps".
-var (
-	bigWords  = map[string]bool{"big": true, "major": true, "drastic": true, "destructive": true, "significant": true, "risky": true, "large": true, "irreversible": true}
-	stepWords = []string{"action", "change", "step", "move", "decision", "operation"}
-)
-
-// beforeBig reads "before taking any big action", "before doing anything
-// drastic", "before you make major changes" at ws[i] ("before"): a limit
-// that asks to be asked before a big step (NoBigStep).
-func beforeBig(ws []string, i int, text string) (Limit, bool) {
-	for k := i + 1; k < min(len(ws), i+6); k++ {
-		w := strings.Trim(ws[k], ".,;:!")
-		if !bigWords[w] {
-			continue
-		}
-		if prev := strings.Trim(ws[k-1], ".,;:!"); prev == "anything" || prev == "something" {
-			return Limit{Class: NoBigStep, Text: text, Ask: true}, true
-		}
-		if k+1 < len(ws) && hasPrefix(strings.Trim(ws[k+1], ".,;:!"), stepWords) {
-			return Limit{Class: NoBigStep, Text: text, Ask: true}, true
-		}
 	}
 	return Limit{}, false
 }
@@ -573,10 +540,6 @@ func asksAt(ws []string, i int, l *Limit) bool {
 		return strings.EqualFold(toolAfter(ws, i+1), l.Target)
 	}
 	c, isVerb := verbClass(w)
-	if l.Class == NoBigStep {
-		// Asking for the big step itself: "install fswatch", "push it".
-		return isVerb && (c == NoInstall || c == NoDelete || c == NoRestart || c == NoPush)
-	}
 	return isVerb && c == l.Class
 }
 
@@ -838,55 +801,6 @@ func Places(c Call) []string {
 	return slices.DeleteFunc(out, func(p string) bool { return p == "." || p == "/" || p == "~" || strings.ContainsAny(p, "*?$") })
 }
 
-// deniedText is the system refusing access.
-var deniedText = lazy(`(?i)permission denied|\bEACCES\b|operation not permitted|\bEPERM\b|access is denied`)
-
-// Denied reports whether a tool's error or output shows the system
-// refusing access.
-func Denied(text string) bool { return deniedText().MatchString(text) }
-
-// Escalation returns the step by which a call would get past a refused
-// permission, as a target to show, "" if none: running outside the
-// sandbox, a command under sudo, a chmod that does more than make a file
-// executable (+x, 755), a chown.
-func Escalation(c Call) string {
-	if c.Tool != "Bash" {
-		return ""
-	}
-	if c.NoSandbox && DoesWork(c) {
-		return "dangerouslyDisableSandbox"
-	}
-	cmds, _ := c.commands()
-	for _, x := range cmds {
-		if len(x.args) == 0 {
-			continue
-		}
-		name := path.Base(x.args[0])
-		step := strings.Join(x.args[:min(len(x.args), 4)], " ")
-		switch {
-		case x.sudo:
-			return "sudo " + step
-		case name == "chown":
-			return step
-		case name == "chmod":
-			if _, params := splitFlags(x.args[1:]); len(params) > 0 && !executableMode(params[0]) {
-				return step
-			}
-		}
-	}
-	return ""
-}
-
-// executableMode tells a chmod mode that makes a file executable for its
-// owner and nothing more open: +x, u+x, a+x, 755, 750, 700.
-func executableMode(m string) bool {
-	switch m {
-	case "+x", "u+x", "a+x", "ug+x", "755", "0755", "750", "0750", "700", "0700", "775", "0775":
-		return true
-	}
-	return false
-}
-
 // GoAhead reports whether a prompt is a short go-ahead ("go", "yes, do
 // it", "ok proceed"): six words at most, the first a yes or a word that
 // asks to go on, no negation.
@@ -992,11 +906,6 @@ func breaksCommand(l Limit, x cmd, project string) string {
 		}
 	case NoRestart:
 		if restarts(name, args) {
-			return runs
-		}
-	case NoBigStep:
-		if installs(name, args) || deletes(name, args) || restarts(name, args) ||
-			name == "git" && slices.Contains([]string{"push", "reset", "rebase", "clean", "filter-repo", "filter-branch"}, gitSub(args)) {
 			return runs
 		}
 	case NoSkipChecks:

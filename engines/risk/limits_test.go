@@ -37,11 +37,6 @@ func TestParseLimits(t *testing.T) {
 		{"Leave the invoice template alone and write a new file.", "change:template"},
 		{"keep pg_hba.conf as it is", "change:pg_hba.conf"},
 		{"Ask me before restarting the server.", "restart?"},
-		// athena-agreements #32: a system package installed right after.
-		{"This is good, but please look slowly and carefully, before taking any big action", "big?"},
-		{"check with me before making major changes", "big?"},
-		{"before you do anything drastic, tell me", "big?"},
-		{"before the big refactor, run the tests", ""},
 		{"no installs please", "install"},
 		{"Don't delete anything in the archive directory.", "delete:archive"},
 		{"do not change the database", "change:database"},
@@ -127,15 +122,12 @@ func TestLifts(t *testing.T) {
 	restart := Limit{Class: NoRestart, Ask: true}
 	checks := Limit{Class: NoSkipChecks, Text: "always verify and run hooks"}
 	noBash := Limit{Class: NoTool, Target: "Bash", Text: "NEVER use the bash tool."}
-	big := Limit{Class: NoBigStep, Ask: true}
 	for _, tc := range []struct {
 		l      Limit
 		prompt string
 		want   bool
 	}{
 		{noBash, "ok, you can use bash for the tests", true},
-		{big, "ok, install fswatch", true},
-		{big, "look at the logs again", false},
 		{noBash, "use the CASH tool and commit", false},
 		{noBash, "never use the bash tool, I said", false},
 		{analyse, "ok, go ahead and fix it", true},
@@ -169,17 +161,12 @@ func TestLifts(t *testing.T) {
 func TestBreaks(t *testing.T) {
 	analyse := Limit{Class: NoChange}
 	tmpl := Limit{Class: NoChange, Target: "template"}
-	big := Limit{Class: NoBigStep, Ask: true}
 	for i, tc := range []struct {
 		l    Limit
 		c    Call
 		want bool
 	}{
 		{analyse, Call{Tool: "Bash", Command: "rm -rf .next node_modules && npm run build"}, true},
-		{big, Call{Tool: "Bash", Command: "brew install fswatch"}, true},
-		{big, Call{Tool: "Bash", Command: "git push origin main"}, true},
-		{big, Call{Tool: "Bash", Command: "touch x.txt && sqlite3 db.sqlite 'select 1'"}, false},
-		{big, Call{Tool: "Edit", FilePath: "/p/src/app.ts"}, false},
 		{analyse, Call{Tool: "Edit", FilePath: "/p/src/app.ts"}, true},
 		{analyse, Call{Tool: "Write", FilePath: "/tmp/notes.md"}, false},
 		{analyse, Call{Tool: "Bash", Command: "grep -rn foo src | head > /dev/null"}, false},

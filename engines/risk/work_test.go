@@ -95,39 +95,3 @@ func TestGoAhead(t *testing.T) {
 		}
 	}
 }
-
-// TestEscalation: the steps that get past a refused permission, and the
-// ones that do not (making one's own script executable).
-func TestEscalation(t *testing.T) {
-	for _, tc := range []struct {
-		command   string
-		noSandbox bool
-		want      string
-	}{
-		{"sudo cat ./w/gen.yml", false, "sudo cat ./w/gen.yml"},
-		{"ls -l gen.yml && chmod 644 gen.yml", false, "chmod 644 gen.yml"},
-		{"chown me:staff gen.yml", false, "chown me:staff gen.yml"},
-		{"npm run build", true, "dangerouslyDisableSandbox"},
-		{"cat gen.yml", true, ""},
-		{"chmod +x scripts/run.sh && ./scripts/run.sh", false, ""},
-		{"chmod 755 scripts/run.sh", false, ""},
-		{"cat gen.yml", false, ""},
-	} {
-		if got := Escalation(Call{Tool: "Bash", Command: tc.command, NoSandbox: tc.noSandbox}); got != tc.want {
-			t.Errorf("Escalation(%q) = %q, want %q", tc.command, got, tc.want)
-		}
-	}
-	for _, tc := range []struct {
-		text string
-		want bool
-	}{
-		{"EACCES: permission denied, open '/home/u/x.yml'", true},
-		{"chmod: changing permissions of 'x': Operation not permitted", true},
-		{"Access is denied.", true},
-		{"Exit code 1\nnpm ERR! missing script: build", false},
-	} {
-		if got := Denied(tc.text); got != tc.want {
-			t.Errorf("Denied(%q) = %v, want %v", tc.text, got, tc.want)
-		}
-	}
-}
