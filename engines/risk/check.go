@@ -1706,15 +1706,14 @@ func privateFile(p string) bool {
 var sessionLogs = map[string]bool{"chat": true, "pre_tool_use": true, "post_tool_use": true, "notification": true, "stop": true,
 	"subagent_stop": true, "user_prompt_submit": true, "pre_compact": true, "session_start": true, "session_end": true}
 
-// sessionLog tells one of those logs (logs/chat.json, a/logs/stop.jsonl),
-// or the same setup's store of each session's prompts
-// (.claude/data/sessions/<session id>.json). Staged, it is a step agents
-// take back before committing; committed, it publishes the sessions.
+// sessionLog tells one of those logs (logs/chat.json, a/logs/stop.jsonl).
+// Staged, it is a step agents take back before committing; committed, it
+// publishes the sessions. The same setup's store of each session's prompts
+// (.claude/data/sessions/<id>.json) is not one: committing it was labelled
+// useless by both judges (big3 #68: prompts only, and the repository
+// tracks them).
 func sessionLog(p string) bool {
 	dir, b := path.Split(strings.ToLower(p))
-	if strings.HasSuffix(path.Clean(dir), ".claude/data/sessions") && strings.HasSuffix(b, ".json") {
-		return true
-	}
 	if path.Base(path.Clean(dir)) != "logs" {
 		return false
 	}

@@ -628,11 +628,11 @@ func TestPrivateCommitted(t *testing.T) {
 	if got, want := strings.Join(PrivateCommitted(logs), " "), "logs/chat.json logs/post_tool_use.json api/logs/stop.jsonl"; got != want {
 		t.Errorf("PrivateCommitted of session logs = %q, want %q", got, want)
 	}
-	// The same template's store of each session's prompts (big3 #68); a
-	// data/sessions file of an app's own is not one.
-	store := " create mode 100644 .claude/data/sessions/9b157f61-566a.json\n create mode 100644 api/data/sessions/s1.json\n"
-	if got, want := strings.Join(PrivateCommitted(store), " "), ".claude/data/sessions/9b157f61-566a.json"; got != want {
-		t.Errorf("PrivateCommitted of the session store = %q, want %q", got, want)
+	// The same template's store of each session's prompts is not said
+	// (big3 #68, labelled useless by judges M and N).
+	store := " create mode 100644 .claude/data/sessions/9b157f61-566a.json\n"
+	if got := PrivateCommitted(store); len(got) != 0 {
+		t.Errorf("PrivateCommitted of the session store = %q, want none", got)
 	}
 	// Staged, they are not said: agents take them back before committing
 	// (attio-mcp #34, llm-guard #107).
