@@ -263,7 +263,7 @@ func neverRan(errText string) bool {
 func (s *session) printedNoSecret(p *Payload) bool {
 	if p.ToolName == "Read" {
 		r := s.toolResponse(p)
-		return r.ok && !r.str && !risk.SecretShown(r.File.Content)
+		return r.ok && !r.str && !risk.ShownIn(s.inputPath(p), r.File.Content)
 	}
 	out, ok := s.shellOutput(p)
 	return ok && !risk.SecretShown(out)

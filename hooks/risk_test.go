@@ -256,9 +256,9 @@ func TestSecretPrintOnlyWhenShown(t *testing.T) {
 }
 
 // TestReadSecretPrint: the Read tool prints a file as cat does; a Read
-// of a config holding other services' keys (pai-jarvis-voice #30,
-// ~/.claude/.mcp.json) whose content shows values is advised, a Read that
-// shows none (an empty file) or failed (not there) is not.
+// of a config holding other services' keys (~/.claude/.mcp.json) whose
+// content shows a key's value is advised, a Read that shows none (an empty
+// file, placeholders only) or failed (not there) is not.
 func TestReadSecretPrint(t *testing.T) {
 	for _, tc := range []struct {
 		name, content string
@@ -267,6 +267,9 @@ func TestReadSecretPrint(t *testing.T) {
 	}{
 		{"keys shown", "{\n  \"mcpServers\": {\"x\": {\"env\": {\n    \"X_API_KEY\": \"sk_4f2a9c77\"\n  }}}\n}\n", false, 1},
 		{"empty", "", false, 0},
+		// pai-jarvis-voice #30: the template's tokens were placeholders
+		// (labelled false and useless by judges M and N).
+		{"placeholders only", "{\n  \"mcpServers\": {\"httpx\": {\"type\": \"http\", \"headers\": {\n    \"x-api-key\": \"REDACTED\"\n  }}}\n}\n", false, 0},
 		{"not there", "", true, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

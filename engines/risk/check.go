@@ -1587,6 +1587,23 @@ func psProcessName(words []string) (string, bool) {
 // value, "name": "value" (an env file, a credentials file, a JSON config).
 var shownValue = lazy(`(?m)^[\t ]*(?:export[\t ]+)?["']?[A-Za-z_][\w.-]*["']?[\t ]*[:=][\t ]*\S`)
 
+// ShownIn tells whether what a read of target printed may show a secret.
+// For a tool's config read whole (~/.claude.json, a .mcp.json: keysConfig)
+// only a key, token, secret, password or authorization with a value that is
+// not a placeholder ("REDACTED", "${VAR}") counts: such a file holds many
+// values that are no secret (urls, types). For a secrets file, SecretShown.
+func ShownIn(target, output string) bool {
+	if !keysConfig(target, "") {
+		return SecretShown(output)
+	}
+	for _, m := range secretAssign().FindAllStringSubmatch(output, 64) {
+		if v := m[3]; !placeholder().MatchString(v) && !strings.Contains(v, "...") {
+			return true
+		}
+	}
+	return false
+}
+
 // SecretShown tells whether a command's output may show a secret: a line
 // that gives a value, or a private key. A secrets file that was not there
 // ("No such file", a fallback echo) or is empty shows none.

@@ -71,7 +71,7 @@ var skips = lazy(`(\bt\.Skip(?:f|Now)?\(|\b(?:it|test|describe)\.skip\(|\bx(?:it
 var secretAssign = lazy(`(?im)^[\t ]*(?:export[\t ]+)?["']?([\w.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret)[\w.-]*)["']?[\t ]*[:=][\t ]*(["']?)([^\s"'#,;]{6,})`)
 
 // placeholders are values that are not a secret.
-var placeholder = lazy(`(?i)^(\$|<|\{\{|!secret|!env|env\(|process\.env|os\.environ|getenv|os\.getenv|none|null|nil|true|false|changeme|change_me|password|secret|example|placeholder|dummy|test\w*|your[_-]|xxx|\*\*\*|\.\.\.|required|optional|string|undefined)`)
+var placeholder = lazy(`(?i)^(\$|<|\{\{|!secret|!env|env\(|process\.env|os\.environ|getenv|os\.getenv|none|null|nil|true|false|changeme|change_me|password|secret|example|placeholder|dummy|test\w*|your[_-]|xxx|\*\*\*|\.\.\.|required|optional|string|undefined|redacted|\[redacted|removed)`)
 
 // secretRef is a value that names a secret held elsewhere, by name and
 // version: "TWITTER_API_KEY:latest" in a Cloud Run deploy's secrets (GCP
