@@ -168,7 +168,23 @@ func checkCommand(c Call) []Finding {
 	if pipes > 0 {
 		out = append(out, Finding{Entry: SecretSudo, Target: "sudo -S"})
 	}
+	// rmAt holds the path each rm finding deletes; installed, the paths a
+	// copy or move put the session's own files at.
+	rmAt := map[int]string{}
+	var installed []string
+	home := homeOf(c.ProjectDir)
 	inDirs(cmds, c.ProjectDir, func(name string, x cmd) {
+		switch name {
+		case "cp", "mv", "rsync", "ditto":
+			if _, ps := splitFlags(x.args[1:]); len(ps) == 2 {
+				src, dst := resolve(expandHome(ps[0], home), x.cwd), resolve(expandHome(ps[1], home), x.cwd)
+				// The session's own: made by it, or built in a
+				// temporary directory.
+				if created(src, c.Written) || isTemp(c.real(src)) {
+					installed = append(installed, dst, path.Join(dst, path.Base(src)))
+				}
+			}
+		}
 		from := len(out)
 		defer func() {
 			for i := from; i < len(out); i++ {
@@ -195,7 +211,10 @@ func checkCommand(c Call) []Finding {
 		out = append(out, checkSecretPrint(name, x)...)
 		switch name {
 		case "rm", "rmdir", "unlink":
-			out = append(out, checkRm(c, x)...)
+			for _, f := range checkRm(c, x) {
+				rmAt[len(out)] = resolve(expandHome(f.Target, home), x.cwd)
+				out = append(out, f)
+			}
 		case "git":
 			out = append(out, checkGit(c, x)...)
 		case "chmod":
@@ -226,7 +245,19 @@ func checkCommand(c Call) []Finding {
 		out = append(out, checkDBTools(name, x)...)
 		out = append(out, checkSQL(name, x)...)
 	})
-	return out
+	// A path deleted and then filled again by a later step of the same
+	// command with the session's own copy (rm -rf "/Applications/X.app";
+	// cp -R /tmp/X.app /Applications/) is the session installing its build
+	// in place: what it replaced is not known to be the user's
+	// (mthis-1password #17, labelled useless by both judges).
+	kept := out[:0]
+	for i, f := range out {
+		if p, ok := rmAt[i]; ok && slices.Contains(installed, p) {
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return kept
 }
 
 // inDirs calls fn on each simple command of cmds but cd, with the name of

@@ -2,6 +2,7 @@ package risk
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -92,6 +93,30 @@ func TestGoAhead(t *testing.T) {
 	} {
 		if got := GoAhead(tc.prompt); got != tc.want {
 			t.Errorf("GoAhead(%q) = %v, want %v", tc.prompt, got, tc.want)
+		}
+	}
+}
+
+// TestInstallInPlace: a path deleted and filled again in the same command
+// with the session's own copy (built in a temporary directory, or made by
+// the session) is an install in place, not a deletion (mthis-1password
+// #17, labelled useless by both judges); with a copy from elsewhere it is
+// still rm-outside.
+func TestInstallInPlace(t *testing.T) {
+	const project = "/Users/m/proj"
+	for _, tc := range []struct {
+		command string
+		written []string
+		want    string
+	}{
+		{`if [ -d "/Applications/Claude Code.app" ]; then rm -rf "/Applications/Claude Code.app"; fi && cp -R "/tmp/Claude Code.app" /Applications/`, nil, ""},
+		{`rm -rf ~/bin/tool && cp build/tool ~/bin/tool`, []string{project + "/build/tool"}, ""},
+		{`rm -rf "/Applications/Claude Code.app" && cp -R ~/Downloads/Other.app /Applications/`, nil, "rm-outside"},
+		{`rm -rf "/Applications/Claude Code.app"`, nil, "rm-outside"},
+	} {
+		got := idsOf(Check(Call{Tool: "Bash", Command: tc.command, ProjectDir: project, Written: tc.written}))
+		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
+			t.Errorf("%q: findings %s, want %q", tc.command, got, tc.want)
 		}
 	}
 }
