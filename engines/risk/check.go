@@ -168,23 +168,8 @@ func checkCommand(c Call) []Finding {
 	if pipes > 0 {
 		out = append(out, Finding{Entry: SecretSudo, Target: "sudo -S"})
 	}
-	// rmAt holds the path each rm finding deletes; installed, the paths a
-	// copy or move put the session's own files at.
-	rmAt := map[int]string{}
-	var installed []string
-	home := homeOf(c.ProjectDir)
+	installed := ownInstalls(c, cmds)
 	inDirs(cmds, c.ProjectDir, func(name string, x cmd) {
-		switch name {
-		case "cp", "mv", "rsync", "ditto":
-			if _, ps := splitFlags(x.args[1:]); len(ps) == 2 {
-				src, dst := resolve(expandHome(ps[0], home), x.cwd), resolve(expandHome(ps[1], home), x.cwd)
-				// The session's own: made by it, or built in a
-				// temporary directory.
-				if created(src, c.Written) || isTemp(c.real(src)) {
-					installed = append(installed, dst, path.Join(dst, path.Base(src)))
-				}
-			}
-		}
 		from := len(out)
 		defer func() {
 			for i := from; i < len(out); i++ {
@@ -211,10 +196,7 @@ func checkCommand(c Call) []Finding {
 		out = append(out, checkSecretPrint(name, x)...)
 		switch name {
 		case "rm", "rmdir", "unlink":
-			for _, f := range checkRm(c, x) {
-				rmAt[len(out)] = resolve(expandHome(f.Target, home), x.cwd)
-				out = append(out, f)
-			}
+			out = append(out, checkRm(c, x, installed)...)
 		case "git":
 			out = append(out, checkGit(c, x)...)
 		case "chmod":
@@ -245,19 +227,33 @@ func checkCommand(c Call) []Finding {
 		out = append(out, checkDBTools(name, x)...)
 		out = append(out, checkSQL(name, x)...)
 	})
-	// A path deleted and then filled again by a later step of the same
-	// command with the session's own copy (rm -rf "/Applications/X.app";
-	// cp -R /tmp/X.app /Applications/) is the session installing its build
-	// in place: what it replaced is not known to be the user's
-	// (mthis-1password #17, labelled useless by both judges).
-	kept := out[:0]
-	for i, f := range out {
-		if p, ok := rmAt[i]; ok && slices.Contains(installed, p) {
-			continue
+	return out
+}
+
+// ownInstalls are the paths the command's copies and moves (cp, mv,
+// rsync, ditto) fill with the session's own files: made by it, or built in
+// a temporary directory. A path deleted and filled again in the same
+// command (rm -rf "/Applications/X.app"; cp -R /tmp/X.app /Applications/)
+// is the session installing its build in place: what it replaced is not
+// known to be the user's (mthis-1password #17, labelled useless by both
+// judges).
+func ownInstalls(c Call, cmds []cmd) []string {
+	var out []string
+	home := homeOf(c.ProjectDir)
+	inDirs(cmds, c.ProjectDir, func(name string, x cmd) {
+		switch name {
+		case "cp", "mv", "rsync", "ditto":
+		default:
+			return
 		}
-		kept = append(kept, f)
-	}
-	return kept
+		if _, ps := splitFlags(x.args[1:]); len(ps) == 2 {
+			src, dst := resolve(expandHome(ps[0], home), x.cwd), resolve(expandHome(ps[1], home), x.cwd)
+			if created(src, c.Written) || isTemp(c.real(src)) {
+				out = append(out, dst, path.Join(dst, path.Base(src)))
+			}
+		}
+	})
+	return out
 }
 
 // inDirs calls fn on each simple command of cmds but cd, with the name of
@@ -590,7 +586,7 @@ func isGenerated(p string) bool {
 	return isBuildPath(p)
 }
 
-func checkRm(c Call, x cmd) []Finding {
+func checkRm(c Call, x cmd, installed []string) []Finding {
 	recursive := path.Base(x.args[0]) == "rmdir"
 	var targets []string
 	opts := true
@@ -621,6 +617,8 @@ func checkRm(c Call, x cmd) []Finding {
 			continue
 		}
 		switch {
+		case slices.Contains(installed, p):
+			// Filled again with the session's own copy (ownInstalls).
 		case created(p, c.Written) && p != home && path.Dir(p) != home:
 			// What the session made (mkdir, a redirection, cp), inside the
 			// project or out: deleting it undoes its own work. Not the home

@@ -673,7 +673,7 @@ func DoesWork(c Call) bool {
 			continue
 		}
 		for _, w := range x.writes {
-			if !scratch(resolve(w, x.cwd), c.ProjectDir) && !strings.HasPrefix(w, "/dev/") && !strings.HasPrefix(w, "&") && !notesFile(w) {
+			if writesFile(w, x, c.ProjectDir) && !notesFile(w) {
 				return true
 			}
 		}
@@ -951,7 +951,7 @@ func commentStep(args []string) string {
 // the command as shown); "" when it changes nothing.
 func changeStep(x cmd, project, runs string) string {
 	for _, w := range x.writes {
-		if !scratch(resolve(w, x.cwd), project) && !strings.HasPrefix(w, "/dev/") && !strings.HasPrefix(w, "&") {
+		if writesFile(w, x, project) {
 			return "writes " + w
 		}
 	}
@@ -964,6 +964,13 @@ func changeStep(x cmd, project, runs string) string {
 		return runs
 	}
 	return ""
+}
+
+// writesFile reports whether a redirection target of a command is a file
+// that stays: not scratch space outside the project, a device or a
+// descriptor (2>&1).
+func writesFile(w string, x cmd, project string) bool {
+	return !scratch(resolve(w, x.cwd), project) && !strings.HasPrefix(w, "/dev/") && !strings.HasPrefix(w, "&")
 }
 
 // postsComment reports whether gh arguments post a comment or a review:
