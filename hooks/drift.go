@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/engines/reservoir"
@@ -212,4 +213,18 @@ func (s *session) changesWork(p *Payload) bool {
 	}
 	c, _, ok := s.riskCallOf(p)
 	return ok && risk.DoesWork(c)
+}
+
+// realProject is the project directory as the session's tool outputs name
+// it: without FSRoot, where replay keeps the session's files (the inputs
+// are mapped there, what the tools printed is not).
+func (s *session) realProject() string {
+	root := strings.TrimSuffix(s.env.FSRoot, "/")
+	if root == "" {
+		return s.w.ProjectDir
+	}
+	if rest, ok := strings.CutPrefix(s.w.ProjectDir, root+"/"); ok {
+		return "/" + rest
+	}
+	return s.w.ProjectDir
 }

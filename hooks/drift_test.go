@@ -380,3 +380,23 @@ func TestDriftQuietWhileUnblocking(t *testing.T) {
 		}
 	})
 }
+
+// TestRealProject: the files a failing command's output names are made
+// project-relative against the project as the tools printed it: replay
+// keeps the session's files under FSRoot and maps the calls' inputs there,
+// not what the tools printed (templar-lint #1's lint errors named
+// /home/…/templar/flake.nix while the project was /dev/shm/…/fs/home/…).
+func TestRealProject(t *testing.T) {
+	for _, tc := range []struct{ root, project, want string }{
+		{"", "/home/u/p", "/home/u/p"},
+		{"/dev/shm/r/fs", "/dev/shm/r/fs/home/u/p", "/home/u/p"},
+		{"/dev/shm/r/fs/", "/dev/shm/r/fs/home/u/p", "/home/u/p"},
+		{"/dev/shm/r/fs", "/elsewhere/p", "/elsewhere/p"},
+	} {
+		s := &session{env: &Env{FSRoot: tc.root}}
+		s.w.ProjectDir = tc.project
+		if got := s.realProject(); got != tc.want {
+			t.Errorf("realProject(root %q, project %q) = %q, want %q", tc.root, tc.project, got, tc.want)
+		}
+	}
+}

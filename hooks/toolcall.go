@@ -76,7 +76,8 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 			// What failed names what the work must reach next: the files
 			// of a failing test and of the code it calls are the task's
 			// when the failing run was.
-			sig.Files = append(sig.Files, drift.FailedFiles(ends(s.failText, 4000), s.w.ProjectDir)...)
+			sig.Files = append(sig.Files, drift.FailedFiles(ends(s.failText, 4000), s.realProject())...)
+			sig.Files = sig.Files[:min(len(sig.Files), maxCallFiles)]
 		}
 		advs = append(advs, s.driftCall(p.ToolName, sig, s.changesWork(p))...)
 		if v := s.w.Drift.Verdict; v != nil {
@@ -119,6 +120,10 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 	}
 	return resp, nil
 }
+
+// maxCallFiles bounds the files one call's drift signal keeps
+// (window.json's drift.recent[].files).
+const maxCallFiles = 16
 
 // noteFailure keeps the recent failing commands for the snapshot; target is
 // the call's (loops.TargetOf).

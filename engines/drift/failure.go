@@ -22,13 +22,14 @@ func ShowsFailure(out string) bool {
 }
 
 // failedPath matches a file path in a failure's output: at least one
-// directory and a file name with an extension, with any :line:col after it.
+// directory, or ./ before it, and a file name with an extension, with any
+// :line:col after it ("./main.go:9:6: main redeclared").
 var failedPath = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?:^|[\s"'(\[❯@])((?:/|\./|\.\./)?(?:[\w.@+-]+/)+[\w.@+-]*[A-Za-z_][\w@+-]*\.[A-Za-z][A-Za-z0-9]{0,4})(?::\d+)*`)
+	return regexp.MustCompile(`(?:^|[\s"'(\[❯@])((?:(?:/|\./|\.\./)?(?:[\w.@+-]+/)+|\./)[\w.@+-]*[A-Za-z_][\w@+-]*\.[A-Za-z][A-Za-z0-9]{0,4})(?::\d+)*`)
 })
 
 // maxFailedFiles bounds the files taken from one failure.
-const maxFailedFiles = 8
+const maxFailedFiles = 16
 
 // FailedFiles returns the files a failure's output names (a failing test,
 // the source line of an exception), relative to the project where they

@@ -39,4 +39,10 @@ func TestFailedFiles(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("FailedFiles = %q, want %q (no URL, no version, no bare name)", got, want)
 	}
+	// A linter's ./file.go:line:col at the project's root (templar-lint
+	// #1: the files its errors name are the lint task's).
+	lint := "./main.go:9:6: main redeclared in this block\n\t./analyze_deps.go:14:6: other declaration of main\n./test_simple_templ.go:92:66: undefined: fmt\nmain.go is fine"
+	if got, want := FailedFiles(lint, "/p"), []string{"main.go", "analyze_deps.go", "test_simple_templ.go"}; !slices.Equal(got, want) {
+		t.Errorf("FailedFiles of a linter's output = %q, want %q", got, want)
+	}
 }
