@@ -202,8 +202,9 @@ func (s *session) anchorText() string {
 	return ""
 }
 
-// changesWork tells drift whether a call changed the work
-// (risk.DoesWork): a notebook edit always does.
+// changesWork tells drift whether a call did work of its own rather than
+// look around (risk.DoesWork); a notebook edit and a web search or fetch
+// always do.
 func (s *session) changesWork(p *Payload) bool {
 	switch p.ToolName {
 	case "NotebookEdit", "WebSearch", "WebFetch":

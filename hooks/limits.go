@@ -276,6 +276,8 @@ func (s *session) limitsBeyond(texts []string) []string {
 			t += " (CLAUDE.md)"
 		case fromFile:
 			t += " (the header of " + filepath.Base(l.Target) + ")"
+		case fromDeclined:
+			t = "the user declined " + t
 		}
 		out = append(out, t)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/djinn-cc/djinn/settings"
+	"github.com/djinn-cc/djinn/state"
 )
 
 // TestInstructionsInForce holds the instruction advisory to the examples
@@ -166,5 +167,16 @@ func TestDeclinedPlace(t *testing.T) {
 				t.Errorf("the advisory does not quote the declined call: %q", s.observed)
 			}
 		})
+	}
+}
+
+// TestDeclinedPlaceRestated: a declined place is restated after compaction
+// as what the person did, not as their words.
+func TestDeclinedPlaceRestated(t *testing.T) {
+	s := &session{env: &Env{}}
+	s.w.Risk = &state.Risk{Limits: []state.Limit{{Class: "change", Target: "../projects", Text: "call #6: mkdir -p ../projects/a", Source: fromDeclined}}}
+	got := s.limitsBeyond(nil)
+	if len(got) != 1 || got[0] != "the user declined call #6: mkdir -p ../projects/a" {
+		t.Fatalf("limitsBeyond = %q", got)
 	}
 }

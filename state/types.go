@@ -191,10 +191,10 @@ type Drift struct {
 	// task; Repeated the drift advisories given in that stretch.
 	OffGoal  int `json:"off_goal,omitempty"`
 	Repeated int `json:"repeated,omitempty"`
-	// OffChanges counts the calls of that stretch that changed something
-	// (a file that is not documentation, a command that writes, installs,
-	// deletes or restarts; not git recording the work): reading around is
-	// orientation, and drift is only said once off-goal work changes things.
+	// OffChanges counts the calls of that stretch that did work of their
+	// own (a write of a file that is not documentation, a command that is
+	// not an inspection nor git recording the work, a web search): reading
+	// around is orientation, and drift waits for work (engines/risk.DoesWork).
 	OffChanges int `json:"off_changes,omitempty"`
 	// PromptAt is the session's tool-call count at the last user prompt:
 	// the calls right after it are the user steering, not drift.
