@@ -229,3 +229,26 @@ func (s *session) realProject() string {
 	}
 	return s.w.ProjectDir
 }
+
+// learnTicket teaches the anchor the files the goal's ticket names when the
+// agent shows it (drift.ShowsGoalTicket: bd show spotter-fum.3 on a goal
+// that names spotter-fum, its "Output Files"): the ticket is the task's own
+// text, as the user's prompt is (drift.TicketText). Its words are not
+// learned: a long description shares common words with any work in the
+// project. The first and last 4,000 characters are read.
+func (s *session) learnTicket(p *Payload) {
+	d := s.w.Drift
+	if d == nil || len(d.Idents) == 0 || p.ToolName != "Bash" || p.HookEventName != PostToolUse {
+		return
+	}
+	c, _, ok := s.riskCallOf(p)
+	if !ok || !drift.ShowsGoalTicket(c.Command, d.Idents) {
+		return
+	}
+	out, ok := s.shellOutput(p)
+	if !ok || out == "" {
+		return
+	}
+	text := drift.TicketText(ends(out, 4000), d.Idents)
+	d.Files = mergeNewest(d.Files, goalFiles(drift.NamedFiles(text), s.realProject()), nil, maxDriftFiles)
+}

@@ -179,6 +179,30 @@ func TestTicketSwitch(t *testing.T) {
 	}
 }
 
+// TestTicketTeaches: the goal's sub-ticket, shown, teaches the anchor the
+// files it names (spotter-fum #82: bd show spotter-fum.3, then work on its
+// output files, labelled false as drift by both judges); without the show,
+// the same work is a detour.
+func TestTicketTeaches(t *testing.T) {
+	show := "○ spotter-gqc.3 · Integrate highlight.js for syntax colouring   [● P2 · OPEN]\n\nDESCRIPTION\nColour the code blocks.\n\n## Output Files\n- `assets/js/hljs_hook.js`\n- `assets/vendor/palette.css`\n"
+	for _, shown := range []bool{true, false} {
+		s := newSim(t)
+		s.userPrompt("Work on bead spotter-gqc: implement the review annotations")
+		f := s.file("lib/review.ex", "")
+		s.edits(f, "b", 14)
+		if shown {
+			s.tool("Bash", jsonStr(map[string]any{"command": "bd show spotter-gqc.3"}), map[string]any{"stdout": show})
+		}
+		s.tool("Bash", jsonStr(map[string]any{"command": "npm install highlight.js"}), map[string]any{"stdout": "added 1 package"})
+		for _, rel := range []string{"assets/js/hljs_hook.js", "assets/vendor/palette.css", "assets/js/hljs_hook.js", "assets/vendor/palette.css"} {
+			s.edit(rel)
+		}
+		if n := s.count("drift"); shown && n != 0 || !shown && n == 0 {
+			t.Errorf("ticket shown %v: %d drift advisories (%q)", shown, n, s.said)
+		}
+	}
+}
+
 const poolGoal = "Now let's work on the database layer instead: add connection pooling to db/pool.go"
 
 // edit runs one Edit of a project file.

@@ -80,6 +80,7 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 			sig.Files = sig.Files[:min(len(sig.Files), maxCallFiles)]
 		}
 		advs = append(advs, s.driftCall(p.ToolName, sig, s.changesWork(p))...)
+		s.learnTicket(p)
 		if v := s.w.Drift.Verdict; v != nil {
 			sc := v.Score
 			turn.Score, turn.Verdict = &sc, fit.Bytes(v.Kind, 40)

@@ -123,3 +123,38 @@ func parseIdents(ss []string) []ident {
 	}
 	return out
 }
+
+// ShowsGoalTicket reports whether a command shows one of the goal's tickets
+// or a descendant of one (bd show spotter-fum.3, gh issue view, jira issue
+// view): what it prints is the task's own description, as the user's
+// prompt is, and may teach the anchor the task's words and files. goal
+// holds the goal's identifiers as kept in state ("spotter-fum").
+func ShowsGoalTicket(command string, goal []string) bool {
+	if len(goal) == 0 || command == "" {
+		return false
+	}
+	if hit, _ := identVerdict(parseIdents(goal), command); !hit {
+		return false
+	}
+	for _, w := range strings.Fields(strings.ToLower(command)) {
+		switch w {
+		case "show", "view", "describe", "get", "read":
+			return true
+		}
+	}
+	return false
+}
+
+// TicketText is what a shown ticket says of the goal's own task: its lines
+// but those that name a sibling ticket (a dependency, a blocker, another
+// bead of a list), which describe other tasks.
+func TicketText(out string, goal []string) string {
+	ids := parseIdents(goal)
+	var b strings.Builder
+	for line := range strings.Lines(out) {
+		if _, sibling := identVerdict(ids, line); !sibling {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
