@@ -252,3 +252,18 @@ func (s *session) learnTicket(p *Payload) {
 	text := drift.TicketText(ends(out, 4000), d.Idents)
 	d.Files = mergeNewest(d.Files, goalFiles(drift.NamedFiles(text), s.realProject()), nil, maxDriftFiles)
 }
+
+// learnFailed teaches the anchor the files a failing on-goal run names
+// (the user's lint or test command failing on the files it lists): they
+// are the task's, beyond the few a call's own signal keeps.
+func (s *session) learnFailed() {
+	d := s.w.Drift
+	if d == nil || s.failText == "" || len(d.Recent) == 0 || d.Recent[len(d.Recent)-1].Topic != drift.TopicAnchored {
+		return
+	}
+	files := drift.FailedFilesN(ends(s.failText, 4000), s.realProject(), maxFailedLearned)
+	d.Files = mergeNewest(d.Files, files, nil, maxDriftFiles)
+}
+
+// maxFailedLearned bounds the files one failing run teaches.
+const maxFailedLearned = 64

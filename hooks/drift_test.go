@@ -203,6 +203,35 @@ func TestTicketTeaches(t *testing.T) {
 	}
 }
 
+// TestFailedRunTeaches: the files a failing on-goal check names are the
+// task's, all of them, not only the few a call's signal keeps (templar-lint
+// #85: flake.nix named late in a long lint output, edited after "you have
+// not fixed all the issues", labelled false as drift by both judges).
+func TestFailedRunTeaches(t *testing.T) {
+	var out strings.Builder
+	out.WriteString("./src/alpha.go:3:2: undefined: fmt\n")
+	for _, name := range []string{"billing", "invoice", "ledger", "payroll", "refund", "tax", "vendor", "wallet", "audit", "budget", "cashflow", "credit", "debit", "expense", "grant", "journal", "mortgage", "quota"} {
+		fmt.Fprintf(&out, "./%s/%s_test.go:9:2: undefined: fmt\n", name, name)
+	}
+	out.WriteString("deadnix: unused declaration in ./deploy/flake.nix:12:3\n")
+	for _, learned := range []bool{true, false} {
+		s := newSim(t)
+		s.userPrompt("fix the lint errors and warnings, starting with src/alpha.go")
+		if learned {
+			s.fail("Bash", jsonStr(map[string]any{"command": "make lint"}), "Exit code 1\n"+out.String())
+		}
+		for i := 0; i < 14; i++ {
+			s.edit("src/alpha.go")
+		}
+		for i := 0; i < 8; i++ {
+			s.edit("deploy/flake.nix")
+		}
+		if n := s.count("drift"); learned && n != 0 || !learned && n == 0 {
+			t.Errorf("lint run failing first %v: %d drift advisories (%q)", learned, n, s.said)
+		}
+	}
+}
+
 const poolGoal = "Now let's work on the database layer instead: add connection pooling to db/pool.go"
 
 // edit runs one Edit of a project file.

@@ -81,6 +81,7 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 		}
 		advs = append(advs, s.driftCall(p.ToolName, sig, s.changesWork(p))...)
 		s.learnTicket(p)
+		s.learnFailed()
 		if v := s.w.Drift.Verdict; v != nil {
 			sc := v.Score
 			turn.Score, turn.Verdict = &sc, fit.Bytes(v.Kind, 40)

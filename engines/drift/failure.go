@@ -34,14 +34,17 @@ const maxFailedFiles = 16
 // FailedFiles returns the files a failure's output names (a failing test,
 // the source line of an exception), relative to the project where they
 // are under it: what the task's own run says the work must reach next.
-func FailedFiles(out, project string) []string {
+func FailedFiles(out, project string) []string { return FailedFilesN(out, project, maxFailedFiles) }
+
+// FailedFilesN is FailedFiles with up to n files.
+func FailedFilesN(out, project string, n int) []string {
 	var files []string
 	for _, m := range failedPath().FindAllStringSubmatch(out, -1) {
 		f := RelPath(m[1], project)
 		if !slices.Contains(files, f) {
 			files = append(files, f)
 		}
-		if len(files) == maxFailedFiles {
+		if len(files) == n {
 			break
 		}
 	}
