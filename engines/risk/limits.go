@@ -721,15 +721,11 @@ func queries(args []string) bool {
 }
 
 // inspects reports whether one simple command only looks: a program of
-// lookPrograms (sed without -i), a version or help query, git reading or
-// recording, an issue tracker or forge asked to show something.
+// lookPrograms (sed without -i), a version, help or state query, git
+// reading or recording, an issue tracker or forge asked to show something.
 func inspects(name string, args []string) bool {
-	for _, a := range args {
-		if a == "--version" || a == "-v" && len(args) == 1 || a == "--help" || a == "-h" && len(args) == 1 {
-			return true
-		}
-	}
-	if queries(args) {
+	if queries(args) || len(args) == 1 && (args[0] == "-v" || args[0] == "-h") ||
+		slices.Contains(args, "--version") || slices.Contains(args, "--help") {
 		return true
 	}
 	switch name {
@@ -738,28 +734,40 @@ func inspects(name string, args []string) bool {
 			return strings.HasPrefix(a, "-i") || strings.HasPrefix(a, "--in-place") || strings.HasPrefix(a, "-pi")
 		})
 	case "git":
-		switch gitSub(args) {
-		case "status", "log", "diff", "show", "remote", "ls-files", "rev-parse", "blame", "grep", "describe", "shortlog", "reflog", "ls-tree", "cat-file", "fetch",
-			"add", "commit", "push", "stash", "tag":
-			return true
-		case "branch", "config":
-			return !slices.ContainsFunc(args[1:], func(a string) bool {
-				return !strings.HasPrefix(a, "-") || a == "-d" || a == "-D" || a == "-m" || a == "-M"
-			}) ||
-				gitSub(args) == "config" && slices.Contains(args, "--get")
-		}
-		return false
+		return gitLooks(args)
 	case "gh", "bd", "glab", "jira", "linear":
-		for _, a := range args {
-			switch a {
-			case "view", "list", "show", "status", "diff", "checks", "ready", "search":
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(args, func(a string) bool { return trackerViews[a] })
 	}
 	return lookPrograms[name]
 }
+
+// gitLooking are the git subcommands that read the repository or record
+// the work done (add, commit, push, stash, tag) rather than change it.
+var gitLooking = map[string]bool{
+	"status": true, "log": true, "diff": true, "show": true, "remote": true, "ls-files": true, "rev-parse": true,
+	"blame": true, "grep": true, "describe": true, "shortlog": true, "reflog": true, "ls-tree": true, "cat-file": true,
+	"fetch": true, "add": true, "commit": true, "push": true, "stash": true, "tag": true,
+}
+
+// gitLooks reports whether a git command only looks or records: a
+// subcommand of gitLooking, or branch and config with options only (git
+// branch -a; not -d, -D, -m, -M) or config --get.
+func gitLooks(args []string) bool {
+	sub := gitSub(args)
+	if gitLooking[sub] {
+		return true
+	}
+	if sub != "branch" && sub != "config" {
+		return false
+	}
+	return sub == "config" && slices.Contains(args, "--get") || !slices.ContainsFunc(args[1:], func(a string) bool {
+		return !strings.HasPrefix(a, "-") || a == "-d" || a == "-D" || a == "-m" || a == "-M"
+	})
+}
+
+// trackerViews are the words by which an issue tracker or forge command
+// only shows something (gh pr view, bd show, jira issue list).
+var trackerViews = map[string]bool{"view": true, "list": true, "show": true, "status": true, "diff": true, "checks": true, "ready": true, "search": true}
 
 // Places are where a command would put, move or delete things: mkdir's
 // operands (their common parent when they share one: "mkdir -p
