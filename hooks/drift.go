@@ -256,12 +256,11 @@ func (s *session) learnTicket(p *Payload) {
 // learnFailed teaches the anchor the files a failing on-goal run names
 // (the user's lint or test command failing on the files it lists): they
 // are the task's, beyond the few a call's own signal keeps.
-func (s *session) learnFailed() {
+func (s *session) learnFailed(files []string) {
 	d := s.w.Drift
-	if d == nil || s.failText == "" || len(d.Recent) == 0 || d.Recent[len(d.Recent)-1].Topic != drift.TopicAnchored {
+	if d == nil || len(files) == 0 || len(d.Recent) == 0 || d.Recent[len(d.Recent)-1].Topic != drift.TopicAnchored {
 		return
 	}
-	files := drift.FailedFilesN(ends(s.failText, 4000), s.realProject(), maxFailedLearned)
 	d.Files = mergeNewest(d.Files, files, nil, maxDriftFiles)
 }
 

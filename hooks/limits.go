@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/djinn-cc/djinn/engines/risk"
 	"github.com/djinn-cc/djinn/hooks/advice"
@@ -46,7 +44,7 @@ func (s *session) limitsFromPrompt(text string) {
 	r := s.riskState()
 	kept := r.Limits[:0]
 	for _, l := range r.Limits {
-		if l.Source == fromPrompt && risk.Lifts(limitOf(l), text) || l.Source == fromDeclined && (namesPlace(text, l.Target) || risk.GoAhead(text)) {
+		if l.Source == fromPrompt && risk.Lifts(limitOf(l), text) || l.Source == fromDeclined && (risk.NamesTarget(text, l.Target) || risk.GoAhead(text)) {
 			continue
 		}
 		kept = append(kept, l)
@@ -300,21 +298,4 @@ func (s *session) noteDeclined(p *Payload, c risk.Call) {
 		i := slices.IndexFunc(rs.Limits, func(l state.Limit) bool { return l.Source == fromDeclined })
 		rs.Limits = slices.Delete(rs.Limits, i, i+1)
 	}
-}
-
-// namesPlace reports whether a prompt names a place: its last element, as
-// a word of the prompt.
-func namesPlace(prompt, place string) bool {
-	b := strings.ToLower(path.Base(place))
-	if len(b) < 3 {
-		return false
-	}
-	for _, w := range strings.FieldsFunc(strings.ToLower(prompt), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("_.-", r)
-	}) {
-		if strings.Trim(w, ".-") == b {
-			return true
-		}
-	}
-	return false
 }

@@ -72,16 +72,18 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 	// the turn's score alone.
 	if set.Drift.Enabled && !s.disabled("drift") && p.AgentID == "" && s.w.Drift != nil && !drift.NoEvidence(p.ToolName, sig) {
 		sig.AddNarrative(s.newAssistantWords(p))
+		var failed []string
 		if s.failText != "" {
 			// What failed names what the work must reach next: the files
 			// of a failing test and of the code it calls are the task's
 			// when the failing run was.
-			sig.Files = append(sig.Files, drift.FailedFiles(ends(s.failText, 4000), s.realProject())...)
+			failed = drift.FailedFiles(ends(s.failText, 4000), s.realProject(), maxFailedLearned)
+			sig.Files = append(sig.Files, failed...)
 			sig.Files = sig.Files[:min(len(sig.Files), maxCallFiles)]
 		}
 		advs = append(advs, s.driftCall(p.ToolName, sig, s.changesWork(p))...)
 		s.learnTicket(p)
-		s.learnFailed()
+		s.learnFailed(failed)
 		if v := s.w.Drift.Verdict; v != nil {
 			sc := v.Score
 			turn.Score, turn.Verdict = &sc, fit.Bytes(v.Kind, 40)

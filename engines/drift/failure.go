@@ -28,16 +28,10 @@ var failedPath = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?:^|[\s"'(\[❯@])((?:(?:/|\./|\.\./)?(?:[\w.@+-]+/)+|\./)[\w.@+-]*[A-Za-z_][\w@+-]*\.[A-Za-z][A-Za-z0-9]{0,4})(?::\d+)*`)
 })
 
-// maxFailedFiles bounds the files taken from one failure.
-const maxFailedFiles = 16
-
-// FailedFiles returns the files a failure's output names (a failing test,
-// the source line of an exception), relative to the project where they
-// are under it: what the task's own run says the work must reach next.
-func FailedFiles(out, project string) []string { return FailedFilesN(out, project, maxFailedFiles) }
-
-// FailedFilesN is FailedFiles with up to n files.
-func FailedFilesN(out, project string, n int) []string {
+// FailedFiles returns up to n files a failure's output names (a failing
+// test, the source line of an exception), relative to the project where
+// they are under it: what the task's own run says the work must reach next.
+func FailedFiles(out, project string, n int) []string {
 	var files []string
 	for _, m := range failedPath().FindAllStringSubmatch(out, -1) {
 		f := RelPath(m[1], project)

@@ -34,7 +34,7 @@ func TestShowsFailure(t *testing.T) {
 
 func TestFailedFiles(t *testing.T) {
 	out := " FAIL  test/performance/regression.test.ts > CRUD\n ❯ /p/src/handlers/tool-configs/limiter.ts:41:7\n  at Object.<anonymous> (src/x.js:3:1)\nsee https://example.com/docs/page.html and version 1.2.3 and e.g. foo.bar"
-	got := FailedFiles(out, "/p")
+	got := FailedFiles(out, "/p", 16)
 	want := []string{"test/performance/regression.test.ts", "src/handlers/tool-configs/limiter.ts", "src/x.js"}
 	if !slices.Equal(got, want) {
 		t.Errorf("FailedFiles = %q, want %q (no URL, no version, no bare name)", got, want)
@@ -42,7 +42,7 @@ func TestFailedFiles(t *testing.T) {
 	// A linter's ./file.go:line:col at the project's root (templar-lint
 	// #1: the files its errors name are the lint task's).
 	lint := "./main.go:9:6: main redeclared in this block\n\t./analyze_deps.go:14:6: other declaration of main\n./test_simple_templ.go:92:66: undefined: fmt\nmain.go is fine"
-	if got, want := FailedFiles(lint, "/p"), []string{"main.go", "analyze_deps.go", "test_simple_templ.go"}; !slices.Equal(got, want) {
+	if got, want := FailedFiles(lint, "/p", 16), []string{"main.go", "analyze_deps.go", "test_simple_templ.go"}; !slices.Equal(got, want) {
 		t.Errorf("FailedFiles of a linter's output = %q, want %q", got, want)
 	}
 }

@@ -46,6 +46,14 @@ func Covered(f Finding, ins []Instruction) bool {
 	return false
 }
 
+// NamesTarget reports whether a text names a target the way an
+// instruction covers one: the last element of its path, three letters or
+// more, as one of the text's words (tokens).
+func NamesTarget(text, target string) bool {
+	b := strings.ToLower(path.Base(strings.TrimSuffix(target, "/")))
+	return len(b) >= 3 && tokens(text)[b]
+}
+
 // namesKin tells whether a prompt names a file of which the target is the
 // stem: "remove audit_bash_mcp_server.py and anything related" names the
 // audit_bash script too. The target must be five letters or more and the
