@@ -1626,7 +1626,7 @@ func ShownIn(target, output string) bool {
 		return SecretShown(output)
 	}
 	for _, m := range secretAssign().FindAllStringSubmatch(output, 64) {
-		if v := m[3]; !placeholder().MatchString(v) && !strings.Contains(v, "...") {
+		if !notSecret(m[3]) {
 			return true
 		}
 	}

@@ -73,6 +73,13 @@ var secretAssign = lazy(`(?im)^[\t ]*(?:export[\t ]+)?["']?([\w.-]*(?:password|p
 // placeholders are values that are not a secret.
 var placeholder = lazy(`(?i)^(\$|<|\{\{|!secret|!env|env\(|process\.env|os\.environ|getenv|os\.getenv|none|null|nil|true|false|changeme|change_me|password|secret|example|placeholder|dummy|test\w*|your[_-]|xxx|\*\*\*|\.\.\.|required|optional|string|undefined|redacted|\[redacted|removed)`)
 
+// notSecret tells a value that stands for a secret rather than being one:
+// a placeholder ("changeme", "${KEY}", "REDACTED"), or an elided value that
+// shows a secret's shape ("xoxb-...", "sk-…").
+func notSecret(v string) bool {
+	return placeholder().MatchString(v) || strings.Contains(v, "...") || strings.Contains(v, "…")
+}
+
 // secretRef is a value that names a secret held elsewhere, by name and
 // version: "TWITTER_API_KEY:latest" in a Cloud Run deploy's secrets (GCP
 // Secret Manager), "db-password:3".
@@ -168,10 +175,7 @@ func newSecret(p, newText, oldText string) string {
 	code := codeFile(p)
 	for _, m := range secretAssign().FindAllStringSubmatch(newText, 16) {
 		key, quoted, v := strings.ToLower(m[1]), m[2] != "", m[3]
-		// An elided value ("xoxb-...", "sk-…") shows a secret's shape, not
-		// the secret.
-		elided := strings.Contains(v, "...") || strings.Contains(v, "…")
-		if elided || placeholder().MatchString(v) || secretRef().MatchString(v) || strings.Contains(oldText, v) || strings.ContainsAny(v, "()[]{}") || !strong(v) {
+		if notSecret(v) || secretRef().MatchString(v) || strings.Contains(oldText, v) || strings.ContainsAny(v, "()[]{}") || !strong(v) {
 			continue
 		}
 		// In source code a literal is quoted: `token: config.token` is a
