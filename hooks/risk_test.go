@@ -200,6 +200,25 @@ func TestUnsignedCommitsSaidOnce(t *testing.T) {
 	}
 }
 
+// TestPasswordOnCommandLineSaidOnce: the agent deploying to a device with
+// sshpass -p over and over (ext-imatrix #39, #70; the second labelled
+// useless by judges AQ and AR on the twentieth set): the first is said,
+// the later ones tell nothing new.
+func TestPasswordOnCommandLineSaidOnce(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt("deploy the build to the gateway and test it")
+	for i := range 3 {
+		s.tool("Bash", jsonStr(map[string]any{"command": `sshpass -p "Pa55word9Q" ssh root@192.168.7.1 "ls /usr/qk"`}), bashOut("bin"))
+		for j := range 25 {
+			s.tool("Bash", jsonStr(map[string]any{"command": "ls src/" + string(rune('a'+i)) + string(rune('a'+j))}), bashOut("x"))
+		}
+	}
+	logged := s.riskLogged()
+	if len(logged) != 1 || !strings.Contains(logged[0], "secret-cli") {
+		t.Fatalf("risk advisories logged = %q, want one for secret-cli", logged)
+	}
+}
+
 // TestSandboxOffFromPayload: the tool input's dangerouslyDisableSandbox
 // reaches the catalogue (sandbox-off); the same command without it is quiet.
 func TestSandboxOffFromPayload(t *testing.T) {

@@ -118,7 +118,8 @@ var (
 		Cover: []string{"skip*", "disabl* test*", "xfail"}}
 	SecretCLI = &Entry{ID: "secret-cli", Category: Secrets,
 		What:  "puts a password or key on a command line, where shell history and process lists keep it",
-		Cover: []string{"password on the command line", "inline password"}}
+		Cover: []string{"password on the command line", "inline password"},
+		Habit: true}
 	SecretSudo = &Entry{ID: "secret-sudo", Category: Secrets,
 		What:  "pipes a password into sudo -S",
 		Cover: []string{"sudo -S", "pipe* password", "echo password"}}
@@ -151,7 +152,7 @@ var (
 		What:  "forces a machine-wide package install over what is there (npm install -g --force, pip --break-system-packages, brew link --overwrite): files other packages or the system own are overwritten",
 		Cover: []string{"--force", "force*", "overwrit*", "break-system-packages"}}
 	KillRuntime = &Entry{ID: "kill-runtime", Category: System,
-		What:         "kills every process of a language runtime by name (node, python, java, beam…): other programs' as well as the session's",
+		What:         "kills every process of a runtime or a shell by name (node, python, java, beam, zsh…): other programs' as well as the session's, and with a shell the user's terminals",
 		Cover:        []string{"kill* all", "kill* every*", "stop* all", "pkill", "killall", "taskkill"},
 		TargetCovers: true}
 	SystemRegistry = &Entry{ID: "system-registry", Category: System,

@@ -284,6 +284,9 @@ func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
 		return nil, 0
 	}
 	guarded := map[*syntax.Stmt]bool{}
+	// vars are the literal values the script assigns before it uses them
+	// (S=/tmp/scratch; rm -rf $S/m1): a path built on one reads as the path.
+	vars := map[string]string{}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.BinaryCmd:
@@ -305,11 +308,21 @@ func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
 			}
 			c := simple(ce)
 			c.guarded = guarded[x]
+			if len(ce.Args) == 0 {
+				for _, a := range ce.Assigns {
+					if v, ok := shellword.Text(a.Value, true); ok && a.Name != nil && !a.Append && a.Index == nil {
+						vars[a.Name.Value] = expandVars(v, vars)
+					}
+				}
+			}
+			for i, a := range c.args {
+				c.args[i] = expandVars(a, vars)
+			}
 			for _, r := range x.Redirs {
 				switch r.Op {
 				case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
 					if r.Word != nil {
-						c.writes = append(c.writes, shellword.Lenient(r.Word))
+						c.writes = append(c.writes, expandVars(shellword.Lenient(r.Word), vars))
 					}
 				case syntax.Hdoc, syntax.DashHdoc:
 					if r.Hdoc != nil {
@@ -337,6 +350,39 @@ func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
 		return true
 	})
 	return cmds, pipes
+}
+
+// expandVars replaces each $NAME or ${NAME} of s whose value vars holds.
+func expandVars(s string, vars map[string]string) string {
+	if len(vars) == 0 || !strings.Contains(s, "$") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '$' {
+			b.WriteByte(s[i])
+			continue
+		}
+		name, end := "", i+1
+		if strings.HasPrefix(s[i+1:], "{") {
+			if j := strings.IndexByte(s[i+2:], '}'); j >= 0 {
+				name, end = s[i+2:i+2+j], i+3+j
+			}
+		} else {
+			for end < len(s) && (s[end] == '_' || 'a' <= s[end]|0x20 && s[end]|0x20 <= 'z' || end > i+1 && '0' <= s[end] && s[end] <= '9') {
+				end++
+			}
+			name = s[i+1 : end]
+		}
+		v, ok := vars[name]
+		if !ok {
+			b.WriteByte('$')
+			continue
+		}
+		b.WriteString(v)
+		i = end - 1
+	}
+	return b.String()
 }
 
 func isPowerShell(s string) bool {
@@ -1218,14 +1264,21 @@ func stashPush(x cmd) bool {
 // "Wrote report.html"), with the path.
 var madeLine = lazy(`(?i)\b(?:saved|wrote|written|created|generated|exported|export directory|output (?:directory|dir|folder|file))\b[^/\n]{0,40}?\s((?:~/|\./|/)?[\w.@-]+(?:/[\w.@-]+)+/?|[\w.-]+\.[a-z]{1,8})\b`)
 
+// generatorLine is a code generator's report of a file or folder it
+// created, one a line: Rails' and Thor's "      create  app/views/x.erb",
+// Angular's and Nest's "CREATE src/app/x.ts (312 bytes)".
+var generatorLine = lazy(`(?m)^[ \t]*(?:create[ \t]{2,}|CREATE[ \t]+)((?:\./)?[\w.@-]+(?:/[\w.@-]+)*/?)(?:[ \t]+\(\d+ bytes\))?[ \t]*$`)
+
 // maxMadeOutput is how much of an output OutputMade reads: its head and
 // tail, where a program says what it saved.
 const maxMadeOutput = 16 << 10
 
-// madeWords hold a word every match of madeLine contains (lower case).
-var madeWords = []string{"saved", "wrote", "written", "created", "generated", "exported", "export directory", "output "}
+// madeWords hold a word every match of madeLine and generatorLine contains
+// (lower case).
+var madeWords = []string{"saved", "wrote", "written", "create", "generated", "exported", "export directory", "output "}
 
-// OutputMade returns the paths a command's output says it made (madeLine),
+// OutputMade returns the paths a command's output says it made (madeLine,
+// generatorLine),
 // resolved as Creates resolves its files: a later step deleting one is the
 // session cleaning up what its own program wrote (an export, a folder of
 // results).
@@ -1238,19 +1291,25 @@ func OutputMade(output, project, root string) []string {
 		return nil
 	}
 	home := homeOf(project)
-	var out []string
-	for _, m := range madeLine().FindAllStringSubmatch(output, 8) {
-		q := path.Clean(expandHome(m[1], home))
-		if path.IsAbs(q) {
+	abs := func(m string) (string, bool) {
+		q := path.Clean(expandHome(m, home))
+		switch {
+		case path.IsAbs(q):
 			if root != "" && !inDir(q, root) {
 				q = path.Join(root, q)
 			}
-		} else if project != "" {
+		case project != "":
 			q = path.Join(project, q)
-		} else {
-			continue
+		default:
+			return "", false
 		}
-		out = append(out, q)
+		return q, true
+	}
+	var out []string
+	for _, m := range madeLine().FindAllStringSubmatch(output, 8) {
+		if q, ok := abs(m[1]); ok {
+			out = append(out, q)
+		}
 	}
 	// Several files saved under one folder make it the program's output
 	// folder ("Saved mask: out/m_000/m.png", "Saved overlay: out/o.png"):
@@ -1264,6 +1323,13 @@ func OutputMade(output, project, root string) []string {
 		}
 		if project != "" && d != project && inDir(d, project) && !slices.Contains(out, d) {
 			out = append(out, d)
+		}
+	}
+	// A generator names each file and folder it created, and only those:
+	// the folders they share (app/) were there before it.
+	for _, m := range generatorLine().FindAllStringSubmatch(output, 64) {
+		if q, ok := abs(m[1]); ok {
+			out = append(out, q)
 		}
 	}
 	return out
@@ -1561,10 +1627,13 @@ func checkTunnel(name string, x cmd) []Finding {
 
 // runtimes are the programs many applications run in: killing every
 // process of one by name kills other programs' as well as the session's
-// (pkill -f beam stops every Erlang VM on the machine).
+// (pkill -f beam stops every Erlang VM on the machine). The shells are
+// among them: pkill -9 zsh closes every terminal the user has open
+// (ext-posthog #59, marked by judges AS and AT on the twenty-first set).
 var runtimes = map[string]bool{
 	"node": true, "nodejs": true, "python": true, "python3": true, "java": true, "beam": true, "beam.smp": true,
 	"erl": true, "ruby": true, "php": true, "php-fpm": true, "dotnet": true, "deno": true, "bun": true, "electron": true,
+	"sh": true, "bash": true, "zsh": true, "fish": true, "dash": true,
 }
 
 // isRuntime tells a process name or pattern that is a runtime's name alone

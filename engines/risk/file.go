@@ -80,6 +80,11 @@ func notSecret(v string) bool {
 	return placeholder().MatchString(v) || strings.Contains(v, "...") || strings.Contains(v, "…")
 }
 
+// chainAddress is an Ethereum-style account or contract address (0x and 40
+// hex digits): a public identifier ("MANA_TOKEN = \"0xa1c5…\"" names a
+// token contract), where a private key is 64 hex digits.
+var chainAddress = lazy(`^0x[0-9a-fA-F]{40}$`)
+
 // secretRef is a value that names a secret held elsewhere, by name and
 // version: "TWITTER_API_KEY:latest" in a Cloud Run deploy's secrets (GCP
 // Secret Manager), "db-password:3".
@@ -175,7 +180,7 @@ func newSecret(p, newText, oldText string) string {
 	code := codeFile(p)
 	for _, m := range secretAssign().FindAllStringSubmatch(newText, 16) {
 		key, quoted, v := strings.ToLower(m[1]), m[2] != "", m[3]
-		if notSecret(v) || secretRef().MatchString(v) || strings.Contains(oldText, v) || strings.ContainsAny(v, "()[]{}") || !strong(v) {
+		if notSecret(v) || secretRef().MatchString(v) || chainAddress().MatchString(v) || strings.Contains(oldText, v) || strings.ContainsAny(v, "()[]{}") || !strong(v) {
 			continue
 		}
 		// In source code a literal is quoted: `token: config.token` is a
