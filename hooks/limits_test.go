@@ -180,3 +180,67 @@ func TestDeclinedPlaceRestated(t *testing.T) {
 		t.Fatalf("limitsBeyond = %q", got)
 	}
 }
+
+// TestHookRefusedPlace: a deletion the user's own PreToolUse hook refused
+// keeps its places off limits. Deleting one later another way draws an
+// instruction advisory that quotes the refused call (ext-imatrix #158:
+// "rm -f CMakeCache.txt && rm -rf CMakeFiles" blocked at #156, a plain rm
+// of the cache at #158, marked by judges AQ and AR on the twentieth set);
+// making the folder again, a call the hook blocks again, a go-ahead or a
+// prompt that names the place stay quiet. Both wordings of a block count.
+func TestHookRefusedPlace(t *testing.T) {
+	blocks := map[string]string{
+		"2.0": "PreToolUse:Bash hook error: [uv run .claude/hooks/pre_tool_use.py]: BLOCKED: Dangerous rm command detected and prevented",
+		"2.1": "Bash operation blocked by hook:\n- [uv run ~/.claude/hooks/pre_tool_use.py]: BLOCKED: Dangerous rm command detected and prevented",
+	}
+	refused := jsonStr(map[string]any{"command": "rm -f build/CMakeCache.txt && rm -rf build/CMakeFiles && mkdir -p out"})
+	for _, tc := range []struct {
+		name, between, then string
+		again               bool
+		want                int
+	}{
+		{"plain rm of the same file", "", "rm build/CMakeCache.txt", false, 1},
+		{"the folder made again", "", "mkdir -p out", false, 0},
+		{"blocked again", "", "rm -r build/CMakeFiles", true, 0},
+		{"another file", "", "rm notes.tmp", false, 0},
+		{"a go-ahead", "ok go", "rm build/CMakeCache.txt", false, 0},
+		{"the place named", "delete the CMakeCache.txt yourself", "rm build/CMakeCache.txt", false, 0},
+	} {
+		for cli, block := range blocks {
+			t.Run(tc.name+"/"+cli, func(t *testing.T) {
+				s := newSim(t)
+				s.env.Settings.Advisories.Instruction = settings.Observe
+				s.userPrompt("the build fails with a stale cmake cache, fix it")
+				s.fail("Bash", refused, block)
+				if tc.between != "" {
+					s.userPrompt(tc.between)
+				}
+				then := jsonStr(map[string]any{"command": tc.then})
+				if tc.again {
+					s.fail("Bash", then, block)
+				} else {
+					s.tool("Bash", then, bashOut(""))
+				}
+				if n := s.countObserved("instruction"); n != tc.want {
+					t.Fatalf("instruction advisories %d, want %d: %q", n, tc.want, s.observed)
+				}
+				if tc.want == 1 && !strings.Contains(s.observed[len(s.observed)-1], "the user's own hook refused the same place: \"call #1: rm -f build/CMakeCache.txt") {
+					t.Errorf("the advisory does not quote the refused call: %q", s.observed)
+				}
+				if n := s.countObserved("risk"); n != 0 {
+					t.Errorf("a refused call was advised as a risk: %q", s.observed)
+				}
+			})
+		}
+	}
+}
+
+// TestHookRefusedNotRestated: the hook goes on refusing by itself, so its
+// places are not restated after compaction.
+func TestHookRefusedNotRestated(t *testing.T) {
+	s := &session{env: &Env{}}
+	s.w.Risk = &state.Risk{Limits: []state.Limit{{Class: "delete", Target: "build", Text: "call #6: rm -rf build", Source: fromHook}}}
+	if got := s.limitsBeyond(nil); len(got) != 0 {
+		t.Fatalf("limitsBeyond = %q", got)
+	}
+}

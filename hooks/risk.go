@@ -113,9 +113,10 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 	project := c.ProjectDir
 	r := s.riskState()
 	failed := p.HookEventName == PostToolUseFailure
-	if failed && strings.Contains(strings.ToLower(p.Error), "blocked by hook") {
+	if failed && hookBlocked(p.Error) {
 		// The user's own hook refused the call: it never ran, and the
-		// agent was told why by the hook itself.
+		// agent was told why by the hook itself. Its places stay off
+		// limits (noteRefused).
 		return nil
 	}
 	findings := append(risk.Check(c), s.committedPrivate(p, c, failed)...)
@@ -248,11 +249,21 @@ func userRejected(errText string) bool {
 		strings.Contains(errText, "The user doesn't want to take this action")
 }
 
+// hookBlocked tells the error of a call a PreToolUse hook of the user's
+// refused before it ran: "Bash operation blocked by hook:\n- [cmd]: reason"
+// (CLI 1.0 and 2.1), "PreToolUse:Bash hook error: [cmd]: reason" (2.0).
+func hookBlocked(errText string) bool {
+	t := strings.TrimSpace(errText)
+	return strings.Contains(strings.ToLower(t), "blocked by hook") ||
+		strings.HasPrefix(t, "PreToolUse:") && strings.Contains(t, " hook error: [")
+}
+
 // neverRan tells the error of a call that did nothing: the person declined
-// it (userRejected), or the CLI's permission rules refused it before it ran
-// ("Permission to use Bash with command rm -rf x has been denied.").
+// it (userRejected), the user's hook refused it (hookBlocked), or the CLI's
+// permission rules refused it before it ran ("Permission to use Bash with
+// command rm -rf x has been denied.").
 func neverRan(errText string) bool {
-	return userRejected(errText) ||
+	return userRejected(errText) || hookBlocked(errText) ||
 		strings.HasPrefix(strings.TrimSpace(errText), "Permission to use ") && strings.Contains(errText, " has been denied")
 }
 
