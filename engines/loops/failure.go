@@ -279,6 +279,11 @@ func classKey(line, low string) string {
 		// shell that ran the command split a path at its escaped space, so
 		// the same escape fails again however the command is varied.
 		return SplitPathKey
+	case strings.Contains(low, "missing script:") && (strings.HasPrefix(low, "npm err") || strings.Contains(low, "err_pnpm_no_script")):
+		// "npm error Missing script: \"lint\"": the package.json of the
+		// directory npm runs in has no such script, whichever script is
+		// asked for and however often.
+		return MissingScriptKey
 	case strings.Contains(low, "no task found with id"):
 		// TaskOutput given the agentId of a Task call that has already
 		// returned: it reads background tasks only, whatever the id.
@@ -312,7 +317,8 @@ const PortBusyKey = "address in use"
 // cause: the page is too long for WebFetch, sudo has no terminal to ask
 // for the password on, .gitignore ignores the path, the remote's rules
 // refuse the push, the shell splits an escaped path, brew has nothing
-// newer, TaskOutput has no such task. Met a second time, however the
+// newer, TaskOutput has no such task, npm's package.json has no such
+// script. Met a second time, however the
 // command was varied, they are a loop (ShortThreshold).
 const (
 	// PageTooLongKey: WebFetch answers "Prompt is too long" when the page
@@ -329,10 +335,13 @@ const (
 	BrewLatestKey = "brew has no newer version to upgrade to"
 	// TaskNotFoundKey: TaskOutput finds no task by the id a Task call gave.
 	TaskNotFoundKey = "TaskOutput finds no task by a subagent's id"
+	// MissingScriptKey: npm (or pnpm) finds no such script in the
+	// package.json where it runs.
+	MissingScriptKey = "npm finds no such script in the package.json where it runs"
 )
 
 // retryProof are those keys, for failThreshold.
-var retryProof = map[string]bool{PageTooLongKey: true, SudoKey: true, IgnoredKey: true, RulesKey: true, SplitPathKey: true, BrewLatestKey: true, TaskNotFoundKey: true}
+var retryProof = map[string]bool{PageTooLongKey: true, SudoKey: true, IgnoredKey: true, RulesKey: true, SplitPathKey: true, BrewLatestKey: true, TaskNotFoundKey: true, MissingScriptKey: true}
 
 // RetryProofKeys are the keys of failures no retry changes, sorted: each
 // needs the step that does change it (hooks/advice).

@@ -38,6 +38,13 @@ func TestFailureKey(t *testing.T) {
 		// TaskOutput given a finished Task's agentId (procrypto-screenerstyle
 		// #165 and #177, the sixteenth held-out set, marked by judges AI and AJ).
 		{"<tool_use_error>No task found with ID: ac8de3d</tool_use_error>", "TaskOutput finds no task by a subagent's id"},
+		// npm run from a directory whose package.json lacks the script,
+		// whichever script (ext-restaurant #85-#92, marked by judges AQ
+		// and AR on the twentieth set); pnpm says it its own way.
+		{"npm error Missing script: \"lint\"\nnpm error\nnpm error To see a list of scripts, run:\nnpm error   npm run", "npm finds no such script in the package.json where it runs"},
+		{"npm ERR! missing script: type-check", "npm finds no such script in the package.json where it runs"},
+		{"ERR_PNPM_NO_SCRIPT  Missing script: build", "npm finds no such script in the package.json where it runs"},
+		{"echo Missing script: lint", ""},
 		// A path split at its escaped space (athena-notesdb #1-#2).
 		{"ls: /Users/j/Library/Group\\: No such file or directory\nls: Containers/: No such file or directory", "a path with an escaped space was split in two"},
 		{"sudo: 3 incorrect password attempts", ""},

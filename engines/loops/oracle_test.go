@@ -482,7 +482,7 @@ func oSaidAgain(h []Event, in []int, th int) bool {
 // other failure, FailThreshold times.
 func oThreshold(what string, cfg Config) int {
 	short := strings.HasPrefix(what, "key killed by its timeout: ")
-	for _, k := range []string{"sudo cannot ask for the password", "git add refused: the path is ignored by .gitignore", "push refused by the repository's rules", "the page is too long for WebFetch", "a path with an escaped space was split in two", "brew has no newer version to upgrade to", "TaskOutput finds no task by a subagent's id"} {
+	for _, k := range []string{"sudo cannot ask for the password", "git add refused: the path is ignored by .gitignore", "push refused by the repository's rules", "the page is too long for WebFetch", "a path with an escaped space was split in two", "brew has no newer version to upgrade to", "TaskOutput finds no task by a subagent's id", "npm finds no such script in the package.json where it runs"} {
 		short = short || what == "key "+k
 	}
 	if short && cfg.FailThreshold > 2 {
@@ -850,7 +850,8 @@ var (
 		"address in use :3000\nkilled by its timeout: mix", "address in use :3001\nkilled by its timeout: mix",
 		// Failures no retry changes: a loop at the second round too.
 		"sudo cannot ask for the password", "push refused by the repository's rules", "the page is too long for WebFetch",
-		"a path with an escaped space was split in two", "brew has no newer version to upgrade to", "TaskOutput finds no task by a subagent's id"}
+		"a path with an escaped space was split in two", "brew has no newer version to upgrade to", "TaskOutput finds no task by a subagent's id",
+		"npm finds no such script in the package.json where it runs"}
 )
 
 // genWrites are the generated commands that write a file (NewEventIn's
