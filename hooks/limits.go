@@ -20,7 +20,6 @@ const (
 	fromClaudeMD = "CLAUDE.md"
 	fromFile     = "file"
 	fromDeclined = "declined"
-	fromHook     = "hook"
 )
 
 // maxDeclinedLimits bounds the places of declined calls kept in force.
@@ -45,7 +44,7 @@ func (s *session) limitsFromPrompt(text string) {
 	r := s.riskState()
 	kept := r.Limits[:0]
 	for _, l := range r.Limits {
-		if l.Source == fromPrompt && risk.Lifts(limitOf(l), text) || refusedPlace(l) && (risk.NamesTarget(text, l.Target) || risk.GoAhead(text)) {
+		if l.Source == fromPrompt && risk.Lifts(limitOf(l), text) || l.Source == fromDeclined && (risk.NamesTarget(text, l.Target) || risk.GoAhead(text)) {
 			continue
 		}
 		kept = append(kept, l)
@@ -211,7 +210,7 @@ func (s *session) brokenLimits(c risk.Call) []brokenLimit {
 		l := &s.w.Risk.Limits[i]
 		// A declined place is lifted only by a prompt after the refusal
 		// that names it (limitsFromPrompt).
-		if step == "" || !refusedPlace(*l) && (l.Source != fromPrompt || l.Ask) && s.covered(*l) {
+		if step == "" || l.Source != fromDeclined && (l.Source != fromPrompt || l.Ask) && s.covered(*l) {
 			continue
 		}
 		out = append(out, brokenLimit{l, relTargets(step, c.ProjectDir)})
@@ -224,9 +223,8 @@ func (s *session) brokenLimits(c risk.Call) []brokenLimit {
 func (s *session) limitCall(p *Payload, c risk.Call) []advice.Advisory {
 	var advs []advice.Advisory
 	for _, b := range s.brokenLimits(c) {
-		if refusedPlace(*b.l) && p.HookEventName == PostToolUseFailure && neverRan(p.Error) {
-			// Refused again: the person (or their hook) has said No
-			// twice, and the agent knows.
+		if b.l.Source == fromDeclined && p.HookEventName == PostToolUseFailure && neverRan(p.Error) {
+			// Declined again: the person has said No twice, and knows.
 			continue
 		}
 		last := b.l.Advised
@@ -278,52 +276,26 @@ func (s *session) limitsBeyond(texts []string) []string {
 			t += " (the header of " + filepath.Base(l.Target) + ")"
 		case fromDeclined:
 			t = "the user declined " + t
-		case fromHook:
-			// The hook goes on refusing by itself: nothing the summary
-			// must carry.
-			continue
 		}
 		out = append(out, t)
 	}
 	return out
 }
 
-// noteDeclined keeps the places a Bash call the person declined, or the
-// user's own PreToolUse hook refused, would have changed (risk.Places) as
-// instructions in force: doing the same there later by another way (plain
-// rm after rm -rf was refused, a mv to /tmp), before a prompt names the
-// place, goes against that No.
+// noteDeclined keeps the places a Bash call the person declined would have
+// changed (risk.Places) as instructions in force: doing the same there
+// later, before a prompt names the place, goes against the person's No.
 func (s *session) noteDeclined(p *Payload, c risk.Call) {
-	if p.ToolName != "Bash" || p.HookEventName != PostToolUseFailure {
-		return
-	}
-	source, class, places := fromDeclined, risk.NoChange, risk.Places(c)
-	switch {
-	case userRejected(p.Error):
-	case hookBlocked(p.Error):
-		// A guard refuses a call for one dangerous step, most often a
-		// deletion: deleting those places another way goes round it.
-		source = fromHook
-		if ps := risk.DeletedPlaces(c); len(ps) > 0 {
-			class, places = risk.NoDelete, ps
-		}
-	default:
+	if p.ToolName != "Bash" || p.HookEventName != PostToolUseFailure || !userRejected(p.Error) {
 		return
 	}
 	text := fmt.Sprintf("call #%d: %s", s.w.ToolCalls, strings.Join(strings.Fields(c.Command), " "))
-	for _, place := range places {
-		s.addLimit(risk.Limit{Class: class, Target: place, Text: text}, source)
+	for _, place := range risk.Places(c) {
+		s.addLimit(risk.Limit{Class: risk.NoChange, Target: place, Text: text}, fromDeclined)
 	}
 	rs := s.riskState()
-	for n := limitsFrom(rs.Limits, source); n > maxDeclinedLimits; n-- {
-		i := slices.IndexFunc(rs.Limits, func(l state.Limit) bool { return l.Source == source })
+	for n := limitsFrom(rs.Limits, fromDeclined); n > maxDeclinedLimits; n-- {
+		i := slices.IndexFunc(rs.Limits, func(l state.Limit) bool { return l.Source == fromDeclined })
 		rs.Limits = slices.Delete(rs.Limits, i, i+1)
 	}
-}
-
-// refusedPlace tells a place kept in force because a call to change it was
-// refused (declined by the person, blocked by their hook): only a prompt
-// that names it, or a go-ahead, lifts it.
-func refusedPlace(l state.Limit) bool {
-	return l.Source == fromDeclined || l.Source == fromHook
 }

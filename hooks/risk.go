@@ -115,8 +115,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 	failed := p.HookEventName == PostToolUseFailure
 	if failed && hookBlocked(p.Error) {
 		// The user's own hook refused the call: it never ran, and the
-		// agent was told why by the hook itself. Its places stay off
-		// limits (noteRefused).
+		// agent was told why by the hook itself.
 		return nil
 	}
 	findings := append(risk.Check(c), s.committedPrivate(p, c, failed)...)

@@ -124,6 +124,9 @@ func TestRiskQuietWhereNothingHappened(t *testing.T) {
 	s.env.Settings.Advisories.Risk = settings.Observe
 	s.userPrompt("take issues #363 and #271 to a PR")
 	s.fail("Bash", `{"command":"git push --force origin main"}`, "Bash operation blocked by hook:\n- [uv run ~/.claude/hooks/pre_tool_use.py]: BLOCKED: Dangerous command detected and prevented")
+	// CLI 2.0 words the same refusal as a hook error (ext-imatrix #70, the
+	// twentieth set: an rm over ssh the hook refused, advised before).
+	s.fail("Bash", `{"command":"git push --force origin main"}`, "PreToolUse:Bash hook error: [uv run .claude/hooks/pre_tool_use.py]: BLOCKED: Dangerous rm command detected and prevented")
 	if logged := s.riskLogged(); len(logged) != 0 {
 		t.Errorf("a hook-blocked call was advised: %q", logged)
 	}

@@ -417,8 +417,7 @@ type Limit struct {
 	// project's instructions, in force all session) or "file" (a file's own
 	// header, "Code generated … DO NOT EDIT", in force for that file) or
 	// "declined" (a place a call the person declined would have changed,
-	// Target; until a later prompt names it) or "hook" (the same, for a
-	// call the user's own PreToolUse hook refused).
+	// Target; until a later prompt names it).
 	Source string `json:"source"`
 	// Advised is the tool-call count at its last advisory (0: never).
 	Advised int `json:"advised,omitempty"`

@@ -775,24 +775,13 @@ var trackerViews = map[string]bool{"view": true, "list": true, "show": true, "st
 // mv, cp, rsync and ln, rm's operands; cleaned, as written. A call the
 // person declined leaves them as places not to go without asking.
 func Places(c Call) []string {
-	return places(c, false)
-}
-
-// DeletedPlaces are the places of a command's deleting steps (rm, rmdir):
-// a guard that refused "rm -rf build && mkdir build" refused the deletion,
-// and a later "mkdir -p build" does not go round it.
-func DeletedPlaces(c Call) []string {
-	return places(c, true)
-}
-
-func places(c Call, deletes bool) []string {
 	if c.Tool != "Bash" {
 		return nil
 	}
 	cmds, _ := c.commands()
 	var out []string
 	for _, x := range cmds {
-		if len(x.args) < 2 || deletes && path.Base(x.args[0]) != "rm" && path.Base(x.args[0]) != "rmdir" {
+		if len(x.args) < 2 {
 			continue
 		}
 		_, params := splitFlags(x.args[1:])

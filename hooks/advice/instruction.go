@@ -29,8 +29,6 @@ func Instruction(f InstructionFacts) Advisory {
 		where = "the project's CLAUDE.md says"
 	case "declined":
 		where = "the user declined the same place"
-	case "hook":
-		where = "the user's own hook refused the same place"
 	case "file":
 		where = "the file itself says"
 		next = "a hand edit of a generated file is lost when it is generated again: undo it, and change what it is generated from (its template or schema) and regenerate, or ask the user."
