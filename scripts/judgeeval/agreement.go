@@ -108,7 +108,7 @@ func missAgreement(a, b []Miss) MissAgreement {
 
 // renderAgreement writes the agreement of each pair of judges who labelled
 // the same sessions independently (A and B, E and F, G and H, I and J, K and
-// L, M and N, O and P, Q and R, S and T, U and V, W and X, Y and Z, AA and AB, AC and AD, AE and AF, AG and AH, AI and AJ, AK and AL, AM and AN, AO and AP, AQ and AR, AS and AT), when both labelled.
+// L, M and N, O and P, Q and R, S and T, U and V, W and X, Y and Z, AA and AB, AC and AD, AE and AF, AG and AH, AI and AJ, AK and AL, AM and AN, AO and AP, AQ and AR, AS and AT, AU and AV), when both labelled.
 func renderAgreement(w io.Writer, labels []Label, misses []Miss) {
 	renderPair(w, labels, misses, "A", "B")
 	renderPair(w, labels, misses, "E", "F")
@@ -132,6 +132,7 @@ func renderAgreement(w io.Writer, labels []Label, misses []Miss) {
 	renderPair(w, labels, misses, "AO", "AP")
 	renderPair(w, labels, misses, "AQ", "AR")
 	renderPair(w, labels, misses, "AS", "AT")
+	renderPair(w, labels, misses, "AU", "AV")
 }
 
 func renderPair(w io.Writer, labels []Label, misses []Miss, ja, jb string) {

@@ -395,10 +395,10 @@ func gitHead() string {
 // second held-out set), G's and H's (the third), I's and J's (the fourth),
 // K's and L's (the fifth), M's and N's (advisories added after the fifth
 // was scored), O's and P's (the sixth), Q's and R's (the seventh), S's and T's (the eighth), U's
-// and V's (the ninth), W's and X's (the tenth), Y's and Z's (the eleventh), AA's and AB's (the twelfth), AC's and AD's (the thirteenth), AE's and AF's (the fourteenth), AG's and AH's (the fifteenth), AI's and AJ's (the sixteenth), AK's and AL's (the seventeenth), AM's and AN's (the eighteenth), AO's and AP's (the nineteenth), AQ's and AR's (the twentieth), AS's and AT's (the twenty-first; both testdata/eval-external) and the settled ones; each line
+// and V's (the ninth), W's and X's (the tenth), Y's and Z's (the eleventh), AA's and AB's (the twelfth), AC's and AD's (the thirteenth), AE's and AF's (the fourteenth), AG's and AH's (the fifteenth), AI's and AJ's (the sixteenth), AK's and AL's (the seventeenth), AM's and AN's (the eighteenth), AO's and AP's (the nineteenth), AQ's and AR's (the twentieth), AS's and AT's (the twenty-first; both testdata/eval-external), AU's and AV's (advisories added after those were scored) and the settled ones; each line
 // names its judge, and -judge
 // picks the lines.
-var judgeFiles = []string{"", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-i", "-j", "-k", "-l", "-m", "-n", "-o", "-p", "-q", "-r", "-s", "-t", "-u", "-v", "-w", "-x", "-y", "-z", "-aa", "-ab", "-ac", "-ad", "-ae", "-af", "-ag", "-ah", "-ai", "-aj", "-ak", "-al", "-am", "-an", "-ao", "-ap", "-aq", "-ar", "-as", "-at", "-settled"}
+var judgeFiles = []string{"", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-i", "-j", "-k", "-l", "-m", "-n", "-o", "-p", "-q", "-r", "-s", "-t", "-u", "-v", "-w", "-x", "-y", "-z", "-aa", "-ab", "-ac", "-ad", "-ae", "-af", "-ag", "-ah", "-ai", "-aj", "-ak", "-al", "-am", "-an", "-ao", "-ap", "-aq", "-ar", "-as", "-at", "-au", "-av", "-settled"}
 
 // heldoutParts are the held-out lists of the set, each reported apart.
 var heldoutParts = []struct{ file, title string }{
@@ -429,7 +429,7 @@ var heldoutParts = []struct{ file, title string }{
 func main() {
 	dir := flag.String("dir", "testdata/eval", "the evaluation set: sessions/, labels*.jsonl, misses*.jsonl, heldout.txt")
 	out := flag.String("out", "docs/judgement.md", "where to write the report")
-	judge := flag.String("judge", "settled", "whose labels and misses to score: settled, A, B, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X, Y, Z, AA, AB, AC, AD, AE, AF, AG, AH, AI, AJ, AK, AL, AM, AN, AO, AP, AQ, AR, AS or AT")
+	judge := flag.String("judge", "settled", "whose labels and misses to score: settled, A, B, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X, Y, Z, AA, AB, AC, AD, AE, AF, AG, AH, AI, AJ, AK, AL, AM, AN, AO, AP, AQ, AR, AS, AT, AU or AV")
 	dump := flag.String("dump", "", "also write every advisory, one JSON object a line (session, kind, tool_call, mode, text), to this file")
 	calls := flag.String("calls", "", "only write the tool calls of every session as replay numbers them (session, tool_call, tool, tool_use_id, agent, failed, input head), one JSON object a line, to this file, and exit")
 	flag.Parse()
