@@ -308,16 +308,8 @@ func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
 			}
 			c := simple(ce)
 			c.guarded = guarded[x]
-			if len(ce.Args) == 0 {
-				for _, a := range ce.Assigns {
-					if v, ok := shellword.Text(a.Value, true); ok && a.Name != nil && !a.Append && a.Index == nil {
-						vars[a.Name.Value] = expandVars(v, vars)
-					}
-				}
-			}
-			for i, a := range c.args {
-				c.args[i] = expandVars(a, vars)
-			}
+			noteVars(ce, vars)
+			expandAll(c.args, vars)
 			for _, r := range x.Redirs {
 				switch r.Op {
 				case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
@@ -352,6 +344,26 @@ func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
 	return cmds, pipes
 }
 
+// noteVars records the literal values an assignment-only statement
+// (S=/tmp/x) gives its names, the earlier ones expanded in them.
+func noteVars(ce *syntax.CallExpr, vars map[string]string) {
+	if len(ce.Args) > 0 {
+		return
+	}
+	for _, a := range ce.Assigns {
+		if v, ok := shellword.Text(a.Value, true); ok && a.Name != nil && !a.Append && a.Index == nil {
+			vars[a.Name.Value] = expandVars(v, vars)
+		}
+	}
+}
+
+// expandAll is expandVars of each word, in place.
+func expandAll(words []string, vars map[string]string) {
+	for i, w := range words {
+		words[i] = expandVars(w, vars)
+	}
+}
+
 // expandVars replaces each $NAME or ${NAME} of s whose value vars holds.
 func expandVars(s string, vars map[string]string) string {
 	if len(vars) == 0 || !strings.Contains(s, "$") {
@@ -359,30 +371,35 @@ func expandVars(s string, vars map[string]string) string {
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if s[i] != '$' {
-			b.WriteByte(s[i])
-			continue
-		}
-		name, end := "", i+1
-		if strings.HasPrefix(s[i+1:], "{") {
-			if j := strings.IndexByte(s[i+2:], '}'); j >= 0 {
-				name, end = s[i+2:i+2+j], i+3+j
-			}
-		} else {
-			for end < len(s) && (s[end] == '_' || 'a' <= s[end]|0x20 && s[end]|0x20 <= 'z' || end > i+1 && '0' <= s[end] && s[end] <= '9') {
-				end++
-			}
-			name = s[i+1 : end]
-		}
+		name, end := varAt(s, i)
 		v, ok := vars[name]
-		if !ok {
-			b.WriteByte('$')
+		if s[i] != '$' || !ok {
+			b.WriteByte(s[i])
 			continue
 		}
 		b.WriteString(v)
 		i = end - 1
 	}
 	return b.String()
+}
+
+// varAt reads the parameter that starts at s[i] ("$NAME" or "${NAME}"):
+// its name and the index just past it; "" when there is none.
+func varAt(s string, i int) (name string, end int) {
+	if s[i] != '$' {
+		return "", i + 1
+	}
+	if strings.HasPrefix(s[i+1:], "{") {
+		if j := strings.IndexByte(s[i+2:], '}'); j >= 0 {
+			return s[i+2 : i+2+j], i + 3 + j
+		}
+		return "", i + 1
+	}
+	end = i + 1
+	for end < len(s) && (s[end] == '_' || 'a' <= s[end]|0x20 && s[end]|0x20 <= 'z' || end > i+1 && '0' <= s[end] && s[end] <= '9') {
+		end++
+	}
+	return s[i+1 : end], end
 }
 
 func isPowerShell(s string) bool {
@@ -1291,23 +1308,9 @@ func OutputMade(output, project, root string) []string {
 		return nil
 	}
 	home := homeOf(project)
-	abs := func(m string) (string, bool) {
-		q := path.Clean(expandHome(m, home))
-		switch {
-		case path.IsAbs(q):
-			if root != "" && !inDir(q, root) {
-				q = path.Join(root, q)
-			}
-		case project != "":
-			q = path.Join(project, q)
-		default:
-			return "", false
-		}
-		return q, true
-	}
 	var out []string
 	for _, m := range madeLine().FindAllStringSubmatch(output, 8) {
-		if q, ok := abs(m[1]); ok {
+		if q, ok := madePath(m[1], home, project, root); ok {
 			out = append(out, q)
 		}
 	}
@@ -1328,11 +1331,29 @@ func OutputMade(output, project, root string) []string {
 	// A generator names each file and folder it created, and only those:
 	// the folders they share (app/) were there before it.
 	for _, m := range generatorLine().FindAllStringSubmatch(output, 64) {
-		if q, ok := abs(m[1]); ok {
+		if q, ok := madePath(m[1], home, project, root); ok {
 			out = append(out, q)
 		}
 	}
 	return out
+}
+
+// madePath resolves a path an output names as Creates resolves its files:
+// a relative one against the project, an absolute one under the replay's
+// root; ok is false for a relative path with no project to resolve it.
+func madePath(p, home, project, root string) (string, bool) {
+	q := path.Clean(expandHome(p, home))
+	switch {
+	case path.IsAbs(q):
+		if root != "" && !inDir(q, root) {
+			q = path.Join(root, q)
+		}
+	case project != "":
+		q = path.Join(project, q)
+	default:
+		return "", false
+	}
+	return q, true
 }
 
 // Creates returns the files and directories a command creates: its
