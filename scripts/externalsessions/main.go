@@ -12,9 +12,9 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/csv"
 	"encoding/hex"
 	"encoding/json"
 	"flag"
@@ -85,25 +85,17 @@ func readSources(path string) ([]Source, error) {
 		return nil, err
 	}
 	defer f.Close()
+	r := csv.NewReader(f)
+	r.Comma, r.Comment, r.FieldsPerRecord = '\t', '#', 5
+	rows, err := r.ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w (want 5 columns: name, repository, commit, path, sha256)", path, err)
+	}
 	var out []Source
-	sc := bufio.NewScanner(f)
-	header := true
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		if header {
-			header = false
-			continue
-		}
-		c := strings.Split(line, "\t")
-		if len(c) != 5 {
-			return nil, fmt.Errorf("%s:%d: %d columns, want 5 (name, repository, commit, path, sha256)", path, n, len(c))
-		}
+	for _, c := range rows[min(1, len(rows)):] {
 		out = append(out, Source{c[0], c[1], c[2], c[3], c[4]})
 	}
-	return out, sc.Err()
+	return out, nil
 }
 
 // fetch returns the file at the source's commit.

@@ -107,32 +107,11 @@ func missAgreement(a, b []Miss) MissAgreement {
 }
 
 // renderAgreement writes the agreement of each pair of judges who labelled
-// the same sessions independently (A and B, E and F, G and H, I and J, K and
-// L, M and N, O and P, Q and R, S and T, U and V, W and X, Y and Z, AA and AB, AC and AD, AE and AF, AG and AH, AI and AJ, AK and AL, AM and AN, AO and AP, AQ and AR, AS and AT, AU and AV), when both labelled.
+// the same sessions independently (judgePairs), when both labelled.
 func renderAgreement(w io.Writer, labels []Label, misses []Miss) {
-	renderPair(w, labels, misses, "A", "B")
-	renderPair(w, labels, misses, "E", "F")
-	renderPair(w, labels, misses, "G", "H")
-	renderPair(w, labels, misses, "I", "J")
-	renderPair(w, labels, misses, "K", "L")
-	renderPair(w, labels, misses, "M", "N")
-	renderPair(w, labels, misses, "O", "P")
-	renderPair(w, labels, misses, "Q", "R")
-	renderPair(w, labels, misses, "S", "T")
-	renderPair(w, labels, misses, "U", "V")
-	renderPair(w, labels, misses, "W", "X")
-	renderPair(w, labels, misses, "Y", "Z")
-	renderPair(w, labels, misses, "AA", "AB")
-	renderPair(w, labels, misses, "AC", "AD")
-	renderPair(w, labels, misses, "AE", "AF")
-	renderPair(w, labels, misses, "AG", "AH")
-	renderPair(w, labels, misses, "AI", "AJ")
-	renderPair(w, labels, misses, "AK", "AL")
-	renderPair(w, labels, misses, "AM", "AN")
-	renderPair(w, labels, misses, "AO", "AP")
-	renderPair(w, labels, misses, "AQ", "AR")
-	renderPair(w, labels, misses, "AS", "AT")
-	renderPair(w, labels, misses, "AU", "AV")
+	for _, p := range judgePairs {
+		renderPair(w, labels, misses, p[0], p[1])
+	}
 }
 
 func renderPair(w io.Writer, labels []Label, misses []Miss, ja, jb string) {

@@ -390,15 +390,49 @@ func gitHead() string {
 	return head
 }
 
-// judgeFiles are the suffixes of the label and miss files: judge A's
-// (labels.jsonl), judge B's (labels-b.jsonl), C's and D's, E's and F's (the
-// second held-out set), G's and H's (the third), I's and J's (the fourth),
-// K's and L's (the fifth), M's and N's (advisories added after the fifth
-// was scored), O's and P's (the sixth), Q's and R's (the seventh), S's and T's (the eighth), U's
-// and V's (the ninth), W's and X's (the tenth), Y's and Z's (the eleventh), AA's and AB's (the twelfth), AC's and AD's (the thirteenth), AE's and AF's (the fourteenth), AG's and AH's (the fifteenth), AI's and AJ's (the sixteenth), AK's and AL's (the seventeenth), AM's and AN's (the eighteenth), AO's and AP's (the nineteenth), AQ's and AR's (the twentieth), AS's and AT's (the twenty-first; both testdata/eval-external), AU's and AV's (advisories added after those were scored) and the settled ones; each line
-// names its judge, and -judge
-// picks the lines.
-var judgeFiles = []string{"", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-i", "-j", "-k", "-l", "-m", "-n", "-o", "-p", "-q", "-r", "-s", "-t", "-u", "-v", "-w", "-x", "-y", "-z", "-aa", "-ab", "-ac", "-ad", "-ae", "-af", "-ag", "-ah", "-ai", "-aj", "-ak", "-al", "-am", "-an", "-ao", "-ap", "-aq", "-ar", "-as", "-at", "-au", "-av", "-settled"}
+// judgePairs are the judges who labelled the same advisories
+// independently, in the order they did (docs/judgement-blind.md says which
+// set each pair judged). Each judge's labels and
+// misses are labels-<judge>.jsonl and misses-<judge>.jsonl, lower case
+// (judge A's are labels.jsonl and misses.jsonl), and the settled ones
+// labels-settled.jsonl; each line names its judge, and -judge picks the lines.
+var judgePairs = [][2]string{
+	{"A", "B"}, {"E", "F"}, {"G", "H"}, {"I", "J"}, {"K", "L"}, {"M", "N"}, {"O", "P"}, {"Q", "R"},
+	{"S", "T"}, {"U", "V"}, {"W", "X"}, {"Y", "Z"}, {"AA", "AB"}, {"AC", "AD"}, {"AE", "AF"}, {"AG", "AH"},
+	{"AI", "AJ"}, {"AK", "AL"}, {"AM", "AN"}, {"AO", "AP"}, {"AQ", "AR"}, {"AS", "AT"}, {"AU", "AV"},
+}
+
+// soloJudges labelled without a second judge of the same advisories.
+var soloJudges = []string{"C", "D"}
+
+// judgeFiles are the suffixes of the label and miss files of every judge,
+// then the settled ones.
+func judgeFiles() []string {
+	var out []string
+	for _, j := range judges() {
+		if j == "A" {
+			out = append(out, "")
+		} else {
+			out = append(out, "-"+strings.ToLower(j))
+		}
+	}
+	return append(out, "-settled")
+}
+
+// judges are every judge: the pairs', then the solo ones.
+func judges() []string {
+	var js []string
+	for _, p := range judgePairs {
+		js = append(js, p[0], p[1])
+	}
+	return append(js, soloJudges...)
+}
+
+// judgeNames lists the judges for -judge's help.
+func judgeNames() string {
+	js := judges()
+	return "settled, " + strings.Join(js[:len(js)-1], ", ") + " or " + js[len(js)-1]
+}
 
 // heldoutParts are the held-out lists of the set, each reported apart.
 var heldoutParts = []struct{ file, title string }{
@@ -429,7 +463,7 @@ var heldoutParts = []struct{ file, title string }{
 func main() {
 	dir := flag.String("dir", "testdata/eval", "the evaluation set: sessions/, labels*.jsonl, misses*.jsonl, heldout.txt")
 	out := flag.String("out", "docs/judgement.md", "where to write the report")
-	judge := flag.String("judge", "settled", "whose labels and misses to score: settled, A, B, E, F, G, H, I, J, K, L, M, N, O, P, Q, R, S, T, U, V, W, X, Y, Z, AA, AB, AC, AD, AE, AF, AG, AH, AI, AJ, AK, AL, AM, AN, AO, AP, AQ, AR, AS, AT, AU or AV")
+	judge := flag.String("judge", "settled", "whose labels and misses to score: "+judgeNames())
 	dump := flag.String("dump", "", "also write every advisory, one JSON object a line (session, kind, tool_call, mode, text), to this file")
 	calls := flag.String("calls", "", "only write the tool calls of every session as replay numbers them (session, tool_call, tool, tool_use_id, agent, failed, input head), one JSON object a line, to this file, and exit")
 	flag.Parse()
@@ -464,7 +498,7 @@ func run(dir, out, judge, dump string) error {
 	}
 	var allLabels []Label
 	var allMisses []Miss
-	for _, f := range judgeFiles {
+	for _, f := range judgeFiles() {
 		ls, err := readJSONL[Label](filepath.Join(dir, "labels"+f+".jsonl"))
 		if err != nil {
 			return err
