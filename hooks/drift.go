@@ -212,6 +212,12 @@ func (s *session) changesWork(p *Payload) bool {
 		// of the web brings a topic of its own.
 		return true
 	}
+	if strings.HasPrefix(p.ToolName, "mcp__") {
+		// What an MCP server's tool works on is its own (a hosted
+		// database, a service), not the project's files and commands the
+		// anchor knows.
+		return false
+	}
 	c, _, ok := s.riskCallOf(p)
 	return ok && risk.DoesWork(c)
 }

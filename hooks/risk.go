@@ -36,6 +36,44 @@ type riskInput struct {
 		OldString string `json:"old_string"`
 		NewString string `json:"new_string"`
 	} `json:"edits"`
+	// Path, Query and SQL are MCP servers' names for a file tool's file
+	// and a database tool's query (mcpAs).
+	Path  string `json:"path"`
+	Query string `json:"query"`
+	SQL   string `json:"sql"`
+}
+
+// mcpAs is what an MCP server's tool does as the catalogue reads it,
+// told by its name's last part and its input: a command to run (Bash), a
+// file to write or edit, a query that changes a database (SQL); "" for
+// anything else. mcp__desktop-commander__write_file writes a file as Write
+// does and is as risky (ext-voicehooks #46 rewrote the user's
+// ~/.claude/settings.json so).
+func mcpAs(tool string, in *riskInput) string {
+	if !strings.HasPrefix(tool, "mcp__") {
+		return ""
+	}
+	op := strings.ToLower(tool[strings.LastIndex(tool, "__")+2:])
+	file := in.FilePath != "" || in.Path != ""
+	has := func(ws ...string) bool {
+		for _, w := range ws {
+			if strings.Contains(op, w) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case in.Command != "" && has("run", "exec", "command", "shell", "process", "bash", "terminal"):
+		return "Bash"
+	case file && has("write", "create", "save", "put") && !has("dir", "folder"):
+		return "Write"
+	case file && has("edit", "replace", "patch", "update", "block"):
+		return "Edit"
+	case (in.Query != "" || in.SQL != "") && has("sql", "migration", "query", "execute"):
+		return "SQL"
+	}
+	return ""
 }
 
 // riskPrompt keeps the latest user prompts, which may cover a risky step:
@@ -298,22 +336,35 @@ func (s *session) riskCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 
 // readCallOf is riskCallOf without the memo.
 func (s *session) readCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
-	switch p.ToolName {
+	tool, name := p.ToolName, ""
+	switch tool {
 	case "Bash", "Write", "Edit", "MultiEdit", "Read":
 	default:
-		return c, in, false
+		if !strings.HasPrefix(tool, "mcp__") {
+			return c, in, false
+		}
 	}
 	decoded, ok := s.callInput(p)
 	if !ok {
 		return c, in, false
 	}
 	in = *decoded
+	if strings.HasPrefix(tool, "mcp__") {
+		if tool, name = mcpAs(tool, &in), tool; tool == "" {
+			return c, in, false
+		}
+		if in.FilePath == "" {
+			in.FilePath = in.Path
+		}
+	}
 	project := s.w.ProjectDir
 	if project == "" {
 		project = p.Cwd
 	}
-	c = risk.Call{Tool: p.ToolName, Command: in.Command, NoSandbox: in.NoSandbox, FilePath: in.FilePath, ProjectDir: project, Root: s.env.FSRoot}
-	switch p.ToolName {
+	c = risk.Call{Tool: tool, Name: name, Command: in.Command, NoSandbox: in.NoSandbox, FilePath: in.FilePath, ProjectDir: project, Root: s.env.FSRoot}
+	switch tool {
+	case "SQL":
+		c.SQL = in.Query + in.SQL
 	case "Bash":
 		// One parse for the catalogue, the instructions and what the
 		// command creates.

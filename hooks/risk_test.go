@@ -675,3 +675,83 @@ func TestRiskStashPop(t *testing.T) {
 		})
 	}
 }
+
+// TestMCPToolsReadByCatalogue: an MCP server's tools that run commands,
+// write files or change a database are read as Bash, Write, Edit and SQL
+// are (ext-voicehooks #46: mcp__desktop-commander__write_file rewrote the
+// user's ~/.claude/settings.json); their look-only tools, and a query that
+// only reads, stay quiet.
+func TestMCPToolsReadByCatalogue(t *testing.T) {
+	settingsPath := "/home/jason/.claude/settings.json"
+	for _, tc := range []struct {
+		name, tool string
+		input      map[string]any
+		entry      string // "" for no risk advisory
+	}{
+		{"hooks written into the user's settings", "mcp__desktop-commander__write_file",
+			map[string]any{"path": settingsPath, "content": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "uv run stop.py"}]}]}}`}, "agent-hooks"},
+		{"the user's settings without hooks", "mcp__desktop-commander__write_file",
+			map[string]any{"path": settingsPath, "content": `{"model": "opus"}`}, ""},
+		{"a permission through an edit tool", "mcp__desktop-commander__edit_block",
+			map[string]any{"file_path": settingsPath, "old_string": `"allow": []`, "new_string": `"allow": ["Bash(*)"]`}, "agent-permissions"},
+		{"a hard reset through a shell tool", "mcp__betterbash__run_command",
+			map[string]any{"command": "git reset --hard origin/main"}, "git-reset-hard"},
+		{"a listing through a shell tool", "mcp__betterbash__run_command",
+			map[string]any{"command": "ls -la"}, ""},
+		{"a table dropped through a database tool", "mcp__supabase__execute_sql",
+			map[string]any{"project_id": "abc", "query": "DROP TABLE registrations;"}, "sql-drop"},
+		{"a query that reads", "mcp__supabase__execute_sql",
+			map[string]any{"project_id": "abc", "query": "select count(*) from registrations"}, ""},
+		{"a look-only tool with a path", "mcp__desktop-commander__read_file",
+			map[string]any{"path": settingsPath}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("find out why the messages stay pending")
+			s.tool(tc.tool, jsonStr(tc.input), map[string]any{"ok": true})
+			logged := s.riskLogged()
+			if tc.entry == "" {
+				if len(logged) != 0 {
+					t.Fatalf("advised: %q", logged)
+				}
+				return
+			}
+			if n := s.riskCount(tc.entry); n != 1 || len(logged) != 1 {
+				t.Fatalf("risk advisories %q, want one for %s", logged, tc.entry)
+			}
+		})
+	}
+}
+
+// TestMCPToolsBreakLimits: a limit on changes is broken by an MCP tool that
+// edits a project file or changes the database, not by one that reads; a
+// limit on the Bash tool by name is not broken by another shell tool.
+func TestMCPToolsBreakLimits(t *testing.T) {
+	for _, tc := range []struct {
+		name, prompt, tool string
+		input              map[string]any
+		want               bool
+	}{
+		{"an edit after only analyse", "only analyse the form handler, don't change anything", "mcp__desktop-commander__edit_block",
+			map[string]any{"file_path": "PROJECT/form.py", "old_string": "a", "new_string": "b"}, true},
+		{"a migration after only analyse", "only analyse the schema, don't change anything", "mcp__supabase__apply_migration",
+			map[string]any{"name": "add_col", "query": "ALTER TABLE registrations ADD COLUMN paid boolean;"}, true},
+		{"a select after only analyse", "only analyse the schema, don't change anything", "mcp__supabase__execute_sql",
+			map[string]any{"query": "SELECT * FROM registrations LIMIT 5"}, false},
+		{"another shell after no bash", "never use the bash tool, use betterbash", "mcp__betterbash__run_command",
+			map[string]any{"command": "go test ./..."}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt(tc.prompt)
+			in := tc.input
+			if p, ok := in["file_path"].(string); ok {
+				in["file_path"] = strings.Replace(p, "PROJECT", s.project, 1)
+			}
+			s.tool(tc.tool, jsonStr(in), map[string]any{"ok": true})
+			if got := len(s.logged("instruction")) > 0; got != tc.want {
+				t.Fatalf("instruction advised %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

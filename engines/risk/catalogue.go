@@ -174,6 +174,9 @@ var (
 	AgentSettings = &Entry{ID: "agent-permissions", Category: Permissions,
 		What:  "changes Claude Code's permission settings (.claude/settings*.json)",
 		Cover: []string{"permission*", "allow*", "settings.json", "settings.local.json"}}
+	AgentHooks = &Entry{ID: "agent-hooks", Category: Permissions,
+		What:  "writes hooks into the user's own Claude Code settings (~/.claude/settings.json), outside the project: commands that every session in every project then runs",
+		Cover: []string{"hook*", "settings.json", "global setting*", "user setting*"}}
 )
 
 // Catalogue returns every entry, in documentation order.
@@ -184,6 +187,6 @@ func Catalogue() []*Entry {
 		SecretCLI, SecretSudo, SecretFile, SecretPrint, SecretCommit, StagePrivate, CommitPrivate,
 		SystemService, SystemEtc, SystemRegistry, KillRuntime, GlobalForce,
 		DBCreate, EnvSwitch,
-		SkipPermissions, SandboxOff, AgentSettings,
+		SkipPermissions, SandboxOff, AgentSettings, AgentHooks,
 	}
 }

@@ -14,7 +14,15 @@ import (
 
 // Call is one tool call as the catalogue reads it.
 type Call struct {
-	Tool string
+	// Tool is what the call does, as the catalogue reads it: "Bash",
+	// "Write", "Edit", "MultiEdit", "Read", or "SQL" (a database tool's
+	// query). Name is the tool as the agent called it, when that is
+	// another (an MCP server's mcp__desktop-commander__write_file reads as
+	// Write): a limit on a tool by name is a limit on that name.
+	Tool, Name string
+	// SQL is an SQL tool's query (an MCP server's execute_sql,
+	// apply_migration).
+	SQL string
 	// Command is a Bash call's command; NoSandbox, that the call asked to
 	// run outside Claude Code's sandbox (dangerouslyDisableSandbox).
 	Command   string
@@ -121,6 +129,8 @@ func Check(c Call) []Finding {
 		}
 	case "Write", "Edit", "MultiEdit":
 		out = checkFile(c)
+	case "SQL":
+		out = sqlFindings([]string{c.SQL})
 	case "Read":
 		// The Read tool prints a file into the transcript as cat does.
 		if p := path.Clean(c.FilePath); c.FilePath != "" && (secretsFile(p) || keysConfig(c.real(p), c.real(c.ProjectDir))) {
@@ -1174,8 +1184,14 @@ func checkSQL(name string, x cmd) []Finding {
 			}
 		}
 	}
+	return sqlFindings(texts)
+}
+
+// sqlFindings are the drops and creations of databases in SQL texts.
+func sqlFindings(texts []string) []Finding {
 	var out []Finding
 	for _, t := range texts {
+		t = sqlComment().ReplaceAllString(t, " ")
 		for _, m := range sqlDrop().FindAllStringSubmatch(t, 4) {
 			out = append(out, Finding{Entry: SQLDrop, Target: strings.Trim(m[2], `"`)})
 		}

@@ -101,15 +101,19 @@ func checkFile(c Call) []Finding {
 	if c.Tool == "Write" && slices.Contains(c.Unread, c.FilePath) {
 		out = append(out, Finding{Entry: OverwriteUnread, Target: p, Names: []string{p}})
 	}
-	switch {
-	case authFile(p):
-		out = append(out, Finding{Entry: AuthConfig, Target: p})
-	case inDir(p, "/etc") || inDir(p, "/private/etc"):
-		out = append(out, Finding{Entry: SystemEtc, Target: p})
-	case agentSettings(p):
-		if permissionText(c.NewText) {
-			out = append(out, Finding{Entry: AgentSettings, Target: p})
-		}
+	// rp is the path on the session's machine (a replay keeps the files
+	// elsewhere): /etc is /etc there.
+	switch rp := c.real(p); {
+	case authFile(rp):
+		out = append(out, Finding{Entry: AuthConfig, Target: rp})
+	case inDir(rp, "/etc") || inDir(rp, "/private/etc"):
+		out = append(out, Finding{Entry: SystemEtc, Target: rp})
+	case agentSettings(rp) && permissionText(c.NewText):
+		out = append(out, Finding{Entry: AgentSettings, Target: rp})
+	case agentSettings(rp) && c.outside(p, c.ProjectDir) && added(hookKeys(), c.NewText, c.OldText) != "":
+		// The user's own settings, which every session in every project
+		// reads (ext-voicehooks #46, a write_file over ~/.claude/settings.json).
+		out = append(out, Finding{Entry: AgentHooks, Target: rp})
 	}
 	if !docFile(p) {
 		if n := added(suppressors(), c.NewText, c.OldText); n != "" {
@@ -229,6 +233,9 @@ func permissionText(t string) bool {
 	}
 	return false
 }
+
+// hookKeys is a hook's command in Claude Code's settings.
+var hookKeys = lazy(`"hooks"\s*:`)
 
 var connKey = lazy(`(?im)^[\t ]*(?:export[\t ]+)?(\w*(?:DATABASE_URL|DB_HOST|DB_NAME|DB_DATABASE|DB_URL|PGHOST|PGDATABASE|MONGO(?:DB)?_UR[IL]|REDIS_URL|SUPABASE_URL|NODE_ENV|RAILS_ENV|APP_ENV)\w*)[\t ]*=[\t ]*(.*)$`)
 

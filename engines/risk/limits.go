@@ -611,12 +611,25 @@ func Breaks(l Limit, c Call) string { return Broken([]Limit{l}, c)[0] }
 // the step against each limit, "" where the call keeps it.
 func Broken(ls []Limit, c Call) []string {
 	steps := make([]string, len(ls))
+	name := c.Tool
+	if c.Name != "" {
+		name = c.Name
+	}
 	for i, l := range ls {
-		if l.Class == NoTool && strings.EqualFold(c.Tool, l.Target) && !setsUp(l, c) {
-			steps[i] = "uses the " + c.Tool + " tool"
+		if l.Class == NoTool && strings.EqualFold(name, l.Target) && !setsUp(l, c) {
+			steps[i] = "uses the " + name + " tool"
 		}
 	}
 	switch c.Tool {
+	case "SQL":
+		if sqlChanges(c.SQL) {
+			for i, l := range ls {
+				if l.Class == NoChange && l.Target == "" {
+					steps[i] = "changes the database"
+				}
+			}
+		}
+		return steps
 	case "Write", "Edit", "MultiEdit", "NotebookEdit":
 		if c.FilePath == "" || scratch(c.FilePath, c.ProjectDir) {
 			return steps
@@ -660,6 +673,8 @@ func DoesWork(c Call) bool {
 	switch c.Tool {
 	case "Write", "Edit", "MultiEdit", "NotebookEdit":
 		return c.FilePath != "" && !scratch(c.FilePath, c.ProjectDir) && !notesFile(c.FilePath)
+	case "SQL":
+		return sqlChanges(c.SQL)
 	case "Bash":
 	default:
 		return false
@@ -1232,4 +1247,17 @@ func GeneratedHeader(content string) string {
 		}
 	}
 	return ""
+}
+
+// sqlWrite is a statement that changes a database, at the start of the
+// text or after a semicolon, comments removed first.
+var (
+	sqlWrite   = lazy(`(?is)(?:^|;)\s*(?:insert|update|delete|create|alter|drop|truncate|grant|revoke|merge|copy|rename|replace|upsert|comment\s+on|reindex|vacuum|cluster)\b`)
+	sqlComment = lazy(`(?s)--[^\n]*|/\*.*?\*/`)
+)
+
+// sqlChanges reports whether SQL text changes the database (a query that
+// only reads, SELECT, SHOW, EXPLAIN, does not).
+func sqlChanges(q string) bool {
+	return sqlWrite().MatchString(sqlComment().ReplaceAllString(q, " "))
 }

@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -748,5 +749,80 @@ func TestReadPrintsSecrets(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("Read %s: secret-print %v, want %v", tc.file, got, tc.want)
 		}
+	}
+}
+
+// TestSQLTool: a database tool's query is read for drops and creations as
+// a psql -c is; sqlChanges tells a query that changes the database from
+// one that reads, comments and case aside.
+func TestSQLTool(t *testing.T) {
+	for _, tc := range []struct {
+		q       string
+		entry   string
+		changes bool
+	}{
+		{"DROP TABLE IF EXISTS registrations;", "sql-drop", true},
+		{"create database staging", "db-create", true},
+		{"ALTER TABLE r DROP CONSTRAINT r_status_check;", "", true},
+		{"-- drop table x\nSELECT * FROM x", "", false},
+		{"select 1; update users set admin = true", "", true},
+		{"/* insert */ EXPLAIN SELECT * FROM t", "", false},
+		{"WITH t AS (SELECT 1) SELECT * FROM t", "", false},
+		{"  insert into t values (1)", "", true},
+	} {
+		fs := Check(Call{Tool: "SQL", Name: "mcp__supabase__execute_sql", SQL: tc.q})
+		var got string
+		if len(fs) > 0 {
+			got = fs[0].Entry.ID
+		}
+		if got != tc.entry || len(fs) > 1 {
+			t.Errorf("Check(%q) = %v, want %q", tc.q, fs, tc.entry)
+		}
+		if c := sqlChanges(tc.q); c != tc.changes {
+			t.Errorf("sqlChanges(%q) = %v, want %v", tc.q, c, tc.changes)
+		}
+		if d := DoesWork(Call{Tool: "SQL", SQL: tc.q}); d != tc.changes {
+			t.Errorf("DoesWork(SQL %q) = %v, want %v", tc.q, d, tc.changes)
+		}
+	}
+}
+
+// TestAgentHooks: hooks written into the user's own settings, outside the
+// project, are agent-hooks; the project's settings, a temporary copy and
+// settings without hooks are not.
+func TestAgentHooks(t *testing.T) {
+	hooks := `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}}`
+	for _, tc := range []struct {
+		path, text, old string
+		want            bool
+	}{
+		{"/home/u/.claude/settings.json", hooks, "", true},
+		{"/home/u/.claude/settings.json", hooks, hooks, false},
+		{"/home/u/.claude/settings.json", `{"model": "opus"}`, "", false},
+		{"/home/u/proj/.claude/settings.json", hooks, "", false},
+		{"/tmp/x/.claude/settings.json", hooks, "", false},
+	} {
+		fs := Check(Call{Tool: "Write", FilePath: tc.path, NewText: tc.text, OldText: tc.old, ProjectDir: "/home/u/proj"})
+		got := slices.ContainsFunc(fs, func(f Finding) bool { return f.Entry == AgentHooks })
+		if got != tc.want {
+			t.Errorf("%s (old %q): agent-hooks %v, want %v (%v)", tc.path, tc.old, got, tc.want, fs)
+		}
+	}
+}
+
+// TestNoToolByName: a limit on the Bash tool is a limit on that name; a
+// shell tool of an MCP server, read as Bash, keeps it, while a change it
+// makes breaks a limit on changes.
+func TestNoToolByName(t *testing.T) {
+	noBash := Limit{Class: NoTool, Target: "Bash", Text: "never use the bash tool"}
+	noChange := Limit{Class: NoChange, Text: "don't change anything"}
+	c := Call{Tool: "Bash", Name: "mcp__betterbash__run_command", Command: "rm notes.txt", ProjectDir: "/p"}
+	got := Broken([]Limit{noBash, noChange}, c)
+	if got[0] != "" || got[1] == "" {
+		t.Fatalf("Broken = %q, want the change only", got)
+	}
+	c.Name = ""
+	if got := Broken([]Limit{noBash}, c); got[0] == "" {
+		t.Fatalf("the Bash tool itself kept a limit on Bash")
 	}
 }
