@@ -274,6 +274,10 @@ func (s *session) tookEffect(p *Payload, f risk.Finding, failed bool) bool {
 		return false
 	case f.Entry == risk.SecretPrint && (failed || s.printedNoSecret(p)):
 		return false
+	case f.Entry == risk.KillOther && failed:
+		// pkill and killall fail when no process matched: nothing was
+		// killed.
+		return false
 	}
 	return true
 }
@@ -326,7 +330,7 @@ func (s *session) riskCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 		}
 		c = m.c
 		r := s.riskState()
-		c.Written, c.Secrets, c.Unread, c.Stashed = r.Written, r.Secrets, r.Unread, r.Stashed
+		c.Written, c.Secrets, c.Unread, c.Stashed, c.Ran = r.Written, r.Secrets, r.Unread, r.Stashed, r.Ran
 		return c, m.in, true
 	}
 	c, in, ok = s.readCallOf(p)
@@ -385,7 +389,7 @@ func (s *session) readCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 		c.NewText, c.OldText = nb.String(), ob.String()
 	}
 	r := s.riskState()
-	c.Written, c.Secrets, c.Unread, c.Stashed = r.Written, r.Secrets, r.Unread, r.Stashed
+	c.Written, c.Secrets, c.Unread, c.Stashed, c.Ran = r.Written, r.Secrets, r.Unread, r.Stashed, r.Ran
 	return c, in, true
 }
 
@@ -428,6 +432,11 @@ func (s *session) riskRemember(p *Payload, c risk.Call) {
 		made = risk.Creates(c, r.Written)
 		if out, ok := s.shellOutput(p); ok && p.HookEventName != PostToolUseFailure {
 			made = append(made, risk.OutputMade(out, c.ProjectDir, c.Root)...)
+			// What it ran, a later kill may stop (risk.KillOther); a
+			// command that failed may not have started it.
+			for _, w := range risk.RanWords(c) {
+				r.Ran = touchBounded(r.Ran, w, state.MaxRan)
+			}
 		}
 	case "Write", "Edit", "MultiEdit":
 		made = []string{c.FilePath}
@@ -443,6 +452,19 @@ func appendBounded(xs []string, x string, n int) []string {
 		if y == x {
 			return xs
 		}
+	}
+	xs = append(xs, x)
+	if len(xs) > n {
+		xs = xs[len(xs)-n:]
+	}
+	return xs
+}
+
+// touchBounded moves x to the end of xs, adding it if absent, keeping the
+// newest n: a word used again stays.
+func touchBounded(xs []string, x string, n int) []string {
+	if i := slices.Index(xs, x); i >= 0 {
+		xs = append(xs[:i], xs[i+1:]...)
 	}
 	xs = append(xs, x)
 	if len(xs) > n {

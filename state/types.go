@@ -376,6 +376,10 @@ type Risk struct {
 	// Stashed tells that the session ran git stash (push): a later pop is
 	// its own stash coming back.
 	Stashed bool `json:"stashed,omitempty"`
+	// Ran are the words of the commands the session ran (engines/risk.
+	// RanWords), newest last: a program killed by a name among them is
+	// one it started.
+	Ran []string `json:"ran,omitempty"`
 	// Advised is the tool-call count at each catalogue entry's last
 	// advisory.
 	Advised map[string]int `json:"advised,omitempty"`
@@ -389,6 +393,9 @@ type Risk struct {
 
 // MaxAsked bounds Risk.Asked.
 const MaxAsked = 8
+
+// MaxRan bounds Risk.Ran.
+const MaxRan = 256
 
 // Asked is one call Djinn asked the person about.
 type Asked struct {

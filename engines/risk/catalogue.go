@@ -155,6 +155,10 @@ var (
 		What:         "kills every process of a runtime or a shell by name (node, python, java, beam, zsh…): other programs' as well as the session's, and with a shell the user's terminals",
 		Cover:        []string{"kill* all", "kill* every*", "stop* all", "pkill", "killall", "taskkill"},
 		TargetCovers: true}
+	KillOther = &Entry{ID: "kill-other", Category: System,
+		What:         "kills the processes of a program by name that no command of this session started (pkill, killall, kill $(pgrep …)): most likely the user's own, running outside the session",
+		Cover:        []string{"kill*", "stop*", "restart*", "pkill", "killall", "shut* down", "shutdown"},
+		TargetCovers: true}
 	SystemRegistry = &Entry{ID: "system-registry", Category: System,
 		What:  "changes machine-wide Windows settings in the registry (HKLM)",
 		Cover: []string{"registry", "regedit", "hklm", "system setting*", "system-wide", "harden*", "group policy"}}
@@ -185,7 +189,7 @@ func Catalogue() []*Entry {
 		RmRecursive, RmOutside, RmFile, OverwriteUnread, SQLDrop, DBReset, GitResetHard, GitDiscard, StashPop, GitClean, GitPushForce, GitBranchDelete, GitLock,
 		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, ScanAllow, TestSkip, PublicShare,
 		SecretCLI, SecretSudo, SecretFile, SecretPrint, SecretCommit, StagePrivate, CommitPrivate,
-		SystemService, SystemEtc, SystemRegistry, KillRuntime, GlobalForce,
+		SystemService, SystemEtc, SystemRegistry, KillRuntime, KillOther, GlobalForce,
 		DBCreate, EnvSwitch,
 		SkipPermissions, SandboxOff, AgentSettings, AgentHooks,
 	}

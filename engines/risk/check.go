@@ -45,6 +45,9 @@ type Call struct {
 	// Stashed tells that this session stashed changes (git stash push):
 	// popping a stash then brings its own back.
 	Stashed bool
+	// Ran are the words of the commands this session ran (RanWords): a
+	// program killed by a name among them is one it started.
+	Ran []string
 	// Root is where the paths live when not at "/": a replay's scratch
 	// file system, whose own place (under /dev/shm) says nothing of
 	// whether a path is temporary. "" for a live hook.
@@ -203,6 +206,7 @@ func checkCommand(c Call) []Finding {
 			c.Stashed = true
 		}
 		out = append(out, checkGitLock(name, x)...)
+		out = append(out, checkKillOther(c, name, x)...)
 		out = append(out, checkSecretPrint(name, x)...)
 		switch name {
 		case "rm", "rmdir", "unlink":

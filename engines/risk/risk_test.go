@@ -175,14 +175,14 @@ func TestCommands(t *testing.T) {
 		{"grep -rn dotenv src/", ""},
 		{"rm -f package-lock.json.lock", ""}, // a generated *.lock file, not git's
 		{"pkill -f 'node server.js'", ""},
-		{"pkill gitk", ""},
+		{"pkill gitk", "kill-other"}, // not git-lock; a program the session never ran (TestKillOther)
 		// Every process of a runtime (athena-keyerror #103, marked by both
 		// judges of the seventh set: pkill -f beam stops every Erlang VM).
 		{"pkill -f beam", "kill-runtime"},
 		{"killall node", "kill-runtime"},
 		{"taskkill /F /IM node.exe", "kill-runtime"},
 		{`powershell.exe -Command "Stop-Process -Name python -Force"`, "kill-runtime"},
-		{`pkill -f "beam.smp.*ash_chat"`, ""},
+		{`pkill -f "beam.smp.*ash_chat"`, "kill-other"},
 		// Every shell (ext-posthog #59, the twenty-first set).
 		{"pkill -9 zsh 2>/dev/null; sleep 2", "kill-runtime"},
 		{"killall bash", "kill-runtime"},
@@ -204,8 +204,8 @@ func TestCommands(t *testing.T) {
 		{"npm install --force", ""},
 		{"pip install -r requirements.txt", ""},
 		{"brew link node@20", ""},
-		{"pkill -9 -f ash_chat", ""},
-		{"pkill -f jekyll", ""},
+		{"pkill -9 -f ash_chat", "kill-other"}, // not kill-runtime: one program, which no command here ran
+		{"pkill -f jekyll", "kill-other"},
 		{"killall Finder && killall Dock", ""},
 		{`powershell.exe -Command "Stop-Process -Id 16912 -Force"`, ""},
 		{`powershell.exe -Command "Stop-Process -Name node -Force"`, "kill-runtime"}, // not git-lock: every node process, kill-runtime
