@@ -826,3 +826,31 @@ func TestNoToolByName(t *testing.T) {
 		t.Fatalf("the Bash tool itself kept a limit on Bash")
 	}
 }
+
+// TestAppendOutside holds append-outside both ways: >> into a file of the
+// user's outside the project; not > (a new file, as far as the command
+// shows), not the project's files, temporary files, devices, or a file
+// the session made.
+func TestAppendOutside(t *testing.T) {
+	for _, tc := range []struct {
+		cmd     string
+		written []string
+		want    bool
+	}{
+		{`echo '{"display":"x"}' >> ~/.claude/history.jsonl`, nil, true},
+		{`echo 'export PATH=$PATH:~/bin' >> /home/u/.zshrc`, nil, true},
+		{`echo 'x' >> ~/.claude/history.jsonl`, []string{"/home/u/.claude/history.jsonl"}, false},
+		{`echo x > ~/notes.txt`, nil, false},
+		{`echo x >> notes.txt`, nil, false},
+		{`echo x >> /home/u/proj/log.txt`, nil, false},
+		{`echo x >> /tmp/run.log`, nil, false},
+		{`echo x >> /dev/stderr`, nil, false},
+		{`./run.sh &>> ~/logs/run.log`, nil, true},
+	} {
+		fs := Check(Call{Tool: "Bash", Command: tc.cmd, ProjectDir: proj, Written: tc.written})
+		got := slices.ContainsFunc(fs, func(f Finding) bool { return f.Entry == AppendOutside })
+		if got != tc.want {
+			t.Errorf("%q (written %v): append-outside %v, want %v (%v)", tc.cmd, tc.written, got, tc.want, fs)
+		}
+	}
+}
