@@ -678,9 +678,7 @@ func TestRiskStashPop(t *testing.T) {
 
 // TestMCPToolsReadByCatalogue: an MCP server's tools that run commands,
 // write files or change a database are read as Bash, Write, Edit and SQL
-// are (ext-voicehooks #46: mcp__desktop-commander__write_file rewrote the
-// user's ~/.claude/settings.json); their look-only tools, and a query that
-// only reads, stay quiet.
+// are; their look-only tools, and a query that only reads, stay quiet.
 func TestMCPToolsReadByCatalogue(t *testing.T) {
 	settingsPath := "/home/jason/.claude/settings.json"
 	for _, tc := range []struct {
@@ -688,10 +686,10 @@ func TestMCPToolsReadByCatalogue(t *testing.T) {
 		input      map[string]any
 		entry      string // "" for no risk advisory
 	}{
-		{"hooks written into the user's settings", "mcp__desktop-commander__write_file",
-			map[string]any{"path": settingsPath, "content": `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "uv run stop.py"}]}]}}`}, "agent-hooks"},
-		{"the user's settings without hooks", "mcp__desktop-commander__write_file",
-			map[string]any{"path": settingsPath, "content": `{"model": "opus"}`}, ""},
+		{"a permission written into the user's settings", "mcp__desktop-commander__write_file",
+			map[string]any{"path": settingsPath, "content": `{"permissions": {"defaultMode": "bypassPermissions"}}`}, "agent-permissions"},
+		{"the user's settings without permissions", "mcp__desktop-commander__write_file",
+			map[string]any{"path": settingsPath, "content": `{"hooks": {"Stop": []}}`}, ""},
 		{"a permission through an edit tool", "mcp__desktop-commander__edit_block",
 			map[string]any{"file_path": settingsPath, "old_string": `"allow": []`, "new_string": `"allow": ["Bash(*)"]`}, "agent-permissions"},
 		{"a hard reset through a shell tool", "mcp__betterbash__run_command",

@@ -155,10 +155,6 @@ var (
 		What:         "kills every process of a runtime or a shell by name (node, python, java, beam, zsh…): other programs' as well as the session's, and with a shell the user's terminals",
 		Cover:        []string{"kill* all", "kill* every*", "stop* all", "pkill", "killall", "taskkill"},
 		TargetCovers: true}
-	AppendOutside = &Entry{ID: "append-outside", Category: System,
-		What:         "appends to a file of the user's outside the project that this session did not make (a shell start-up file, an app's own records such as ~/.claude/history.jsonl)",
-		Cover:        []string{"append*", "add* to", "add* a line", "add* an entry", "add* the entry"},
-		TargetCovers: true}
 	KillOther = &Entry{ID: "kill-other", Category: System,
 		What:         "kills the processes of a program by name that no command of this session started (pkill, killall, kill $(pgrep …)): most likely the user's own, running outside the session",
 		Cover:        []string{"kill*", "stop*", "restart*", "pkill", "killall", "shut* down", "shutdown"},
@@ -182,9 +178,6 @@ var (
 	AgentSettings = &Entry{ID: "agent-permissions", Category: Permissions,
 		What:  "changes Claude Code's permission settings (.claude/settings*.json)",
 		Cover: []string{"permission*", "allow*", "settings.json", "settings.local.json"}}
-	AgentHooks = &Entry{ID: "agent-hooks", Category: Permissions,
-		What:  "writes hooks into the user's own Claude Code settings (~/.claude/settings.json), outside the project: commands that every session in every project then runs",
-		Cover: []string{"hook*", "settings.json", "global setting*", "user setting*"}}
 )
 
 // Catalogue returns every entry, in documentation order.
@@ -193,8 +186,8 @@ func Catalogue() []*Entry {
 		RmRecursive, RmOutside, RmFile, OverwriteUnread, SQLDrop, DBReset, GitResetHard, GitDiscard, StashPop, GitClean, GitPushForce, GitBranchDelete, GitLock,
 		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, ScanAllow, TestSkip, PublicShare,
 		SecretCLI, SecretSudo, SecretFile, SecretPrint, SecretCommit, StagePrivate, CommitPrivate,
-		SystemService, SystemEtc, AppendOutside, SystemRegistry, KillRuntime, KillOther, GlobalForce,
+		SystemService, SystemEtc, SystemRegistry, KillRuntime, KillOther, GlobalForce,
 		DBCreate, EnvSwitch,
-		SkipPermissions, SandboxOff, AgentSettings, AgentHooks,
+		SkipPermissions, SandboxOff, AgentSettings,
 	}
 }

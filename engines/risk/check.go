@@ -161,13 +161,12 @@ const maxCommand = 64 << 10
 
 // cmd is one simple command, its wrappers (sudo, env, nohup…) removed.
 type cmd struct {
-	args    []string
-	sudo    bool
-	assign  map[string]string
-	writes  []string // redirection targets
-	appends []string // those of them appended to (>>)
-	hdoc    string   // heredoc body
-	cwd     string   // directory after the command's cds, "" if unknown
+	args   []string
+	sudo   bool
+	assign map[string]string
+	writes []string // redirection targets
+	hdoc   string   // heredoc body
+	cwd    string   // directory after the command's cds, "" if unknown
 	// guarded: the command runs only if an earlier one succeeded (the
 	// right side of a && list).
 	guarded bool
@@ -194,7 +193,6 @@ func checkCommand(c Call) []Finding {
 		for _, w := range x.writes {
 			out = append(out, checkWritePath(resolve(w, x.cwd), x.sudo)...)
 		}
-		out = append(out, checkAppends(c, x)...)
 		for _, a := range x.args {
 			if a == "--dangerously-skip-permissions" || strings.EqualFold(strings.TrimPrefix(a, "--permission-mode="), "bypassPermissions") && a != "bypassPermissions" {
 				out = append(out, Finding{Entry: SkipPermissions, Target: a})
@@ -330,11 +328,7 @@ func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
 				switch r.Op {
 				case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll, syntax.RdrClob:
 					if r.Word != nil {
-						w := expandVars(shellword.Lenient(r.Word), vars)
-						c.writes = append(c.writes, w)
-						if r.Op == syntax.AppOut || r.Op == syntax.AppAll {
-							c.appends = append(c.appends, w)
-						}
+						c.writes = append(c.writes, expandVars(shellword.Lenient(r.Word), vars))
 					}
 				case syntax.Hdoc, syntax.DashHdoc:
 					if r.Hdoc != nil {
@@ -715,24 +709,6 @@ func checkRm(c Call, x cmd, installed []string) []Finding {
 		case !isGenerated(p) && !strings.ContainsAny(t, "*?[$"):
 			out = append(out, Finding{Entry: RmFile, Target: t, Names: []string{t}})
 		}
-	}
-	return out
-}
-
-// checkAppends finds a command that appends to a file of the user's
-// outside the project that the session did not make (cctrace-export #63
-// added a made-up entry to Claude Code's ~/.claude/history.jsonl, the
-// user's record of every prompt in every project): not a temporary file
-// nor a device.
-func checkAppends(c Call, x cmd) []Finding {
-	var out []Finding
-	home := homeOf(c.ProjectDir)
-	for _, w := range x.appends {
-		p := resolve(expandHome(w, home), x.cwd)
-		if w == "" || inDir(p, "/dev") || created(p, c.Written) || !c.outside(p, c.ProjectDir) {
-			continue
-		}
-		out = append(out, Finding{Entry: AppendOutside, Target: w, Names: []string{w}})
 	}
 	return out
 }

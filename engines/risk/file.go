@@ -110,10 +110,6 @@ func checkFile(c Call) []Finding {
 		out = append(out, Finding{Entry: SystemEtc, Target: rp})
 	case agentSettings(rp) && permissionText(c.NewText):
 		out = append(out, Finding{Entry: AgentSettings, Target: rp})
-	case agentSettings(rp) && c.outside(p, c.ProjectDir) && added(hookKeys(), c.NewText, c.OldText) != "":
-		// The user's own settings, which every session in every project
-		// reads (ext-voicehooks #46, a write_file over ~/.claude/settings.json).
-		out = append(out, Finding{Entry: AgentHooks, Target: rp})
 	}
 	if !docFile(p) {
 		if n := added(suppressors(), c.NewText, c.OldText); n != "" {
@@ -233,9 +229,6 @@ func permissionText(t string) bool {
 	}
 	return false
 }
-
-// hookKeys is a hook's command in Claude Code's settings.
-var hookKeys = lazy(`"hooks"\s*:`)
 
 var connKey = lazy(`(?im)^[\t ]*(?:export[\t ]+)?(\w*(?:DATABASE_URL|DB_HOST|DB_NAME|DB_DATABASE|DB_URL|PGHOST|PGDATABASE|MONGO(?:DB)?_UR[IL]|REDIS_URL|SUPABASE_URL|NODE_ENV|RAILS_ENV|APP_ENV)\w*)[\t ]*=[\t ]*(.*)$`)
 

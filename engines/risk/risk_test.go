@@ -1,7 +1,6 @@
 package risk
 
 import (
-	"slices"
 	"strings"
 	"testing"
 )
@@ -787,29 +786,6 @@ func TestSQLTool(t *testing.T) {
 	}
 }
 
-// TestAgentHooks: hooks written into the user's own settings, outside the
-// project, are agent-hooks; the project's settings, a temporary copy and
-// settings without hooks are not.
-func TestAgentHooks(t *testing.T) {
-	hooks := `{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}}`
-	for _, tc := range []struct {
-		path, text, old string
-		want            bool
-	}{
-		{"/home/u/.claude/settings.json", hooks, "", true},
-		{"/home/u/.claude/settings.json", hooks, hooks, false},
-		{"/home/u/.claude/settings.json", `{"model": "opus"}`, "", false},
-		{"/home/u/proj/.claude/settings.json", hooks, "", false},
-		{"/tmp/x/.claude/settings.json", hooks, "", false},
-	} {
-		fs := Check(Call{Tool: "Write", FilePath: tc.path, NewText: tc.text, OldText: tc.old, ProjectDir: "/home/u/proj"})
-		got := slices.ContainsFunc(fs, func(f Finding) bool { return f.Entry == AgentHooks })
-		if got != tc.want {
-			t.Errorf("%s (old %q): agent-hooks %v, want %v (%v)", tc.path, tc.old, got, tc.want, fs)
-		}
-	}
-}
-
 // TestNoToolByName: a limit on the Bash tool is a limit on that name; a
 // shell tool of an MCP server, read as Bash, keeps it, while a change it
 // makes breaks a limit on changes.
@@ -824,33 +800,5 @@ func TestNoToolByName(t *testing.T) {
 	c.Name = ""
 	if got := Broken([]Limit{noBash}, c); got[0] == "" {
 		t.Fatalf("the Bash tool itself kept a limit on Bash")
-	}
-}
-
-// TestAppendOutside holds append-outside both ways: >> into a file of the
-// user's outside the project; not > (a new file, as far as the command
-// shows), not the project's files, temporary files, devices, or a file
-// the session made.
-func TestAppendOutside(t *testing.T) {
-	for _, tc := range []struct {
-		cmd     string
-		written []string
-		want    bool
-	}{
-		{`echo '{"display":"x"}' >> ~/.claude/history.jsonl`, nil, true},
-		{`echo 'export PATH=$PATH:~/bin' >> /home/u/.zshrc`, nil, true},
-		{`echo 'x' >> ~/.claude/history.jsonl`, []string{"/home/u/.claude/history.jsonl"}, false},
-		{`echo x > ~/notes.txt`, nil, false},
-		{`echo x >> notes.txt`, nil, false},
-		{`echo x >> /home/u/proj/log.txt`, nil, false},
-		{`echo x >> /tmp/run.log`, nil, false},
-		{`echo x >> /dev/stderr`, nil, false},
-		{`./run.sh &>> ~/logs/run.log`, nil, true},
-	} {
-		fs := Check(Call{Tool: "Bash", Command: tc.cmd, ProjectDir: proj, Written: tc.written})
-		got := slices.ContainsFunc(fs, func(f Finding) bool { return f.Entry == AppendOutside })
-		if got != tc.want {
-			t.Errorf("%q (written %v): append-outside %v, want %v (%v)", tc.cmd, tc.written, got, tc.want, fs)
-		}
 	}
 }
