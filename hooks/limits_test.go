@@ -180,3 +180,43 @@ func TestDeclinedPlaceRestated(t *testing.T) {
 		t.Fatalf("limitsBeyond = %q", got)
 	}
 }
+
+// TestNewBranchLimit: after "create a branch/pr for this change" a commit
+// on the branch the session is on is an instruction advisory
+// (procrypto-localapi #35); a branch made first keeps the request, and
+// the next prompt lifts it.
+func TestNewBranchLimit(t *testing.T) {
+	commit := jsonStr(map[string]any{"command": "git add ai.md && git commit -m 'docs: endpoint counts'"})
+	for _, tc := range []struct {
+		name   string
+		before []string // commands run after the prompt, before the commit
+		next   string   // a prompt before the commit, "" for none
+		want   int
+	}{
+		{"committed where it was", nil, "", 1},
+		{"a branch made first", []string{"git checkout -b docs/endpoint-counts"}, "", 0},
+		{"the next prompt", nil, "looks good", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Instruction = settings.Advise
+			s.userPrompt("create a branch/pr for this change")
+			for _, c := range tc.before {
+				s.tool("Bash", jsonStr(map[string]any{"command": c}), bashOut("Switched to a new branch"))
+			}
+			if tc.next != "" {
+				s.userPrompt(tc.next)
+			}
+			s.tool("Bash", commit, bashOut("[docs 1a2b3c4] docs: endpoint counts"))
+			n := 0
+			for _, p := range s.said {
+				if strings.HasPrefix(p, "[djinn:instruction]") && strings.Contains(p, "before making the branch") {
+					n++
+				}
+			}
+			if n != tc.want {
+				t.Fatalf("instruction advisories %d, want %d: %q", n, tc.want, s.said)
+			}
+		})
+	}
+}
