@@ -441,10 +441,6 @@ func (s *session) riskRemember(p *Payload, c risk.Call) {
 	case "Write", "Edit", "MultiEdit":
 		made = []string{c.FilePath}
 	}
-	if risk.MakesBranch(c) {
-		// The branch the user asked for, made: its limit is kept.
-		r.Limits = slices.DeleteFunc(r.Limits, func(l state.Limit) bool { return l.Class == string(risk.NewBranch) })
-	}
 	for _, f := range made {
 		r.Written = appendBounded(r.Written, fit.Bytes(f, 1024), riskWritten)
 	}

@@ -30,12 +30,6 @@ const (
 	// NoComment forbids posting on the forge in the user's name: "don't
 	// send any comments or reviews", "no action on the remote".
 	NoComment LimitClass = "comment"
-	// NewBranch asks for the work on a branch of its own: "create a
-	// branch/pr for this change". A commit or push before the session
-	// makes a branch breaks it (procrypto-localapi #35 committed onto the
-	// branch of an open pull request instead); making one fulfils it
-	// (MakesBranch), and the next prompt that does not ask again lifts it.
-	NewBranch LimitClass = "branch"
 )
 
 // toolNames are the CLI's tool names a limit may forbid, by the word a
@@ -393,21 +387,6 @@ func wordLimit(ws []string, i int, text string) (Limit, bool) {
 		return Limit{Class: NoSkipChecks, Text: text}, true
 	case (w == "leave" || w == "keep") && i+1 < len(ws):
 		return leftAlone(ws, i, text)
-	case w == "branch" || strings.HasPrefix(w, "branch/"):
-		// "create a branch/pr for this change", "make a new branch", not
-		// "don't create a branch" (negatedLimits reads no class for it).
-		for k := max(0, i-3); k < i; k++ {
-			if negation(ws, k) {
-				return Limit{}, false
-			}
-		}
-		for k := max(0, i-3); k < i; k++ {
-			// "create a branch", "on a new branch"; not "the new branch
-			// looks good".
-			if hasPrefix(ws[k], []string{"creat", "make", "open", "start", "cut"}) || ws[k] == "new" && k > 0 && (ws[k-1] == "on" || ws[k-1] == "in" || k > 1 && ws[k-1] == "a" && (ws[k-2] == "on" || ws[k-2] == "in")) {
-				return Limit{Class: NewBranch, Text: text}, true
-			}
-		}
 	case w == "ask" || (w == "check" && i+2 < len(ws) && ws[i+1] == "with"):
 		return askBefore(ws, i, text)
 	}
@@ -583,10 +562,6 @@ func Lifts(l Limit, prompt string) bool {
 		if n.Class == l.Class && n.Target == l.Target {
 			return false
 		}
-	}
-	if l.Class == NewBranch {
-		// A branch for "this change": the next request is another.
-		return true
 	}
 	for _, s := range sentences(prompt) {
 		if strings.HasSuffix(s[0], "?") && l.Class == NoChange && l.Target == "" {
@@ -940,10 +915,6 @@ func breaksCommand(l Limit, x cmd, project string) string {
 		if name == "git" && gitSub(args) == "push" {
 			return runs
 		}
-	case NewBranch:
-		if sub := gitSub(args); name == "git" && (sub == "commit" || sub == "push") {
-			return "runs git " + sub + " before making the branch the user asked for"
-		}
 	case NoComment:
 		if name == "gh" && postsComment(args) {
 			return commentStep(x.args)
@@ -1289,40 +1260,4 @@ var (
 // only reads, SELECT, SHOW, EXPLAIN, does not).
 func sqlChanges(q string) bool {
 	return sqlWrite().MatchString(sqlComment().ReplaceAllString(q, " "))
-}
-
-// MakesBranch reports whether a command makes a git branch: git checkout
-// -b, git switch -c, git branch NAME, git worktree add -b.
-func MakesBranch(c Call) bool {
-	if c.Tool != "Bash" {
-		return false
-	}
-	cmds, _ := c.commands()
-	for _, x := range cmds {
-		if len(x.args) < 3 || path.Base(x.args[0]) != "git" {
-			continue
-		}
-		args := x.args[1:]
-		sub := gitSub(args)
-		flags, params := splitFlags(args[slices.Index(args, sub)+1:])
-		switch sub {
-		case "checkout":
-			if contains(flags, "-b") || contains(flags, "-B") {
-				return true
-			}
-		case "switch":
-			if contains(flags, "-c") || contains(flags, "-C") || contains(flags, "--create") {
-				return true
-			}
-		case "branch":
-			if len(flags) == 0 && len(params) > 0 {
-				return true
-			}
-		case "worktree":
-			if len(params) > 0 && params[0] == "add" && (contains(flags, "-b") || contains(flags, "-B")) {
-				return true
-			}
-		}
-	}
-	return false
 }

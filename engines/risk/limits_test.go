@@ -2,7 +2,6 @@ package risk
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -248,54 +247,5 @@ func TestGeneratedHeader(t *testing.T) {
 		if got := GeneratedHeader(content); got != want {
 			t.Errorf("GeneratedHeader(%q) = %q, want %q", content, got, want)
 		}
-	}
-}
-
-// TestNewBranch: "create a branch for this change" is a limit a commit or
-// push breaks until a branch is made; a question, a negation or talk of
-// a branch that exists sets none.
-func TestNewBranch(t *testing.T) {
-	for _, tc := range []struct {
-		prompt string
-		want   bool
-	}{
-		{"create a branch/pr for this change", true},
-		{"Make a new branch for the fix and open a PR", true},
-		{"do it on a new branch please", true},
-		{"don't create a branch, commit straight to main", false},
-		{"should we create a branch for this?", false},
-		{"the new branch looks good, commit it", false},
-		{"which branch are we on", false},
-	} {
-		ls := ParseLimits(tc.prompt)
-		got := slices.ContainsFunc(ls, func(l Limit) bool { return l.Class == NewBranch })
-		if got != tc.want {
-			t.Errorf("ParseLimits(%q) = %v: new-branch %v, want %v", tc.prompt, ls, got, tc.want)
-		}
-	}
-	l := Limit{Class: NewBranch, Text: "create a branch/pr for this change"}
-	for _, tc := range []struct {
-		cmd          string
-		breaks, made bool
-	}{
-		{"git add ai.md && git commit -m 'docs: counts'", true, false},
-		{"git push", true, false},
-		{"git checkout -b docs/counts && git commit -m 'docs: counts'", true, true},
-		{"git switch -c docs/counts", false, true},
-		{"git branch docs/counts", false, true},
-		{"git branch -d old", false, false},
-		{"git worktree add -b docs/counts ../wt", false, true},
-		{"git status", false, false},
-	} {
-		c := Call{Tool: "Bash", Command: tc.cmd, ProjectDir: "/p"}
-		if got := Breaks(l, c) != ""; got != tc.breaks {
-			t.Errorf("Breaks(%q) = %v, want %v", tc.cmd, got, tc.breaks)
-		}
-		if got := MakesBranch(c); got != tc.made {
-			t.Errorf("MakesBranch(%q) = %v, want %v", tc.cmd, got, tc.made)
-		}
-	}
-	if !Lifts(l, "looks good, thanks") || Lifts(l, "please create a branch for this change first") {
-		t.Errorf("Lifts: the next prompt lifts it unless it asks for a branch again")
 	}
 }
