@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -54,24 +55,23 @@ func mcpAs(tool string, in *riskInput) string {
 		return ""
 	}
 	op := strings.ToLower(tool[strings.LastIndex(tool, "__")+2:])
-	file := in.FilePath != "" || in.Path != ""
 	has := func(ws ...string) bool {
-		for _, w := range ws {
-			if strings.Contains(op, w) {
-				return true
-			}
-		}
-		return false
+		return slices.ContainsFunc(ws, func(w string) bool { return strings.Contains(op, w) })
 	}
-	switch {
-	case in.Command != "" && has("run", "exec", "command", "shell", "process", "bash", "terminal"):
-		return "Bash"
-	case file && has("write", "create", "save", "put") && !has("dir", "folder"):
-		return "Write"
-	case file && has("edit", "replace", "patch", "update", "block"):
-		return "Edit"
-	case (in.Query != "" || in.SQL != "") && has("sql", "migration", "query", "execute"):
-		return "SQL"
+	file := in.FilePath != "" || in.Path != ""
+	for _, k := range []struct {
+		as   string
+		ok   bool
+		says []string
+	}{
+		{"Bash", in.Command != "", []string{"run", "exec", "command", "shell", "process", "bash", "terminal"}},
+		{"Write", file && !has("dir", "folder"), []string{"write", "create", "save", "put"}},
+		{"Edit", file, []string{"edit", "replace", "patch", "update", "block"}},
+		{"SQL", in.Query != "" || in.SQL != "", []string{"sql", "migration", "query", "execute"}},
+	} {
+		if k.ok && has(k.says...) {
+			return k.as
+		}
 	}
 	return ""
 }
@@ -357,9 +357,7 @@ func (s *session) readCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 		if tool, name = mcpAs(tool, &in), tool; tool == "" {
 			return c, in, false
 		}
-		if in.FilePath == "" {
-			in.FilePath = in.Path
-		}
+		in.FilePath = cmp.Or(in.FilePath, in.Path)
 	}
 	project := s.w.ProjectDir
 	if project == "" {

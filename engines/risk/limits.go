@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"cmp"
 	"path"
 	"slices"
 	"strings"
@@ -610,26 +611,10 @@ func Breaks(l Limit, c Call) string { return Broken([]Limit{l}, c)[0] }
 // Broken is Breaks for several limits, the call's command parsed once:
 // the step against each limit, "" where the call keeps it.
 func Broken(ls []Limit, c Call) []string {
-	steps := make([]string, len(ls))
-	name := c.Tool
-	if c.Name != "" {
-		name = c.Name
-	}
-	for i, l := range ls {
-		if l.Class == NoTool && strings.EqualFold(name, l.Target) && !setsUp(l, c) {
-			steps[i] = "uses the " + name + " tool"
-		}
-	}
+	steps := brokenByName(ls, c)
 	switch c.Tool {
 	case "SQL":
-		if sqlChanges(c.SQL) {
-			for i, l := range ls {
-				if l.Class == NoChange && l.Target == "" {
-					steps[i] = "changes the database"
-				}
-			}
-		}
-		return steps
+		return brokenBySQL(ls, steps, c.SQL)
 	case "Write", "Edit", "MultiEdit", "NotebookEdit":
 		if c.FilePath == "" || scratch(c.FilePath, c.ProjectDir) {
 			return steps
@@ -657,6 +642,33 @@ func Broken(ls []Limit, c Call) []string {
 				steps[i] = step
 				break
 			}
+		}
+	}
+	return steps
+}
+
+// brokenByName is the steps of a call against the limits on a tool by
+// name: the name the agent called (Call.Name), else the tool.
+func brokenByName(ls []Limit, c Call) []string {
+	steps := make([]string, len(ls))
+	name := cmp.Or(c.Name, c.Tool)
+	for i, l := range ls {
+		if l.Class == NoTool && strings.EqualFold(name, l.Target) && !setsUp(l, c) {
+			steps[i] = "uses the " + name + " tool"
+		}
+	}
+	return steps
+}
+
+// brokenBySQL marks, in steps, the limits on any change that a query
+// changing the database breaks.
+func brokenBySQL(ls []Limit, steps []string, q string) []string {
+	if !sqlChanges(q) {
+		return steps
+	}
+	for i, l := range ls {
+		if l.Class == NoChange && l.Target == "" {
+			steps[i] = "changes the database"
 		}
 	}
 	return steps
