@@ -1170,6 +1170,19 @@ var (
 	sqlCreate = lazy(`(?is)\bcreate\s+database(?:\s+if\s+not\s+exists)?\s+([\w."]+)`)
 )
 
+// sqlWrite is a statement that changes a database, at the start of the
+// text or after a semicolon, comments removed first (sqlComment).
+var (
+	sqlWrite   = lazy(`(?is)(?:^|;)\s*(?:insert|update|delete|create|alter|drop|truncate|grant|revoke|merge|copy|rename|replace|upsert|comment\s+on|reindex|vacuum|cluster)\b`)
+	sqlComment = lazy(`(?s)--[^\n]*|/\*.*?\*/`)
+)
+
+// sqlChanges reports whether SQL text changes the database (a query that
+// only reads, SELECT, SHOW, EXPLAIN, does not).
+func sqlChanges(q string) bool {
+	return sqlWrite().MatchString(sqlComment().ReplaceAllString(q, " "))
+}
+
 // sqlClients are the commands whose arguments or heredoc hold SQL.
 var sqlClients = map[string]bool{"psql": true, "mysql": true, "mariadb": true, "sqlite3": true, "sqlcmd": true, "clickhouse-client": true, "cockroach": true, "duckdb": true}
 

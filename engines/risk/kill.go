@@ -37,13 +37,18 @@ func ranWords(s string) []string {
 }
 
 // RanWords are the words of a command that ran, which a later kill's
-// pattern is matched against (Call.Ran): every argument of every step.
+// pattern is matched against (Call.Ran): the words of every argument of
+// every step that holds no space. A program or script is named so; a
+// commit message or an inline script is text, whose words would push the
+// names out of the bounded memory.
 func RanWords(c Call) []string {
 	cmds, _ := c.commands()
 	var out []string
 	for _, x := range cmds {
 		for _, a := range x.args {
-			out = append(out, ranWords(a)...)
+			if !strings.ContainsAny(a, " \t\n") {
+				out = append(out, ranWords(a)...)
+			}
 		}
 	}
 	return out

@@ -50,4 +50,9 @@ func TestRanWords(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("RanWords = %q, want %q", got, want)
 	}
+	// A message is text, not a name: its words would push the names out.
+	got = RanWords(Call{Tool: "Bash", Command: `git commit -m "stop the collector server before deploy"`})
+	if want := []string{"git", "commit"}; !slices.Equal(got, want) {
+		t.Fatalf("RanWords of a commit = %q, want %q", got, want)
+	}
 }

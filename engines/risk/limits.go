@@ -1260,16 +1260,3 @@ func GeneratedHeader(content string) string {
 	}
 	return ""
 }
-
-// sqlWrite is a statement that changes a database, at the start of the
-// text or after a semicolon, comments removed first.
-var (
-	sqlWrite   = lazy(`(?is)(?:^|;)\s*(?:insert|update|delete|create|alter|drop|truncate|grant|revoke|merge|copy|rename|replace|upsert|comment\s+on|reindex|vacuum|cluster)\b`)
-	sqlComment = lazy(`(?s)--[^\n]*|/\*.*?\*/`)
-)
-
-// sqlChanges reports whether SQL text changes the database (a query that
-// only reads, SELECT, SHOW, EXPLAIN, does not).
-func sqlChanges(q string) bool {
-	return sqlWrite().MatchString(sqlComment().ReplaceAllString(q, " "))
-}
