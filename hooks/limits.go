@@ -53,6 +53,42 @@ func (s *session) limitsFromPrompt(text string) {
 	for _, l := range risk.ParseLimits(text) {
 		s.addLimit(l, fromPrompt)
 	}
+	s.keepNamed(text)
+}
+
+// keepNamed keeps in force the values the prompt names in quotes
+// (risk.NamedValues): they replace the values named before, and a prompt
+// that speaks of a kept value again without quoting it lifts it.
+func (s *session) keepNamed(text string) {
+	r := s.riskState()
+	named := risk.NamedValues(text)
+	r.Limits = slices.DeleteFunc(r.Limits, func(l state.Limit) bool {
+		return l.Class == string(risk.Keep) && (len(named) > 0 || strings.Contains(text, l.Target))
+	})
+	for _, l := range named {
+		s.addLimit(l, fromPrompt)
+	}
+}
+
+// noteKept remembers the files a successful write puts a kept value into
+// (a Write whose original text is not known can take it out again).
+func (s *session) noteKept(c risk.Call) {
+	if s.w.Risk == nil || c.FilePath == "" {
+		return
+	}
+	for i := range s.w.Risk.Limits {
+		l := &s.w.Risk.Limits[i]
+		if l.Class != string(risk.Keep) {
+			continue
+		}
+		l.Files = slices.DeleteFunc(l.Files, func(f string) bool { return f == c.FilePath })
+		if strings.Contains(c.NewText, l.Target) {
+			l.Files = append(l.Files, c.FilePath)
+			if len(l.Files) > state.MaxKeptFiles {
+				l.Files = l.Files[1:]
+			}
+		}
+	}
 }
 
 // noteGenerated keeps in force the header of a generated file the agent
@@ -147,6 +183,7 @@ func (s *session) addLimit(l risk.Limit, source string) *state.Limit {
 	same := func(o state.Limit) bool { return o.Class == sl.Class && o.Target == sl.Target }
 	if i := slices.IndexFunc(r.Limits, same); i >= 0 {
 		if source == fromPrompt || r.Limits[i].Source == fromClaudeMD {
+			sl.Files = r.Limits[i].Files
 			r.Limits[i] = sl
 		}
 		return &r.Limits[i]
@@ -169,7 +206,7 @@ func (s *session) addLimit(l risk.Limit, source string) *state.Limit {
 }
 
 func limitOf(l state.Limit) risk.Limit {
-	return risk.Limit{Class: risk.LimitClass(l.Class), Target: l.Target, Text: l.Text, Ask: l.Ask}
+	return risk.Limit{Class: risk.LimitClass(l.Class), Target: l.Target, Text: l.Text, Ask: l.Ask, Files: l.Files}
 }
 
 // covered reports whether a recent prompt asks for the step a limit
@@ -240,6 +277,7 @@ func (s *session) limitCall(p *Payload, c risk.Call) []advice.Advisory {
 		advs = append(advs, advice.Instruction(advice.InstructionFacts{
 			Call: s.w.ToolCalls, Tool: p.ToolName, Step: b.step,
 			Said: b.l.Text, Source: b.l.Source, Failed: p.HookEventName == PostToolUseFailure,
+			Named: b.l.Class == string(risk.Keep),
 		}))
 	}
 	return advs

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -178,5 +179,49 @@ func TestDeclinedPlaceRestated(t *testing.T) {
 	got := s.limitsBeyond(nil)
 	if len(got) != 1 || got[0] != "the user declined call #6: mkdir -p ../projects/a" {
 		t.Fatalf("limitsBeyond = %q", got)
+	}
+}
+
+// TestNamedValueKept holds the keep limit to athena-aider, both ways: the
+// user named a model in quotes, the agent wrote it into the config, and a
+// later Write of the config without it (the CLI of the day gave no
+// original text) draws an instruction advisory that quotes the user; the
+// same rewrite after the user let the value go, or a rewrite that keeps
+// it, stays quiet.
+func TestNamedValueKept(t *testing.T) {
+	const named = "gemini-2.5-flash-preview-05-20:free"
+	for _, tc := range []struct {
+		name  string
+		later string // a prompt between the two writes ("" for none)
+		model string // the model the second write sets
+		want  bool
+	}{
+		{name: "swapped unasked", model: "gemini-2.0-flash-exp:free", want: true},
+		{name: "kept", model: named},
+		{name: "a short go-on keeps it", later: "can you try running it and see if it works", model: "gemini-2.0-flash-exp:free", want: true},
+		{name: "the user named another", later: `ok then use "gemini-2.0-flash-exp:free"`, model: "gemini-2.0-flash-exp:free"},
+		{name: "the user let it go", later: "gemini-2.5-flash-preview-05-20:free does not exist, pick any free gemini", model: "gemini-2.0-flash-exp:free"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Instruction = settings.Advise
+			conf := filepath.Join(s.project, ".aider.conf.yml")
+			write := func(model string) {
+				s.tool("Write", jsonStr(map[string]any{"file_path": conf, "content": "model: \"openrouter/google/" + model + "\"\nyes-always: true\n"}), map[string]any{})
+			}
+			s.userPrompt(`write an aider config that uses gemini. err wait.... "` + named + `"`)
+			write(named)
+			if tc.later != "" {
+				s.userPrompt(tc.later)
+			}
+			write(tc.model)
+			got := s.lastSaid("instruction")
+			if tc.want != (got != "") {
+				t.Fatalf("instruction advisory = %q, want one: %v", got, tc.want)
+			}
+			if tc.want && (!strings.Contains(got, `takes "`+named+`"`) || !strings.Contains(got, "err wait")) {
+				t.Errorf("advisory does not name the value and quote the user: %s", got)
+			}
+		})
 	}
 }

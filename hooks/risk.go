@@ -172,6 +172,9 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 	if s.mode(advice.KindInstruction) != settings.Off {
 		advs = s.limitCall(p, c)
 	}
+	if !failed && (c.Tool == "Write" || c.Tool == "Edit" || c.Tool == "MultiEdit") {
+		s.noteKept(c)
+	}
 	if len(advs) > 0 {
 		// The broken instruction says more than the catalogue would.
 		findings = nil

@@ -414,7 +414,8 @@ const MaxLimits = 16
 // their words, where it came from, and when it was last advised.
 type Limit struct {
 	// Class is what it forbids: change, commit, push, install, delete,
-	// restart; Target, if set, the one thing it protects.
+	// restart, checks, tool, comment, or keep (a value the user named);
+	// Target, if set, the one thing it protects.
 	Class  string `json:"class"`
 	Target string `json:"target,omitempty"`
 	Text   string `json:"text"`
@@ -428,7 +429,13 @@ type Limit struct {
 	Source string `json:"source"`
 	// Advised is the tool-call count at its last advisory (0: never).
 	Advised int `json:"advised,omitempty"`
+	// Files, for a "keep" limit (a value the user named, Target), are the
+	// files the session wrote that value into, newest last.
+	Files []string `json:"files,omitempty"`
 }
+
+// MaxKeptFiles bounds a keep limit's files.
+const MaxKeptFiles = 4
 
 // Failure is a command that failed recently.
 type Failure struct {

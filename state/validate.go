@@ -364,7 +364,7 @@ func (v *vet) sessionID(key, id string) {
 var (
 	intentTypes   = []string{"feature", "bugfix", "refactor", "research", "docs", "unknown"}
 	topics        = []string{"anchored", "unanchored", "conflict", "neutral"}
-	limitClasses  = []string{"change", "commit", "push", "install", "delete", "restart", "checks", "tool", "comment"}
+	limitClasses  = []string{"change", "commit", "push", "install", "delete", "restart", "checks", "tool", "comment", "keep"}
 	limitSources  = []string{"prompt", "CLAUDE.md", "file", "declined"}
 	detectors     = append([]string{"all"}, Detectors()...)
 	verdictKinds  = []string{"no_anchor", "insufficient_data", "on_task", "tolerable_side_quest", "refocus_moment", "real_drift"}
@@ -458,6 +458,7 @@ func (w Window) Validate() error {
 				v.maxLen("text", l.Text, 500)
 				v.enum("source", l.Source, limitSources)
 				v.min("advised", int64(l.Advised), 0)
+				v.strs("files", l.Files, MaxKeptFiles, 1024)
 			})
 			v.each("asked", len(r.Asked), MaxAsked, func(i int) {
 				a := &r.Asked[i]

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // LimitClass is what an instruction in force forbids.
@@ -31,6 +32,11 @@ const (
 	// NoComment forbids posting on the forge in the user's name: "don't
 	// send any comments or reviews", "no action on the remote".
 	NoComment LimitClass = "comment"
+	// Keep holds a value the user named in quotes ("use
+	// \"gemini-2.5-flash-preview-05-20:free\""), its Target: a write that
+	// takes it out of a file puts the agent's choice in place of the
+	// user's.
+	Keep LimitClass = "keep"
 )
 
 // toolNames are the CLI's tool names a limit may forbid, by the word a
@@ -76,6 +82,10 @@ type Limit struct {
 	// Ask is set for "ask before …": a later prompt that asks for the
 	// step covers it.
 	Ask bool
+	// Files, for a Keep limit, are the files this session wrote its value
+	// into: a Write whose original text is not known breaks it by leaving
+	// the value out of one of them.
+	Files []string
 }
 
 // verbs maps the start of a verb to the class of limit it sets when
@@ -620,8 +630,11 @@ func Broken(ls []Limit, c Call) []string {
 			return steps
 		}
 		for i, l := range ls {
-			if l.Class == NoChange && (l.Target == "" || names(c.FilePath, l.Target)) {
+			switch {
+			case l.Class == NoChange && (l.Target == "" || names(c.FilePath, l.Target)):
 				steps[i] = "writes " + c.FilePath
+			case l.Class == Keep:
+				steps[i] = dropsValue(l, c)
 			}
 		}
 		return steps
@@ -1259,4 +1272,83 @@ func GeneratedHeader(content string) string {
 		}
 	}
 	return ""
+}
+
+// quoted is a value in quotes or backticks within a sentence.
+var quoted = lazy("[\"'`“”‘’]([^\"'`“”‘’\\n]{6,80})[\"'`“”‘’]")
+
+// namedValue is a value a user picks by its exact name: a model, a
+// version, an image tag ("gemini-2.5-flash-preview-05-20:free",
+// "node:20.11-alpine"): letters, digits and a separator, no spaces.
+var namedValue = lazy(`^[A-Za-z0-9][A-Za-z0-9._:/@-]*[A-Za-z0-9]$`)
+
+// NamedValues reads the values a prompt names in quotes as the ones to
+// use, each a Keep limit: a model, version or tag, with letters, digits
+// and a separator ("-", ".", ":", "_", "/"), not a URL or a file name. A
+// value in a question, or after a word that lets it go ("instead of",
+// "replace", "not", "from"), is not kept.
+func NamedValues(text string) []Limit {
+	var out []Limit
+	said := func(sentence string) string {
+		// A short prompt is quoted whole: "err wait.... \"…:free\"".
+		if t := strings.TrimSpace(text); utf8.RuneCountInString(t) <= 300 {
+			return t
+		}
+		return sentence
+	}
+	for _, s := range sentences(text) {
+		if strings.HasSuffix(s[0], "?") || strings.ContainsRune(s[0], '\x1b') {
+			continue
+		}
+		for _, m := range quoted().FindAllStringSubmatchIndex(s[0], 8) {
+			v := s[0][m[2]:m[3]]
+			if !namedValue().MatchString(v) || !strings.ContainsAny(v, "0123456789") || !strings.ContainsFunc(v, unicode.IsLetter) ||
+				!strings.ContainsAny(v, "-.:_/") || strings.Contains(v, "://") || fileName(v) {
+				continue
+			}
+			if lets := words(strings.ToLower(s[0][:m[0]])); slices.ContainsFunc(lets, letsGo) {
+				continue
+			}
+			if !slices.ContainsFunc(out, func(l Limit) bool { return l.Target == v }) && len(out) < 4 {
+				out = append(out, Limit{Class: Keep, Target: v, Text: said(s[0])})
+			}
+		}
+	}
+	return out
+}
+
+// letsGo is a word before a named value that lets it go rather than keeps
+// it: "instead of X", "replace X", "not X", "from X to Y".
+func letsGo(w string) bool {
+	switch w {
+	case "instead", "replace", "remove", "rename", "delete", "drop", "from", "not", "don't", "never", "without", "old", "stop", "avoid", "no":
+		return true
+	}
+	return false
+}
+
+// fileName tells a value that is a file's name by its extension.
+func fileName(v string) bool {
+	switch strings.ToLower(path.Ext(v)) {
+	case ".md", ".json", ".yaml", ".yml", ".toml", ".txt", ".html", ".css", ".sh", ".sql", ".lock", ".log", ".env":
+		return true
+	}
+	return codeFile(v)
+}
+
+// dropsValue is the step of a file write against a Keep limit: it takes
+// the named value out of the file (the original text held it, or, not
+// known, the session wrote it there), "" when it keeps it.
+func dropsValue(l Limit, c Call) string {
+	if strings.Contains(c.NewText, l.Target) {
+		return ""
+	}
+	had := strings.Contains(c.OldText, l.Target)
+	if c.OldText == "" && c.Tool == "Write" {
+		had = slices.Contains(l.Files, c.FilePath)
+	}
+	if !had {
+		return ""
+	}
+	return `takes "` + l.Target + `", the value the user named, out of ` + c.FilePath
 }

@@ -17,6 +17,9 @@ type InstructionFacts struct {
 	Said, Source string
 	// Failed: the call reported a failure, so the step may not have run.
 	Failed bool
+	// Named: the instruction is a value the user named (a model, a
+	// version), which the step took out.
+	Named bool
 }
 
 // Instruction words the advisory: the step, the instruction it goes
@@ -32,6 +35,9 @@ func Instruction(f InstructionFacts) Advisory {
 	case "file":
 		where = "the file itself says"
 		next = "a hand edit of a generated file is lost when it is generated again: undo it, and change what it is generated from (its template or schema) and regenerate, or ask the user."
+	}
+	if f.Named {
+		next = "tell the user in one sentence that what they chose was replaced and why, and ask whether to keep the change or put their value back."
 	}
 	failed := ""
 	if f.Failed {
