@@ -62,11 +62,18 @@ func (s *session) limitsFromPrompt(text string) {
 func (s *session) keepNamed(text string) {
 	r := s.riskState()
 	named := risk.NamedValues(text)
+	files := map[string][]string{} // a value named again keeps the files it is in
 	r.Limits = slices.DeleteFunc(r.Limits, func(l state.Limit) bool {
-		return l.Class == string(risk.Keep) && (len(named) > 0 || strings.Contains(text, l.Target))
+		if l.Class != string(risk.Keep) {
+			return false
+		}
+		files[l.Target] = l.Files
+		return len(named) > 0 || strings.Contains(text, l.Target)
 	})
 	for _, l := range named {
-		s.addLimit(l, fromPrompt)
+		if kept := s.addLimit(l, fromPrompt); kept != nil && kept.Files == nil {
+			kept.Files = files[l.Target]
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -195,10 +196,12 @@ func TestNamedValueKept(t *testing.T) {
 		later string // a prompt between the two writes ("" for none)
 		model string // the model the second write sets
 		want  bool
+		quote string // what the advisory quotes of the user (default: the first prompt)
 	}{
 		{name: "swapped unasked", model: "gemini-2.0-flash-exp:free", want: true},
 		{name: "kept", model: named},
 		{name: "a short go-on keeps it", later: "can you try running it and see if it works", model: "gemini-2.0-flash-exp:free", want: true},
+		{name: "named again", later: `yes, "` + named + `"`, model: "gemini-2.0-flash-exp:free", want: true, quote: "yes, "},
 		{name: "the user named another", later: `ok then use "gemini-2.0-flash-exp:free"`, model: "gemini-2.0-flash-exp:free"},
 		{name: "the user let it go", later: "gemini-2.5-flash-preview-05-20:free does not exist, pick any free gemini", model: "gemini-2.0-flash-exp:free"},
 	} {
@@ -219,7 +222,8 @@ func TestNamedValueKept(t *testing.T) {
 			if tc.want != (got != "") {
 				t.Fatalf("instruction advisory = %q, want one: %v", got, tc.want)
 			}
-			if tc.want && (!strings.Contains(got, `takes "`+named+`"`) || !strings.Contains(got, "err wait")) {
+			quote := cmp.Or(tc.quote, "err wait")
+			if tc.want && (!strings.Contains(got, `takes "`+named+`"`) || !strings.Contains(got, quote)) {
 				t.Errorf("advisory does not name the value and quote the user: %s", got)
 			}
 		})
