@@ -170,6 +170,10 @@ type cmd struct {
 	// guarded: the command runs only if an earlier one succeeded (the
 	// right side of a && list).
 	guarded bool
+	// inner are the simple commands of its arguments' command
+	// substitutions (kill $(pgrep -f x): pgrep -f x), which cmds also
+	// lists in their own right.
+	inner []cmd
 }
 
 func checkCommand(c Call) []Finding {
@@ -322,6 +326,7 @@ func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
 			}
 			c := simple(ce)
 			c.guarded = guarded[x]
+			c.inner = substituted(ce)
 			noteVars(ce, vars)
 			expandAll(c.args, vars)
 			for _, r := range x.Redirs {
@@ -356,6 +361,22 @@ func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
 		return true
 	})
 	return cmds, pipes
+}
+
+// substituted is the simple commands inside a command's arguments'
+// command substitutions ($(…) and `…`).
+func substituted(ce *syntax.CallExpr) []cmd {
+	var out []cmd
+	for _, w := range ce.Args {
+		syntax.Walk(w, func(n syntax.Node) bool {
+			if in, ok := n.(*syntax.CallExpr); ok {
+				out = append(out, simple(in))
+				return false
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // noteVars records the literal values an assignment-only statement

@@ -57,49 +57,31 @@ func RanWords(c Call) []string {
 // killPatterns are the names or patterns a command kills processes by:
 // pkill's and killall's operands, and the pattern of a kill's command
 // substitution (kill $(pgrep -f X), kill $(ps aux | grep X | awk …)).
-func killPatterns(name string, x cmd, depth int) []string {
+func killPatterns(name string, x cmd) []string {
 	switch name {
 	case "pkill", "killall":
 		_, params := splitFlagsWith(x.args[1:], killValued)
 		return params
 	case "kill":
 		var out []string
-		for _, a := range x.args[1:] {
-			inner, ok := substitution(a)
-			if !ok || depth >= 2 {
+		for _, y := range x.inner {
+			if len(y.args) == 0 {
 				continue
 			}
-			cmds, _ := parseCommand(inner, depth+1)
-			for _, y := range cmds {
-				if len(y.args) == 0 {
-					continue
-				}
-				switch path.Base(y.args[0]) {
-				case "pgrep":
-					_, ps := splitFlagsWith(y.args[1:], killValued)
-					out = append(out, ps...)
-				case "grep":
-					flags, ps := splitFlagsWith(y.args[1:], nil)
-					if len(ps) > 0 && !contains(flags, "-v") {
-						out = append(out, ps[0])
-					}
+			switch path.Base(y.args[0]) {
+			case "pgrep":
+				_, ps := splitFlagsWith(y.args[1:], killValued)
+				out = append(out, ps...)
+			case "grep":
+				flags, ps := splitFlagsWith(y.args[1:], nil)
+				if len(ps) > 0 && !contains(flags, "-v") {
+					out = append(out, ps[0])
 				}
 			}
 		}
 		return out
 	}
 	return nil
-}
-
-// substitution is the command inside $(…) or `…` that a word is.
-func substitution(w string) (string, bool) {
-	if s, ok := strings.CutPrefix(w, "$("); ok && strings.HasSuffix(s, ")") {
-		return strings.TrimSuffix(s, ")"), true
-	}
-	if len(w) > 2 && w[0] == '`' && w[len(w)-1] == '`' {
-		return w[1 : len(w)-1], true
-	}
-	return "", false
 }
 
 // checkKillOther finds a kill by name of a program no command of the
@@ -109,7 +91,7 @@ func substitution(w string) (string, bool) {
 // git and the runtimes are checkGitLock's.
 func checkKillOther(c Call, name string, x cmd) []Finding {
 	var out []Finding
-	for _, p := range killPatterns(name, x, 0) {
+	for _, p := range killPatterns(name, x) {
 		p = strings.Trim(p, `'"`)
 		if p == "" || strings.ContainsAny(p, " \t") || isGitProgram(p) || isRuntime(p) || relaunched[strings.ToLower(p)] {
 			continue
