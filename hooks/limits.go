@@ -77,10 +77,14 @@ func (s *session) keepNamed(text string) {
 	}
 }
 
-// noteKept remembers the files a successful write puts a kept value into
-// (a Write whose original text is not known can take it out again).
+// noteKept remembers the files a successful write (Write, Edit,
+// MultiEdit) puts a kept value into: a Write whose original text is not
+// known can take it out again.
 func (s *session) noteKept(c risk.Call) {
-	if s.w.Risk == nil || c.FilePath == "" {
+	switch {
+	case s.w.Risk == nil || c.FilePath == "":
+		return
+	case c.Tool != "Write" && c.Tool != "Edit" && c.Tool != "MultiEdit":
 		return
 	}
 	for i := range s.w.Risk.Limits {

@@ -172,7 +172,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 	if s.mode(advice.KindInstruction) != settings.Off {
 		advs = s.limitCall(p, c)
 	}
-	if !failed && (c.Tool == "Write" || c.Tool == "Edit" || c.Tool == "MultiEdit") {
+	if !failed {
 		s.noteKept(c)
 	}
 	if len(advs) > 0 {

@@ -1302,8 +1302,7 @@ func NamedValues(text string) []Limit {
 		}
 		for _, m := range quoted().FindAllStringSubmatchIndex(s[0], 8) {
 			v := s[0][m[2]:m[3]]
-			if !namedValue().MatchString(v) || !strings.ContainsAny(v, "0123456789") || !strings.ContainsFunc(v, unicode.IsLetter) ||
-				!strings.ContainsAny(v, "-.:_/") || strings.Contains(v, "://") || fileName(v) {
+			if !keepable(v) {
 				continue
 			}
 			if lets := words(strings.ToLower(s[0][:m[0]])); slices.ContainsFunc(lets, letsGo) {
@@ -1315,6 +1314,13 @@ func NamedValues(text string) []Limit {
 		}
 	}
 	return out
+}
+
+// keepable tells a value that names one thing exactly: letters, digits
+// and a separator, no spaces, not a URL or a file name.
+func keepable(v string) bool {
+	return namedValue().MatchString(v) && strings.ContainsAny(v, "0123456789") && strings.ContainsFunc(v, unicode.IsLetter) &&
+		strings.ContainsAny(v, "-.:_/") && !strings.Contains(v, "://") && !fileName(v)
 }
 
 // letsGo is a word before a named value that lets it go rather than keeps
