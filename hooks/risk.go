@@ -366,7 +366,7 @@ func (s *session) readCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 	if project == "" {
 		project = p.Cwd
 	}
-	c = risk.Call{Tool: tool, Name: name, Command: in.Command, NoSandbox: in.NoSandbox, FilePath: in.FilePath, ProjectDir: project, Root: s.env.FSRoot}
+	c = risk.Call{Tool: tool, Name: name, Command: in.Command, NoSandbox: in.NoSandbox, FilePath: risk.SlashPath(in.FilePath), ProjectDir: risk.SlashPath(project), Root: s.env.FSRoot}
 	switch tool {
 	case "SQL":
 		c.SQL = in.Query + in.SQL

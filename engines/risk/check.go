@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -32,7 +33,8 @@ type Call struct {
 	// joined) and the text it replaces ("" for Write unless the original
 	// file is known).
 	FilePath, NewText, OldText string
-	// ProjectDir is the project's root ("" if unknown).
+	// ProjectDir is the project's root ("" if unknown), a Windows one as
+	// SlashPath writes it (/c/Users/ana/app).
 	ProjectDir string
 	// Written are files this session created or wrote (deleting one, or
 	// discarding its changes, is the session undoing its own work);
@@ -564,6 +566,7 @@ func echoes(st *syntax.Stmt) bool {
 // resolve makes p absolute against dir; ~ and $HOME stay as they are
 // (they are outside any project).
 func resolve(p, dir string) string {
+	p = SlashPath(p)
 	if p == "" || strings.HasPrefix(p, "~") || strings.HasPrefix(p, "$") || path.IsAbs(p) || dir == "" {
 		if path.IsAbs(p) {
 			return path.Clean(p)
@@ -571,6 +574,17 @@ func resolve(p, dir string) string {
 		return p
 	}
 	return path.Join(dir, p)
+}
+
+// SlashPath writes a Windows path as Git Bash does (C:\Users\ana and
+// C:/Users/ana are /c/Users/ana), so that a project, a file tool's path
+// and a shell command's operand compare equal however each spelled it;
+// any other path is returned as it is.
+func SlashPath(p string) string {
+	if len(p) < 3 || p[1] != ':' || p[2] != '/' && p[2] != '\\' || !unicode.IsLetter(rune(p[0])) || p[0] > unicode.MaxASCII {
+		return p
+	}
+	return "/" + strings.ToLower(p[:1]) + strings.ReplaceAll(p[2:], `\`, "/")
 }
 
 // homeOf is the home directory a project path shows ("/home/ana" of
@@ -665,7 +679,15 @@ var buildDirs = map[string]bool{
 // generated are file names and suffixes whose loss costs nothing.
 var generatedSuffixes = []string{".log", ".tmp", ".bak", ".orig", ".rej", ".pyc", ".o", ".swp", "~", ".DS_Store", ".pid", ".lock", ".tsbuildinfo"}
 
+// lockFiles are the lockfiles a package manager writes again on the next
+// install (yarn.lock, Cargo.lock and the like end in .lock, a generated
+// suffix): deleting one with node_modules is the routine clean reinstall.
+var lockFiles = map[string]bool{"package-lock.json": true, "npm-shrinkwrap.json": true, "pnpm-lock.yaml": true, "bun.lockb": true}
+
 func isBuildPath(p string) bool {
+	if lockFiles[path.Base(p)] {
+		return true
+	}
 	for _, el := range strings.Split(strings.Trim(p, "/"), "/") {
 		if buildDirs[el] || strings.HasSuffix(el, ".egg-info") {
 			return true
@@ -1428,6 +1450,12 @@ func Creates(c Call, written []string) []string {
 		switch name {
 		case "touch", "mkdir":
 			files = append(files, params...)
+		case "npm", "pnpm", "yarn", "bun", "npx", "bunx", "cargo", "git":
+			if d := scaffolded(name, params); d != "" {
+				files = append(files, d)
+			}
+		}
+		switch name {
 		case "cp", "mv", "install", "git":
 			if name == "git" {
 				if len(params) < 3 || params[0] != "mv" {
@@ -1452,6 +1480,32 @@ func Creates(c Call, written []string) []string {
 		}
 	})
 	return out
+}
+
+// scaffolded is the new directory a scaffolding command makes, its
+// files the session's own: npm create vite@latest app (npm init, pnpm,
+// yarn and bun create too), npx create-next-app app, cargo new app, git
+// clone URL [dir]. "" for one that scaffolds into the current directory
+// (.), or names none.
+func scaffolded(name string, params []string) string {
+	var dir string
+	switch {
+	case len(params) >= 3 && (params[0] == "create" || name == "npm" && params[0] == "init") && name != "npx" && name != "cargo" && name != "git":
+		dir = params[2]
+	case (name == "npx" || name == "bunx") && len(params) >= 2 && strings.HasPrefix(path.Base(params[0]), "create-"):
+		dir = params[1]
+	case name == "cargo" && len(params) >= 2 && params[0] == "new":
+		dir = params[1]
+	case name == "git" && len(params) >= 2 && params[0] == "clone":
+		dir = strings.TrimSuffix(path.Base(strings.TrimSuffix(params[1], "/")), ".git")
+		if len(params) >= 3 {
+			dir = params[2]
+		}
+	}
+	if dir == "." || dir == "./" || strings.HasPrefix(dir, "-") {
+		return ""
+	}
+	return dir
 }
 
 // checkPowerShell reads the script of a powershell call (the arguments

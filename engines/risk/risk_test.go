@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -432,6 +433,59 @@ func TestMovedIsNotMade(t *testing.T) {
 	}
 }
 
+// TestScaffoldIsMade: the directory a scaffolding command makes is the
+// session's, so deleting the template's files in it is the session's own
+// work (twenty-second set, ext-cutesticky #46: the Vite template's
+// HelloWorld.vue and vue.svg after npm create vite@latest at #16, false
+// to both judges); a scaffold into "." makes nothing of the project the
+// session's.
+func TestScaffoldIsMade(t *testing.T) {
+	const project = "/Users/ana/Desktop"
+	for _, tc := range []struct {
+		cmd  string
+		want []string
+	}{
+		{"npm create vite@latest cute-sticky -- --template vue-ts", []string{project + "/cute-sticky"}},
+		{"npm init vite@latest app", []string{project + "/app"}},
+		{"pnpm create next-app web", []string{project + "/web"}},
+		{"npx create-next-app@latest site --typescript", []string{project + "/site"}},
+		{"cargo new tool", []string{project + "/tool"}},
+		{"git clone https://github.com/o/repo.git", []string{project + "/repo"}},
+		{"git clone https://github.com/o/repo.git ../other", []string{"/Users/ana/other"}},
+		{"npm create vite@latest . -- --template vue-ts", nil},
+		{"npm init -y", nil},
+		{"npm install vite", nil},
+	} {
+		if got := Creates(Call{Command: tc.cmd, ProjectDir: project}, nil); !slices.Equal(got, tc.want) {
+			t.Errorf("Creates(%q) = %q, want %q", tc.cmd, got, tc.want)
+		}
+	}
+	made := Creates(Call{Command: "npm create vite@latest cute-sticky -- --template vue-ts", ProjectDir: project}, nil)
+	checkCommands(t, project, made, "%s after the scaffold: got %s, want %q", []struct{ cmd, want string }{
+		{"rm -f cute-sticky/src/components/HelloWorld.vue cute-sticky/src/assets/vue.svg", ""},
+		{"rm -f other/src/main.ts", "rm-file"},
+	})
+}
+
+// TestReinstall: deleting node_modules and the lockfile to install again
+// loses nothing (twenty-second set: ext-solsmile #27 and #36, ext-golfgod
+// #23, false or useless to both judges), on Windows too, where the
+// project is C:\Users\… and Git Bash writes /c/Users/….
+func TestReinstall(t *testing.T) {
+	checkCommands(t, "/home/ana/app", nil, "%s: got %s, want %q", []struct{ cmd, want string }{
+		{"rm -rf node_modules package-lock.json && npm install", ""},
+		{"rm package-lock.json", ""},
+		{"rm -f pnpm-lock.yaml yarn.lock bun.lockb", ""},
+		{"rm -rf src", "rm-recursive"},
+		{"rm package.json", "rm-file"},
+	})
+	checkCommands(t, SlashPath(`C:\Users\yyash\Coding\polydot`), nil, "%s on Windows: got %s, want %q", []struct{ cmd, want string }{
+		{"cd /c/Users/yyash/Coding/polydot/contracts && rm -rf node_modules package-lock.json && npm init -y", ""},
+		{"cd C:/Users/yyash/Coding/polydot/contracts && rm -rf src", "rm-recursive"},
+		{"rm -rf /c/Users/yyash/Documents/old", "rm-outside"},
+	})
+}
+
 // TestHomePaths: "~" is the home the project path shows, so a file the
 // session created after `cd ~/proj` is its own to delete (mthis-action,
 // calls 68-72), while `rm -rf ~/Downloads` is still outside the project.
@@ -800,5 +854,24 @@ func TestNoToolByName(t *testing.T) {
 	c.Name = ""
 	if got := Broken([]Limit{noBash}, c); got[0] == "" {
 		t.Fatalf("the Bash tool itself kept a limit on Bash")
+	}
+}
+
+func TestSlashPath(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`C:\Users\ana\app`, "/c/Users/ana/app"},
+		{"c:/Users/ana/app", "/c/Users/ana/app"},
+		{"D:/", "/d/"},
+		{"/c/Users/ana", "/c/Users/ana"},
+		{"/home/ana/app", "/home/ana/app"},
+		{"src/app.ts", "src/app.ts"},
+		{"a:", "a:"},
+		{"1:/x", "1:/x"},
+		{"é:/x", "é:/x"},
+		{"host:/etc/x", "host:/etc/x"},
+	} {
+		if got := SlashPath(tc.in); got != tc.want {
+			t.Errorf("SlashPath(%q) = %q, want %q", tc.in, got, tc.want)
+		}
 	}
 }
