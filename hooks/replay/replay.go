@@ -50,6 +50,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/djinn-cc/djinn/engines/risk"
 	"github.com/djinn-cc/djinn/hooks"
 	"github.com/djinn-cc/djinn/hooks/transcript"
 	"github.com/djinn-cc/djinn/settings"
@@ -521,6 +522,9 @@ func sanitize(s string) string {
 // and that cwd as the transcript has it.
 type paths struct {
 	fsRoot, projectDir, origCwd string
+	// win maps every spelling of a Windows project (mapString), made on
+	// first use.
+	win *strings.Replacer
 }
 
 // mapPath moves an absolute path of the original machine under the scratch
@@ -528,6 +532,11 @@ type paths struct {
 func (r *paths) mapPath(p string) string {
 	if p == "" {
 		return p
+	}
+	if w := risk.SlashPath(p); w != p {
+		// A Windows path (C:\Users\ana, c:/Users/ana) goes where Git
+		// Bash would name it (/c/Users/ana), as the hooks read it.
+		return filepath.Join(r.fsRoot, w)
 	}
 	if !filepath.IsAbs(p) {
 		base := r.projectDir
@@ -918,10 +927,42 @@ func (r *paths) mapInput(raw json.RawMessage) json.RawMessage {
 // scratch file system, the original project directory elsewhere in a text
 // becomes the scratch project.
 func (r *paths) mapString(x string) string {
-	if filepath.IsAbs(x) && !strings.ContainsAny(x, "\n ") {
+	if u := r.user(); u != "" && strings.Contains(x, "[USER]") {
+		// An archive that redacted user names as [USER] in commands and
+		// paths but kept the cwd's (M-Claude): one user, one home.
+		x = strings.ReplaceAll(x, "[USER]", u)
+	}
+	if (filepath.IsAbs(x) || risk.SlashPath(x) != x) && !strings.ContainsAny(x, "\n ") {
 		return r.mapPath(x)
 	}
-	return strings.ReplaceAll(x, r.origCwd, r.projectDir)
+	w := risk.SlashPath(r.origCwd)
+	if w == r.origCwd {
+		return strings.ReplaceAll(x, r.origCwd, r.projectDir)
+	}
+	if r.win == nil {
+		// Every spelling of a Windows project (C:\x, C:/x, c:/x, /c/x), in
+		// one pass: the scratch project ends in /c/x, which a second pass
+		// would map again.
+		fwd := strings.ReplaceAll(r.origCwd, `\`, "/")
+		r.win = strings.NewReplacer(r.origCwd, r.projectDir, strings.ToUpper(fwd[:1])+fwd[1:], r.projectDir,
+			strings.ToLower(fwd[:1])+fwd[1:], r.projectDir, w, r.projectDir)
+	}
+	return r.win.Replace(x)
+}
+
+// user is the user name the original cwd shows under /Users/, /home/ or
+// C:\Users\, "" when it shows none or a redacted one.
+func (r *paths) user() string {
+	w := strings.ReplaceAll(risk.SlashPath(r.origCwd), `\`, "/")
+	for _, root := range []string{"/Users/", "/home/"} {
+		if _, rest, ok := strings.Cut(w, root); ok {
+			name, _, _ := strings.Cut(rest, "/")
+			if name != "" && !strings.ContainsAny(name, "[]") {
+				return name
+			}
+		}
+	}
+	return ""
 }
 
 func (r *paths) mapValue(v any) any {
