@@ -5,8 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 	"sync"
+	"unicode"
 
 	"mvdan.cc/sh/v3/syntax"
 
