@@ -399,7 +399,7 @@ func gitHead() string {
 var judgePairs = [][2]string{
 	{"A", "B"}, {"E", "F"}, {"G", "H"}, {"I", "J"}, {"K", "L"}, {"M", "N"}, {"O", "P"}, {"Q", "R"},
 	{"S", "T"}, {"U", "V"}, {"W", "X"}, {"Y", "Z"}, {"AA", "AB"}, {"AC", "AD"}, {"AE", "AF"}, {"AG", "AH"},
-	{"AI", "AJ"}, {"AK", "AL"}, {"AM", "AN"}, {"AO", "AP"}, {"AQ", "AR"}, {"AS", "AT"}, {"AU", "AV"}, {"AW", "AX"}, {"AY", "AZ"}, {"BA", "BB"}, {"BC", "BD"},
+	{"AI", "AJ"}, {"AK", "AL"}, {"AM", "AN"}, {"AO", "AP"}, {"AQ", "AR"}, {"AS", "AT"}, {"AU", "AV"}, {"AW", "AX"}, {"AY", "AZ"}, {"BA", "BB"}, {"BC", "BD"}, {"BE", "BF"},
 }
 
 // soloJudges labelled without a second judge of the same advisories.
