@@ -172,10 +172,10 @@ type cmd struct {
 	// guarded: the command runs only if an earlier one succeeded (the
 	// right side of a && list).
 	guarded bool
-	// inner are the simple commands of its arguments' command
-	// substitutions (kill $(pgrep -f x): pgrep -f x), which cmds also
-	// lists in their own right.
-	inner []cmd
+	// call is the command as parsed, for the readings that need more than
+	// its words (the command substitutions of kill $(pgrep -f x):
+	// substituted).
+	call *syntax.CallExpr
 }
 
 func checkCommand(c Call) []Finding {
@@ -328,7 +328,7 @@ func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
 			}
 			c := simple(ce)
 			c.guarded = guarded[x]
-			c.inner = substituted(ce)
+			c.call = ce
 			noteVars(ce, vars)
 			expandAll(c.args, vars)
 			for _, r := range x.Redirs {
@@ -366,10 +366,14 @@ func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
 }
 
 // substituted is the simple commands inside a command's arguments'
-// command substitutions ($(…) and `…`).
-func substituted(ce *syntax.CallExpr) []cmd {
+// command substitutions ($(…) and `…`), which the parse also lists in their
+// own right; none for a command not parsed from source.
+func substituted(x cmd) []cmd {
+	if x.call == nil {
+		return nil
+	}
 	var out []cmd
-	for _, w := range ce.Args {
+	for _, w := range x.call.Args {
 		syntax.Walk(w, func(n syntax.Node) bool {
 			if in, ok := n.(*syntax.CallExpr); ok {
 				out = append(out, simple(in))
@@ -1488,17 +1492,25 @@ func Creates(c Call, written []string) []string {
 // clone URL [dir]. "" for one that scaffolds into the current directory
 // (.), or names none.
 func scaffolded(name string, params []string) string {
+	if len(params) < 2 {
+		return ""
+	}
 	var dir string
-	switch {
-	case len(params) >= 3 && (params[0] == "create" || name == "npm" && params[0] == "init") && name != "npx" && name != "cargo" && name != "git":
-		dir = params[2]
-	case (name == "npx" || name == "bunx") && len(params) >= 2 && strings.HasPrefix(path.Base(params[0]), "create-"):
-		dir = params[1]
-	case name == "cargo" && len(params) >= 2 && params[0] == "new":
-		dir = params[1]
-	case name == "git" && len(params) >= 2 && params[0] == "clone":
-		dir = strings.TrimSuffix(path.Base(strings.TrimSuffix(params[1], "/")), ".git")
-		if len(params) >= 3 {
+	switch name {
+	case "npx", "bunx":
+		if strings.HasPrefix(path.Base(params[0]), "create-") {
+			dir = params[1]
+		}
+	case "cargo":
+		if params[0] == "new" {
+			dir = params[1]
+		}
+	case "git":
+		if params[0] == "clone" {
+			dir = cloneDir(params[1:])
+		}
+	default: // npm, pnpm, yarn, bun
+		if len(params) >= 3 && (params[0] == "create" || name == "npm" && params[0] == "init") {
 			dir = params[2]
 		}
 	}
@@ -1506,6 +1518,14 @@ func scaffolded(name string, params []string) string {
 		return ""
 	}
 	return dir
+}
+
+// cloneDir is where git clone URL [dir] puts the repository.
+func cloneDir(params []string) string {
+	if len(params) >= 2 {
+		return params[1]
+	}
+	return strings.TrimSuffix(path.Base(strings.TrimSuffix(params[0], "/")), ".git")
 }
 
 // checkPowerShell reads the script of a powershell call (the arguments

@@ -64,7 +64,7 @@ func killPatterns(name string, x cmd) []string {
 		return params
 	case "kill":
 		var out []string
-		for _, y := range x.inner {
+		for _, y := range substituted(x) {
 			if len(y.args) == 0 {
 				continue
 			}

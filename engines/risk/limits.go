@@ -1289,10 +1289,10 @@ var namedValue = lazy(`^[A-Za-z0-9][A-Za-z0-9._:/@-]*[A-Za-z0-9]$`)
 // "replace", "not", "from"), is not kept.
 func NamedValues(text string) []Limit {
 	var out []Limit
+	whole := strings.TrimSpace(text) // a short prompt is quoted whole: "err wait.... \"…:free\""
 	said := func(sentence string) string {
-		// A short prompt is quoted whole: "err wait.... \"…:free\"".
-		if t := strings.TrimSpace(text); utf8.RuneCountInString(t) <= 300 {
-			return t
+		if utf8.RuneCountInString(whole) <= 300 {
+			return whole
 		}
 		return sentence
 	}
