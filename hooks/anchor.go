@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/engines/lcs"
 	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/internal/sat"
@@ -203,9 +204,24 @@ func pickReply(t string) bool {
 	return true
 }
 
+// maxWordsInput bounds how much of a long prompt its words are read from.
+const maxWordsInput = 256 << 10
+
+// keptText is a prompt as the anchor keeps it (maxAnchorText runes) and,
+// when that cuts it, the words of the whole of it (at most 512, read from
+// its first maxWordsInput bytes): what drift measures against.
+func keptText(prompt string) (text string, words []string) {
+	prompt = strings.TrimSpace(prompt)
+	text = fit.Runes(prompt, maxAnchorText)
+	if len(text) < len(prompt) {
+		words = capTokens(drift.Words(fit.Bytes(prompt, maxWordsInput)), 512)
+	}
+	return text, words
+}
+
 // newAnchor builds an anchor from a prompt.
-func newAnchor(s *session, text, promptID, source string, prev *state.Anchor) *state.Anchor {
-	text = fit.Runes(strings.TrimSpace(text), maxAnchorText)
+func newAnchor(s *session, prompt, promptID, source string, prev *state.Anchor) *state.Anchor {
+	text, words := keptText(prompt)
 	toks := lcs.Normalize(text)
 	a := &state.Anchor{
 		SchemaVersion: state.SchemaVersion,
@@ -218,6 +234,7 @@ func newAnchor(s *session, text, promptID, source string, prev *state.Anchor) *s
 		PromptID:      fit.Bytes(promptID, 128),
 		Source:        source,
 		Deltas:        []state.Delta{},
+		Words:         words,
 	}
 	if prev != nil {
 		a.Pivots, a.Reorients, a.DeltaCount = prev.Pivots, prev.Reorients, prev.DeltaCount

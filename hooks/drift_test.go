@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -451,5 +452,52 @@ func TestRealProject(t *testing.T) {
 		if got := s.realProject(); got != tc.want {
 			t.Errorf("realProject(root %q, project %q) = %q, want %q", tc.root, tc.project, got, tc.want)
 		}
+	}
+}
+
+// longSpec is a specification prompt of more than maxAnchorText runes
+// whose last section, past the part the anchor keeps as text, asks for the
+// frontend (ext-solsmile's shape: a 43 KB build spec whose Section 9 is the
+// Next.js and Tailwind frontend).
+func longSpec() string {
+	var b strings.Builder
+	b.WriteString("# Ledger build specification\nImplement the settlement contracts in contracts/Ledger.sol with Hardhat.\n")
+	for i := 0; b.Len() < 2*maxAnchorText; i++ {
+		fmt.Fprintf(&b, "Rule %d: the settlement contract escrows deposits, emits a Settled event, and the Hardhat tests cover the escrow, refunds and disputes.\n", i)
+	}
+	b.WriteString("## Section 9: frontend\nBuild the frontend with Tailwind: a postcss config, the tailwind theme, and wallet pages.\n")
+	return b.String()
+}
+
+// TestDriftLongSpecTail: a goal longer than the anchor keeps as text is
+// measured against all of its words, so the frontend work its last
+// section asks for stays quiet; unrelated work after it still fires.
+func TestDriftLongSpecTail(t *testing.T) {
+	frontend := []string{"frontend/postcss.config.mjs", "frontend/tailwind.config.ts", "frontend/app/wallet/page.tsx"}
+	for _, tc := range []struct {
+		name   string
+		detour []string
+		want   bool
+	}{
+		{"the spec's last section", frontend, false},
+		{"unrelated work", []string{"analytics/tracker.go", "analytics/heatmap.go", "marketing/newsletter.go"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt(longSpec())
+			if a := s.anchor(); len(a.Text) > maxAnchorText || !slices.Contains(a.Words, "tailwind") {
+				t.Fatalf("anchor text %d bytes, words %v: want the text cut and the tail's words kept", len(a.Text), a.Words)
+			}
+			for i := 0; i < 6; i++ {
+				s.edit("contracts/Ledger.sol")
+				s.bash("npx hardhat test")
+			}
+			for i := 0; i < 12; i++ {
+				s.edit(tc.detour[i%len(tc.detour)])
+			}
+			if got := s.count("drift") > 0; got != tc.want {
+				t.Fatalf("drift advisories %v, want %v: %q", s.advisorySeqs("drift"), tc.want, s.said)
+			}
+		})
 	}
 }

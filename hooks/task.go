@@ -53,12 +53,13 @@ func currentTask(a *state.Anchor) state.Task {
 	if a.Task != nil {
 		return *a.Task
 	}
-	return state.Task{Text: a.Text, PromptID: a.PromptID, Source: "goal", At: a.CapturedAt}
+	return state.Task{Text: a.Text, PromptID: a.PromptID, Source: "goal", At: a.CapturedAt, Words: a.Words}
 }
 
 // setTask makes text, from the prompt promptID, the anchor's current task.
 func (s *session) setTask(a *state.Anchor, text, promptID, source string) {
-	a.Task = &state.Task{Text: fit.Runes(strings.TrimSpace(text), maxAnchorText), PromptID: fit.Bytes(promptID, 128), Source: source, At: s.now}
+	kept, words := keptText(text)
+	a.Task = &state.Task{Text: kept, PromptID: fit.Bytes(promptID, 128), Source: source, At: s.now, Words: words}
 }
 
 // reversalWords mark a prompt that takes something back ("don't", "no
@@ -135,7 +136,7 @@ func taskAnchor(a *state.Anchor, c drift.Config) (an drift.Anchor, background []
 		n += len(lcs.Normalize(e))
 	}
 	if t.Source != "goal" && t.Text != a.Text {
-		background = drift.Stems(drift.Words(a.Text))
+		background = drift.Stems(goalWords(a))
 		if n < c.MinAnchorTokens {
 			// A task too short to measure against on its own is measured
 			// with the goal's words as its own.
@@ -145,6 +146,7 @@ func taskAnchor(a *state.Anchor, c drift.Config) (an drift.Anchor, background []
 		}
 	}
 	an = drift.NewAnchor(t.Text, extra, n, c)
+	an.AddWords(t.Words)
 	if background != nil {
 		// The tickets the goal names stay the session's: work on a sibling
 		// ticket is still another task, whatever the current one says.
@@ -159,6 +161,15 @@ func taskAnchor(a *state.Anchor, c drift.Config) (an drift.Anchor, background []
 		background = background[:maxGoalBackground]
 	}
 	return an, background
+}
+
+// goalWords are the words of the session goal: of the whole prompt when
+// the anchor kept them (a long one), else of its text.
+func goalWords(a *state.Anchor) []string {
+	if len(a.Words) > 0 {
+		return a.Words
+	}
+	return drift.Words(a.Text)
 }
 
 // maxIdents is window.json's bound on the drift state's identifiers.

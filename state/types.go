@@ -543,6 +543,10 @@ type Anchor struct {
 	// their own words, oldest first (the newest maxInstructions kept): a
 	// later prompt that reverses one drops it.
 	Instructions []Delta `json:"instructions,omitempty"`
+	// Words are, for a goal longer than Text keeps, the distinct words of
+	// the whole prompt (at most 512, in order): drift measures against the
+	// whole of a long specification, not its first 4,000 characters.
+	Words []string `json:"words,omitempty"`
 }
 
 // Task is the current task and the prompt it comes from. Source is "goal"
@@ -554,6 +558,9 @@ type Task struct {
 	PromptID string    `json:"prompt_id,omitempty"`
 	Source   string    `json:"source"`
 	At       time.Time `json:"at"`
+	// Words are the whole prompt's distinct words when it is longer than
+	// Text keeps (as Anchor.Words).
+	Words []string `json:"words,omitempty"`
 }
 
 // Delta is one constraint added after the anchor.

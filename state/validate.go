@@ -691,6 +691,7 @@ func (a Anchor) Validate() error {
 			v.maxLen("text", t.Text, 4000)
 			v.maxLen("prompt_id", t.PromptID, 128)
 			v.enum("source", t.Source, taskSources)
+			v.strs("words", t.Words, 512, 256)
 		})
 	}
 	v.each("instructions", len(a.Instructions), 8, func(i int) {
@@ -699,6 +700,7 @@ func (a Anchor) Validate() error {
 		v.unit("ratio", d.Ratio)
 		v.maxLen("prompt_id", d.PromptID, 128)
 	})
+	v.strs("words", a.Words, 512, 256)
 	return v.err()
 }
 
