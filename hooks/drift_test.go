@@ -501,3 +501,37 @@ func TestDriftLongSpecTail(t *testing.T) {
 		})
 	}
 }
+
+// TestDriftUnsegmentedGoal: a goal mostly in Chinese (ext-cutesticky's
+// shape: a request naming "Claude code" amid Chinese clauses) gives drift
+// no words to compare the work's with, so the first calls' work teaches
+// it, as for a goal too short: more of that work stays quiet, a switch to
+// unrelated work after it still fires.
+func TestDriftUnsegmentedGoal(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		later []string
+		want  bool
+	}{
+		{"the same work", []string{"src/sticky/note.ts", "src/sticky/links.ts", "src/components/StickyWindow.tsx"}, false},
+		{"unrelated work", []string{"analytics/tracker.go", "analytics/heatmap.go", "marketing/newsletter.go"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("我想做一个可爱的桌面便签应用，一直挂在桌面上，可以随时看到，用 Tauri 来做，问题用 Claude code 内置的那个栏")
+			for _, f := range []string{"src/sticky/note.ts", "src/components/StickyWindow.tsx", "src-tauri/capabilities/default.json",
+				"src/sticky/storage.ts", "src/styles/pastel.css", "src-tauri/tauri.conf.json", "src/sticky/reminder.ts", "src/components/TrayMenu.tsx"} {
+				s.edit(f)
+			}
+			for _, c := range []string{"npm run tauri build", "npm run tauri dev", "npx tsc --noEmit", "npm run lint"} {
+				s.bash(c)
+			}
+			for i := 0; i < 12; i++ {
+				s.edit(tc.later[i%len(tc.later)])
+			}
+			if got := s.count("drift") > 0; got != tc.want {
+				t.Fatalf("drift advisories at %v, want %v: %q", s.advisorySeqs("drift"), tc.want, s.said)
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/djinn-cc/djinn/engines/hmm"
 	"github.com/djinn-cc/djinn/engines/posterior"
@@ -154,8 +155,32 @@ func NewAnchor(text string, deltas []string, normalized int, c Config) Anchor {
 		Stems:        Stems(toks),
 		Files:        capStrings(NamedFiles(all), 64),
 		Idents:       identStrings(idents(all)),
-		Insufficient: normalized < c.MinAnchorTokens || len(toks) < 2,
+		Insufficient: normalized < c.MinAnchorTokens || len(toks) < 2 || Unsegmented(all),
 	}
+}
+
+// unsegmentedScripts are the scripts written without spaces between words
+// (Chinese, Japanese, Thai, Lao, Khmer, Myanmar): Words takes a run of them
+// for one word, a whole clause, which no call's words can ever match.
+var unsegmentedScripts = []*unicode.RangeTable{unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar}
+
+// Unsegmented reports whether most of text's letters are in a script
+// written without spaces between words. A goal in one says nothing drift
+// can compare the work's words with: like a goal too short, it is taught
+// by the first calls' work (ext-cutesticky #97, a Chinese prompt whose
+// clauses were the anchor's "words", false to judges BC and BD).
+func Unsegmented(text string) bool {
+	unseg, letters := 0, 0
+	for _, r := range text {
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		letters++
+		if unicode.In(r, unsegmentedScripts...) {
+			unseg++
+		}
+	}
+	return letters > 0 && 2*unseg > letters
 }
 
 // Call is one main-agent tool call.
