@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/djinn-cc/djinn/engines/reservoir"
 	"github.com/djinn-cc/djinn/engines/risk"
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/internal/sat"
 	"github.com/djinn-cc/djinn/state"
 )
@@ -258,6 +260,76 @@ func (s *session) learnTicket(p *Payload) {
 	text := drift.TicketText(ends(out, 4000), d.Idents)
 	d.Files = mergeNewest(d.Files, goalFiles(drift.NamedFiles(text), s.realProject()), nil, maxDriftFiles)
 }
+
+// learnGoalDocument teaches the anchor the words and files of the document
+// the goal points at, when a call fetched it (drift.FetchesGoalDocument: an
+// MCP tool getting work order 044 for "complete work order 044"): what it
+// returned says the task, as the prompt would have.
+func (s *session) learnGoalDocument(p *Payload) {
+	d := s.w.Drift
+	if d == nil || p.HookEventName != PostToolUse || !drift.ReadsDocument(p.ToolName) || len(p.ToolResponse) > maxGoalDocument {
+		return
+	}
+	a, err := s.loadAnchor()
+	if err != nil || a == nil {
+		return
+	}
+	nums := drift.GoalNumbers(currentTask(a).Text + "\n" + a.Text)
+	if !drift.FetchesGoalDocument(p.ToolName, string(p.ToolInput), nums) {
+		return
+	}
+	var v any
+	if json.Unmarshal(p.ToolResponse, &v) != nil {
+		return
+	}
+	var b strings.Builder
+	collectStrings(v, &b, maxGoalDocumentText)
+	text := b.String()
+	for _, st := range drift.Stems(drift.Words(text)) {
+		if len(d.AnchorTokens) >= maxAnchorTokens {
+			break
+		}
+		if !slices.Contains(d.AnchorTokens, st) {
+			d.AnchorTokens = append(d.AnchorTokens, st)
+		}
+	}
+	d.Files = mergeNewest(d.Files, goalFiles(drift.NamedFiles(text), s.realProject()), nil, maxDriftFiles)
+}
+
+// collectStrings writes the strings of a decoded JSON value to b, one a
+// line, until b holds max bytes.
+func collectStrings(v any, b *strings.Builder, max int) {
+	if b.Len() >= max {
+		return
+	}
+	switch x := v.(type) {
+	case string:
+		b.WriteString(fit.Bytes(x, max-b.Len()))
+		b.WriteByte('\n')
+	case []any:
+		for _, e := range x {
+			collectStrings(e, b, max)
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			collectStrings(x[k], b, max)
+		}
+	}
+}
+
+// maxGoalDocument bounds the response a goal's document is read from, and
+// maxGoalDocumentText the text taken of it; maxAnchorTokens is
+// window.json's bound on the anchor's stems.
+const (
+	maxGoalDocument     = 256 << 10
+	maxGoalDocumentText = 16 << 10
+	maxAnchorTokens     = 512
+)
 
 // learnFailed teaches the anchor the files a failing on-goal run names
 // (the user's lint or test command failing on the files it lists): they

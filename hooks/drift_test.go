@@ -535,3 +535,38 @@ func TestDriftUnsegmentedGoal(t *testing.T) {
 		})
 	}
 }
+
+// TestDriftGoalDocument: a goal that points at a document ("complete work
+// order 044") is measured, once an MCP tool fetched the document, by what
+// the document says (ext-gameplan's shape): the endpoint the work order
+// asks for stays quiet; without the fetch it was drift, and unrelated work
+// after the fetch still is.
+func TestDriftGoalDocument(t *testing.T) {
+	order := map[string]any{"work_order": map[string]any{"number": "044", "title": "Registration flow: submit form endpoint",
+		"description": "Add POST /api/registration-flow/{id}/submit-form to server.js: validate the registration form fields, store them in registration_form_data and return the saved submission."}}
+	endpoint := []string{"server.js", "routes/registrationFlow.js", "validators/registrationForm.js"}
+	for _, tc := range []struct {
+		name  string
+		fetch bool
+		work  []string
+		want  bool
+	}{
+		{"the work order's endpoint", true, endpoint, false},
+		{"the same work, the order never fetched", false, endpoint, true},
+		{"unrelated work after the fetch", true, []string{"analytics/tracker.go", "analytics/heatmap.go", "marketing/newsletter.go"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("use the software factory and complete work order 044, think about this and complete this")
+			if tc.fetch {
+				s.tool("mcp__software-factory__get_work_order", jsonStr(map[string]any{"work_order_number": "044"}), order)
+			}
+			for i := 0; i < 16; i++ {
+				s.edit(tc.work[i%len(tc.work)])
+			}
+			if got := s.count("drift") > 0; got != tc.want {
+				t.Fatalf("drift advisories at %v, want %v: %q", s.advisorySeqs("drift"), tc.want, s.said)
+			}
+		})
+	}
+}

@@ -83,6 +83,7 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 		}
 		advs = append(advs, s.driftCall(p.ToolName, sig, s.changesWork(p))...)
 		s.learnTicket(p)
+		s.learnGoalDocument(p)
 		s.learnFailed(failed)
 		if v := s.w.Drift.Verdict; v != nil {
 			sc := v.Score

@@ -1,0 +1,63 @@
+package drift
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// A goal often points at a document rather than saying the task: "complete
+// work order 044", "do issue 312". The call that fetches it (an MCP tool's
+// get_work_order with "044") returns what the task is, as the user's prompt
+// would have said it, and its words are the goal's (ext-gameplan #23: the
+// endpoint work order 044 asked for, advised as drift against the nine
+// words of the prompt, false to judges AS and AT). Ticket identifiers
+// (PROJ-123) are taught the same way by learnTicket's commands.
+
+// goalNumberRe finds a number standing alone in a goal: two to eight digits
+// after a space, '(' or '#', and before a space, punctuation or the end;
+// not a version (1.2.3), a path's part or a port after a colon.
+var goalNumberRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[\s(#])(\d{2,8})(?:[\s),;!?]|[.:](?:\s|$)|$)`)
+})
+
+// GoalNumbers returns the numbers standing alone in a goal (at most 8).
+func GoalNumbers(goal string) []string {
+	var out []string
+	for _, m := range goalNumberRe().FindAllStringSubmatch(goal, 8) {
+		out = appendNew(out, m[1])
+	}
+	return out
+}
+
+// FetchesGoalDocument reports whether a call reads the document a goal
+// points at: a tool that reads a document (ReadsDocument) with one of the
+// goal's numbers as a whole value or word of its input.
+func FetchesGoalDocument(tool, input string, nums []string) bool {
+	if len(nums) == 0 || !ReadsDocument(tool) {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(input, func(r rune) bool { return !('0' <= r && r <= '9' || 'a' <= r|0x20 && r|0x20 <= 'z') }) {
+		if slices.Contains(nums, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadsDocument reports whether a tool reads a document: an MCP tool whose
+// own name (after the server's) says it gets, reads, shows, views or
+// fetches something.
+func ReadsDocument(tool string) bool {
+	if !strings.HasPrefix(tool, "mcp__") {
+		return false
+	}
+	name := strings.ToLower(tool[strings.LastIndex(tool, "__")+2:])
+	for _, verb := range []string{"get", "read", "show", "view", "fetch", "describe", "retrieve"} {
+		if strings.Contains(name, verb) {
+			return true
+		}
+	}
+	return false
+}

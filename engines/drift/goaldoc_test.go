@@ -1,0 +1,44 @@
+package drift
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestGoalNumbers(t *testing.T) {
+	for _, tc := range []struct {
+		goal string
+		want []string
+	}{
+		{"use the softwear factory and complete word order 044 think about this", []string{"044"}},
+		{"do issue #312 and then (1207)", []string{"312", "1207"}},
+		{"bump to v1.22.3 and fix src/v2/api.go", nil},
+		{"serve it on localhost:8080", nil},
+		{"fix step 2 of the migration", nil},
+		{"close 17.", []string{"17"}},
+	} {
+		if got := GoalNumbers(tc.goal); !slices.Equal(got, tc.want) {
+			t.Errorf("GoalNumbers(%q) = %q, want %q", tc.goal, got, tc.want)
+		}
+	}
+}
+
+func TestFetchesGoalDocument(t *testing.T) {
+	nums := []string{"044"}
+	for _, tc := range []struct {
+		tool, input string
+		want        bool
+	}{
+		{"mcp__software-factory__get_work_order", `{"work_order_number":"044"}`, true},
+		{"mcp__tracker__view_issue", `{"id":"044","verbose":true}`, true},
+		{"mcp__software-factory__get_work_order", `{"work_order_number":"045"}`, false},
+		{"mcp__software-factory__get_work_order", `{"work_order_number":"10440"}`, false},
+		{"mcp__software-factory__update_work_order", `{"work_order_number":"044"}`, false},
+		{"mcp__get-server__update_item", `{"id":"044"}`, false},
+		{"Read", `{"file_path":"orders/044.md"}`, false},
+	} {
+		if got := FetchesGoalDocument(tc.tool, tc.input, nums); got != tc.want {
+			t.Errorf("FetchesGoalDocument(%s, %s) = %v, want %v", tc.tool, tc.input, got, tc.want)
+		}
+	}
+}
