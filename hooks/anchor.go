@@ -208,13 +208,14 @@ func pickReply(t string) bool {
 const maxWordsInput = 256 << 10
 
 // keptText is a prompt as the anchor keeps it (maxAnchorText runes) and,
-// when that cuts it, the words of the whole of it (at most 512, read from
-// its first maxWordsInput bytes): what drift measures against.
+// when that cuts it, the words of the whole of it (at most
+// drift.MaxAnchorWords, read from its first maxWordsInput bytes): what
+// drift measures against.
 func keptText(prompt string) (text string, words []string) {
 	prompt = strings.TrimSpace(prompt)
 	text = fit.Runes(prompt, maxAnchorText)
 	if len(text) < len(prompt) {
-		words = capTokens(drift.Words(fit.Bytes(prompt, maxWordsInput)), 512)
+		words = capTokens(drift.Words(fit.Bytes(prompt, maxWordsInput)), drift.MaxAnchorWords)
 	}
 	return text, words
 }

@@ -286,7 +286,7 @@ func (s *session) learnGoalDocument(p *Payload) {
 	collectStrings(v, &b, maxGoalDocumentText)
 	text := b.String()
 	for _, st := range drift.Stems(drift.Words(text)) {
-		if len(d.AnchorTokens) >= maxAnchorTokens {
+		if len(d.AnchorTokens) >= drift.MaxAnchorWords {
 			break
 		}
 		if !slices.Contains(d.AnchorTokens, st) {
@@ -323,12 +323,10 @@ func collectStrings(v any, b *strings.Builder, max int) {
 }
 
 // maxGoalDocument bounds the response a goal's document is read from, and
-// maxGoalDocumentText the text taken of it; maxAnchorTokens is
-// window.json's bound on the anchor's stems.
+// maxGoalDocumentText the text taken of it.
 const (
 	maxGoalDocument     = 256 << 10
 	maxGoalDocumentText = 16 << 10
-	maxAnchorTokens     = 512
 )
 
 // learnFailed teaches the anchor the files a failing on-goal run names

@@ -134,12 +134,13 @@ type Anchor struct {
 // AddWords adds words of the goal that its text, as kept, lacks (the rest
 // of a long prompt: Words of the whole of it), up to the anchor's bound.
 func (a *Anchor) AddWords(words []string) {
-	a.Tokens = capStrings(appendNew(a.Tokens, words...), maxAnchorWords)
+	a.Tokens = capStrings(appendNew(a.Tokens, words...), MaxAnchorWords)
 	a.Stems = Stems(a.Tokens)
 }
 
-// maxAnchorWords bounds an anchor's words (window.json's anchor_tokens).
-const maxAnchorWords = 512
+// MaxAnchorWords bounds an anchor's words and stems (window.json's
+// anchor_tokens, anchor.json's words).
+const MaxAnchorWords = 512
 
 // NewAnchor makes the anchor of a goal: text is the goal, deltas its
 // constraint deltas, normalized the number of its normalized tokens.
@@ -149,7 +150,7 @@ func NewAnchor(text string, deltas []string, normalized int, c Config) Anchor {
 		toks = appendNew(toks, Words(d)...)
 	}
 	all := strings.Join(append([]string{text}, deltas...), "\n")
-	toks = capStrings(toks, maxAnchorWords)
+	toks = capStrings(toks, MaxAnchorWords)
 	return Anchor{
 		Tokens:       toks,
 		Stems:        Stems(toks),
