@@ -257,14 +257,23 @@ func (s *session) learnTicket(p *Payload) {
 	if !ok || out == "" {
 		return
 	}
-	text := drift.TicketText(ends(out, 4000), d.Idents)
+	s.learnFiles(drift.TicketText(ends(out, 4000), d.Idents))
+}
+
+// learnFiles teaches the anchor the files a text of the task's own names
+// (a ticket, a fetched work order), as the goal's.
+func (s *session) learnFiles(text string) {
+	d := s.w.Drift
 	d.Files = mergeNewest(d.Files, goalFiles(drift.NamedFiles(text), s.realProject()), nil, maxDriftFiles)
 }
 
 // learnGoalDocument teaches the anchor the words and files of the document
 // the goal points at, when a call fetched it (drift.FetchesGoalDocument: an
 // MCP tool getting work order 044 for "complete work order 044"): what it
-// returned says the task, as the prompt would have.
+// returned says the task, as the prompt would have. Unlike a ticket's
+// (learnTicket), its words are learned too: such a goal is a pointer whose
+// own words say nothing of the task (ext-gameplan's files alone left its
+// drift advisory in place).
 func (s *session) learnGoalDocument(p *Payload) {
 	d := s.w.Drift
 	if d == nil || p.HookEventName != PostToolUse || !drift.ReadsDocument(p.ToolName) || len(p.ToolResponse) > maxGoalDocument {
@@ -293,7 +302,7 @@ func (s *session) learnGoalDocument(p *Payload) {
 			d.AnchorTokens = append(d.AnchorTokens, st)
 		}
 	}
-	d.Files = mergeNewest(d.Files, goalFiles(drift.NamedFiles(text), s.realProject()), nil, maxDriftFiles)
+	s.learnFiles(text)
 }
 
 // collectStrings writes the strings of a decoded JSON value to b, one a

@@ -543,8 +543,8 @@ func TestDriftUnsegmentedGoal(t *testing.T) {
 // after the fetch still is.
 func TestDriftGoalDocument(t *testing.T) {
 	order := map[string]any{"work_order": map[string]any{"number": "044", "title": "Registration flow: submit form endpoint",
-		"description": "Add POST /api/registration-flow/{id}/submit-form to server.js: validate the registration form fields, store them in registration_form_data and return the saved submission."}}
-	endpoint := []string{"server.js", "routes/registrationFlow.js", "validators/registrationForm.js"}
+		"description": "Add an endpoint that accepts a submitted registration form: validate its fields, store them in the registration form data table and return the saved submission."}}
+	endpoint := []string{"routes/registrationFlow.js", "validators/registrationForm.js", "models/registrationFormData.js"}
 	for _, tc := range []struct {
 		name  string
 		fetch bool
