@@ -927,10 +927,12 @@ func (r *paths) mapInput(raw json.RawMessage) json.RawMessage {
 // scratch file system, the original project directory elsewhere in a text
 // becomes the scratch project.
 func (r *paths) mapString(x string) string {
-	if u := r.user(); u != "" && strings.Contains(x, "[USER]") {
+	if strings.Contains(x, "[USER]") {
 		// An archive that redacted user names as [USER] in commands and
 		// paths but kept the cwd's (M-Claude): one user, one home.
-		x = strings.ReplaceAll(x, "[USER]", u)
+		if u := r.user(); u != "" {
+			x = strings.ReplaceAll(x, "[USER]", u)
+		}
 	}
 	if (filepath.IsAbs(x) || risk.SlashPath(x) != x) && !strings.ContainsAny(x, "\n ") {
 		return r.mapPath(x)
