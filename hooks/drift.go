@@ -268,7 +268,8 @@ func (s *session) learnFiles(text string) {
 }
 
 // learnGoalDocument teaches the anchor the words and files of the document
-// the goal points at, when a call fetched it (drift.FetchesGoalDocument: an
+// the goal points at, when a call fetched it (readsDocument and
+// drift.FetchesGoalDocument: an
 // MCP tool getting work order 044 for "complete work order 044"): what it
 // returned says the task, as the prompt would have. Unlike a ticket's
 // (learnTicket), its words are learned too: such a goal is a pointer whose
@@ -276,7 +277,7 @@ func (s *session) learnFiles(text string) {
 // drift advisory in place).
 func (s *session) learnGoalDocument(p *Payload) {
 	d := s.w.Drift
-	if d == nil || p.HookEventName != PostToolUse || !drift.ReadsDocument(p.ToolName) || len(p.ToolResponse) > maxGoalDocument {
+	if d == nil || p.HookEventName != PostToolUse || !readsDocument(p.ToolName) || len(p.ToolResponse) > maxGoalDocument {
 		return
 	}
 	a, err := s.loadAnchor()
@@ -284,7 +285,7 @@ func (s *session) learnGoalDocument(p *Payload) {
 		return
 	}
 	nums := drift.GoalNumbers(currentTask(a).Text + "\n" + a.Text)
-	if !drift.FetchesGoalDocument(p.ToolName, string(p.ToolInput), nums) {
+	if !drift.FetchesGoalDocument(string(p.ToolInput), nums) {
 		return
 	}
 	var v any
@@ -303,6 +304,12 @@ func (s *session) learnGoalDocument(p *Payload) {
 		}
 	}
 	s.learnFiles(text)
+}
+
+// readsDocument reports whether a tool reads a document: an MCP tool whose
+// own name says it gets, reads, shows, views or fetches something.
+func readsDocument(tool string) bool {
+	return mcpSays(tool, "get", "read", "show", "view", "fetch", "describe", "retrieve")
 }
 
 // collectStrings writes the strings of a decoded JSON value to b, one a

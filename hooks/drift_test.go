@@ -455,6 +455,18 @@ func TestRealProject(t *testing.T) {
 	}
 }
 
+// unrelatedFiles are work no goal of these tests speaks of.
+var unrelatedFiles = []string{"analytics/tracker.go", "analytics/heatmap.go", "marketing/newsletter.go"}
+
+// wantDrift fails the test unless the session drew a drift advisory
+// exactly when want says.
+func (s *sim) wantDrift(want bool) {
+	s.t.Helper()
+	if got := s.count("drift") > 0; got != want {
+		s.t.Fatalf("drift advisories at %v, want %v: %q", s.advisorySeqs("drift"), want, s.said)
+	}
+}
+
 // longSpec is a specification prompt of more than maxAnchorText runes
 // whose last section, past the part the anchor keeps as text, asks for the
 // frontend (ext-solsmile's shape: a 43 KB build spec whose Section 9 is the
@@ -480,7 +492,7 @@ func TestDriftLongSpecTail(t *testing.T) {
 		want   bool
 	}{
 		{"the spec's last section", frontend, false},
-		{"unrelated work", []string{"analytics/tracker.go", "analytics/heatmap.go", "marketing/newsletter.go"}, true},
+		{"unrelated work", unrelatedFiles, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)
@@ -495,9 +507,7 @@ func TestDriftLongSpecTail(t *testing.T) {
 			for i := 0; i < 12; i++ {
 				s.edit(tc.detour[i%len(tc.detour)])
 			}
-			if got := s.count("drift") > 0; got != tc.want {
-				t.Fatalf("drift advisories %v, want %v: %q", s.advisorySeqs("drift"), tc.want, s.said)
-			}
+			s.wantDrift(tc.want)
 		})
 	}
 }
@@ -514,7 +524,7 @@ func TestDriftUnsegmentedGoal(t *testing.T) {
 		want  bool
 	}{
 		{"the same work", []string{"src/sticky/note.ts", "src/sticky/links.ts", "src/components/StickyWindow.tsx"}, false},
-		{"unrelated work", []string{"analytics/tracker.go", "analytics/heatmap.go", "marketing/newsletter.go"}, true},
+		{"unrelated work", unrelatedFiles, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)
@@ -529,9 +539,7 @@ func TestDriftUnsegmentedGoal(t *testing.T) {
 			for i := 0; i < 12; i++ {
 				s.edit(tc.later[i%len(tc.later)])
 			}
-			if got := s.count("drift") > 0; got != tc.want {
-				t.Fatalf("drift advisories at %v, want %v: %q", s.advisorySeqs("drift"), tc.want, s.said)
-			}
+			s.wantDrift(tc.want)
 		})
 	}
 }
@@ -553,7 +561,7 @@ func TestDriftGoalDocument(t *testing.T) {
 	}{
 		{"the work order's endpoint", true, endpoint, false},
 		{"the same work, the order never fetched", false, endpoint, true},
-		{"unrelated work after the fetch", true, []string{"analytics/tracker.go", "analytics/heatmap.go", "marketing/newsletter.go"}, true},
+		{"unrelated work after the fetch", true, unrelatedFiles, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)
@@ -564,9 +572,28 @@ func TestDriftGoalDocument(t *testing.T) {
 			for i := 0; i < 16; i++ {
 				s.edit(tc.work[i%len(tc.work)])
 			}
-			if got := s.count("drift") > 0; got != tc.want {
-				t.Fatalf("drift advisories at %v, want %v: %q", s.advisorySeqs("drift"), tc.want, s.said)
-			}
+			s.wantDrift(tc.want)
 		})
+	}
+}
+
+// TestReadsDocument: the MCP tools whose own name (not their server's)
+// says they read count; built-in tools and writers do not.
+func TestReadsDocument(t *testing.T) {
+	for _, tc := range []struct {
+		tool string
+		want bool
+	}{
+		{"mcp__software-factory__get_work_order", true},
+		{"mcp__tracker__view_issue", true},
+		{"mcp__docs__Fetch_Page", true},
+		{"mcp__software-factory__update_work_order", false},
+		{"mcp__get-server__update_item", false},
+		{"Read", false},
+		{"WebFetch", false},
+	} {
+		if got := readsDocument(tc.tool); got != tc.want {
+			t.Errorf("readsDocument(%s) = %v, want %v", tc.tool, got, tc.want)
+		}
 	}
 }

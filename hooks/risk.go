@@ -54,10 +54,7 @@ func mcpAs(tool string, in *riskInput) string {
 	if !strings.HasPrefix(tool, "mcp__") {
 		return ""
 	}
-	op := strings.ToLower(tool[strings.LastIndex(tool, "__")+2:])
-	has := func(ws ...string) bool {
-		return slices.ContainsFunc(ws, func(w string) bool { return strings.Contains(op, w) })
-	}
+	has := func(ws ...string) bool { return mcpSays(tool, ws...) }
 	file := in.FilePath != "" || in.Path != ""
 	for _, k := range []struct {
 		as   string
@@ -74,6 +71,16 @@ func mcpAs(tool string, in *riskInput) string {
 		}
 	}
 	return ""
+}
+
+// mcpSays reports whether an MCP tool's own name (after its server's,
+// lowercased) holds one of words: what mcpAs and readsDocument read of it.
+func mcpSays(tool string, words ...string) bool {
+	if !strings.HasPrefix(tool, "mcp__") {
+		return false
+	}
+	op := strings.ToLower(tool[strings.LastIndex(tool, "__")+2:])
+	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(op, w) })
 }
 
 // riskPrompt keeps the latest user prompts, which may cover a risky step:

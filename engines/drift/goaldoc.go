@@ -31,31 +31,12 @@ func GoalNumbers(goal string) []string {
 	return out
 }
 
-// FetchesGoalDocument reports whether a call reads the document a goal
-// points at: a tool that reads a document (ReadsDocument) with one of the
-// goal's numbers as a whole value or word of its input.
-func FetchesGoalDocument(tool, input string, nums []string) bool {
-	if len(nums) == 0 || !ReadsDocument(tool) {
-		return false
-	}
+// FetchesGoalDocument reports whether a call that reads a document (the
+// caller says which tools do) has one of the goal's numbers as a whole
+// value or word of its input.
+func FetchesGoalDocument(input string, nums []string) bool {
 	for _, w := range strings.FieldsFunc(input, func(r rune) bool { return !('0' <= r && r <= '9' || 'a' <= r|0x20 && r|0x20 <= 'z') }) {
 		if slices.Contains(nums, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// ReadsDocument reports whether a tool reads a document: an MCP tool whose
-// own name (after the server's) says it gets, reads, shows, views or
-// fetches something.
-func ReadsDocument(tool string) bool {
-	if !strings.HasPrefix(tool, "mcp__") {
-		return false
-	}
-	name := strings.ToLower(tool[strings.LastIndex(tool, "__")+2:])
-	for _, verb := range []string{"get", "read", "show", "view", "fetch", "describe", "retrieve"} {
-		if strings.Contains(name, verb) {
 			return true
 		}
 	}
