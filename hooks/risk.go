@@ -42,6 +42,8 @@ type riskInput struct {
 	Path  string `json:"path"`
 	Query string `json:"query"`
 	SQL   string `json:"sql"`
+	// Plan is ExitPlanMode's plan.
+	Plan string `json:"plan"`
 }
 
 // mcpAs is what an MCP server's tool does as the catalogue reads it,
@@ -119,17 +121,35 @@ func (s *session) riskState() *state.Risk {
 	return s.w.Risk
 }
 
-// instructions are what may cover a risky step: today the latest user
-// prompts. The instructions-in-force model will add to this list.
+// instructions are what may cover a risky step: the latest user prompts,
+// and the last plan the person approved while it is as recent as they are.
 func (s *session) instructions() []risk.Instruction {
 	if s.w.Risk == nil {
 		return nil
 	}
-	out := make([]risk.Instruction, len(s.w.Risk.Prompts))
-	for i, t := range s.w.Risk.Prompts {
+	r := s.w.Risk
+	out := make([]risk.Instruction, len(r.Prompts), len(r.Prompts)+1)
+	for i, t := range r.Prompts {
 		out[i] = risk.Instruction{Text: t}
 	}
+	if r.Plan != "" && s.w.UserPrompts-r.PlanPrompt < riskPrompts {
+		out = append(out, risk.Instruction{Text: r.Plan, Plan: true})
+	}
 	return out
+}
+
+// notePlan keeps the plan the person just approved: ExitPlanMode reaches
+// PostToolUse only when they said yes to it.
+func (s *session) notePlan(p *Payload) {
+	if p.ToolName != "ExitPlanMode" || p.HookEventName != PostToolUse || p.AgentID != "" {
+		return
+	}
+	in, ok := s.callInput(p)
+	if !ok || strings.TrimSpace(in.Plan) == "" {
+		return
+	}
+	r := s.riskState()
+	r.Plan, r.PlanPrompt = fit.Runes(in.Plan, riskPromptRunes), s.w.UserPrompts
 }
 
 // riskCall matches a call against the risk catalogue and words an
@@ -139,6 +159,7 @@ func (s *session) instructions() []risk.Instruction {
 func (s *session) riskCall(p *Payload) []advice.Advisory {
 	s.forgetRead(p)
 	s.noteGenerated(p)
+	s.notePlan(p)
 	c, in, ok := s.riskCallOf(p)
 	if !ok {
 		// The catalogue reads shell commands and file writes only; a limit

@@ -796,3 +796,47 @@ func TestKillOtherFollowsWhatRan(t *testing.T) {
 		})
 	}
 }
+
+// TestApprovedPlanCovers: a plan the person approved (ExitPlanMode reaches
+// PostToolUse) covers the step it writes out, as a prompt would (ext-golfgod
+// #102: "rm -rf .convex/ .next/" in the plan approved at #94, labelled false
+// by both judges); a plan they refused, one that only names the directory,
+// or one approved three prompts ago does not.
+func TestApprovedPlanCovers(t *testing.T) {
+	const plan = "## Phase 4: clean slate\n```bash\nrm -rf .convex/ .next/ node_modules/.cache/\nnpx convex dev\n```"
+	for _, tc := range []struct {
+		name    string
+		plan    string
+		refused bool
+		prompts int
+		want    int
+	}{
+		{name: "approved", plan: plan, want: 0},
+		{name: "refused", plan: plan, refused: true, want: 1},
+		{name: "only named", plan: "## Phase 2\n- Check the .convex/ directory state", want: 1},
+		{name: "two prompts on", plan: plan, prompts: 2, want: 0},
+		{name: "three prompts on", plan: plan, prompts: 3, want: 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Risk = settings.Observe
+			s.userPrompt("find out why the convex deployment keeps failing")
+			in := jsonStr(map[string]any{"plan": tc.plan})
+			if tc.refused {
+				s.fail("ExitPlanMode", in, "The user doesn't want to proceed with this tool use. The tool use was rejected.")
+			} else {
+				s.tool("ExitPlanMode", in, "User has approved your plan. You can now start coding.")
+			}
+			for i := range tc.prompts {
+				s.userPrompt([]string{"continue", "go on with the next phase", "ok"}[i])
+			}
+			// The sim's project is under the temporary directory, whose
+			// deletes are never risky: the app sits elsewhere.
+			s.tool("Bash", jsonStr(map[string]any{"command": "rm -rf /srv/golf/.convex/ /srv/golf/.next/"}), bashOut(""))
+			if n := len(s.riskLogged()); n != tc.want {
+				t.Errorf("risk advisories = %d, want %d (%q)", n, tc.want, s.riskLogged())
+			}
+		})
+	}
+}
+

@@ -366,6 +366,11 @@ type Risk struct {
 	// Prompts are the latest user prompts, oldest first: what may cover a
 	// risky step.
 	Prompts []string `json:"prompts,omitempty"`
+	// Plan is the last plan the person approved (ExitPlanMode), which may
+	// cover a risky step while PlanPrompt, the count of user prompts at its
+	// approval, is within the latest prompts kept.
+	Plan       string `json:"plan,omitempty"`
+	PlanPrompt uint64 `json:"plan_prompt,omitempty"`
 	// Written are files the session created or wrote; Secrets are files
 	// it wrote a literal secret into, not yet staged.
 	Written []string `json:"written,omitempty"`

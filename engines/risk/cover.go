@@ -6,10 +6,12 @@ import (
 	"unicode"
 )
 
-// Instruction is one thing the user said that may ask for a step: today a
-// recent prompt; later also an instruction in force.
+// Instruction is one thing the user said that may ask for a step: a
+// recent prompt, or a plan the person approved (Plan), which covers a step
+// only line by line (planCovers).
 type Instruction struct {
 	Text string
+	Plan bool
 }
 
 // Covered reports whether an instruction asks for a finding's step: one
@@ -20,26 +22,80 @@ type Instruction struct {
 // typed themselves (a secret written where the user gave it).
 func Covered(f Finding, ins []Instruction) bool {
 	for _, in := range ins {
-		toks := tokens(in.Text)
-		for _, ph := range f.Entry.Cover {
-			if phraseIn(ph, toks) {
+		if in.Plan {
+			if planCovers(f, in.Text) {
 				return true
 			}
+			continue
 		}
-		if f.Entry.TargetCovers && f.Target != "" {
-			names := f.Names
-			if names == nil {
-				names = strings.Fields(f.Target)
-			}
-			for _, t := range names {
-				b := strings.ToLower(path.Base(strings.TrimSuffix(t, "/")))
-				spaced := strings.Contains(b, " ") && strings.Contains(strings.ToLower(in.Text), b)
-				if len(b) >= 3 && !strings.ContainsAny(b, "*?") && (toks[b] || spaced || namesKin(b, toks)) {
-					return true
-				}
-			}
+		toks := tokens(in.Text)
+		if coverPhrase(f, toks) || f.Entry.TargetCovers && targetNamed(f, in.Text, toks) {
+			return true
 		}
 		if f.Cover != "" && strings.Contains(in.Text, f.Cover) {
+			return true
+		}
+	}
+	return false
+}
+
+// planCovers tells whether an approved plan asks for a finding's step: one
+// of its lines names the step's target (for entries whose target covers)
+// and asks for the step: it holds the step's program, says to delete what
+// rm deletes, or, for git's steps and file writes, holds one of the entry's
+// Cover phrases. A plan is long and names much in passing, so a line that
+// only mentions the file ("update middleware.ts") covers nothing, and the
+// loose one-word phrases that cover a shell step in a short prompt
+// ("restart", "start") do not cover it in a plan.
+func planCovers(f Finding, plan string) bool {
+	for line := range strings.Lines(plan) {
+		toks := tokens(line)
+		if f.Entry.TargetCovers && !targetNamed(f, line, toks) {
+			continue
+		}
+		var asks bool
+		switch f.Program {
+		case "", "git":
+			asks = coverPhrase(f, toks)
+		case "rm":
+			asks = toks["rm"] || asksToDelete(toks)
+		default:
+			asks = toks[f.Program]
+		}
+		if asks {
+			return true
+		}
+	}
+	return false
+}
+
+// coverPhrase tells whether the tokens hold every word of one of the
+// finding's entry's Cover phrases.
+func coverPhrase(f Finding, toks map[string]bool) bool {
+	for _, ph := range f.Entry.Cover {
+		if phraseIn(ph, toks) {
+			return true
+		}
+	}
+	return false
+}
+
+// targetNamed tells whether a text (and its tokens) names a finding's
+// target: the last path element of one of its Names (or of each word of
+// the target), three letters or more and not a pattern, as a word, as a
+// spaced name, or as the stem of a name the text asks to delete.
+func targetNamed(f Finding, text string, toks map[string]bool) bool {
+	if f.Target == "" {
+		return false
+	}
+	names := f.Names
+	if names == nil {
+		names = strings.Fields(f.Target)
+	}
+	for _, t := range names {
+		b := strings.ToLower(path.Base(strings.TrimSuffix(t, "/")))
+		spaced := strings.Contains(b, " ") && strings.Contains(strings.ToLower(text), b)
+		if len(b) >= 3 && !strings.ContainsAny(b, "*?") && (toks[b] || spaced || namesKin(b, toks)) {
 			return true
 		}
 	}

@@ -397,6 +397,36 @@ func TestCovered(t *testing.T) {
 	}
 }
 
+// TestPlanCovers: an approved plan covers a step on a line that names its
+// target and holds its program or a Cover phrase (ext-golfgod #102: "rm
+// -rf .convex/ .next/" in the plan approved at #94); a line that only
+// names the file, or one that names another, covers nothing.
+func TestPlanCovers(t *testing.T) {
+	for _, tc := range []struct {
+		cmd, plan string
+		covered   bool
+	}{
+		{"rm -rf .convex/ .next/", "## Phase 4\n```bash\nrm -rf .convex/ .next/ node_modules/.cache/\n```", true},
+		{"rm -rf .convex/", "1. Clear stale state: delete the .convex folder", true},
+		{"rm -rf .convex/", "2. Inspect the .convex/ directory\n3. rm -rf .next/", false},
+		{"rm middleware.ts", "### 1. Restore Middleware\n- Copy the code from the docs to middleware.ts", false},
+		{"rm docs/old-api.md", "1. Remove docs/old-api.md, which the new guide replaces", true},
+		{"git push --force origin main", "- git push origin main", false},
+		{"git push --force origin main", "- force push the rebased branch", true},
+		{"git reset --hard origin/main", "Reset the branch", false},
+		{"sudo systemctl restart nginx", "3. Restart the dev server", false},
+		{"sudo systemctl restart nginx", "3. sudo systemctl restart nginx", true},
+	} {
+		fs := Check(Call{Tool: "Bash", Command: tc.cmd, ProjectDir: proj})
+		if len(fs) == 0 {
+			t.Fatalf("%q: no finding", tc.cmd)
+		}
+		if got := Covered(fs[0], []Instruction{{Text: tc.plan, Plan: true}}); got != tc.covered {
+			t.Errorf("%q under plan %q: covered %v, want %v", tc.cmd, tc.plan, got, tc.covered)
+		}
+	}
+}
+
 func TestCatalogueIDsUnique(t *testing.T) {
 	seen := map[string]bool{}
 	for _, e := range Catalogue() {
