@@ -839,4 +839,3 @@ func TestApprovedPlanCovers(t *testing.T) {
 		})
 	}
 }
-
