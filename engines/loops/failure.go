@@ -23,12 +23,33 @@ const maxFailureLine = 400
 // skipped. Two failures with one key are the same failure even when the
 // commands that met it differ, so fail-loop counts them together.
 func FailureKey(text string) string {
+	return scanFailure(text, nil)
+}
+
+// scanFailure is the key of the first line of text (its head and tail) that
+// reports a failure, skipping lines too long to be one, those skip tells,
+// and those a build prints under its warnings ("⚠ Compiled with warnings",
+// webpack's "WARNING in"), up to where its errors start: a missing
+// optional module a bundler warns about is printed by every build, failed
+// or not (ext-solsmile #102-#106, three builds that failed differently).
+func scanFailure(text string, skip func(string) bool) string {
 	if len(text) > maxFailureInput {
 		text = text[:maxFailureInput/2] + "\n" + text[len(text)-maxFailureInput/2:]
 	}
+	warnings := false
 	for line := range strings.Lines(text) {
 		line = strings.TrimSpace(line)
-		if line == "" || len(line) > maxFailureLine {
+		if line == "" || len(line) > maxFailureLine || skip != nil && skip(line) {
+			continue
+		}
+		low := strings.ToLower(line)
+		switch {
+		case strings.Contains(low, "compiled with warnings") || strings.HasPrefix(low, "warning in "):
+			warnings = true
+			continue
+		case strings.Contains(low, "failed to compile") || strings.HasPrefix(low, "error in ") || strings.HasPrefix(low, "error:"):
+			warnings = false
+		case warnings:
 			continue
 		}
 		if k := lineFailureKey(line); k != "" {
@@ -52,19 +73,7 @@ func OutputFailureKey(command, output string) string {
 // outputFailureKey is OutputFailureKey for a command known to print its
 // own output.
 func outputFailureKey(output string) string {
-	if len(output) > maxFailureInput {
-		output = output[:maxFailureInput/2] + "\n" + output[len(output)-maxFailureInput/2:]
-	}
-	for line := range strings.Lines(output) {
-		line = strings.TrimSpace(line)
-		if line == "" || len(line) > maxFailureLine || sourceLine(line) {
-			continue
-		}
-		if k := lineFailureKey(line); k != "" {
-			return clip(strings.ToValidUTF8(k, "\uFFFD"), MaxFingerprint, 100)
-		}
-	}
-	return ""
+	return scanFailure(output, sourceLine)
 }
 
 // readerPrograms print files, searches or history: what they show may

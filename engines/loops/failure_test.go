@@ -14,6 +14,14 @@ func TestFailureKey(t *testing.T) {
 		{"error: password authentication failed for user \"app\"", "authentication failed for user \"app\""},
 		{"ERROR 1045 (28000): Access denied for user 'root'@'localhost'", "access denied for user 'root'@'localhost'"},
 		{"Error: Cannot find module 'express'\nRequire stack:", "missing express"},
+		// What a bundler prints under its warnings is not the failure
+		// (ext-solsmile #102-#106): Next's "Compiled with warnings", then
+		// the type error after "Failed to compile"; webpack's "WARNING in"
+		// block, then its "ERROR in" one.
+		{"⚠ Compiled with warnings in 37.9s\n\nModule not found: Can't resolve '@react-native-async-storage/async-storage' in '/p/node_modules/@metamask/sdk'\n\nFailed to compile.\n\nError: Cannot find module 'express'", "missing express"},
+		{"⚠ Compiled with warnings in 11.3s\n\nModule not found: Can't resolve '@react-native-async-storage/async-storage' in '/p'\n\n✓ Generating static pages (6/6)", ""},
+		{"WARNING in ./src/a.js\nModule not found: Can't resolve 'fsevents' in '/p/src'\n\nERROR in ./src/b.js\nModule not found: Error: Can't resolve 'lodash' in '/p/src'", "missing lodash"},
+		{"Module not found: Can't resolve 'lodash' in '/p/src'", "missing lodash"},
 		{"ModuleNotFoundError: No module named 'requests'", "missing requests"},
 		// One missing dependency, however it shows (attio-mcp-2, calls 76-79).
 		{"> vitest run\n\nsh: vitest: command not found", "missing vitest"},

@@ -41,12 +41,12 @@ func Covered(f Finding, ins []Instruction) bool {
 
 // planCovers tells whether an approved plan asks for a finding's step: one
 // of its lines names the step's target (for entries whose target covers)
-// and asks for the step: it holds the step's program, says to delete what
-// rm deletes, or, for git's steps and file writes, holds one of the entry's
-// Cover phrases. A plan is long and names much in passing, so a line that
-// only mentions the file ("update middleware.ts") covers nothing, and the
-// loose one-word phrases that cover a shell step in a short prompt
-// ("restart", "start") do not cover it in a plan.
+// and asks for the step: it says to delete what rm deletes, holds a cover
+// phrase (git's steps, file writes), or holds the step's program, and a
+// cover phrase too where no target was named ("claude -p" in a plan does
+// not ask for bypassPermissions). A plan is long and names much in
+// passing, so a line that only mentions the file ("update middleware.ts")
+// covers nothing, and "Restart the dev server" does not cover systemctl.
 func planCovers(f Finding, plan string) bool {
 	for line := range strings.Lines(plan) {
 		toks := tokens(line)
@@ -60,7 +60,7 @@ func planCovers(f Finding, plan string) bool {
 		case "rm":
 			asks = toks["rm"] || asksToDelete(toks)
 		default:
-			asks = toks[f.Program]
+			asks = toks[f.Program] && (f.Entry.TargetCovers || coverPhrase(f, toks))
 		}
 		if asks {
 			return true

@@ -416,6 +416,10 @@ func TestPlanCovers(t *testing.T) {
 		{"git reset --hard origin/main", "Reset the branch", false},
 		{"sudo systemctl restart nginx", "3. Restart the dev server", false},
 		{"sudo systemctl restart nginx", "3. sudo systemctl restart nginx", true},
+		// session-share #52 (labelled useful): the plan said to test the
+		// plugin with claude -p, not to turn its permission checks off.
+		{"claude -p /publish --permission-mode bypassPermissions", "3. Test: claude --plugin-dir ./plugin -p /publish", false},
+		{"claude -p /publish --permission-mode bypassPermissions", "3. Test: claude -p /publish --permission-mode bypassPermissions", true},
 	} {
 		fs := Check(Call{Tool: "Bash", Command: tc.cmd, ProjectDir: proj})
 		if len(fs) == 0 {
