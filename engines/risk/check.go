@@ -753,12 +753,57 @@ func checkRm(c Call, x cmd, installed []string) []Finding {
 		case isBuildPath(p):
 		case recursive:
 			out = append(out, Finding{Entry: RmRecursive, Target: t, Names: []string{t}})
+		case replacedBySession(p, c.Written):
 		case !isGenerated(p) && !strings.ContainsAny(t, "*?[$"):
 			out = append(out, Finding{Entry: RmFile, Target: t, Names: []string{t}})
 		}
 	}
 	return out
 }
+
+// replacedBySession tells a file whose place the session has taken with
+// one it wrote in the same directory: a copy put aside under a backup name
+// (middleware.ts.backup, x.py.bak) of a file it has since written anew, or
+// a file of the same stem in another format (next.config.ts after it wrote
+// next.config.mjs). Deleting it then comes to what an edit of the file
+// would have done (ext-golfgod #166 and #221, labelled useless and false).
+func replacedBySession(p string, written []string) bool {
+	dir, base := path.Dir(p), path.Base(p)
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	for _, w := range written {
+		if path.Dir(w) != dir {
+			continue
+		}
+		wb := path.Base(w)
+		if rest, ok := strings.CutPrefix(base, wb); ok && backupSuffixes[strings.TrimLeft(rest, "._-~")] && rest != "" {
+			return true
+		}
+		if ws := strings.TrimSuffix(wb, path.Ext(wb)); ws == stem && wb != base && sameFormatFamily(path.Ext(base), path.Ext(wb)) {
+			return true
+		}
+	}
+	return false
+}
+
+// formatFamilies group the extensions one file is converted between (a
+// config from TypeScript to ES modules, YAML to JSON): index.html is not
+// index.js in another format.
+var formatFamilies = map[string]int{
+	".js": 1, ".mjs": 1, ".cjs": 1, ".ts": 1, ".mts": 1, ".cts": 1, ".jsx": 1, ".tsx": 1,
+	".yml": 2, ".yaml": 2, ".json": 2, ".json5": 2, ".toml": 2, ".ini": 2, ".cfg": 2, ".conf": 2,
+	".md": 3, ".mdx": 3, ".markdown": 3, ".rst": 3, ".txt": 3,
+	".css": 4, ".scss": 4, ".sass": 4, ".less": 4,
+}
+
+// sameFormatFamily tells two extensions of one family.
+func sameFormatFamily(a, b string) bool {
+	fa, fb := formatFamilies[strings.ToLower(a)], formatFamilies[strings.ToLower(b)]
+	return fa != 0 && fa == fb
+}
+
+// backupSuffixes are what a copy put aside adds to a file's name, less
+// its separator.
+var backupSuffixes = map[string]bool{"bak": true, "backup": true, "old": true, "orig": true, "save": true, "prev": true, "": true}
 
 // created reports whether p is, or is under, a file or directory the
 // session created.

@@ -520,6 +520,25 @@ func TestReinstall(t *testing.T) {
 	})
 }
 
+// TestReplacedBySession: a file whose place the session took with one it
+// wrote is its to delete, as an edit would have been (twenty-second set,
+// ext-golfgod #166: next.config.ts after writing next.config.mjs, useless;
+// #221: middleware.ts.backup after writing middleware.ts again, false);
+// a backup of a file it never wrote again, or a file of another kind
+// beside one it wrote, is not.
+func TestReplacedBySession(t *testing.T) {
+	written := []string{"/home/ana/app/next.config.mjs", "/home/ana/app/middleware.ts", "/home/ana/app/index.js"}
+	checkCommands(t, "/home/ana/app", written, "%s: got %s, want %q", []struct{ cmd, want string }{
+		{"rm next.config.ts", ""},
+		{"rm middleware.ts.backup", ""},
+		{"rm middleware.ts.bak", ""},
+		{"rm auth.ts.backup", "rm-file"},
+		{"rm index.html", "rm-file"},
+		{"rm src/next.config.ts", "rm-file"},
+		{"rm middleware.tsx-notes.md", "rm-file"},
+	})
+}
+
 // TestHomePaths: "~" is the home the project path shows, so a file the
 // session created after `cd ~/proj` is its own to delete (mthis-action,
 // calls 68-72), while `rm -rf ~/Downloads` is still outside the project.
