@@ -294,7 +294,14 @@ func (s *session) learnGoalDocument(p *Payload) {
 	}
 	var b strings.Builder
 	collectStrings(v, &b, maxGoalDocumentText)
-	text := b.String()
+	s.learnGoalText(b.String())
+}
+
+// learnGoalText teaches the anchor the words and files of a text that says
+// what the goal asks for: a document the goal points at, a plan the person
+// approved.
+func (s *session) learnGoalText(text string) {
+	d := s.w.Drift
 	for _, st := range drift.Stems(drift.Words(text)) {
 		if len(d.AnchorTokens) >= drift.MaxAnchorWords {
 			break
@@ -304,6 +311,19 @@ func (s *session) learnGoalDocument(p *Payload) {
 		}
 	}
 	s.learnFiles(text)
+}
+
+// learnPlan teaches the anchor the plan the person just approved: the work
+// it lists is what they asked for (ext-echocontext #27, twenty-third set:
+// README edits that were step 5 of the plan approved at #7, drift labelled
+// false by both judges).
+func (s *session) learnPlan(p *Payload) {
+	if s.w.Drift == nil {
+		return
+	}
+	if plan, ok := s.approvedPlan(p); ok {
+		s.learnGoalText(fit.Runes(plan, maxGoalDocumentText))
+	}
 }
 
 // readsDocument reports whether a tool reads a document: an MCP tool whose

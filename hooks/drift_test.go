@@ -577,6 +577,43 @@ func TestDriftGoalDocument(t *testing.T) {
 	}
 }
 
+// TestDriftApprovedPlan: the work of a plan the person approved is on the
+// goal (ext-echocontext #27, twenty-third set: README edits that were step
+// 5 of the plan approved at #7, drift labelled false by both judges); the
+// same work under a plan they refused, or work the plan does not name,
+// drifts. The CLI 1.0 name of the tool, exit_plan_mode, counts too.
+func TestDriftApprovedPlan(t *testing.T) {
+	plan := "## Plan: /start-development command\n1. Create commands/start-development.md\n2. Add lib/development-initiator.js\n3. Templates in templates/development-prompts/\n4. Register the scenarios in data/scenarios.json\n5. Update README.md and CHANGELOG.md, and add branding/neurodivergent-friendly-notes.txt"
+	readme := []string{"README.md", "CHANGELOG.md", "branding/neurodivergent-friendly-notes.txt"}
+	for _, tc := range []struct {
+		name    string
+		tool    string
+		refused bool
+		work    []string
+		want    bool
+	}{
+		{"the plan's README step", "ExitPlanMode", false, readme, false},
+		{"the same under the CLI 1.0 name", "exit_plan_mode", false, readme, false},
+		{"the same, the plan refused", "ExitPlanMode", true, readme, true},
+		{"work the plan does not name", "ExitPlanMode", false, unrelatedFiles, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("design a command that bridges the gap between the generated project docs and starting to code")
+			in := jsonStr(map[string]any{"plan": plan})
+			if tc.refused {
+				s.fail(tc.tool, in, "The user doesn't want to proceed with this tool use. The tool use was rejected.")
+			} else {
+				s.tool(tc.tool, in, "User has approved your plan. You can now start coding.")
+			}
+			for i := 0; i < 16; i++ {
+				s.edit(tc.work[i%len(tc.work)])
+			}
+			s.wantDrift(tc.want)
+		})
+	}
+}
+
 // TestReadsDocument: the MCP tools whose own name (not their server's)
 // says they read count; built-in tools and writers do not.
 func TestReadsDocument(t *testing.T) {

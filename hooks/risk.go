@@ -138,18 +138,36 @@ func (s *session) instructions() []risk.Instruction {
 	return out
 }
 
-// notePlan keeps the plan the person just approved: ExitPlanMode reaches
-// PostToolUse only when they said yes to it.
-func (s *session) notePlan(p *Payload) {
-	if p.ToolName != "ExitPlanMode" || p.HookEventName != PostToolUse || p.AgentID != "" {
-		return
+// approvedPlan is the plan the person just approved: ExitPlanMode
+// (exit_plan_mode in CLI 1.0.53 transcripts) reaches PostToolUse only when they
+// said yes to it. Subagents' plans are not the person's.
+func (s *session) approvedPlan(p *Payload) (string, bool) {
+	if p.ToolName != "ExitPlanMode" && p.ToolName != "exit_plan_mode" || p.HookEventName != PostToolUse || p.AgentID != "" {
+		return "", false
 	}
 	in, ok := s.callInput(p)
 	if !ok || strings.TrimSpace(in.Plan) == "" {
+		return "", false
+	}
+	return in.Plan, true
+}
+
+// notePlan keeps the plan the person just approved, which may cover risky
+// steps (instructions).
+func (s *session) notePlan(p *Payload) {
+	plan, ok := s.approvedPlan(p)
+	if !ok {
 		return
 	}
 	r := s.riskState()
-	r.Plan, r.PlanPrompt = fit.Runes(in.Plan, riskPromptRunes), s.w.UserPrompts
+	r.Plan, r.PlanPrompt = fit.Runes(plan, riskPromptRunes), s.w.UserPrompts
+	// Approving a plan is the go-ahead to change what it says: a limit on
+	// changes the user set while it was made ("don't change any code, just
+	// diagnose") is lifted (ext-adhs #52, twenty-third set, labelled false
+	// by both judges). A limit on one target, or of another class, stays.
+	r.Limits = slices.DeleteFunc(r.Limits, func(l state.Limit) bool {
+		return l.Source == fromPrompt && l.Class == string(risk.NoChange) && l.Target == ""
+	})
 }
 
 // riskCall matches a call against the risk catalogue and words an

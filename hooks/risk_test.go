@@ -839,3 +839,37 @@ func TestApprovedPlanCovers(t *testing.T) {
 		})
 	}
 }
+
+// TestApprovedPlanLiftsNoChange: approving a plan is the go-ahead to make
+// the changes it lists, so "don't change any code, just diagnose" said
+// while it was made no longer holds (ext-adhs #52, twenty-third set,
+// labelled false by both judges); a refused plan lifts nothing, and a
+// limit on one file stays.
+func TestApprovedPlanLiftsNoChange(t *testing.T) {
+	const plan = "## Plan\n1. Write scripts/test_api_raw.py to print the raw API responses\n2. Run it on one parcel"
+	for _, tc := range []struct {
+		name, prompt string
+		approved     bool
+		file         string
+		want         int
+	}{
+		{"approved", "Don't change any code just diagnose and respond in chat.", true, "scripts/test_api_raw.py", 0},
+		{"no plan", "Don't change any code just diagnose and respond in chat.", false, "scripts/test_api_raw.py", 1},
+		{"a limit on one file", "Don't touch process_months_local.py, just diagnose.", true, "process_months_local.py", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Instruction = settings.Observe
+			s.userPrompt(tc.prompt)
+			if tc.approved {
+				s.tool("ExitPlanMode", jsonStr(map[string]any{"plan": plan}), "User has approved your plan. You can now start coding.")
+			} else {
+				s.fail("ExitPlanMode", jsonStr(map[string]any{"plan": plan}), "The user doesn't want to proceed with this tool use. The tool use was rejected.")
+			}
+			s.tool("Write", jsonStr(map[string]any{"file_path": filepath.Join(s.project, tc.file), "content": "print('x')\n"}), map[string]any{"type": "create"})
+			if n := s.countObserved("instruction"); n != tc.want {
+				t.Errorf("instruction advisories = %d, want %d (%q)", n, tc.want, s.observed)
+			}
+		})
+	}
+}

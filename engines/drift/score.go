@@ -299,7 +299,7 @@ func ToolClass(tool string) string {
 		return "run"
 	case "WebFetch", "WebSearch":
 		return "web"
-	case "TodoWrite", "TodoRead", "TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "Task", "Agent", "ExitPlanMode", "EnterPlanMode", "AskUserQuestion":
+	case "TodoWrite", "TodoRead", "TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "Task", "Agent", "ExitPlanMode", "exit_plan_mode", "EnterPlanMode", "AskUserQuestion":
 		return "plan"
 	}
 	return "other"

@@ -227,7 +227,7 @@ func Extract(tool string, input json.RawMessage, project string) CallSig {
 // shown as evidence.
 func Bookkeeping(tool string) bool {
 	switch tool {
-	case "TodoWrite", "TodoRead", "TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "ExitPlanMode", "EnterPlanMode", "ToolSearch":
+	case "TodoWrite", "TodoRead", "TaskCreate", "TaskUpdate", "TaskList", "TaskGet", "ExitPlanMode", "exit_plan_mode", "EnterPlanMode", "ToolSearch":
 		return true
 	}
 	return false
