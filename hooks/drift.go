@@ -318,7 +318,7 @@ func (s *session) learnGoalText(text string) {
 // README edits that were step 5 of the plan approved at #7, drift labelled
 // false by both judges).
 func (s *session) learnPlan(p *Payload) {
-	if s.w.Drift == nil {
+	if s.w.Drift == nil || !s.env.Settings.Drift.Enabled || s.disabled("drift") {
 		return
 	}
 	if plan, ok := s.approvedPlan(p); ok {

@@ -67,11 +67,9 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 	if set.Loops.Enabled && !s.disabled("loops") {
 		advs = append(advs, s.loopCall(p, target, rng)...)
 	}
-	if set.Drift.Enabled && !s.disabled("drift") {
-		// A plan is bookkeeping, no evidence either way, but the one the
-		// person approves says what the work is.
-		s.learnPlan(p)
-	}
+	// A plan is bookkeeping, no evidence either way, but the one the
+	// person approves says what the work is.
+	s.learnPlan(p)
 	// Bookkeeping (todo lists, plans, the agent's state documents) is no
 	// evidence either way: it leaves drift, the agent's pending prose and
 	// the turn's score alone.
