@@ -280,6 +280,11 @@ func (s *session) learnGoalDocument(p *Payload) {
 	if d == nil || p.HookEventName != PostToolUse || !readsDocument(p.ToolName) || len(p.ToolResponse) > maxGoalDocument {
 		return
 	}
+	if !strings.ContainsAny(string(p.ToolInput), "0123456789") {
+		// It can fetch the goal's document only by one of the goal's
+		// numbers: without a digit in its input, anchor.json is not read.
+		return
+	}
 	a, err := s.loadAnchor()
 	if err != nil || a == nil {
 		return
