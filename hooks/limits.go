@@ -20,6 +20,7 @@ const (
 	fromClaudeMD = "CLAUDE.md"
 	fromFile     = "file"
 	fromDeclined = "declined"
+	fromRequest  = "request"
 )
 
 // maxDeclinedLimits bounds the places of declined calls kept in force.
@@ -44,7 +45,7 @@ func (s *session) limitsFromPrompt(text string) {
 	r := s.riskState()
 	kept := r.Limits[:0]
 	for _, l := range r.Limits {
-		if l.Source == fromPrompt && risk.Lifts(limitOf(l), text) || l.Source == fromDeclined && (risk.NamesTarget(text, l.Target) || risk.GoAhead(text)) {
+		if l.Source == fromPrompt && risk.Lifts(limitOf(l), text) || l.Source == fromDeclined && (risk.NamesTarget(text, l.Target) || risk.GoAhead(text)) || l.Source == fromRequest {
 			continue
 		}
 		kept = append(kept, l)
@@ -53,7 +54,28 @@ func (s *session) limitsFromPrompt(text string) {
 	for _, l := range risk.ParseLimits(text) {
 		s.addLimit(l, fromPrompt)
 	}
+	if ls := risk.RequestLimits(text); len(ls) > 0 && !s.projectPushes() {
+		for _, l := range ls {
+			s.addLimit(l, fromRequest)
+		}
+	}
 	s.keepNamed(text)
+}
+
+// projectPushes tells whether the project's instruction files speak of
+// pushing ("commit and push when done"): a request to commit then leaves
+// the push to them, not to the user. Read only when a prompt asks to
+// commit alone.
+func (s *session) projectPushes() bool {
+	if s.w.ProjectDir == "" {
+		return false
+	}
+	for _, name := range instructionFiles {
+		if risk.SaysPush(readInstructionFile(filepath.Join(s.w.ProjectDir, name))) {
+			return true
+		}
+	}
+	return false
 }
 
 // keepNamed keeps in force the values the prompt names in quotes
@@ -325,6 +347,8 @@ func (s *session) limitsBeyond(texts []string) []string {
 			t += " (the header of " + filepath.Base(l.Target) + ")"
 		case fromDeclined:
 			t = "the user declined " + t
+		case fromRequest:
+			t = "the user asked only: " + t
 		}
 		out = append(out, t)
 	}

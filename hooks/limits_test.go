@@ -229,3 +229,45 @@ func TestNamedValueKept(t *testing.T) {
 		})
 	}
 }
+
+// TestCommitAskedPushNot: a prompt that asks to commit, and says nothing of
+// pushing, leaves the push to the user until the next prompt
+// (procrypto-weaknesses #259); a prompt or the project's CLAUDE.md that
+// speaks of pushing asks for it.
+func TestCommitAskedPushNot(t *testing.T) {
+	push := jsonStr(map[string]any{"command": "git push"})
+	commit := jsonStr(map[string]any{"command": "git commit -am 'docs: update'"})
+	for _, tc := range []struct {
+		name, claudeMD, prompt, next string
+		want                         int
+	}{
+		{"commit only", "", "commit the PAI changes we made", "", 1},
+		{"commit and push", "", "commit and push the PAI changes", "", 0},
+		{"commit etc", "", "Alright, add docs, commit etc", "", 0},
+		{"a question", "", "can you commit this?", "", 0},
+		{"no commit asked", "", "fix the typo in the README", "", 0},
+		{"the next prompt", "", "commit the changes", "looks good", 0},
+		{"project pushes", "After each commit, push to the feature branch.", "commit the changes", "", 0},
+		{"project silent", "Use tabs.", "commit the changes", "", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Instruction = settings.Observe
+			if tc.claudeMD != "" {
+				s.file("CLAUDE.md", tc.claudeMD)
+			}
+			s.userPrompt(tc.prompt)
+			s.tool("Bash", commit, bashOut("[main 1a2b3c4] docs: update"))
+			if tc.next != "" {
+				s.userPrompt(tc.next)
+			}
+			s.tool("Bash", push, bashOut("To github.com:ana/app.git\n   1a2b3c4..5d6e7f8  main -> main"))
+			if n := s.countObserved("instruction"); n != tc.want {
+				t.Fatalf("instruction advisories %d, want %d: %q", n, tc.want, s.observed)
+			}
+			if tc.want == 1 && !strings.Contains(s.observed[0], `runs git push, but the user asked only: "`+tc.prompt+`"`) {
+				t.Errorf("advisory = %q", s.observed[0])
+			}
+		})
+	}
+}

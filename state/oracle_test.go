@@ -421,6 +421,8 @@ func TestValidateDifferences(t *testing.T) {
 		{"null loop state", state.KindWindow, `{` + win + `,"tool_calls":1,"loops":{"main":null}}`, false, false, ""},
 		{"text of 4000 runes of 2 bytes", state.KindAnchor, `{"schema_version":1,"session_id":"s","text":"` + strings.Repeat("é", 4000) + `","hash":"0123456789ab","intent_type":"docs","tokens":[],"captured_at":"2026-11-21T10:00:00Z","source":"prompt","deltas":[],"delta_count":0,"pivots":0,"reorients":0}`, true, true, ""},
 		{"keep limit with its files", state.KindWindow, `{` + win + `,"tool_calls":1,"risk":{"limits":[{"class":"keep","target":"gpt-4o-mini","text":"use \"gpt-4o-mini\"","source":"prompt","files":["/p/a.yml"]}]}}`, true, true, ""},
+		{"a request's limit", state.KindWindow, `{` + win + `,"tool_calls":1,"risk":{"limits":[{"class":"push","text":"commit the changes","source":"request"}]}}`, true, true, ""},
+		{"a limit from nowhere", state.KindWindow, `{` + win + `,"tool_calls":1,"risk":{"limits":[{"class":"push","text":"commit the changes","source":"guess"}]}}`, false, false, ""},
 		{"keep limit with five files", state.KindWindow, `{` + win + `,"tool_calls":1,"risk":{"limits":[{"class":"keep","target":"v1.2","text":"t","source":"prompt","files":["a","b","c","d","e"]}]}}`, false, false, ""},
 		{"keep limit with a long file name", state.KindWindow, `{` + win + `,"tool_calls":1,"risk":{"limits":[{"class":"keep","target":"v1.2","text":"t","source":"prompt","files":["` + strings.Repeat("f", 1025) + `"]}]}}`, false, false, ""},
 		{"config integer as 1.0", state.KindConfig, `{"loops":{"window":30.0}}`, true, false, "integer-spelling"},

@@ -430,7 +430,9 @@ type Limit struct {
 	// project's instructions, in force all session) or "file" (a file's own
 	// header, "Code generated … DO NOT EDIT", in force for that file) or
 	// "declined" (a place a call the person declined would have changed,
-	// Target; until a later prompt names it).
+	// Target; until a later prompt names it) or "request" (what the latest
+	// prompt's request left to the user: a push after "commit it"; until
+	// the next prompt).
 	Source string `json:"source"`
 	// Advised is the tool-call count at its last advisory (0: never).
 	Advised int `json:"advised,omitempty"`

@@ -365,7 +365,7 @@ var (
 	intentTypes   = []string{"feature", "bugfix", "refactor", "research", "docs", "unknown"}
 	topics        = []string{"anchored", "unanchored", "conflict", "neutral"}
 	limitClasses  = []string{"change", "commit", "push", "install", "delete", "restart", "checks", "tool", "comment", "keep"}
-	limitSources  = []string{"prompt", "CLAUDE.md", "file", "declined"}
+	limitSources  = []string{"prompt", "CLAUDE.md", "file", "declined", "request"}
 	detectors     = append([]string{"all"}, Detectors()...)
 	verdictKinds  = []string{"no_anchor", "insufficient_data", "on_task", "tolerable_side_quest", "refocus_moment", "real_drift"}
 	outcomes      = []string{"replaced", "constraint", "refused", "empty"}

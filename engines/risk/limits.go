@@ -1358,3 +1358,62 @@ func dropsValue(l Limit, c Call) string {
 	}
 	return `takes "` + l.Target + `", the value the user named, out of ` + c.FilePath
 }
+
+// pushWords are words of a prompt that bring the remote into a request to
+// commit ("commit and push", "open a PR", "ship it", "commit etc."): the
+// request then leaves nothing out.
+var pushWords = []string{"push", "pr", "prs", "pull", "ship", "deploy", "publish", "upstream", "remote", "origin", "sync", "github", "gitlab", "bitbucket", "release", "merge", "etc", "usual", "everything"}
+
+// RequestLimits returns what a request to commit leaves to the user: a
+// prompt that asks to commit ("commit the PAI changes we made") and says
+// nothing of pushing, the remote or the like (pushWords) asks for a local
+// step, and a push after it publishes what the user meant to keep
+// (procrypto-weaknesses #259: pushed to the public upstream). The limit
+// holds until the next prompt; questions set none.
+func RequestLimits(text string) []Limit {
+	var commit string
+	for _, s := range sentences(text) {
+		if strings.HasSuffix(s[0], "?") {
+			continue
+		}
+		ws := words(s[1])
+		if slices.ContainsFunc(ws, func(w string) bool { return hasPrefix(w, pushWords) }) {
+			return nil
+		}
+		if commit == "" && asksToCommit(ws) {
+			commit = s[0]
+		}
+	}
+	if commit == "" {
+		return nil
+	}
+	return []Limit{{Class: NoPush, Text: commit}}
+}
+
+// SaysPush tells whether a text speaks of pushing at all ("push", "pushes",
+// "pushed", "PR"): a project's instructions that do may ask the agent to
+// push after each commit.
+func SaysPush(text string) bool {
+	for _, s := range sentences(text) {
+		if slices.ContainsFunc(words(s[1]), func(w string) bool { return hasPrefix(w, []string{"push", "pr", "prs"}) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// asksToCommit tells a sentence that asks for a commit: "commit" as its
+// verb, first after the fillers ("please commit", "ok, commit it") or after
+// "and"/"then" ("fix the typo and commit").
+func asksToCommit(ws []string) bool {
+	lead := true
+	for i, w := range ws {
+		if w == "commit" && (lead || i > 0 && (ws[i-1] == "and" || ws[i-1] == "then")) {
+			return true
+		}
+		if !fillers[w] && w != "ok" && w != "okay" && w != "alright" && w != "now" && w != "so" && w != "then" && w != "let's" && w != "lets" {
+			lead = false
+		}
+	}
+	return false
+}

@@ -299,3 +299,43 @@ func TestGeneratedHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestLimits: a request to commit that says nothing of the remote
+// leaves the push to the user; one that brings the remote in, or a
+// question, or a sentence where commit is no request, sets nothing.
+func TestRequestLimits(t *testing.T) {
+	for _, tc := range []struct {
+		prompt, want string // want: the sentence kept, "" for no limit
+	}{
+		{"commit the PAI changes we made", "commit the PAI changes we made"},
+		{"Looks right. Please commit it.", "Please commit it."},
+		{"ok, commit", "ok, commit"},
+		{"fix the typo and commit", "fix the typo and commit"},
+		{"commit and push", ""},
+		{"commit, then open a PR", ""},
+		{"Alright, add docs, commit etc", ""},
+		{"commit everything so we can continue on another machine", ""},
+		{"commit it as usual", ""},
+		{"can you commit this?", ""},
+		{"the last commit broke the build", ""},
+		{"revert the commit", ""},
+		{"don't commit yet", ""},
+	} {
+		got := RequestLimits(tc.prompt)
+		switch {
+		case tc.want == "" && len(got) != 0:
+			t.Errorf("RequestLimits(%q) = %+v, want none", tc.prompt, got)
+		case tc.want != "" && (len(got) != 1 || got[0].Class != NoPush || got[0].Text != tc.want):
+			t.Errorf("RequestLimits(%q) = %+v, want a push limit from %q", tc.prompt, got, tc.want)
+		}
+	}
+	for text, want := range map[string]bool{
+		"After each commit, push to the feature branch.": true,
+		"Open a PR for every change.":                    true,
+		"Use tabs. Run go test before committing.":       false,
+	} {
+		if got := SaysPush(text); got != want {
+			t.Errorf("SaysPush(%q) = %v, want %v", text, got, want)
+		}
+	}
+}

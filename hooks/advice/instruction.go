@@ -26,12 +26,15 @@ type InstructionFacts struct {
 // against, in the user's words, and one next step.
 func Instruction(f InstructionFacts) Advisory {
 	where := "the user said"
+	lifted := "No later prompt lifted that."
 	next := "stop and tell the user in one sentence what was done; undo it if they did not want it, and ask before going further."
 	switch f.Source {
 	case "CLAUDE.md":
 		where = "the project's CLAUDE.md says"
 	case "declined":
 		where = "the user declined the same place"
+	case "request":
+		where, lifted = "the user asked only", "That leaves this step to the user."
 	case "file":
 		where = "the file itself says"
 		next = "a hand edit of a generated file is lost when it is generated again: undo it, and change what it is generated from (its template or schema) and regenerate, or ask the user."
@@ -44,7 +47,7 @@ func Instruction(f InstructionFacts) Advisory {
 		failed = " The call reported a failure, so the step may not have run."
 	}
 	return withGist(finish(KindInstruction, Hard, map[string]float64{"call": float64(f.Call)},
-		"Call #%d (%s) %s, but %s: %s. No later prompt lifted that.%s Next step: %s",
-		f.Call, f.Tool, Clean(f.Step, 200), where, Quote(f.Said, 300), failed, next),
+		"Call #%d (%s) %s, but %s: %s. %s%s Next step: %s",
+		f.Call, f.Tool, Clean(f.Step, 200), where, Quote(f.Said, 300), lifted, failed, next),
 		"call #%d %s, against %s", f.Call, Clean(f.Step, 80), Quote(f.Said, 80))
 }
