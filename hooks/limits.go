@@ -21,9 +21,11 @@ const (
 	fromFile     = "file"
 	fromDeclined = "declined"
 	fromRequest  = "request"
+	fromHook     = "hook"
 )
 
-// maxDeclinedLimits bounds the places of declined calls kept in force.
+// maxDeclinedLimits bounds the places of declined calls kept in force, and
+// those of calls the user's hook refused.
 const maxDeclinedLimits = 4
 
 // maxFileLimits bounds the generated files whose header is kept in force:
@@ -45,7 +47,7 @@ func (s *session) limitsFromPrompt(text string) {
 	r := s.riskState()
 	kept := r.Limits[:0]
 	for _, l := range r.Limits {
-		if l.Source == fromPrompt && risk.Lifts(limitOf(l), text) || l.Source == fromDeclined && (risk.NamesTarget(text, l.Target) || risk.GoAhead(text)) || l.Source == fromRequest {
+		if l.Source == fromPrompt && risk.Lifts(limitOf(l), text) || (l.Source == fromDeclined || l.Source == fromHook) && (risk.NamesTarget(text, l.Target) || risk.GoAhead(text)) || l.Source == fromRequest {
 			continue
 		}
 		kept = append(kept, l)
@@ -280,7 +282,7 @@ func (s *session) brokenLimits(c risk.Call) []brokenLimit {
 		l := &s.w.Risk.Limits[i]
 		// A declined place is lifted only by a prompt after the refusal
 		// that names it (limitsFromPrompt).
-		if step == "" || l.Source != fromDeclined && (l.Source != fromPrompt || l.Ask) && s.covered(*l) {
+		if step == "" || l.Source != fromDeclined && l.Source != fromHook && (l.Source != fromPrompt || l.Ask) && s.covered(*l) {
 			continue
 		}
 		out = append(out, brokenLimit{l, relTargets(step, c.ProjectDir)})
@@ -336,6 +338,11 @@ func (s *session) limitsBeyond(texts []string) []string {
 	}
 	var out []string
 	for _, l := range s.w.Risk.Limits {
+		if l.Source == fromHook {
+			// The hook goes on refusing by itself: restated, it is noise
+			// (attio-mcp #127, labelled useless).
+			continue
+		}
 		t := strings.TrimSpace(l.Text)
 		if slices.ContainsFunc(texts, func(x string) bool { return strings.Contains(x, t) }) || slices.Contains(out, t) {
 			continue
@@ -366,9 +373,49 @@ func (s *session) noteDeclined(p *Payload, c risk.Call) {
 	for _, place := range risk.Places(c) {
 		s.addLimit(risk.Limit{Class: risk.NoChange, Target: place, Text: text}, fromDeclined)
 	}
+	s.trimLimits(fromDeclined)
+}
+
+// trimLimits keeps the newest maxDeclinedLimits limits of a source.
+func (s *session) trimLimits(source string) {
 	rs := s.riskState()
-	for n := limitsFrom(rs.Limits, fromDeclined); n > maxDeclinedLimits; n-- {
-		i := slices.IndexFunc(rs.Limits, func(l state.Limit) bool { return l.Source == fromDeclined })
+	for n := limitsFrom(rs.Limits, source); n > maxDeclinedLimits; n-- {
+		i := slices.IndexFunc(rs.Limits, func(l state.Limit) bool { return l.Source == source })
 		rs.Limits = slices.Delete(rs.Limits, i, i+1)
 	}
+}
+
+// noteHookRefused keeps what a call the user's own hook refused as
+// instructions in force (risk.HookRefused, source "hook"), quoting the
+// hook: the same step done in a form the hook does not catch goes round
+// the user's rule. A later prompt that names the place, or a go-ahead,
+// lifts them.
+func (s *session) noteHookRefused(p *Payload, c risk.Call) {
+	ls := risk.HookRefused(c)
+	if len(ls) == 0 {
+		return
+	}
+	text := fmt.Sprintf("call #%d (%s): %s", s.w.ToolCalls, p.ToolName, hookReason(p.Error))
+	for _, l := range ls {
+		l.Text = text
+		s.addLimit(l, fromHook)
+	}
+	s.trimLimits(fromHook)
+}
+
+// hookReason is what a refusing hook said: its line that says BLOCKED
+// (or blocked, denied), else its last line.
+func hookReason(errText string) string {
+	var last string
+	for line := range strings.Lines(errText) {
+		line = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "- "))
+		if line == "" {
+			continue
+		}
+		if i := strings.Index(strings.ToLower(line), "blocked:"); i >= 0 {
+			return fit.Runes(strings.TrimSpace(line[i:]), 200)
+		}
+		last = line
+	}
+	return fit.Runes(last, 200)
 }

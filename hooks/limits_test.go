@@ -271,3 +271,46 @@ func TestCommitAskedPushNot(t *testing.T) {
 		})
 	}
 }
+
+// TestHookRefusedGuard: a step the user's own hook refused, done in a form
+// the hook does not catch, is said against the hook (ext-imatrix #158);
+// a go-ahead from the user lifts it, and compaction does not restate it.
+func TestHookRefusedGuard(t *testing.T) {
+	const blocked = "PreToolUse:Bash hook error: [uv run .claude/hooks/pre_tool_use.py]: BLOCKED: Dangerous rm command detected and prevented"
+	rmrf := jsonStr(map[string]any{"command": "rm -f CMakeCache.txt && rm -rf CMakeFiles"})
+	rm := jsonStr(map[string]any{"command": "rm CMakeCache.txt"})
+	for _, tc := range []struct {
+		name, between string
+		want          int
+	}{
+		{"straight on", "", 1},
+		{"after a go-ahead", "yes, delete the cache", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Instruction = settings.Observe
+			s.userPrompt("the build picks up a stale CMake cache, fix it")
+			s.fail("Bash", rmrf, blocked)
+			if tc.between != "" {
+				s.userPrompt(tc.between)
+			}
+			s.tool("Bash", rm, bashOut(""))
+			if n := s.countObserved("instruction"); n != tc.want {
+				t.Fatalf("instruction advisories %d, want %d: %q", n, tc.want, s.observed)
+			}
+			if tc.want == 1 && !strings.Contains(s.observed[0], `the user's own hook refused: "call #1 (Bash): BLOCKED: Dangerous rm command detected and prevented"`) {
+				t.Errorf("advisory = %q", s.observed[0])
+			}
+			w := s.window()
+			if tc.want == 0 {
+				return
+			}
+			if len(w.Risk.Limits) == 0 {
+				t.Fatal("no limit kept")
+			}
+			if got := (&session{env: &Env{}, w: w}).limitsBeyond(nil); len(got) != 0 {
+				t.Errorf("restated on compaction: %q", got)
+			}
+		})
+	}
+}

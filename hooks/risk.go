@@ -199,7 +199,9 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 	failed := p.HookEventName == PostToolUseFailure
 	if failed && hookBlocked(p.Error) {
 		// The user's own hook refused the call: it never ran, and the
-		// agent was told why by the hook itself.
+		// agent was told why by the hook itself; what it refused stays
+		// refused.
+		s.noteHookRefused(p, c)
 		return nil
 	}
 	findings := append(risk.Check(c), s.committedPrivate(p, c, failed)...)

@@ -419,8 +419,10 @@ const MaxLimits = 16
 // their words, where it came from, and when it was last advised.
 type Limit struct {
 	// Class is what it forbids: change, commit, push, install, delete,
-	// restart, checks, tool, comment, or keep (a value the user named);
-	// Target, if set, the one thing it protects.
+	// restart, checks, tool, comment, keep (a value the user named), or
+	// guard-delete and guard-access (what the user's hook refused: deleting
+	// Target, or reading or writing it); Target, if set, the one thing it
+	// protects.
 	Class  string `json:"class"`
 	Target string `json:"target,omitempty"`
 	Text   string `json:"text"`
@@ -430,7 +432,8 @@ type Limit struct {
 	// project's instructions, in force all session) or "file" (a file's own
 	// header, "Code generated … DO NOT EDIT", in force for that file) or
 	// "declined" (a place a call the person declined would have changed,
-	// Target; until a later prompt names it) or "request" (what the latest
+	// Target; until a later prompt names it), "hook" (what the user's own
+	// hook refused, the same way) or "request" (what the latest
 	// prompt's request left to the user: a push after "commit it"; until
 	// the next prompt).
 	Source string `json:"source"`

@@ -622,6 +622,7 @@ func Breaks(l Limit, c Call) string { return Broken([]Limit{l}, c)[0] }
 // the step against each limit, "" where the call keeps it.
 func Broken(ls []Limit, c Call) []string {
 	steps := brokenByName(ls, c)
+	brokenGuards(ls, c, steps)
 	switch c.Tool {
 	case "SQL":
 		return brokenBySQL(ls, steps, c.SQL)

@@ -35,6 +35,9 @@ func Instruction(f InstructionFacts) Advisory {
 		where = "the user declined the same place"
 	case "request":
 		where, lifted = "the user asked only", "That leaves this step to the user."
+	case "hook":
+		where, lifted = "the user's own hook refused", "Doing it another way goes round the user's rule."
+		next = "stop and tell the user in one sentence what the hook refused and what was done instead; undo it if they did not want it, and ask before going further."
 	case "file":
 		where = "the file itself says"
 		next = "a hand edit of a generated file is lost when it is generated again: undo it, and change what it is generated from (its template or schema) and regenerate, or ask the user."
