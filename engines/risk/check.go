@@ -754,11 +754,41 @@ func checkRm(c Call, x cmd, installed []string) []Finding {
 		case recursive:
 			out = append(out, Finding{Entry: RmRecursive, Target: t, Names: []string{t}})
 		case replacedBySession(p, c.Written):
+		case dataGlob(p) && !globWritten(p, c.Written):
+			// A pattern of the user's data files (1.25_MCAO_Complete*.xlsx,
+			// ext-adhs #75: a 5,914-row output deleted to rerun a test).
+			out = append(out, Finding{Entry: RmFile, Target: t, Names: []string{t}})
 		case !isGenerated(p) && !strings.ContainsAny(t, "*?[$"):
 			out = append(out, Finding{Entry: RmFile, Target: t, Names: []string{t}})
 		}
 	}
 	return out
+}
+
+// dataExts are the endings of documents and data files: what a person
+// keeps, not what a build makes.
+var dataExts = []string{".xlsx", ".xls", ".csv", ".tsv", ".docx", ".doc", ".pptx", ".pdf", ".odt", ".ods", ".parquet", ".sqlite", ".sqlite3", ".db"}
+
+// dataGlob tells a glob (not a variable) whose matches are documents or
+// data files by their ending: "*.xlsx", "report_*.csv".
+func dataGlob(p string) bool {
+	b := strings.ToLower(path.Base(p))
+	if !strings.ContainsAny(b, "*?[") || strings.Contains(p, "$") || strings.HasSuffix(b, "*") {
+		return false
+	}
+	return slices.ContainsFunc(dataExts, func(e string) bool { return strings.HasSuffix(b, e) })
+}
+
+// globWritten tells whether a file this session wrote matches the glob:
+// deleting what matches may be the session clearing its own output.
+func globWritten(glob string, written []string) bool {
+	return slices.ContainsFunc(written, func(w string) bool {
+		ok, _ := path.Match(glob, w)
+		if !ok {
+			ok, _ = path.Match(path.Base(glob), path.Base(w))
+		}
+		return ok
+	})
 }
 
 // replacedBySession tells a file whose place the session has taken with
@@ -1439,9 +1469,12 @@ func OutputMade(output, project, root string) []string {
 			out = append(out, q)
 		}
 	}
-	// Several files saved under one folder make it the program's output
-	// folder ("Saved mask: out/m_000/m.png", "Saved overlay: out/o.png"):
-	// the deepest folder they share, when it lies inside the project.
+	// Several files saved in a tree under one folder make it the program's
+	// output folder ("Saved mask: out/m_000/m.png", "Saved overlay:
+	// out/o.png"): the deepest folder they share, when it lies inside the
+	// project and one of them sits deeper in it. Files saved side by side
+	// in a folder say nothing of who made the folder (ext-adhs #75: two
+	// test results saved in MCAO/, where the user's data lives).
 	if len(out) >= 2 {
 		d := path.Dir(out[0])
 		for _, q := range out[1:] {
@@ -1449,7 +1482,8 @@ func OutputMade(output, project, root string) []string {
 				d = path.Dir(d)
 			}
 		}
-		if project != "" && d != project && inDir(d, project) && !slices.Contains(out, d) {
+		tree := slices.ContainsFunc(out, func(q string) bool { return path.Dir(q) != d })
+		if tree && project != "" && d != project && inDir(d, project) && !slices.Contains(out, d) {
 			out = append(out, d)
 		}
 	}

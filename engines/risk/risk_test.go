@@ -139,6 +139,13 @@ func TestCommands(t *testing.T) {
 		{"claude --permission-mode bypassPermissions", "skip-permissions"},
 		{"claude -p hi", ""},
 		{"echo '{}' > .claude/settings.local.json", "agent-permissions"},
+		// The user's data files by a pattern (ext-adhs #75: the pipeline's
+		// 5,914-row output deleted to rerun a test).
+		{`rm -f MCAO/Complete/1.25_MCAO_Complete*.xlsx`, "rm-file"},
+		{`rm -f reports/*.csv`, "rm-file"},
+		{`rm -f build/*.o`, ""},
+		{`rm -f logs/*.log`, ""},
+		{`rm -f "$OUT"/*.csv`, ""},
 		{`bash -c "git push --force"`, "git-push-force"},
 		{"ls -la", ""},
 		// A git lock removed, or git killed by name, while a git may still
@@ -526,6 +533,19 @@ func TestReinstall(t *testing.T) {
 // #221: middleware.ts.backup after writing middleware.ts again, false);
 // a backup of a file it never wrote again, or a file of another kind
 // beside one it wrote, is not.
+// TestDataGlobWritten: a pattern that matches a file the session wrote may
+// be the session clearing its own output.
+func TestDataGlobWritten(t *testing.T) {
+	c := Call{Tool: "Bash", Command: "rm -f data/result_*.csv", ProjectDir: proj}
+	if got := idsOf(Check(c)); !strings.Contains(got, "rm-file") {
+		t.Errorf("another's data: %s, want rm-file", got)
+	}
+	c.Written = []string{proj + "/data/result_1.csv"}
+	if got := Check(c); len(got) != 0 {
+		t.Errorf("its own output: %s, want none", idsOf(got))
+	}
+}
+
 func TestReplacedBySession(t *testing.T) {
 	written := []string{"/home/ana/app/next.config.mjs", "/home/ana/app/middleware.ts", "/home/ana/app/index.js"}
 	checkCommands(t, "/home/ana/app", written, "%s: got %s, want %q", []struct{ cmd, want string }{
@@ -811,6 +831,7 @@ func TestOutputMade(t *testing.T) {
 		// (athena-samdecode #15, whose folder the agent removed at #27,
 		// labelled false by judges AE and AF on the fourteenth set).
 		{"Saved combined overlay: out/overlay.png\nSaved mask: out/m_000/m.png", "/mnt/c/p/out/overlay.png /mnt/c/p/out/m_000/m.png /mnt/c/p/out"},
+		{"Saved test result to: MCAO/result.xlsx\nSaved raw API response to: MCAO/response.json", "/mnt/c/p/MCAO/result.xlsx /mnt/c/p/MCAO/response.json"},
 		{"Saved a: a.png\nSaved b: docs/b.png", "/mnt/c/p/a.png /mnt/c/p/docs/b.png"},
 		{"Wrote report.html", "/mnt/c/p/report.html"},
 		// A generator's own list of what it created (ext-jgive #76: the
