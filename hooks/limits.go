@@ -47,10 +47,9 @@ func (s *session) limitsFromPrompt(text string) {
 	r := s.riskState()
 	kept := r.Limits[:0]
 	for _, l := range r.Limits {
-		if l.Source == fromPrompt && risk.Lifts(limitOf(l), text) || (l.Source == fromDeclined || l.Source == fromHook) && (risk.NamesTarget(text, l.Target) || risk.GoAhead(text)) || l.Source == fromRequest {
-			continue
+		if !liftedBy(l, text) {
+			kept = append(kept, l)
 		}
-		kept = append(kept, l)
 	}
 	r.Limits = kept
 	for _, l := range risk.ParseLimits(text) {
@@ -62,6 +61,22 @@ func (s *session) limitsFromPrompt(text string) {
 		}
 	}
 	s.keepNamed(text)
+}
+
+// liftedBy tells whether a typed prompt lifts a limit: one a prompt set,
+// when it asks for the step; a declined or hook-refused place, when it
+// names the place or goes ahead; what a request left out, always (it held
+// until the next prompt). The project's and files' limits stay.
+func liftedBy(l state.Limit, text string) bool {
+	switch l.Source {
+	case fromPrompt:
+		return risk.Lifts(limitOf(l), text)
+	case fromDeclined, fromHook:
+		return risk.NamesTarget(text, l.Target) || risk.GoAhead(text)
+	case fromRequest:
+		return true
+	}
+	return false
 }
 
 // projectPushes tells whether the project's instruction files speak of

@@ -1403,6 +1403,10 @@ func SaysPush(text string) bool {
 	return false
 }
 
+// leadWords may open a request before its verb ("ok, commit it", "now
+// let's commit").
+var leadWords = map[string]bool{"ok": true, "okay": true, "alright": true, "now": true, "so": true, "then": true, "let's": true, "lets": true}
+
 // asksToCommit tells a sentence that asks for a commit: "commit" as its
 // verb, first after the fillers ("please commit", "ok, commit it") or after
 // "and"/"then" ("fix the typo and commit").
@@ -1412,7 +1416,7 @@ func asksToCommit(ws []string) bool {
 		if w == "commit" && (lead || i > 0 && (ws[i-1] == "and" || ws[i-1] == "then")) {
 			return true
 		}
-		if !fillers[w] && w != "ok" && w != "okay" && w != "alright" && w != "now" && w != "so" && w != "then" && w != "let's" && w != "lets" {
+		if !fillers[w] && !leadWords[w] {
 			lead = false
 		}
 	}
