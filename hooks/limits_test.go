@@ -272,33 +272,34 @@ func TestCommitAskedPushNot(t *testing.T) {
 	}
 }
 
-// TestHookRefusedGuard: a step the user's own hook refused, done in a form
-// the hook does not catch, is said against the hook (ext-imatrix #158);
-// a go-ahead from the user lifts it, and compaction does not restate it.
+// TestHookRefusedGuard: a file the user's own hook kept the agent from,
+// reached another way, is said against the hook (ext-adhs #17: a script
+// that creates .env after the hook refused a Write of .env); a prompt that
+// names the file lifts it, and compaction does not restate it.
 func TestHookRefusedGuard(t *testing.T) {
-	const blocked = "PreToolUse:Bash hook error: [uv run .claude/hooks/pre_tool_use.py]: BLOCKED: Dangerous rm command detected and prevented"
-	rmrf := jsonStr(map[string]any{"command": "rm -f CMakeCache.txt && rm -rf CMakeFiles"})
-	rm := jsonStr(map[string]any{"command": "rm CMakeCache.txt"})
+	const blocked = "Write operation blocked by hook:\n- [python3 .claude/hooks/pre_tool_use.py]: BLOCKED: Access to .env files containing sensitive data is prohibited\n"
+	write := jsonStr(map[string]any{"file_path": "/p/.env", "content": "API_KEY=x"})
+	echo := jsonStr(map[string]any{"command": "echo API_KEY=x > .env"})
 	for _, tc := range []struct {
 		name, between string
 		want          int
 	}{
 		{"straight on", "", 1},
-		{"after a go-ahead", "yes, delete the cache", 0},
+		{"the file named", "ok, write the key into .env yourself", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)
 			s.env.Settings.Advisories.Instruction = settings.Observe
-			s.userPrompt("the build picks up a stale CMake cache, fix it")
-			s.fail("Bash", rmrf, blocked)
+			s.userPrompt("add the API key to a new .env")
+			s.fail("Write", write, blocked)
 			if tc.between != "" {
 				s.userPrompt(tc.between)
 			}
-			s.tool("Bash", rm, bashOut(""))
+			s.tool("Bash", echo, bashOut(""))
 			if n := s.countObserved("instruction"); n != tc.want {
 				t.Fatalf("instruction advisories %d, want %d: %q", n, tc.want, s.observed)
 			}
-			if tc.want == 1 && !strings.Contains(s.observed[0], `the user's own hook refused: "call #1 (Bash): BLOCKED: Dangerous rm command detected and prevented"`) {
+			if tc.want == 1 && !strings.Contains(s.observed[0], `the user's own hook refused: "call #1 (Write): BLOCKED: Access to .env files containing sensitive data is prohibited"`) {
 				t.Errorf("advisory = %q", s.observed[0])
 			}
 			w := s.window()

@@ -420,9 +420,8 @@ const MaxLimits = 16
 type Limit struct {
 	// Class is what it forbids: change, commit, push, install, delete,
 	// restart, checks, tool, comment, keep (a value the user named), or
-	// guard-delete and guard-access (what the user's hook refused: deleting
-	// Target, or reading or writing it); Target, if set, the one thing it
-	// protects.
+	// guard-access (a file the user's hook refused: reading or writing
+	// Target); Target, if set, the one thing it protects.
 	Class  string `json:"class"`
 	Target string `json:"target,omitempty"`
 	Text   string `json:"text"`

@@ -11,11 +11,9 @@ func TestHookRefused(t *testing.T) {
 		c    Call
 		want []Limit
 	}{
-		{Call{Tool: "Bash", Command: "rm -f Fleet/CMakeCache.txt && rm -rf Fleet/CMakeFiles", ProjectDir: proj},
-			[]Limit{{Class: GuardDelete, Target: proj + "/Fleet/CMakeCache.txt"}, {Class: GuardDelete, Target: proj + "/Fleet/CMakeFiles"}}},
-		{Call{Tool: "Bash", Command: "cd hermes && git rm -r --quiet old scripts", ProjectDir: proj},
-			[]Limit{{Class: GuardDelete, Target: proj + "/hermes/old"}, {Class: GuardDelete, Target: proj + "/hermes/scripts"}}},
-		{Call{Tool: "Bash", Command: "rm -rf logs/*.json", ProjectDir: proj}, nil},
+		// A refused deletion sets none: such hooks refuse a form (rm -rf),
+		// not a place (ext-imatrix #158, labelled useless).
+		{Call{Tool: "Bash", Command: "rm -f Fleet/CMakeCache.txt && rm -rf Fleet/CMakeFiles", ProjectDir: proj}, nil},
 		{Call{Tool: "Bash", Command: "cat .env.example", ProjectDir: proj}, nil},
 		{Call{Tool: "Read", FilePath: proj + "/.env.example", ProjectDir: proj}, []Limit{{Class: GuardAccess, Target: proj + "/.env.example"}}},
 		{Call{Tool: "Write", FilePath: proj + "/.env", ProjectDir: proj}, []Limit{{Class: GuardAccess, Target: proj + "/.env"}}},
@@ -27,11 +25,9 @@ func TestHookRefused(t *testing.T) {
 	}
 }
 
-// TestGuardBroken: the same step in another form goes round a guard;
-// moving aside, listing, or a file that only mentions the name does not.
+// TestGuardBroken: the file reached another way goes round a guard;
+// listing it, its example, or a file that only mentions the name does not.
 func TestGuardBroken(t *testing.T) {
-	cache := Limit{Class: GuardDelete, Target: proj + "/Fleet/CMakeCache.txt"}
-	build := Limit{Class: GuardDelete, Target: proj + "/build"}
 	env := Limit{Class: GuardAccess, Target: proj + "/.env"}
 	for _, tc := range []struct {
 		name string
@@ -39,14 +35,6 @@ func TestGuardBroken(t *testing.T) {
 		c    Call
 		want bool
 	}{
-		{"plain rm", cache, Call{Tool: "Bash", Command: "rm " + proj + "/Fleet/CMakeCache.txt"}, true},
-		{"rm from inside", cache, Call{Tool: "Bash", Command: "cd Fleet && rm CMakeCache.txt"}, true},
-		{"unlink", cache, Call{Tool: "Bash", Command: "unlink Fleet/CMakeCache.txt"}, true},
-		{"moved aside", cache, Call{Tool: "Bash", Command: "mv Fleet/CMakeCache.txt /tmp/"}, false},
-		{"listed", cache, Call{Tool: "Bash", Command: "ls -la Fleet/CMakeCache.txt"}, false},
-		{"another file", cache, Call{Tool: "Bash", Command: "rm Fleet/Makefile"}, false},
-		{"made again", build, Call{Tool: "Bash", Command: "mkdir -p build && cd build && cmake .."}, false},
-		{"a build elsewhere", build, Call{Tool: "Bash", Command: "rm -r web/build"}, false},
 		{"read by the Read tool", env, Call{Tool: "Read", FilePath: proj + "/.env"}, true},
 		{"printed", env, Call{Tool: "Bash", Command: "cat .env"}, true},
 		{"written by the shell", env, Call{Tool: "Bash", Command: "echo KEY=1 > .env"}, true},
@@ -54,6 +42,8 @@ func TestGuardBroken(t *testing.T) {
 		{"docs that mention it", env, Call{Tool: "Write", FilePath: proj + "/README.md", NewText: "Copy .env.example to .env and fill in the key."}, false},
 		{"its example", env, Call{Tool: "Read", FilePath: proj + "/.env.example"}, false},
 		{"looked for", env, Call{Tool: "Bash", Command: "ls -la .env"}, false},
+		{"another project's", env, Call{Tool: "Bash", Command: "cat ../other/.env"}, true},
+		{"in a subfolder", env, Call{Tool: "Bash", Command: "cat web/.env.local"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.c.ProjectDir = proj
