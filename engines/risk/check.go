@@ -1953,9 +1953,16 @@ func SecretShown(output string) bool {
 	return false
 }
 
+// pagers print the files they name whole or in part; searchers print the
+// lines of them they find.
+var (
+	pagers    = map[string]bool{"cat": true, "head": true, "tail": true, "less": true, "more": true, "bat": true}
+	searchers = map[string]bool{"grep": true, "egrep": true, "rg": true}
+)
+
 func checkSecretPrint(name string, x cmd) []Finding {
-	grep := name == "grep" || name == "egrep" || name == "rg"
-	if !grep && name != "cat" && name != "head" && name != "tail" && name != "less" && name != "more" && name != "bat" {
+	grep := searchers[name]
+	if !grep && !pagers[name] {
 		return nil
 	}
 	flags, params := splitFlags(x.args[1:])

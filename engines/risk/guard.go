@@ -16,9 +16,9 @@ import (
 // AU and AV).
 const GuardAccess LimitClass = "guard-access"
 
-// readers are programs that print or copy a file they name.
-var readers = map[string]bool{"cat": true, "head": true, "tail": true, "less": true, "more": true, "bat": true,
-	"grep": true, "egrep": true, "rg": true, "awk": true, "strings": true, "xxd": true, "cp": true, "source": true, ".": true}
+// readers are the programs beyond pagers and searchers that print, copy
+// or load a file they name.
+var readers = map[string]bool{"awk": true, "strings": true, "xxd": true, "cp": true, "source": true, ".": true}
 
 // HookRefused returns the limit a call the user's hook refused sets: the
 // file of a refused Read, Write or Edit, guarded against any access, with
@@ -86,7 +86,7 @@ func guardCommand(l Limit, name string, x cmd, home string) string {
 	}) {
 		return ""
 	}
-	if readers[name] || len(x.writes) > 0 || !inspects(name, x.args[1:]) {
+	if pagers[name] || searchers[name] || readers[name] || len(x.writes) > 0 || !inspects(name, x.args[1:]) {
 		return "runs " + strings.Join(x.args[:min(len(x.args), 4)], " ")
 	}
 	return ""
