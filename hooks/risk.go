@@ -381,7 +381,7 @@ func (s *session) riskCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 		}
 		c = m.c
 		r := s.riskState()
-		c.Written, c.Secrets, c.Unread, c.Stashed, c.Ran = r.Written, r.Secrets, r.Unread, r.Stashed, r.Ran
+		c.Written, c.Secrets, c.Unread, c.Stashed, c.Ran, c.Tables = r.Written, r.Secrets, r.Unread, r.Stashed, r.Ran, r.Tables
 		return c, m.in, true
 	}
 	c, in, ok = s.readCallOf(p)
@@ -438,7 +438,7 @@ func (s *session) readCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 		c.NewText, c.OldText = nb.String(), ob.String()
 	}
 	r := s.riskState()
-	c.Written, c.Secrets, c.Unread, c.Stashed, c.Ran = r.Written, r.Secrets, r.Unread, r.Stashed, r.Ran
+	c.Written, c.Secrets, c.Unread, c.Stashed, c.Ran, c.Tables = r.Written, r.Secrets, r.Unread, r.Stashed, r.Ran, r.Tables
 	return c, in, true
 }
 
@@ -492,6 +492,9 @@ func (s *session) riskRemember(p *Payload, c risk.Call) {
 	}
 	for _, f := range made {
 		r.Written = appendBounded(r.Written, fit.Bytes(f, 1024), riskWritten)
+	}
+	for _, t := range risk.CreatedTables(c) {
+		r.Tables = appendBounded(r.Tables, fit.Bytes(t, 128), state.MaxTables)
 	}
 }
 

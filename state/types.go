@@ -385,6 +385,10 @@ type Risk struct {
 	// RanWords), newest last: a program killed by a name among them is
 	// one it started.
 	Ran []string `json:"ran,omitempty"`
+	// Tables are the database tables the session's own SQL creates (a
+	// file it wrote, a query it ran), newest last: dropping one undoes
+	// its own work.
+	Tables []string `json:"tables,omitempty"`
 	// Advised is the tool-call count at each catalogue entry's last
 	// advisory.
 	Advised map[string]int `json:"advised,omitempty"`
@@ -401,6 +405,9 @@ const MaxAsked = 8
 
 // MaxRan bounds Risk.Ran.
 const MaxRan = 256
+
+// MaxTables bounds Risk.Tables.
+const MaxTables = 32
 
 // Asked is one call Djinn asked the person about.
 type Asked struct {

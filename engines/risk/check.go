@@ -50,6 +50,9 @@ type Call struct {
 	// Ran are the words of the commands this session ran (RanWords): a
 	// program killed by a name among them is one it started.
 	Ran []string
+	// Tables are the database tables the session's own SQL creates
+	// (CreatedTables): dropping one undoes its own work.
+	Tables []string
 	// Root is where the paths live when not at "/": a replay's scratch
 	// file system, whose own place (under /dev/shm) says nothing of
 	// whether a path is temporary. "" for a live hook.
@@ -141,6 +144,14 @@ func Check(c Call) []Finding {
 		if p := path.Clean(c.FilePath); c.FilePath != "" && (secretsFile(p) || keysConfig(c.real(p), c.real(c.ProjectDir))) {
 			out = append(out, Finding{Entry: SecretPrint, Target: c.real(p), Names: []string{c.real(p)}})
 		}
+	}
+	if len(c.Tables) > 0 {
+		// A table the session's own SQL created: dropping it undoes its
+		// own work (ext-bytebridges #67, a table its migration had made,
+		// labelled false by both judges).
+		out = slices.DeleteFunc(out, func(f Finding) bool {
+			return f.Entry == SQLDrop && slices.Contains(c.Tables, tableName(f.Target))
+		})
 	}
 	return dedupe(out)
 }
@@ -247,7 +258,22 @@ func checkCommand(c Call) []Finding {
 		out = append(out, checkDBTools(name, x)...)
 		out = append(out, checkSQL(name, x)...)
 	})
+	if !statePermissions(c.Command) {
+		out = slices.DeleteFunc(out, func(f Finding) bool {
+			return f.Entry == AgentSettings && path.Base(f.Target) == ".claude.json"
+		})
+	}
 	return out
+}
+
+// statePermissions tells whether a command that rewrites ~/.claude.json
+// may touch what the file holds of permissions (a project's
+// allowedTools): it names them. The file is mostly the CLI's own state and
+// its MCP servers, and a jq rewrite of an MCP entry changes no permission
+// (ext-chromemcp #66, labelled false by both judges).
+func statePermissions(command string) bool {
+	l := strings.ToLower(command)
+	return strings.Contains(l, "permission") || strings.Contains(l, "allowedtools") || strings.Contains(l, "bypass") || strings.Contains(l, "dangerously")
 }
 
 // ownInstalls are the paths the command's copies and moves (cp, mv,
@@ -1309,6 +1335,12 @@ func sqlChanges(q string) bool {
 var sqlClients = map[string]bool{"psql": true, "mysql": true, "mariadb": true, "sqlite3": true, "sqlcmd": true, "clickhouse-client": true, "cockroach": true, "duckdb": true}
 
 func checkSQL(name string, x cmd) []Finding {
+	return sqlFindings(sqlTexts(name, x))
+}
+
+// sqlTexts are the SQL a simple command hands to a database client: its
+// arguments and heredoc, also through docker exec and the like.
+func sqlTexts(name string, x cmd) []string {
 	var texts []string
 	if sqlClients[name] {
 		texts = append(texts, x.args[1:]...)
@@ -1323,7 +1355,46 @@ func checkSQL(name string, x cmd) []Finding {
 			}
 		}
 	}
-	return sqlFindings(texts)
+	return texts
+}
+
+var sqlCreateTable = lazy(`(?is)\bcreate\s+(?:(?:temp|temporary|unlogged)\s+)?table\s+(?:if\s+not\s+exists\s+)?([\w."]+)`)
+
+// CreatedTables are the tables a call's SQL creates: CREATE TABLE in a
+// file it writes (a migration), a query of an SQL tool, or what a shell
+// command hands to a database client. Lower case, without schema or
+// quotes.
+func CreatedTables(c Call) []string {
+	var texts []string
+	switch c.Tool {
+	case "Write", "Edit", "MultiEdit":
+		texts = []string{c.NewText}
+	case "SQL":
+		texts = []string{c.SQL}
+	case "Bash":
+		cmds, _ := c.commands()
+		inDirs(cmds, c.ProjectDir, func(name string, x cmd) { texts = append(texts, sqlTexts(name, x)...) })
+	}
+	var out []string
+	for _, t := range texts {
+		if !strings.Contains(strings.ToLower(t), "table") {
+			continue
+		}
+		for _, m := range sqlCreateTable().FindAllStringSubmatch(sqlComment().ReplaceAllString(t, " "), 16) {
+			out = append(out, tableName(m[1]))
+		}
+	}
+	return out
+}
+
+// tableName is a table as written in SQL, lower case, without its schema
+// and quotes: "public"."Blog_Posts" is blog_posts.
+func tableName(s string) string {
+	s = strings.ToLower(strings.ReplaceAll(s, `"`, ""))
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		s = s[i+1:]
+	}
+	return s
 }
 
 // sqlFindings are the drops and creations of databases in SQL texts.

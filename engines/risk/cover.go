@@ -95,7 +95,7 @@ func targetNamed(f Finding, text string, toks map[string]bool) bool {
 	for _, t := range names {
 		b := strings.ToLower(path.Base(strings.TrimSuffix(t, "/")))
 		spaced := strings.Contains(b, " ") && strings.Contains(strings.ToLower(text), b)
-		if len(b) >= 3 && !strings.ContainsAny(b, "*?") && (toks[b] || spaced || namesKin(b, toks)) {
+		if len(b) >= 3 && !strings.ContainsAny(b, "*?") && (toks[b] || spaced || namesKin(b, toks) || namesStem(b, toks)) {
 			return true
 		}
 	}
@@ -126,6 +126,16 @@ func namesKin(target string, toks map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// namesStem tells whether a prompt that asks to delete something names
+// the target without its ending: "remove sync-standards and
+// check-standards" names sync-standards.md (ext-chezmoi #49, labelled
+// false by both judges). The stem must be five letters or more, so
+// "remove the tests" does not name test.go nor "drop main" main.go.
+func namesStem(target string, toks map[string]bool) bool {
+	stem := strings.TrimSuffix(target, path.Ext(target))
+	return stem != target && len(stem) >= 5 && toks[stem] && asksToDelete(toks)
 }
 
 // asksToDelete tells a prompt that asks to remove or delete something.

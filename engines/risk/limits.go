@@ -339,7 +339,7 @@ func ParseLimits(text string) []Limit {
 				}
 			}
 		}
-		if len(soft) > 0 && affirms(ws, nil) {
+		if len(soft) > 0 && (affirms(ws, nil) || obliges(ws)) {
 			// "Just look at the logs and fix the bug": the work is asked for.
 			kept := out[:0]
 			for i, l := range out {
@@ -374,6 +374,24 @@ func holdsOff(ws []string, i int) bool {
 		return true
 	case "read":
 		return next("only")
+	}
+	return false
+}
+
+// obliges tells a sentence that says work must be done: "before we
+// proceed we need to consolidate dashboard and admin" asks for the
+// consolidation first, it does not hold the work off (ext-bytebridges
+// #118, labelled false by both judges). A duty to look, think or wait
+// ("we need to review it first") asks for no work.
+func obliges(ws []string) bool {
+	for i := 1; i+1 < len(ws); i++ {
+		duty := (ws[i] == "to" && (ws[i-1] == "need" || ws[i-1] == "needs" || ws[i-1] == "have" || ws[i-1] == "has")) || ws[i] == "must"
+		if !duty || ws[i] == "to" && i >= 2 && negation(ws, i-2) || ws[i] == "must" && ws[i+1] == "not" {
+			continue
+		}
+		if v := ws[i+1]; !hasPrefix(v, analysis) && v != "wait" && v != "check" && v != "decide" && v != "talk" && v != "ask" && v != "align" && v != "be" {
+			return true
+		}
 	}
 	return false
 }

@@ -71,6 +71,11 @@ func TestParseLimits(t *testing.T) {
 		{"Should I stay with the commands? Let's pause on it before we proceed", "change"},
 		{"Let's first align on the plan. You do not proceed without aligning on the plan with me.", "change"},
 		{"Before we proceed, can you explain how the scanner works?", ""},
+		// A duty to do work first is a request (ext-bytebridges #118,
+		// labelled false by both judges); a duty to look is not.
+		{"the compilation issue before we proceed we need to consolidate whether we are using dashboard or admin we cant use both", ""},
+		{"before we proceed we need to review the schema", "change"},
+		{"before we proceed we don't need to migrate anything, just look", "change"},
 		{"hold off on the migration until I check the backups", "change"},
 		// Keeping the repository's checks (mthis-audit before 217).
 		{"complete the commit, always verify and run hooks. If stuck, please troubleshoot", "checks"},

@@ -113,6 +113,9 @@ func TestInstallInPlace(t *testing.T) {
 		{`rm -rf ~/bin/tool && cp build/tool ~/bin/tool`, []string{project + "/build/tool"}, ""},
 		{`rm -rf "/Applications/Claude Code.app" && cp -R ~/Downloads/Other.app /Applications/`, nil, "rm-outside"},
 		{`rm -rf "/Applications/Claude Code.app"`, nil, "rm-outside"},
+		// A folder with one thing moved out first is still a deletion of
+		// what else it held (athena-reorg #36, labelled useful).
+		{`mv ../projects/third-party dev-tools/ && rm -rf ../projects`, nil, "rm-outside"},
 	} {
 		got := idsOf(Check(Call{Tool: "Bash", Command: tc.command, ProjectDir: project, Written: tc.written}))
 		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
