@@ -138,6 +138,10 @@ func (s *session) driftCall(tool string, cs drift.CallSig, changes bool) []advic
 		OffGoal:       d.OffGoal,
 		OffChanges:    d.OffChanges,
 	}
+	if d.OffChanges == 0 && d.OffGoal >= advice.ReadOnlyDrift {
+		// Read only when a read-only stretch could be said.
+		facts.Diagnosing = drift.Diagnostic(s.anchorText())
+	}
 	if s.callFailed {
 		d.FailedAt = s.w.ToolCalls
 	}
@@ -329,6 +333,42 @@ func (s *session) learnPlan(p *Payload) {
 	if plan, ok := s.approvedPlan(p); ok {
 		s.learnGoalText(fit.Runes(plan, maxGoalDocumentText))
 	}
+}
+
+// learnTodos teaches the anchor the to-do list the agent writes right
+// after a user prompt (within drift.prompt_grace calls): its reading of
+// the request, in the words of the work. "lets continue to use local"
+// after "proceed with the tasks" is followed by "Create database migration
+// for blog_posts table" (ext-bytebridges #54-#58: drift at the migrations,
+// labelled false by both judges). A list written later is the agent's own
+// plan and teaches nothing.
+func (s *session) learnTodos(p *Payload) {
+	d := s.w.Drift
+	if d == nil || p.HookEventName != PostToolUse || p.AgentID != "" || !s.env.Settings.Drift.Enabled || s.disabled("drift") ||
+		s.w.ToolCalls-d.PromptAt > s.env.Settings.Drift.PromptGrace {
+		return
+	}
+	var in struct {
+		Todos []struct {
+			Content string `json:"content"`
+		} `json:"todos"`
+		Subject     string `json:"subject"`
+		Description string `json:"description"`
+	}
+	switch p.ToolName {
+	case "TodoWrite", "TaskCreate":
+	default:
+		return
+	}
+	if json.Unmarshal(p.ToolInput, &in) != nil {
+		return
+	}
+	var b strings.Builder
+	for _, t := range in.Todos {
+		b.WriteString(t.Content + "\n")
+	}
+	b.WriteString(in.Subject + "\n" + in.Description)
+	s.learnGoalText(fit.Runes(b.String(), maxGoalDocumentText))
 }
 
 // readsDocument reports whether a tool reads a document: an MCP tool whose

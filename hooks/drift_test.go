@@ -634,3 +634,72 @@ func TestReadsDocument(t *testing.T) {
 		}
 	}
 }
+
+// TestDriftTodosAfterPrompt: the to-do list the agent writes right after a
+// prompt is its reading of the request, and teaches the anchor
+// (ext-bytebridges #58: migrations after "lets continue to use local",
+// listed at once, labelled false by both judges); one written later, or
+// work it does not list, teaches nothing.
+func TestDriftTodosAfterPrompt(t *testing.T) {
+	todos := jsonStr(map[string]any{"todos": []map[string]any{
+		{"content": "Write README.md for the release", "status": "in_progress", "activeForm": "Writing"},
+		{"content": "Update CHANGELOG.md and branding/neurodivergent-friendly-notes.txt", "status": "pending", "activeForm": "Updating"},
+	}})
+	readme := []string{"README.md", "CHANGELOG.md", "branding/neurodivergent-friendly-notes.txt"}
+	for _, tc := range []struct {
+		name string
+		late bool
+		work []string
+		want bool
+	}{
+		{"the list written at once", false, readme, false},
+		{"the same list written later", true, readme, true},
+		{"work the list does not name", false, unrelatedFiles, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("design a command that bridges the gap between the generated project docs and starting to code")
+			if tc.late {
+				for i := 0; i < 4; i++ {
+					s.tool("Read", jsonStr(map[string]any{"file_path": s.project + "/commands/start.md"}), `{"type":"text"}`)
+				}
+			}
+			s.tool("TodoWrite", todos, `{"oldTodos":[],"newTodos":[]}`)
+			for i := 0; i < 16; i++ {
+				s.edit(tc.work[i%len(tc.work)])
+			}
+			s.wantDrift(tc.want)
+		})
+	}
+}
+
+// TestDriftDiagnosisReads: while the task is to find a failure's cause,
+// reading wherever it leads is the diagnosis (ext-casacolina: six drift
+// advisories on reads of a framework's internals after "are u able to
+// check the log?", labelled false); the same reads under a task that
+// builds something are still drift, and so is an edit under the diagnosis.
+func TestDriftDiagnosisReads(t *testing.T) {
+	for _, tc := range []struct {
+		name, prompt string
+		edit         bool
+		want         bool
+	}{
+		{"reads, diagnosing", "i'm getting an error on the design command page, check the log for the error", false, false},
+		{"reads, building", "design a command that bridges the gap between the generated project docs and starting to code", false, true},
+		{"edits, diagnosing", "i'm getting an error on the design command page, check the log for the error", true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt(tc.prompt)
+			for i := 0; i < 24; i++ {
+				f := unrelatedFiles[i%len(unrelatedFiles)]
+				if tc.edit {
+					s.edit(f)
+				} else {
+					s.tool("Read", jsonStr(map[string]any{"file_path": s.project + "/" + f}), `{"type":"text"}`)
+				}
+			}
+			s.wantDrift(tc.want)
+		})
+	}
+}

@@ -70,6 +70,7 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 	// A plan is bookkeeping, no evidence either way, but the one the
 	// person approves says what the work is.
 	s.learnPlan(p)
+	s.learnTodos(p)
 	// Bookkeeping (todo lists, plans, the agent's state documents) is no
 	// evidence either way: it leaves drift, the agent's pending prose and
 	// the turn's score alone.

@@ -20,25 +20,30 @@ func TestDriftDue(t *testing.T) {
 		kind             string
 		streak, since    int
 		offGoal, changes int
+		diagnosing       bool
 		want             bool
 	}{
-		{"real_drift", 0, -1, 3, 1, true},
-		{"real_drift", 0, 15, 3, 1, true},
-		{"real_drift", 0, 14, 3, 1, false},
-		{"real_drift", 0, -1, 3, 0, false},
-		{"real_drift", 0, -1, ReadOnlyDrift - 1, 0, false},
-		{"real_drift", 0, -1, ReadOnlyDrift, 0, true},
-		{"refocus_moment", 2, -1, 3, 1, false},
-		{"refocus_moment", 3, -1, 3, 1, true},
-		{"refocus_moment", 3, -1, 3, 0, false},
-		{"refocus_moment", 3, 3, 3, 1, false},
-		{"tolerable_side_quest", 9, -1, 9, 9, false},
-		{"on_task", 0, -1, 0, 0, false},
-		{"insufficient_data", 0, -1, 9, 9, false},
-		{"no_anchor", 0, -1, 9, 9, false},
+		{"real_drift", 0, -1, 3, 1, false, true},
+		{"real_drift", 0, 15, 3, 1, false, true},
+		{"real_drift", 0, 14, 3, 1, false, false},
+		{"real_drift", 0, -1, 3, 0, false, false},
+		{"real_drift", 0, -1, ReadOnlyDrift - 1, 0, false, false},
+		{"real_drift", 0, -1, ReadOnlyDrift, 0, false, true},
+		{"refocus_moment", 2, -1, 3, 1, false, false},
+		{"refocus_moment", 3, -1, 3, 1, false, true},
+		{"refocus_moment", 3, -1, 3, 0, false, false},
+		{"refocus_moment", 3, 3, 3, 1, false, false},
+		{"tolerable_side_quest", 9, -1, 9, 9, false, false},
+		{"on_task", 0, -1, 0, 0, false, false},
+		{"insufficient_data", 0, -1, 9, 9, false, false},
+		{"no_anchor", 0, -1, 9, 9, false, false},
+		// A diagnosis reads where the failure leads: reading alone is
+		// never drift then, work of its own still is.
+		{"real_drift", 0, -1, 40, 0, true, false},
+		{"real_drift", 0, -1, 40, 1, true, true},
 	} {
 		f := DriftFacts{Verdict: state.Verdict{Kind: tc.kind}, RefocusStreak: tc.streak, SinceAdvised: tc.since, Cooldown: 15, StreakNeeded: 3,
-			OffGoal: tc.offGoal, OffChanges: tc.changes}
+			OffGoal: tc.offGoal, OffChanges: tc.changes, Diagnosing: tc.diagnosing}
 		if got := DriftDue(f); got != tc.want {
 			t.Errorf("%s streak %d since %d off-goal %d changing %d: due=%v, want %v", tc.kind, tc.streak, tc.since, tc.offGoal, tc.changes, got, tc.want)
 		}

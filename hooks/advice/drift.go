@@ -26,6 +26,10 @@ type DriftFacts struct {
 	// OffChanges counts the calls of that stretch that changed the work:
 	// with none, the agent is only reading around, and nothing is said.
 	OffChanges int
+	// Diagnosing tells that the task is the search for a failure's cause
+	// (drift.Diagnostic): a stretch that only reads is then the diagnosis,
+	// however long.
+	Diagnosing bool
 	AnchorText string
 	AnchorHash string
 	// Recent names the latest off-goal work (files or words).
@@ -41,7 +45,8 @@ const ReadOnlyDrift = 8
 // advised; refocus_moment only after StreakNeeded verdicts in a row;
 // tolerable_side_quest, on_task, insufficient_data and no_anchor never;
 // none while the off-goal stretch has changed nothing (reading around is
-// orientation). No drift advisory repeats within Cooldown tool calls.
+// orientation), for ReadOnlyDrift calls, or at all while the task is a
+// diagnosis. No drift advisory repeats within Cooldown tool calls.
 func DriftDue(f DriftFacts) bool {
 	switch f.Verdict.Kind {
 	case "real_drift":
@@ -52,7 +57,7 @@ func DriftDue(f DriftFacts) bool {
 	default:
 		return false
 	}
-	if f.OffChanges == 0 && f.OffGoal < ReadOnlyDrift {
+	if f.OffChanges == 0 && (f.OffGoal < ReadOnlyDrift || f.Diagnosing) {
 		return false
 	}
 	return f.SinceAdvised < 0 || f.SinceAdvised >= f.Cooldown
