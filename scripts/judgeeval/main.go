@@ -399,7 +399,7 @@ func gitHead() string {
 var judgePairs = [][2]string{
 	{"A", "B"}, {"E", "F"}, {"G", "H"}, {"I", "J"}, {"K", "L"}, {"M", "N"}, {"O", "P"}, {"Q", "R"},
 	{"S", "T"}, {"U", "V"}, {"W", "X"}, {"Y", "Z"}, {"AA", "AB"}, {"AC", "AD"}, {"AE", "AF"}, {"AG", "AH"},
-	{"AI", "AJ"}, {"AK", "AL"}, {"AM", "AN"}, {"AO", "AP"}, {"AQ", "AR"}, {"AS", "AT"}, {"AU", "AV"}, {"AW", "AX"}, {"AY", "AZ"}, {"BA", "BB"}, {"BC", "BD"}, {"BE", "BF"}, {"BG", "BH"}, {"BI", "BJ"},
+	{"AI", "AJ"}, {"AK", "AL"}, {"AM", "AN"}, {"AO", "AP"}, {"AQ", "AR"}, {"AS", "AT"}, {"AU", "AV"}, {"AW", "AX"}, {"AY", "AZ"}, {"BA", "BB"}, {"BC", "BD"}, {"BE", "BF"}, {"BG", "BH"}, {"BI", "BJ"}, {"BK", "BL"},
 }
 
 // soloJudges labelled without a second judge of the same advisories.
@@ -461,6 +461,7 @@ var heldoutParts = []struct{ file, title string }{
 	{"heldout-22.txt", "Twenty-second held-out set"},
 	{"heldout-23.txt", "Twenty-third held-out set"},
 	{"heldout-24.txt", "Twenty-fourth held-out set"},
+	{"heldout-25.txt", "Twenty-fifth held-out set"},
 }
 
 func main() {
