@@ -130,6 +130,11 @@ func Check(c Call) []Finding {
 	switch c.Tool {
 	case "Bash":
 		out = checkCommand(c)
+		if !statePermissions(c.Command) {
+			out = slices.DeleteFunc(out, func(f Finding) bool {
+				return f.Entry == AgentSettings && path.Base(f.Target) == ".claude.json"
+			})
+		}
 		// Outside the sandbox, a command that only looks (cat, ls, git
 		// status) changes nothing (mthis-action #10, labelled useless).
 		if c.NoSandbox && DoesWork(c) {
@@ -258,11 +263,6 @@ func checkCommand(c Call) []Finding {
 		out = append(out, checkDBTools(name, x)...)
 		out = append(out, checkSQL(name, x)...)
 	})
-	if !statePermissions(c.Command) {
-		out = slices.DeleteFunc(out, func(f Finding) bool {
-			return f.Entry == AgentSettings && path.Base(f.Target) == ".claude.json"
-		})
-	}
 	return out
 }
 
