@@ -545,3 +545,41 @@ func TestWebFetchPageTooLong(t *testing.T) {
 		})
 	}
 }
+
+// TestFailLoopInteractiveQuestion: a command that stops at a question of
+// its own each time, however its input is fed, is one failure three times
+// (ext-cityofperla #4-#7 and ext-solsmile #48-#52, create-next-app's
+// "React Compiler?", marked by two pairs of judges); the run that gets
+// through ends it, and a question answered is no failure.
+func TestFailLoopInteractiveQuestion(t *testing.T) {
+	q := func(question string) map[string]any {
+		return map[string]any{"stdout": "\x1b[36m?\x1b[39m \x1b[1m" + question + "\x1b[22m \x1b[90m›\x1b[39m No / Yes", "stderr": "npm warn exec The following package was not found and will be installed", "interrupted": false, "isImage": false}
+	}
+	for _, tc := range []struct {
+		name string
+		outs []map[string]any
+		want int
+	}{
+		{"three runs stopped at a question", []map[string]any{q("Would you like to use React Compiler?"), q("Would you like to use Turbopack?"), q("Would you like to use React Compiler?")}, 1},
+		{"the questions answered", []map[string]any{
+			{"stdout": "✔ Would you like to use React Compiler? … No / Yes\nSuccess! Created x", "stderr": ""},
+			{"stdout": "✔ Would you like to use React Compiler? … No / Yes\nSuccess! Created y", "stderr": ""},
+			{"stdout": "✔ Would you like to use React Compiler? … No / Yes\nSuccess! Created z", "stderr": ""},
+		}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("build a landing page with Next.js")
+			for i, out := range tc.outs {
+				cmd := []string{"npx create-next-app@latest app --ts", "echo N | npx create-next-app@latest app --ts", "npx create-next-app@latest app --ts --no-react-compiler"}[i]
+				s.tool("Bash", jsonStr(map[string]any{"command": cmd}), out)
+			}
+			if got := s.count("fail-loop"); got != tc.want {
+				t.Fatalf("fail-loop advisories: %d, want %d (%q)", got, tc.want, s.said)
+			}
+			if a := s.lastSaid("fail-loop"); tc.want > 0 && (!strings.Contains(a, "calls waited for an answer") || !strings.Contains(a, "--help")) {
+				t.Errorf("advisory does not say the question: %q", a)
+			}
+		})
+	}
+}

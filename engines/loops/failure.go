@@ -2,8 +2,10 @@ package loops
 
 import (
 	"path"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // maxFailureInput bounds the text FailureKey scans: its head and tail, where
@@ -23,7 +25,48 @@ const maxFailureLine = 400
 // skipped. Two failures with one key are the same failure even when the
 // commands that met it differ, so fail-loop counts them together.
 func FailureKey(text string) string {
+	if waitsAtPrompt(text) {
+		return PromptKey
+	}
 	return scanFailure(text, nil)
+}
+
+// PromptKey is the key of a command whose output ends at a question it
+// asks and no one can answer: it has no terminal (create-next-app's
+// "? Would you like to use React Compiler? › No / Yes"), whatever is piped
+// into it or whichever question it stops at.
+const PromptKey = "an interactive question, with no terminal to answer it"
+
+// ansiCode and yesNoAtEnd are compiled on first use: most outputs end
+// with no question mark and never need them.
+var (
+	ansiCode   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`) })
+	yesNoAtEnd = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)[\[(]\s*y(es)?\s*/\s*no?\s*[\])]\s*[:?]?$`)
+	})
+)
+
+// waitsAtPrompt tells output whose last line, terminal codes aside, is a
+// question still waiting for its answer: a prompts-style "? question ›
+// choices" ("»" in a Windows console; not one answered, "✔ question …
+// No"), or a line ending in
+// "(y/N)" or "[Y/n]"; warnings printed after it ("npm warn exec …") aside.
+func waitsAtPrompt(text string) bool {
+	// The question is on the last lines: 1 KB holds it, its codes and a
+	// warning or two the command printed on stderr.
+	text = text[max(0, len(text)-1024):]
+	if !strings.Contains(text, "?") && !strings.Contains(text, "/") {
+		return false
+	}
+	lines := strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\r' })
+	for i := len(lines) - 1; i >= 0; i-- {
+		last := strings.TrimSpace(ansiCode().ReplaceAllString(lines[i], ""))
+		if last == "" || warningLine(strings.ToLower(last)) {
+			continue
+		}
+		return strings.HasPrefix(last, "? ") && strings.ContainsAny(last, "›»") || yesNoAtEnd().MatchString(last)
+	}
+	return false
 }
 
 // scanFailure is the key of the first line of text (its head and tail) that
@@ -64,6 +107,11 @@ func scanFailure(text string, skip func(string) bool) string {
 // by a search, which may quote the same words), and only for commands whose
 // output is their own, not a file's or a search's.
 func OutputFailureKey(command, output string) string {
+	if waitsAtPrompt(output) {
+		// A question left waiting is the command's own, whatever is
+		// piped into it (echo N | npx create-next-app).
+		return PromptKey
+	}
 	if !ownOutput(command) {
 		return ""
 	}

@@ -104,6 +104,15 @@ func TestOutputFailureKey(t *testing.T) {
 		{"npm test", "src/a.test.ts:12: expect(e).toMatch('No such file or directory')", ""},
 		{"npm test", "  // throws 'Cannot find module' when missing", ""},
 		{"npm test", "Tests: 12 passed, 0 failed", ""},
+		// A question left waiting for an answer no one can give
+		// (ext-cityofperla #4-#7, ext-solsmile #48-#52: create-next-app
+		// asked again however stdin was fed); one answered is not.
+		{"npx create-next-app@latest x --ts", "\x1b[?25l\x1b[2K\x1b[1G\x1b[36m?\x1b[39m \x1b[1mWould you like to use React Compiler?\x1b[22m \x1b[90m›\x1b[39m \x1b[36m\x1b[4mNo\x1b[39m\x1b[24m \x1b[90m/\x1b[39m Yes\nnpm warn exec The following package was not found and will be installed: create-next-app@16.0.0", PromptKey},
+		{"echo N | npx create-next-app@latest x", "\x1b[32m✔\x1b[39m Would you like to use React Compiler? … No / Yes\n\x1b[36m?\x1b[39m Would you like to use Turbopack? (recommended) \x1b[90m›\x1b[39m No / Yes", PromptKey},
+		{"./install.sh", "Overwrite existing config? [y/N]", PromptKey},
+		{"npx create-next-app@latest frontend < /dev/null", "\x1b[36m?\x1b[39m \x1b[1mWould you like to use \x1b[34mReact Compiler\x1b[39m?\x1b[22m \x1b[90m»\x1b[39m No \x1b[90m/\x1b[39m Yes", PromptKey},
+		{"yes '' | npx create-next-app@latest x", "✔ Would you like to use Turbopack? … No / Yes\nCreating a new Next.js app in /w/x.\nSuccess! Created x", ""},
+		{"cat notes.md", "Is this right? (see the docs)", ""},
 	} {
 		if got := OutputFailureKey(tc.cmd, tc.out); got != tc.want {
 			t.Errorf("OutputFailureKey(%q, %q) = %q, want %q", tc.cmd, tc.out, got, tc.want)

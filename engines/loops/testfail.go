@@ -194,10 +194,11 @@ func names(command string, t testFailure) bool {
 func CommandFailureKeys(command, text string, exited0 bool) string {
 	var keys []string
 	if exited0 {
-		if !ownOutput(command) {
+		k := OutputFailureKey(command, text)
+		if k == "" && !ownOutput(command) {
 			return ""
 		}
-		if k := outputFailureKey(text); k != "" {
+		if k != "" {
 			keys = append(keys, k)
 		}
 	} else if k := FailureKey(text); k != "" {

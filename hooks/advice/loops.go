@@ -372,6 +372,9 @@ func silentFailure(key string) (silentOutcome, bool) {
 	case strings.HasPrefix(key, loops.TimeoutKey):
 		return silentOutcome{"calls were killed when their timeout ran out", ": a command that runs until stopped (a server, a watcher) started in the foreground is stopped each time, so it is not running now",
 			"start it in the background (run_in_background, or & with its output sent to a log file) and read its output to see it come up, instead of running it in the foreground again."}, true
+	case key == loops.PromptKey:
+		return silentOutcome{"calls waited for an answer", ": the command stops at a question of its own, and what is piped into it answers only some of them, if any",
+			"pass the options that answer its questions on the command line (its --help lists them: --yes, --no-<feature>, a non-interactive or CI flag) instead of running it again with other input."}, true
 	case strings.HasPrefix(key, "grep finds no "):
 		return silentOutcome{"checks found nothing", "",
 			"what the check looks for has not appeared, however it was tried; find out why (the program's own log or error output, its configuration) before trying or checking again."}, true
