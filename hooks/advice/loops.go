@@ -3,6 +3,7 @@ package advice
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -55,11 +56,7 @@ func readable(s string) string {
 	if strings.HasPrefix(s, "{") && len(s) <= 200 {
 		var m map[string]any
 		if json.Unmarshal([]byte(s), &m) == nil && len(m) > 0 && len(m) <= 3 {
-			keys := make([]string, 0, len(m))
-			for k := range m {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
+			keys := slices.Sorted(maps.Keys(m))
 			parts := make([]string, 0, len(m))
 			for _, k := range keys {
 				switch v := m[k].(type) {
