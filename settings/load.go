@@ -502,11 +502,7 @@ func applyEnv(s *Settings, prefix string, environ []string, from map[string]Sour
 		}
 		f, known := fields[strings.ToUpper(name)]
 		if !known {
-			names := make([]string, 0, len(fields))
-			for n := range fields {
-				names = append(names, n)
-			}
-			sort.Strings(names)
+			names := slices.Sorted(maps.Keys(fields))
 			problems = append(problems, fmt.Sprintf("%s %s: %s; ignored", source, name, unknownMessage("unknown setting", name, names)))
 			continue
 		}
