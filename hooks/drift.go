@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 
@@ -392,11 +393,7 @@ func collectStrings(v any, b *strings.Builder, max int) {
 			collectStrings(e, b, max)
 		}
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
+		keys := slices.Sorted(maps.Keys(x))
 		for _, k := range keys {
 			collectStrings(x[k], b, max)
 		}

@@ -153,6 +153,10 @@ func (s *sim) tool(name, input string, response any) Response {
 	return s.run(&Payload{HookEventName: PostToolUse, ToolName: name, ToolInput: json.RawMessage(input), ToolResponse: resp, ToolUseID: fmt.Sprintf("toolu_%d", s.calls)})
 }
 
+// cliDeclined is the error text the CLI gives a call the person declined
+// at its permission prompt.
+const cliDeclined = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed."
+
 func (s *sim) fail(name, input, errText string) Response {
 	s.t.Helper()
 	s.calls++

@@ -140,7 +140,6 @@ func TestInstructionSaidOnce(t *testing.T) {
 // the place, lifts it; a declined call is not advised against its own
 // place, nor a second declined call.
 func TestDeclinedPlace(t *testing.T) {
-	const declined = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed."
 	mkdir := jsonStr(map[string]any{"command": "mkdir -p ../projects/github-mcp-server ../projects/docker-mcp"})
 	mv := jsonStr(map[string]any{"command": "mv github-mcp-server ../projects/"})
 	for _, tc := range []struct {
@@ -155,8 +154,8 @@ func TestDeclinedPlace(t *testing.T) {
 			s := newSim(t)
 			s.env.Settings.Advisories.Instruction = settings.Observe
 			s.userPrompt("reorganise dev-tools: the standalone projects should not live in here")
-			s.fail("Bash", mkdir, declined)
-			s.fail("Bash", mkdir, declined)
+			s.fail("Bash", mkdir, cliDeclined)
+			s.fail("Bash", mkdir, cliDeclined)
 			if n := s.countObserved("instruction"); n != 0 {
 				t.Fatalf("declined calls advised against their own place: %q", s.observed)
 			}

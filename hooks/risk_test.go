@@ -319,12 +319,11 @@ func TestReadSecretPrint(t *testing.T) {
 // An instruction the declined call broke is still said (the agent may
 // have lost it: athena-hidden #73, labelled useful).
 func TestRiskQuietWhenTheUserDeclined(t *testing.T) {
-	declined := "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed."
 	rm := jsonStr(map[string]any{"command": "rm -rf ~/Library/Containers/com.docker.docker"})
 	s := newSim(t)
 	s.env.Settings.Advisories.Risk = settings.Observe
 	s.userPrompt("the ssd is full, find out what takes the space")
-	s.fail("Bash", rm, declined)
+	s.fail("Bash", rm, cliDeclined)
 	if got := s.riskLogged(); len(got) != 0 {
 		t.Fatalf("a declined step was advised: %q", got)
 	}
@@ -337,7 +336,7 @@ func TestRiskQuietWhenTheUserDeclined(t *testing.T) {
 	s = newSim(t)
 	s.env.Settings.Advisories.Instruction = settings.Observe
 	s.userPrompt("When you find issues, please redact instead of deleting files, if they are chat logs.")
-	s.fail("Bash", jsonStr(map[string]any{"command": "git filter-repo --path chat-history/a.jsonl --invert-paths --force"}), declined)
+	s.fail("Bash", jsonStr(map[string]any{"command": "git filter-repo --path chat-history/a.jsonl --invert-paths --force"}), cliDeclined)
 	if n := s.countObserved("instruction"); n != 1 {
 		t.Fatalf("the broken instruction on a declined call: %d observed, want 1 (%q)", n, s.observed)
 	}
@@ -437,7 +436,6 @@ func TestToolForbiddenByName(t *testing.T) {
 // tool is no breach. Without the declined call, the same words set nothing;
 // "USE BETTERBASH FOR ALL COMMANDS" does by itself.
 func TestShellNamedInstead(t *testing.T) {
-	declined := "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed."
 	for _, tc := range []struct {
 		name    string
 		decline bool
@@ -454,7 +452,7 @@ func TestShellNamedInstead(t *testing.T) {
 			s.env.Settings.Advisories.Instruction = settings.Observe
 			s.userPrompt("commit the future work notes")
 			if tc.decline {
-				s.fail("Bash", jsonStr(map[string]any{"command": "git -C /Users/j/Code status"}), declined)
+				s.fail("Bash", jsonStr(map[string]any{"command": "git -C /Users/j/Code status"}), cliDeclined)
 			} else {
 				s.tool("Bash", jsonStr(map[string]any{"command": "git -C /Users/j/Code status"}), bashOut("On branch master"))
 			}

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -159,7 +161,7 @@ func applyConfig(s *Settings, raw []byte, applied func(key string)) []FieldError
 	}
 	sort.Strings(topNames)
 	var errs []FieldError
-	for _, name := range sortedKeys(top) {
+	for _, name := range slices.Sorted(maps.Keys(top)) {
 		switch {
 		case name == "schema_version":
 			var n int
@@ -172,7 +174,7 @@ func applyConfig(s *Settings, raw []byte, applied func(key string)) []FieldError
 				errs = append(errs, FieldError{Pointer: "/" + name, Message: "expected object"})
 				continue
 			}
-			for _, key := range sortedKeys(sub) {
+			for _, key := range slices.Sorted(maps.Keys(sub)) {
 				ptr := "/" + name + "/" + escapePointer(key)
 				if f, ok := fields[name+"."+key]; !ok {
 					errs = append(errs, FieldError{Pointer: ptr, Message: unknownMessage("unknown property", name+"."+key, known)})
@@ -198,15 +200,6 @@ func applyConfig(s *Settings, raw []byte, applied func(key string)) []FieldError
 		}
 	}
 	return errs
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // setJSON sets a setting from its JSON value, if the value is of the
@@ -509,11 +502,7 @@ func applyEnv(s *Settings, prefix string, environ []string, from map[string]Sour
 		}
 		f, known := fields[strings.ToUpper(name)]
 		if !known {
-			names := make([]string, 0, len(fields))
-			for n := range fields {
-				names = append(names, n)
-			}
-			sort.Strings(names)
+			names := slices.Sorted(maps.Keys(fields))
 			problems = append(problems, fmt.Sprintf("%s %s: %s; ignored", source, name, unknownMessage("unknown setting", name, names)))
 			continue
 		}

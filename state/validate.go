@@ -501,19 +501,10 @@ func (w Window) Validate() error {
 				v.required("stems", r.Stems != nil)
 				v.strs("stems", r.Stems, 48, 64)
 			})
-			v.each("claims", len(c.Claims), 8, func(i int) {
-				r := &c.Claims[i]
-				v.min("clock", int64(r.Clock), 0)
-				v.min("seq", int64(r.Seq), 0)
-				v.maxLen("text", r.Text, 300)
-			})
+			v.each("claims", len(c.Claims), 8, func(i int) { validateClaim(&v, &c.Claims[i]) })
 			v.maxLen("asked", c.Asked, 300)
 			if d := c.Done; d != nil {
-				v.obj("done", func() {
-					v.min("clock", int64(d.Clock), 0)
-					v.min("seq", int64(d.Seq), 0)
-					v.maxLen("text", d.Text, 300)
-				})
+				v.obj("done", func() { validateClaim(&v, d) })
 			}
 		})
 	}
@@ -607,6 +598,14 @@ func (d *Drift) validate(v *vet) {
 	v.maxLen("switched", d.Switched, 128)
 }
 
+// validateClaim enforces the window schema's bounds on a claim of the
+// repeat-complaint detector: each of complaints.claims, and complaints.done.
+func validateClaim(v *vet, c *Claim) {
+	v.min("clock", int64(c.Clock), 0)
+	v.min("seq", int64(c.Seq), 0)
+	v.maxLen("text", c.Text, 300)
+}
+
 // validateSamples enforces the schemas' reservoir: k, n_seen and items.
 func validateSamples(v *vet, r *Samples) {
 	v.intRange("k", int64(r.K), 1, 1024)
@@ -679,12 +678,7 @@ func (a Anchor) Validate() error {
 	v.maxLen("prompt_id", a.PromptID, 128)
 	v.enum("source", a.Source, anchorSources)
 	v.required("deltas", a.Deltas != nil)
-	v.each("deltas", len(a.Deltas), 20, func(i int) {
-		d := &a.Deltas[i]
-		v.maxLen("text", d.Text, 4000)
-		v.unit("ratio", d.Ratio)
-		v.maxLen("prompt_id", d.PromptID, 128)
-	})
+	v.each("deltas", len(a.Deltas), 20, func(i int) { validateDelta(&v, &a.Deltas[i]) })
 	v.min("delta_count", int64(a.DeltaCount), 0)
 	v.min("pivots", int64(a.Pivots), 0)
 	v.min("reorients", int64(a.Reorients), 0)
@@ -696,14 +690,17 @@ func (a Anchor) Validate() error {
 			v.strs("words", t.Words, 512, 256)
 		})
 	}
-	v.each("instructions", len(a.Instructions), 8, func(i int) {
-		d := &a.Instructions[i]
-		v.maxLen("text", d.Text, 4000)
-		v.unit("ratio", d.Ratio)
-		v.maxLen("prompt_id", d.PromptID, 128)
-	})
+	v.each("instructions", len(a.Instructions), 8, func(i int) { validateDelta(&v, &a.Instructions[i]) })
 	v.strs("words", a.Words, 512, 256)
 	return v.err()
+}
+
+// validateDelta enforces the anchor schema's delta, the type of both
+// deltas and instructions.
+func validateDelta(v *vet, d *Delta) {
+	v.maxLen("text", d.Text, 4000)
+	v.unit("ratio", d.Ratio)
+	v.maxLen("prompt_id", d.PromptID, 128)
 }
 
 // Validate enforces reservoir.schema.json.

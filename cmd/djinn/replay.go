@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -186,11 +188,7 @@ func (a *app) replay(c *cli.Context) error {
 	}
 	if out.Total.Files > 1 {
 		fmt.Fprintf(a.stdout, "total: %d files, %d events, %d tool calls, %.0f events/s\n", out.Total.Files, out.Total.Events, out.Total.ToolCalls, out.Total.EventsPerSec)
-		kinds := make([]string, 0, len(out.Total.ByKind))
-		for k := range out.Total.ByKind {
-			kinds = append(kinds, k)
-		}
-		sort.Strings(kinds)
+		kinds := slices.Sorted(maps.Keys(out.Total.ByKind))
 		for _, k := range kinds {
 			fmt.Fprintf(a.stdout, "  %-12s %3d  (%.2f per 100 tool calls)\n", k, out.Total.ByKind[k], out.Total.Per100[k])
 		}

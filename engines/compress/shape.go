@@ -1,7 +1,7 @@
 package compress
 
 import (
-	"cmp"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -209,11 +209,7 @@ func leaves(v any, path string, fs *[]field) {
 		if v["type"] == "image" {
 			return
 		}
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.SortFunc(keys, cmp.Compare)
+		keys := slices.Sorted(maps.Keys(v))
 		for _, k := range keys {
 			if k == "base64" {
 				continue

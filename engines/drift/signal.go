@@ -2,9 +2,10 @@ package drift
 
 import (
 	"encoding/json"
+	"maps"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -202,11 +203,7 @@ func Extract(tool string, input json.RawMessage, project string) CallSig {
 		sig.Acts = str("description") + "\n" + fit.Runes(str("prompt"), 2000)
 	default:
 		// MCP and other tools: their string arguments, briefly.
-		keys := make([]string, 0, len(in))
-		for k := range in {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(in))
 		for _, k := range keys {
 			if s := str(k); s != "" {
 				obj = append(obj, fit.Runes(s, 300))

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -78,11 +79,7 @@ func randomJSON(b *strings.Builder, r *rand.Rand, depth int) {
 func canonDigest(h hash.Hash, raw []byte) {
 	fmt.Fprintf(h, "%q\n%q\n%q\n", raw, CanonicalInput(raw), canonical(raw, volatileResultFields, true))
 	fields := topFields(raw)
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(fields))
 	fmt.Fprintf(h, "%v", fields == nil)
 	for _, k := range keys {
 		fmt.Fprintf(h, " %q=%q", k, fields[k])

@@ -3,6 +3,7 @@ package loops
 import (
 	"encoding/json"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -52,11 +53,7 @@ func TestConfigJSON(t *testing.T) {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		t.Fatal(err)
 	}
-	var keys []string
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	want := []string{"alpha", "cooldown", "cooldown_stretch", "cycle_max", "cycle_min", "enabled", "exempt_commands", "exempt_repeats", "exempt_tools", "fail_threshold", "hard_ema", "read_threshold", "tool_repeats", "window"}
 	if !slices.Equal(keys, want) {
 		t.Errorf("config keys %v, want %v", keys, want)

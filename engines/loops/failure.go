@@ -1,6 +1,7 @@
 package loops
 
 import (
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -403,11 +404,7 @@ var retryProof = map[string]bool{PageTooLongKey: true, SudoKey: true, IgnoredKey
 // RetryProofKeys are the keys of failures no retry changes, sorted: each
 // needs the step that does change it (hooks/advice).
 func RetryProofKeys() []string {
-	keys := make([]string, 0, len(retryProof))
-	for k := range retryProof {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(retryProof))
 	return keys
 }
 

@@ -3,6 +3,7 @@ package loops
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -21,11 +22,7 @@ func shuffledJSON(b *bytes.Buffer, v any, r *rand.Rand) {
 	space()
 	switch x := v.(type) {
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
+		keys := slices.Sorted(maps.Keys(x))
 		r.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
 		b.WriteByte('{')
 		for i, k := range keys {

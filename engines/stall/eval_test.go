@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -451,11 +452,7 @@ func report(s *evalSources, cfg Config, nat []naturalFigures, ch chantFigures) s
 	for _, bd := range ch.Bands {
 		pf("| %d–%d | %d | %d | %.3f |\n", bd.Lo, bd.Hi, bd.N, bd.MaxLag, bd.MaxRatio)
 	}
-	rules := make([]string, 0, len(ch.ByRule))
-	for r := range ch.ByRule {
-		rules = append(rules, r)
-	}
-	slices.Sort(rules)
+	rules := slices.Sorted(maps.Keys(ch.ByRule))
 	counts := make([]string, len(rules))
 	for i, r := range rules {
 		counts[i] = fmt.Sprintf("%s %d", r, ch.ByRule[r])

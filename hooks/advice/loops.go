@@ -3,6 +3,7 @@ package advice
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -55,11 +56,7 @@ func readable(s string) string {
 	if strings.HasPrefix(s, "{") && len(s) <= 200 {
 		var m map[string]any
 		if json.Unmarshal([]byte(s), &m) == nil && len(m) > 0 && len(m) <= 3 {
-			keys := make([]string, 0, len(m))
-			for k := range m {
-				keys = append(keys, k)
-			}
-			slices.Sort(keys)
+			keys := slices.Sorted(maps.Keys(m))
 			parts := make([]string, 0, len(m))
 			for _, k := range keys {
 				switch v := m[k].(type) {
@@ -189,28 +186,27 @@ func editRevertText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 	if f.Undone > 0 {
 		undone = fmt.Sprintf(", undoing %s", plural(f.Undone, "edit"))
 	}
-	if f.Asked {
-		// Recorded, not told: the user spoke after the edit.
-		a := finish(KindEditRevert, Soft, nums, "The write at call #%d returned %s to %s%s%s. A user prompt came after the edit it undoes, so it is taken as asked for: no loop, the agent not told.",
-			f.Seq, target, what, undone, who)
+	// recorded words an edit-revert that is no loop, for the reason
+	// given: recorded, the agent not told.
+	recorded := func(why string) Advisory {
+		a := finish(KindEditRevert, Soft, nums, "The write at call #%d returned %s to %s%s%s. %s",
+			f.Seq, target, what, undone, who, why)
 		a.Observed = true
 		return a
+	}
+	if f.Asked {
+		// Recorded, not told: the user spoke after the edit.
+		return recorded("A user prompt came after the edit it undoes, so it is taken as asked for: no loop, the agent not told.")
 	}
 	if f.Rollback {
 		// Recorded, not told: the content put back held, the content
 		// it replaces had a call fail on it.
-		a := finish(KindEditRevert, Soft, nums, "The write at call #%d returned %s to %s%s%s. No call failed while that content was in place and a call failed after the edit it undoes, so it is taken as a rollback of a change that broke something: no loop, the agent not told.",
-			f.Seq, target, what, undone, who)
-		a.Observed = true
-		return a
+		return recorded("No call failed while that content was in place and a call failed after the edit it undoes, so it is taken as a rollback of a change that broke something: no loop, the agent not told.")
 	}
 	if f.Once {
 		// Recorded, not told: one targeted edit put back what the
 		// agent had written, which is most often on purpose.
-		a := finish(KindEditRevert, Soft, nums, "The write at call #%d returned %s to %s%s%s. It is the file's only revert in the last calls, an edit that put the old text back, which is most often the agent backing out its own change on purpose: no loop, the agent not told.",
-			f.Seq, target, what, undone, who)
-		a.Observed = true
-		return a
+		return recorded("It is the file's only revert in the last calls, an edit that put the old text back, which is most often the agent backing out its own change on purpose: no loop, the agent not told.")
 	}
 	cycling := ""
 	if f.Count > 1 {

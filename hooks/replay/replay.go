@@ -40,12 +40,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -1108,21 +1109,13 @@ func (rep *Report) Summary(w io.Writer) {
 	if len(rep.Subagents) > 0 {
 		fmt.Fprintf(w, "  with the subagents' files: %s\n", strings.Join(rep.Subagents, ", "))
 	}
-	names := make([]string, 0, len(rep.Events))
-	for k := range rep.Events {
-		names = append(names, k)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(rep.Events))
 	var parts []string
 	for _, k := range names {
 		parts = append(parts, fmt.Sprintf("%s %d", k, rep.Events[k]))
 	}
 	fmt.Fprintf(w, "  events: %s\n", strings.Join(parts, ", "))
-	kinds := make([]string, 0, len(rep.ByKind))
-	for k := range rep.ByKind {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
+	kinds := slices.Sorted(maps.Keys(rep.ByKind))
 	if len(kinds) == 0 {
 		fmt.Fprintf(w, "  advisories: none\n")
 	} else {

@@ -3,8 +3,9 @@ package report
 import (
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/djinn-cc/djinn/engines/drift"
@@ -149,11 +150,7 @@ func statusFeedback(w io.Writer, f *state.Feedback) {
 		}
 		fmt.Fprintf(w, "  - the %s advisory %s (call #%d) marked %s%s\n", advice.Clean(m.Kind, 20), advice.Clean(m.ID, 12), m.Seq, advice.Clean(m.Verdict, 8), note)
 	}
-	kinds := make([]string, 0, len(f.Held))
-	for k := range f.Held {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
+	kinds := slices.Sorted(maps.Keys(f.Held))
 	for _, k := range kinds {
 		fmt.Fprintf(w, "  - %d %s advisories held back by the developer's feedback\n", f.Held[k], advice.Clean(k, 20))
 	}

@@ -14,10 +14,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -219,11 +221,7 @@ func modeList(ms map[string]bool) string {
 	if len(ms) == 0 {
 		return "–"
 	}
-	out := make([]string, 0, len(ms))
-	for m := range ms {
-		out = append(out, m)
-	}
-	sort.Strings(out)
+	out := slices.Sorted(maps.Keys(ms))
 	return strings.Join(out, ", ")
 }
 
@@ -352,11 +350,7 @@ func render(w io.Writer, res []sessionResult, labels []Label, misses []Miss, p p
 			missed = append(missed, m)
 		}
 	}
-	kinds := make([]string, 0, len(byKind))
-	for k := range byKind {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
+	kinds := slices.Sorted(maps.Keys(byKind))
 	fmt.Fprintf(w, "\nRecall over the misses (caught: an advisory of a matching kind at a call in [start_call, evident_call+3], a prompt's advisory counted at the call after the prompt; loop kinds match each other):\n\n")
 	fmt.Fprintf(w, "| miss kind | moments | caught | recall |\n|---|---:|---:|---:|\n")
 	tn, tc := 0, 0
