@@ -385,12 +385,26 @@ func holdsOff(ws []string, i int) bool {
 // ("we need to review it first") asks for no work.
 func obliges(ws []string) bool {
 	for i := 1; i+1 < len(ws); i++ {
-		duty := (ws[i] == "to" && (ws[i-1] == "need" || ws[i-1] == "needs" || ws[i-1] == "have" || ws[i-1] == "has")) || ws[i] == "must"
-		if !duty || ws[i] == "to" && i >= 2 && negation(ws, i-2) || ws[i] == "must" && ws[i+1] == "not" {
-			continue
-		}
-		if v := ws[i+1]; !hasPrefix(v, analysis) && v != "wait" && v != "check" && v != "decide" && v != "talk" && v != "ask" && v != "align" && v != "be" {
+		if dutyAt(ws, i) && !dutyToLook[ws[i+1]] && !hasPrefix(ws[i+1], analysis) {
 			return true
+		}
+	}
+	return false
+}
+
+// dutyToLook are the verbs of a duty that asks for no work yet.
+var dutyToLook = map[string]bool{"wait": true, "check": true, "decide": true, "talk": true, "ask": true, "align": true, "be": true}
+
+// dutyAt tells whether ws[i] says a duty, not negated: the "to" of "need
+// to", "needs to", "have to", "has to", or "must" not followed by "not".
+func dutyAt(ws []string, i int) bool {
+	switch ws[i] {
+	case "must":
+		return ws[i+1] != "not"
+	case "to":
+		switch ws[i-1] {
+		case "need", "needs", "have", "has":
+			return i < 2 || !negation(ws, i-2)
 		}
 	}
 	return false
