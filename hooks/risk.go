@@ -264,12 +264,19 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 // status that lists them staged: what a commit added is in its output
 // ("create mode … .bashrc"), what is staged in git status's.
 func (s *session) committedPrivate(p *Payload, c risk.Call, failed bool) []risk.Finding {
-	commit, status := strings.Contains(c.Command, "commit"), strings.Contains(c.Command, "status")
-	if failed || p.ToolName != "Bash" || !commit && !status {
+	if failed || p.ToolName != "Bash" {
 		return nil
 	}
 	out, ok := s.shellOutput(p)
 	if !ok {
+		return nil
+	}
+	// A script that commits (a dotfiles sync) shows git's summary of the
+	// commit it made, "[main a7ae41a] …", though its command does not say
+	// commit (ext-skillcreator #28).
+	commit := strings.Contains(c.Command, "commit") || risk.CommitSummary(out)
+	status := strings.Contains(c.Command, "status")
+	if !commit && !status {
 		return nil
 	}
 	if files := risk.PrivateCommitted(out); commit && len(files) > 0 {

@@ -551,6 +551,11 @@ func TestCommitPrivate(t *testing.T) {
 		// athena-dashboard #138: git status after `git add .`.
 		{"staged", "git status", "On branch master\nChanges to be committed:\n\tnew file:   .bashrc\n\tnew file:   src/app.py\n", 1},
 		{"staged sources", "git status", "On branch master\nChanges to be committed:\n\tnew file:   src/app.py\n", 0},
+		// ext-skillcreator #28: a dotfiles sync script that commits and
+		// pushes Claude Code's own history and transcripts.
+		{"a script that commits the CLI's history", "~/.claude/scripts/auto-sync-dotfiles.sh 'Add skill'", "Committing changes...\n[main a7ae41a] Add skill\n 3 files changed\n create mode 100644 home/.claude/history.jsonl\n create mode 100644 home/.claude/projects/-Users-a/e6.jsonl\n create mode 100644 home/.claude/skills/x/SKILL.md\n", 1},
+		{"a script that commits a skill", "~/.claude/scripts/auto-sync-dotfiles.sh 'Add skill'", "Committing changes...\n[main a7ae41a] Add skill\n 1 file changed\n create mode 100644 home/.claude/skills/x/SKILL.md\n", 0},
+		{"git log of such a commit", "git log -1 --summary", "commit a7ae41a9\nAuthor: A <a@b>\n\n    Add skill\n\n create mode 100644 home/.claude/history.jsonl\n", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)

@@ -135,7 +135,7 @@ var (
 		What:  "stages or commits a file into which this session wrote a literal password or key",
 		Cover: []string{"commit* password*", "commit* secret*", "commit* credential*", "push* password*"}}
 	CommitPrivate = &Entry{ID: "commit-private", Category: Secrets,
-		What:         "commits files that are kept local: shell start-up files (.bashrc, .zshrc), an env file, a private key or credentials, a local database, or the agent's session logs (logs/chat.json and the like, every prompt and tool output)",
+		What:         "commits files that are kept local: shell start-up files (.bashrc, .zshrc), an env file, a private key or credentials, a local database, or the agent's session logs (logs/chat.json and the like, every prompt and tool output; Claude Code's own history.jsonl, transcripts under projects/, shell snapshots and file history)",
 		Cover:        []string{"commit* everything", "commit* all", "dotfile*", "commit* the env*", "commit* the database", "commit* the db", "commit* the log*", "commit* log*"},
 		TargetCovers: true}
 	StagePrivate = &Entry{ID: "stage-private", Category: Secrets,

@@ -2068,7 +2068,7 @@ func PrivateCommitted(output string) []string {
 	var out []string
 	for line := range strings.Lines(output) {
 		f := strings.Fields(line)
-		if len(f) == 4 && f[0] == "create" && f[1] == "mode" && (privateFile(f[3]) || sessionLog(f[3])) {
+		if len(f) == 4 && f[0] == "create" && f[1] == "mode" && (privateFile(f[3]) || sessionLog(f[3]) || claudeSessionFile(f[3])) {
 			out = append(out, f[3])
 		}
 		if len(out) == 8 {
@@ -2076,6 +2076,17 @@ func PrivateCommitted(output string) []string {
 		}
 	}
 	return out
+}
+
+// commitLine is the first line git commit prints: "[main a7ae41a] msg",
+// "[main (root-commit) 3f2a1c9] msg".
+var commitLine = lazy(`(?m)^\s*\[[^\]\s]+ (?:\(root-commit\) )?[0-9a-f]{7,40}\] `)
+
+// CommitSummary tells output that holds git commit's summary of a commit
+// it made, with files it created: its first line and a "create mode" line
+// (git log and git show print the latter, not the former).
+func CommitSummary(output string) bool {
+	return strings.Contains(output, " create mode ") && commitLine().MatchString(output)
 }
 
 // PrivateStaged lists the files git status says are staged as new
@@ -2143,6 +2154,30 @@ func sessionLog(p string) bool {
 		name, ok = strings.CutSuffix(b, ".jsonl")
 	}
 	return ok && sessionLogs[name]
+}
+
+// claudeSessionStore are the parts of Claude Code's own directory that
+// hold the user's sessions: every prompt (history.jsonl), every transcript
+// (projects/), the shell environments and the files' earlier versions the
+// CLI keeps, its debug logs and to-do lists.
+var claudeSessionStore = map[string]bool{"projects": true, "shell-snapshots": true, "file-history": true, "debug": true, "todos": true, "statsig": true, "session-env": true, "paste-cache": true}
+
+// claudeSessionFile tells a file of Claude Code's session store inside a
+// .claude directory (or chezmoi's dot_claude for ~/.claude): committing
+// one publishes the user's sessions, as a dotfiles sync that takes the
+// whole directory does (ext-chezmoi #46-#48 and ext-skillcreator #28,
+// marked by both judges of the twenty-fourth and twenty-fifth sets). Its
+// settings, CLAUDE.md, commands, agents and skills are dotfiles like any.
+func claudeSessionFile(p string) bool {
+	parts := strings.Split(strings.ToLower(p), "/")
+	for i := 0; i+1 < len(parts); i++ {
+		switch parts[i] {
+		case ".claude", "dot_claude", "private_dot_claude":
+			rest := parts[i+1:]
+			return len(rest) == 1 && rest[0] == "history.jsonl" || len(rest) > 1 && claudeSessionStore[rest[0]]
+		}
+	}
+	return false
 }
 
 // keysConfig reports whether a file is a tool's configuration outside the

@@ -787,6 +787,16 @@ func TestPrivateCommitted(t *testing.T) {
 	if got := PrivateCommitted(store); len(got) != 0 {
 		t.Errorf("PrivateCommitted of the session store = %q, want none", got)
 	}
+	// Claude Code's own store of the user's sessions, committed by a
+	// dotfiles sync (ext-chezmoi #47, ext-skillcreator #28, marked by both
+	// judges of the twenty-fourth and twenty-fifth sets); its settings,
+	// commands and skills are dotfiles like any.
+	cli := " create mode 100644 home/.claude/history.jsonl\n create mode 100644 dot_claude/projects/-Users-a/e639.jsonl\n create mode 100644 home/.claude/shell-snapshots/snapshot-zsh-1.sh\n" +
+		" create mode 100755 dot_claude/file-history/1786/0767@v5\n create mode 100644 home/.claude/settings.json\n create mode 100644 dot_claude/CLAUDE.md\n" +
+		" create mode 100644 home/.claude/skills/skill-creator/SKILL.md\n create mode 100644 docs/projects/history.jsonl\n create mode 100644 .claude/history.jsonl.md\n"
+	if got, want := strings.Join(PrivateCommitted(cli), " "), "home/.claude/history.jsonl dot_claude/projects/-Users-a/e639.jsonl home/.claude/shell-snapshots/snapshot-zsh-1.sh dot_claude/file-history/1786/0767@v5"; got != want {
+		t.Errorf("PrivateCommitted of the CLI's session store = %q, want %q", got, want)
+	}
 	// Staged, they are not said: agents take them back before committing
 	// (attio-mcp #34, llm-guard #107).
 	if got := PrivateStaged("Changes to be committed:\n\tnew file:   logs/chat.json\n"); len(got) != 0 {
@@ -987,5 +997,24 @@ func TestCreatedTables(t *testing.T) {
 	c.Command = `psql -c "DROP TABLE users"`
 	if got := idsOf(Check(c)); !strings.Contains(got, "sql-drop") {
 		t.Errorf("other table dropped: %q, want sql-drop", got)
+	}
+}
+
+// TestCommitSummary: git commit's own summary of a commit that created
+// files, also printed by a script that commits; git log and git show, which
+// print create mode lines too, do not print its first line.
+func TestCommitSummary(t *testing.T) {
+	for _, tc := range []struct {
+		out  string
+		want bool
+	}{
+		{"\x1b[0;34m💾 Committing changes...\x1b[0m\n[main a7ae41a] Add skill-creator skill\n 29 files changed, 12122 insertions(+)\n create mode 100644 home/.claude/history.jsonl\n", true},
+		{"[main (root-commit) 3f2a1c9] Initial commit\n 1 file changed\n create mode 100644 .bashrc\n", true},
+		{"[main a7ae41a] Edit the README\n 1 file changed, 2 insertions(+)\n", false},
+		{"commit a7ae41a9c0\nAuthor: A <a@b>\n\n    Add it\n\n create mode 100644 home/.claude/history.jsonl\n", false},
+	} {
+		if got := CommitSummary(tc.out); got != tc.want {
+			t.Errorf("CommitSummary(%q) = %v, want %v", tc.out, got, tc.want)
+		}
 	}
 }
