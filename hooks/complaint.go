@@ -36,13 +36,13 @@ const (
 // their words (most of them) compiles none.
 var (
 	failureRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(fail\w*|errors?|crash\w*|broken|breaks|exceptions?|kick\w*|wrong|hangs?|freez\w*|frozen|time[sd]? ?out|stuck|blank|slow(ly)?|(does ?n[o']?t|do ?n[o']?t|did ?n[o']?t|is ?n[o']?t|wo ?n't|can ?n[o']?t|not) (work|load|start|run|connect|compile|build|show|open|pass|respond)\w*|(not|no \w+) found|no such)\b`)
+		return regexp.MustCompile(`(?i)\b(fail\w*|errors?|crash\w*|broken|breaks|exceptions?|kick\w*|wrong|hangs?|freez\w*|frozen|time[sd]? ?out|stuck|blank|slow(ly)?|(does ?n[o']?t|do ?n[o']?t|did ?n[o']?t|is ?n[o']?t|wo ?n't|can ?n[o']?t|not) (work|load|start|run|connect|compile|build|show|open|pass|respond|see|appear|display|render)\w*|(not|no \w+) found|no such)\b`)
 	})
 	repeatRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(still|again|same|keeps?|once more)\b`)
 	})
 	claimRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(fixed|resolved|should (now )?(work|pass|run|succeed|be (fixed|working|resolved|gone))|(now|all) (works?|passe?s?|passing|succeeds?)|works now|(is|are) (now )?working|are passing|(tests?|checks?) (now |all )?pass(es|ing)?|no longer (fails?|crash\w*|errors?|happens?)|(now|please) (try (it )?again|retry))\b`)
+		return regexp.MustCompile(`(?i)\b(fixed|resolved|should (now )?(work|pass|run|succeed|be (fixed|working|resolved|gone))|should now (load|show|appear|display|render)|should (load|show|appear|display|render) (now|correctly|properly)|(now|all) (works?|passe?s?|passing|succeeds?)|works now|(is|are) (now )?working|are passing|(tests?|checks?) (now |all )?pass(es|ing)?|no longer (fails?|crash\w*|errors?|happens?)|(now|please) (try (it )?again|retry))\b`)
 	})
 )
 
@@ -61,7 +61,7 @@ var fineWords = []string{"look", "work", "fixed", "good"}
 var (
 	failureWords = []string{"fail", "error", "crash", "broke", "break", "exception", "kick", "wrong", "hang", "slow",
 		"freez", "frozen", "time", "stuck", "blank", "work", "load", "start", "run", "connect", "compile", "build",
-		"show", "open", "pass", "respond", "found", "no such"}
+		"show", "open", "pass", "respond", "see", "appear", "display", "render", "found", "no such"}
 	repeatWords = []string{"still", "again", "same", "keep", "once more"}
 	claimWords  = []string{"fixed", "resolved", "should", "work", "pass", "succeed", "test", "check", "no longer", "try"}
 )
@@ -107,6 +107,8 @@ var complaintStop = map[string]bool{
 	"from": true, "into": true, "onli": true, "right": true, "well": true, "same": true, "all": true, "ani": true,
 	"some": true, "after": true, "befor": true, "please": true, "pleas": true, "also": true, "one": true, "out": true,
 	"let": true, "make": true, "need": true, "want": true, "ultrathink": true, "think": true, "look": true, "see": true,
+	// Negations typed without their apostrophe ("i cant see it").
+	"cant": true, "dont": true, "doesnt": true, "isnt": true, "wont": true, "didnt": true, "arent": true,
 }
 
 // complaintStems are the stems of a prompt's words, without the common

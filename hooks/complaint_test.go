@@ -182,7 +182,21 @@ func TestFailureRightAfterAClaim(t *testing.T) {
 		t.Errorf("a bare complaint after a retry request: %q", r2.Context)
 	}
 
+	// "can't see it" right after "should now show" (ext-pegasus #93,
+	// marked by both judges of the twenty-fifth set).
+	s3 := newSim(t)
+	s3.turn("can you fix my website so i can preview it", "The dev server is running on port 5000 and your Replit preview should now show the site correctly.")
+	if r3 := s3.userPrompt("its still crashing and i cant see it"); !strings.Contains(strings.Join(r3.Context, "\n"), "[djinn:repeat-complaint]") {
+		t.Errorf("a complaint after \"should now show\": %q", r3.Context)
+	}
+
 	for name, run := range map[string]func(s *sim) Response{
+		// openshrooly #158 (labelled false): what the user should see is
+		// no claim of a fix.
+		"an expectation, not a claim": func(s *sim) Response {
+			s.turn("Flash the OpenShrooly firmware", "Can you check the Shrooly's screen — it should display the IP address.")
+			return s.userPrompt("its still not connecting and i cant see the network")
+		},
 		"a failure of something else": func(s *sim) Response {
 			s.turn("Make npm run dev start the site", claim)
 			return s.userPrompt("The export button fails with a 500 error on large reports")
