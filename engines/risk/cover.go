@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Instruction is one thing the user said that may ask for a step: a
@@ -22,7 +23,7 @@ type Instruction struct {
 // typed themselves (a secret written where the user gave it).
 func Covered(f Finding, ins []Instruction) bool {
 	for _, in := range ins {
-		if in.Plan {
+		if in.Plan || longPrompt(in.Text) {
 			if planCovers(f, in.Text) {
 				return true
 			}
@@ -38,6 +39,24 @@ func Covered(f Finding, ins []Instruction) bool {
 	}
 	return false
 }
+
+// longPrompt tells a prompt long enough to be read as a plan is, line by
+// line: a plan pasted as the prompt ("Implement the following plan: …",
+// ext-pragmaquote) names much in passing, and its words taken together
+// ("commit" in one section, "all" in another) ask for nothing
+// (ext-pragmaquote #46, logs/chat.json committed with a feature, marked
+// by both judges of the twenty-sixth set).
+func longPrompt(text string) bool {
+	return len(text) > longPromptChars && strings.Count(text, "\n") >= longPromptLines && utf8.RuneCountInString(text) > longPromptChars
+}
+
+// longPromptChars and longPromptLines make a prompt long: a plan's size,
+// well past a request of a few paragraphs (a prompt is kept to its first
+// 4,000 characters).
+const (
+	longPromptChars = 3000
+	longPromptLines = 40
+)
 
 // planCovers tells whether an approved plan asks for a finding's step: one
 // of its lines names the step's target (for entries whose target covers)

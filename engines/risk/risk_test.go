@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -1015,6 +1016,33 @@ func TestCommitSummary(t *testing.T) {
 	} {
 		if got := CommitSummary(tc.out); got != tc.want {
 			t.Errorf("CommitSummary(%q) = %v, want %v", tc.out, got, tc.want)
+		}
+	}
+}
+
+// TestLongPromptCovers: a plan pasted as the prompt is read line by line,
+// as an approved plan is (ext-pragmaquote #46: "committed" in one section
+// and "all" in another covered committing logs/chat.json, marked by both
+// judges of the twenty-sixth set); a line that asks for the step still
+// covers it, and a short prompt is read whole as before.
+func TestLongPromptCovers(t *testing.T) {
+	var plan strings.Builder
+	plan.WriteString("Implement the following plan:\n# Plan: AI-Generated Custom Quote Pipeline\n")
+	for i := range 60 {
+		fmt.Fprintf(&plan, "- step %d: render the quote section %d with its own component and tests\n", i, i)
+	}
+	plan.WriteString("- The component is pre-generated and committed to the codebase.\n- A registry exports all of them statically.\n")
+	f := Finding{Entry: CommitPrivate, Target: "logs/chat.json", Names: []string{"logs/chat.json"}}
+	for _, tc := range []struct {
+		name, prompt string
+		want         bool
+	}{
+		{"a long plan that mentions committing in passing", plan.String(), false},
+		{"the same plan with a line asking for it", plan.String() + "- Finally commit logs/chat.json with everything else.\n", true},
+		{"a short prompt", "The component is committed to the codebase. A registry exports all of them.", true},
+	} {
+		if got := Covered(f, []Instruction{{Text: tc.prompt}}); got != tc.want {
+			t.Errorf("%s: covered %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }
