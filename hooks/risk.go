@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"cmp"
+	"encoding/json"
 	"slices"
 	"strings"
 
@@ -103,6 +104,51 @@ func (s *session) riskPrompt(p *Payload) {
 	}
 }
 
+// noteAnswers keeps what the person chose in answer to the agent's
+// questions (AskUserQuestion) with the prompts that may cover a risky
+// step: the question and the option chosen, with its description. A step
+// the person picked is asked for (ext-webtech #24: "--no-verify" chosen
+// for a worktree without its hooks, labelled false by both judges of the
+// twenty-fifth set).
+func (s *session) noteAnswers(p *Payload) {
+	if p.ToolName != "AskUserQuestion" || p.HookEventName != PostToolUse {
+		return
+	}
+	var resp struct {
+		Questions []struct {
+			Question string `json:"question"`
+			Options  []struct {
+				Label       string `json:"label"`
+				Description string `json:"description"`
+			} `json:"options"`
+		} `json:"questions"`
+		Answers map[string]string `json:"answers"`
+	}
+	if json.Unmarshal(p.ToolResponse, &resp) != nil || len(resp.Answers) == 0 {
+		return
+	}
+	var b strings.Builder
+	for _, q := range resp.Questions {
+		a, ok := resp.Answers[q.Question]
+		if !ok {
+			continue
+		}
+		b.WriteString(q.Question + "\n" + a + "\n")
+		for _, o := range q.Options {
+			if o.Label == a {
+				b.WriteString(o.Description + "\n")
+			}
+		}
+	}
+	if t := strings.TrimSpace(b.String()); t != "" {
+		r := s.riskState()
+		r.Prompts = append(r.Prompts, fit.Runes(t, riskPromptRunes))
+		if len(r.Prompts) > riskPrompts {
+			r.Prompts = r.Prompts[len(r.Prompts)-riskPrompts:]
+		}
+	}
+}
+
 // declinedBash tells whether the main agent's last call was a Bash call
 // the person declined.
 func (s *session) declinedBash() bool {
@@ -178,6 +224,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 	s.forgetRead(p)
 	s.noteGenerated(p)
 	s.notePlan(p)
+	s.noteAnswers(p)
 	c, in, ok := s.riskCallOf(p)
 	if !ok {
 		// The catalogue reads shell commands and file writes only; a limit
