@@ -60,14 +60,14 @@ const (
 
 // planCovers tells whether an approved plan asks for a finding's step: one
 // of its lines names the step's target (for entries whose target covers)
-// and asks for the step: it says to delete what rm deletes, holds a cover
+// and asks for the step: it says to delete or replace what rm deletes, holds a cover
 // phrase (git's steps, file writes), or holds the step's program, and a
 // cover phrase too where no target was named ("claude -p" in a plan does
 // not ask for bypassPermissions). A plan is long and names much in
 // passing, so a line that only mentions the file ("update middleware.ts")
 // covers nothing, and "Restart the dev server" does not cover systemctl.
 func planCovers(f Finding, plan string) bool {
-	for line := range strings.Lines(plan) {
+	for _, line := range planUnits(plan) {
 		toks := tokens(line)
 		if f.Entry.TargetCovers && !targetNamed(f, line, toks) {
 			continue
@@ -77,7 +77,10 @@ func planCovers(f Finding, plan string) bool {
 		case "", "git":
 			asks = coverPhrase(f, toks)
 		case "rm":
-			asks = toks["rm"] || asksToDelete(toks)
+			// "Replace dot_config/Brewfile with Brewfile.tmpl": what is
+			// replaced goes (ext-dotfilesplan #29, labelled false by
+			// judge BO of the twenty-seventh set).
+			asks = toks["rm"] || asksToDelete(toks) || hasTokenPrefix(toks, "replac")
 		default:
 			asks = toks[f.Program] && (f.Entry.TargetCovers || coverPhrase(f, toks))
 		}
@@ -86,6 +89,38 @@ func planCovers(f Finding, plan string) bool {
 		}
 	}
 	return false
+}
+
+// planUnits are the parts of a plan read one by one: each line, except
+// that a heading is read with the paragraph under it ("### 11.
+// `run_once_install-packages.sh.tmpl`" then "Replaced by …",
+// ext-dotfilesplan #38).
+func planUnits(plan string) []string {
+	var out []string
+	heading, body := "", false
+	flush := func() {
+		if heading != "" {
+			out = append(out, heading)
+		}
+		heading, body = "", false
+	}
+	for line := range strings.Lines(plan) {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "#"):
+			flush()
+			heading = line
+		case heading != "" && t == "" && body:
+			flush()
+		case heading != "":
+			heading += line
+			body = body || t != ""
+		default:
+			out = append(out, line)
+		}
+	}
+	flush()
+	return out
 }
 
 // coverPhrase tells whether the tokens hold every word of one of the
@@ -155,6 +190,16 @@ func namesKin(target string, toks map[string]bool) bool {
 func namesStem(target string, toks map[string]bool) bool {
 	stem := strings.TrimSuffix(target, path.Ext(target))
 	return stem != target && len(stem) >= 5 && toks[stem] && asksToDelete(toks)
+}
+
+// hasTokenPrefix tells whether a token starts with prefix.
+func hasTokenPrefix(toks map[string]bool, prefix string) bool {
+	for t := range toks {
+		if strings.HasPrefix(t, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // asksToDelete tells a prompt that asks to remove or delete something.

@@ -429,6 +429,12 @@ func TestPlanCovers(t *testing.T) {
 		{"rm -rf .convex/", "2. Inspect the .convex/ directory\n3. rm -rf .next/", false},
 		{"rm middleware.ts", "### 1. Restore Middleware\n- Copy the code from the docs to middleware.ts", false},
 		{"rm docs/old-api.md", "1. Remove docs/old-api.md, which the new guide replaces", true},
+		{"rm dot_config/Brewfile", "### 6. `dot_config/Brewfile.tmpl` — Templated Brewfile (replaces `dot_config/Brewfile`)", true},
+		{"rm dot_config/Brewfile", "4. Replace `dot_config/Brewfile` with `dot_config/Brewfile.tmpl`", true},
+		{"rm dot_config/Brewfile", "5. Update `dot_config/Brewfile` with the new casks", false},
+		// A heading read with the paragraph under it (ext-dotfilesplan #38).
+		{"rm run_once_install-packages.sh.tmpl", "### 11. `run_once_install-packages.sh.tmpl`\n\nReplaced by `run_onchange_00-ensure-dirs.sh.tmpl` and the numbered package scripts.\n\n## Implementation Order\n", true},
+		{"rm run_once_install-packages.sh.tmpl", "### 11. `run_once_install-packages.sh.tmpl`\n\nKeep it for hosts without chezmoi 2.\n\nReplaced by nothing else.\n", false},
 		{"git push --force origin main", "- git push origin main", false},
 		{"git push --force origin main", "- force push the rebased branch", true},
 		{"git reset --hard origin/main", "Reset the branch", false},
