@@ -105,7 +105,11 @@ const (
 // The model-id patterns are compiled on first use: most hooks read no
 // model id, and a hook process should not pay for them at start.
 var (
-	one1m     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\[1m\]`) })
+	one1m = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\[1m\]`) })
+	// idOf1m is a served model id that names the 1M variant by a suffix
+	// ("claude-opus-4.6-1m", as a gateway may name it).
+	idOf1m    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)[-_]1m$`) })
+	dottedVer = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\d)\.(\d)`) })
 	dateTail  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-\d{8}$|@\d{8}$|-v\d+(:\d+)?$`) })
 	familyOf  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`claude-[a-z0-9-]+`) })
 	knownFams = []struct {
@@ -132,6 +136,8 @@ var (
 // is not a Claude model id.
 func Family(model string) string {
 	m := strings.ToLower(one1m().ReplaceAllString(strings.TrimSpace(model), ""))
+	// "claude-opus-4.6" is claude-opus-4-6 written with a dot.
+	m = dottedVer().ReplaceAllString(m, "$1-$2")
 	f := familyOf().FindString(m)
 	if f == "" {
 		return ""
@@ -203,6 +209,10 @@ func (c Config) ruleWindow(model, configured string, e Env) Window {
 	}
 	if sameModel && one1m().MatchString(configured) && classOf(fam) != classSmall {
 		large.Why = "model setting " + configured
+		return large
+	}
+	if idOf1m().MatchString(strings.TrimSpace(model)) && fam != "" && classOf(fam) != classSmall {
+		large.Why = "model id " + model
 		return large
 	}
 	if fam == "" {

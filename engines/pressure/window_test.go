@@ -22,6 +22,8 @@ func TestFamily(t *testing.T) {
 		"claude-opus-4-1@20250805":          "claude-opus-4-1",
 		"claude-3-5-haiku-20241022":         "claude-3",
 		"claude-opus-4-9":                   "claude-opus-4-9", // not opus 4 (0)
+		"claude-opus-4.6-1m":                "claude-opus-4-6", // a gateway's name (ext-nvfp4)
+		"claude-sonnet-4.5":                 "claude-sonnet-4-5",
 		"gpt-5":                             "",
 		"opus":                              "",
 	} {
@@ -70,6 +72,10 @@ func TestWindow(t *testing.T) {
 		{"usage proves 1M", "claude-opus-4-6", "", 200_001, firstParty, large},
 		{"usage proves 1M against the rule", "claude-sonnet-4-20250514", "", 332_701, firstParty, large},
 		{"usage at 200k proves nothing", "claude-opus-4-6", "", 200_000, firstParty, unknown},
+		// A served id that names the 1M variant (ext-nvfp4: pressure at
+		// "42%" of 200,000 with a 1M window, false to judge BO).
+		{"a served id naming 1M", "claude-opus-4.6-1m", "", 0, firstParty, large},
+		{"a served id naming 1M for a 200k-only model", "claude-haiku-4.5-1m", "", 0, firstParty, small},
 	} {
 		w := c.Window(tc.model, tc.configured, tc.peak, tc.e)
 		switch {
