@@ -337,7 +337,11 @@ func classKey(line, low string) string {
 		// shell that ran the command split a path at its escaped space, so
 		// the same escape fails again however the command is varied.
 		return SplitPathKey
-	case strings.Contains(low, "missing script:") && (strings.HasPrefix(low, "npm err") || strings.Contains(low, "err_pnpm_no_script")):
+	case strings.Contains(low, "missing script:") && (strings.HasPrefix(low, "npm err") || strings.Contains(low, "err_pnpm_no_script")),
+		strings.HasPrefix(low, "npm err") && strings.HasSuffix(low, "to see a list of scripts, run:"):
+		// The line npm prints under a missing script's, all that is left
+		// when the output was cut to its tail (npm run lint:tw | tail -3,
+		// ext-agilepain #128-#131).
 		// "npm error Missing script: \"lint\"": the package.json of the
 		// directory npm runs in has no such script, whichever script is
 		// asked for and however often.
