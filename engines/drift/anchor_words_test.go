@@ -21,6 +21,7 @@ func TestInsufficientGoal(t *testing.T) {
 		{"Fix the login form validation in auth/login.go and add tests for the 用户名 field", false},
 		{"Add connection pooling to db/pool.go with a configurable maximum and tests", false},
 		{"can you fix my website so i can preview it", true},
+		{"pls take a stab at the task outlines in the md file", true},
 		{"always have agemys working always something they cam do", true},
 		{"fix the lint errors and warnings, starting with src/alpha.go", false},
 		{"add connection pooling to the database layer", false},

@@ -116,6 +116,7 @@ rather really same see seems should since some something still such sure than th
 them then there these they thing things this those though through thus too two under until
 upon use used uses using very via want was way well were what when where whether which while
 who whom whose why will with within without would yet you your yes okay great good fine
+pls plz thx thanks take stab
 let's i'll i'm we'll it's that's there's don't doesn't can't won't isn't
 check checking checked look looking looks see seeing run running ran runs try trying tried
 start starting started continue continuing now step steps done finish finished work working
