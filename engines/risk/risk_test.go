@@ -152,6 +152,10 @@ func TestCommands(t *testing.T) {
 		{`rm -f build/*.o`, ""},
 		{`rm -f logs/*.log`, ""},
 		{`rm -f "$OUT"/*.csv`, ""},
+		// A directory made by mktemp in the same command (ext-pvcase #182,
+		// labelled false by both judges of the twenty-eighth set).
+		{"FAKE_BIN_DIR=$(mktemp -d)\nPATH=\"$FAKE_BIN_DIR:$PATH\" ./ops/run.sh build\nrm -rf \"$FAKE_BIN_DIR\"", ""},
+		{"FAKE_BIN_DIR=$(pwd)/bin\nrm -rf \"$FAKE_BIN_DIR\"", "rm-recursive"},
 		{`bash -c "git push --force"`, "git-push-force"},
 		{"ls -la", ""},
 		// A git lock removed, or git killed by name, while a git may still
