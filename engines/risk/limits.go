@@ -1320,6 +1320,13 @@ var namedValue = lazy(`^[A-Za-z0-9][A-Za-z0-9._:/@-]*[A-Za-z0-9]$`)
 // and a separator ("-", ".", ":", "_", "/"), not a URL or a file name. A
 // value in a question, or after a word that lets it go ("instead of",
 // "replace", "not", "from"), is not kept.
+// logLine matches a line a program printed, pasted into a prompt: a log
+// level in capitals or a clock time ("(APIServer pid=80334) INFO 03-02
+// 20:28:10 … {'model': 'casperhansen/…'}"). The values quoted there are the
+// program's, not a choice of the user's (ext-tripolar #174, labelled false
+// by both judges of the twenty-eighth set).
+var logLine = lazy(`\b(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\b|\b\d{1,2}:\d{2}:\d{2}\b`)
+
 func NamedValues(text string) []Limit {
 	var out []Limit
 	whole := strings.TrimSpace(text) // a short prompt is quoted whole: "err wait.... \"…:free\""
@@ -1330,7 +1337,7 @@ func NamedValues(text string) []Limit {
 		return sentence
 	}
 	for _, s := range sentences(text) {
-		if strings.HasSuffix(s[0], "?") || strings.ContainsRune(s[0], '\x1b') {
+		if strings.HasSuffix(s[0], "?") || strings.ContainsRune(s[0], '\x1b') || logLine().MatchString(s[0]) {
 			continue
 		}
 		for _, m := range quoted().FindAllStringSubmatchIndex(s[0], 8) {

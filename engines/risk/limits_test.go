@@ -239,6 +239,9 @@ func TestNamedValues(t *testing.T) {
 		{`call it "the new layout"`, ""},
 		{`name it "dashboard"`, ""},
 		{`pin "2.5.1"`, ""},
+		// A program's log line pasted in (ext-tripolar #174, labelled false
+		// by both judges of the twenty-eighth set).
+		{`(APIServer pid=80334) INFO 03-02 20:28:10 [utils.py:223] non-default args: {'host': '0.0.0.0', 'model': 'casperhansen/llama-3.1-8b-instruct-awq'}`, ""},
 	} {
 		if got := limitsString(NamedValues(tc.text)); got != tc.want {
 			t.Errorf("NamedValues(%q) = %q, want %q", tc.text, got, tc.want)
