@@ -231,7 +231,10 @@ func checkCommand(c Call) []Finding {
 		out = append(out, checkKillOther(c, name, x)...)
 		out = append(out, checkSecretPrint(name, x)...)
 		switch name {
-		case "rm", "rmdir", "unlink":
+		case "rm", "unlink":
+			// Not rmdir: it removes only empty directories, so it loses
+			// nothing (ext-pvcase #225, labelled false by both judges of
+			// the twenty-eighth set).
 			out = append(out, checkRm(c, x, installed)...)
 		case "git":
 			out = append(out, checkGit(c, x)...)
@@ -772,7 +775,7 @@ func isGenerated(p string) bool {
 }
 
 func checkRm(c Call, x cmd, installed []string) []Finding {
-	recursive := path.Base(x.args[0]) == "rmdir"
+	recursive := false
 	var targets []string
 	opts := true
 	for _, a := range x.args[1:] {

@@ -156,6 +156,9 @@ func TestCommands(t *testing.T) {
 		// labelled false by both judges of the twenty-eighth set).
 		{"FAKE_BIN_DIR=$(mktemp -d)\nPATH=\"$FAKE_BIN_DIR:$PATH\" ./ops/run.sh build\nrm -rf \"$FAKE_BIN_DIR\"", ""},
 		{"FAKE_BIN_DIR=$(pwd)/bin\nrm -rf \"$FAKE_BIN_DIR\"", "rm-recursive"},
+		// rmdir removes only empty directories (ext-pvcase #225).
+		{"rmdir backend/backups", ""},
+		{"rm -r backend/backups", "rm-recursive"},
 		{`bash -c "git push --force"`, "git-push-force"},
 		{"ls -la", ""},
 		// A git lock removed, or git killed by name, while a git may still
