@@ -1327,6 +1327,14 @@ var namedValue = lazy(`^[A-Za-z0-9][A-Za-z0-9._:/@-]*[A-Za-z0-9]$`)
 // by both judges of the twenty-eighth set).
 var logLine = lazy(`\b(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\b|\b\d{1,2}:\d{2}:\d{2}\b`)
 
+// dataLine matches a line of data or of a program's framed output pasted
+// into a prompt: a JSON or Python key ("extracted_at": …, 'id': …) or
+// the box-drawing characters of a rich traceback. Its quoted values are
+// data, not a choice of the user's (ext-pvcase #189 and ext-tripolar
+// #110: reanchor blocks restating such lines as instructions in force,
+// labelled false by both judges of the twenty-eighth set).
+var dataLine = lazy(`"[A-Za-z_]\w*"\s*:\s|'[A-Za-z_]\w*'\s*:\s|[│┃┆┊║╭╮╯╰]`)
+
 func NamedValues(text string) []Limit {
 	var out []Limit
 	whole := strings.TrimSpace(text) // a short prompt is quoted whole: "err wait.... \"…:free\""
@@ -1337,7 +1345,7 @@ func NamedValues(text string) []Limit {
 		return sentence
 	}
 	for _, s := range sentences(text) {
-		if strings.HasSuffix(s[0], "?") || strings.ContainsRune(s[0], '\x1b') || logLine().MatchString(s[0]) {
+		if strings.HasSuffix(s[0], "?") || strings.ContainsRune(s[0], '\x1b') || logLine().MatchString(s[0]) || dataLine().MatchString(s[0]) {
 			continue
 		}
 		for _, m := range quoted().FindAllStringSubmatchIndex(s[0], 8) {

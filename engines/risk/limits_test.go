@@ -242,6 +242,11 @@ func TestNamedValues(t *testing.T) {
 		// A program's log line pasted in (ext-tripolar #174, labelled false
 		// by both judges of the twenty-eighth set).
 		{`(APIServer pid=80334) INFO 03-02 20:28:10 [utils.py:223] non-default args: {'host': '0.0.0.0', 'model': 'casperhansen/llama-3.1-8b-instruct-awq'}`, ""},
+		// Data and framed output pasted in (ext-pvcase #189, ext-tripolar
+		// #110).
+		{`"source_document": "initial_report_PV-2026-0451.pdf",`, ""},
+		{"│ │ │ │ 'id': 'llama-3.1-8b', │ │", ""},
+		{`keep the model "llama-3.1-8b": it is the one we tested`, "keep:llama-3.1-8b"},
 	} {
 		if got := limitsString(NamedValues(tc.text)); got != tc.want {
 			t.Errorf("NamedValues(%q) = %q, want %q", tc.text, got, tc.want)
