@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/djinn-cc/djinn/internal/termcode"
 )
 
 // maxFailureInput bounds the text FailureKey scans: its head and tail, where
@@ -38,14 +40,11 @@ func FailureKey(text string) string {
 // into it or whichever question it stops at.
 const PromptKey = "an interactive question, with no terminal to answer it"
 
-// ansiCode and yesNoAtEnd are compiled on first use: most outputs end
-// with no question mark and never need them.
-var (
-	ansiCode   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`) })
-	yesNoAtEnd = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)[\[(]\s*y(es)?\s*/\s*no?\s*[\])]\s*[:?]?$`)
-	})
-)
+// yesNoAtEnd is compiled on first use: most outputs end with no question
+// and never need it.
+var yesNoAtEnd = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)[\[(]\s*y(es)?\s*/\s*no?\s*[\])]\s*[:?]?$`)
+})
 
 // waitsAtPrompt tells output whose last line, terminal codes aside, is a
 // question still waiting for its answer: a prompts-style "? question ›
@@ -61,7 +60,7 @@ func waitsAtPrompt(text string) bool {
 	}
 	lines := strings.FieldsFunc(text, func(r rune) bool { return r == '\n' || r == '\r' })
 	for i := len(lines) - 1; i >= 0; i-- {
-		last := strings.TrimSpace(ansiCode().ReplaceAllString(lines[i], ""))
+		last := strings.TrimSpace(termcode.Strip(lines[i]))
 		if last == "" || warningLine(strings.ToLower(last)) {
 			continue
 		}

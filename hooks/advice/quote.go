@@ -1,11 +1,11 @@
 package advice
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/djinn-cc/djinn/internal/termcode"
 )
 
 // Untrusted text (tool output, file names, commands, transcript text, MCP
@@ -96,20 +96,9 @@ func writeEscaped(b *strings.Builder, r []rune) {
 	}
 }
 
-// ansiRe matches ECMA-48 escape sequences: CSI (ESC [ or U+009B, parameters,
-// intermediates, a final byte), the string controls OSC, DCS, SOS, PM and
-// APC up to their terminator (BEL or ST), and the two-character escapes.
-var ansiRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?:\x1b\[|\x{9b})[0-?]*[ -/]*[@-~]?` +
-		`|(?:\x1b[\]PX^_]|[\x{90}\x{98}\x{9d}\x{9e}\x{9f}])[^\x07\x1b\x{9c}]*(?:\x07|\x1b\\|\x{9c})?` +
-		`|\x1b[ -/]*[0-~]?`)
-})
-
 // cleanRunes is Clean without the length bound.
 func cleanRunes(s string) []rune {
-	if strings.ContainsRune(s, 0x1b) || strings.ContainsAny(s, "\u0090\u0098\u009b\u009d\u009e\u009f") {
-		s = ansiRe().ReplaceAllString(s, "")
-	}
+	s = termcode.Strip(s)
 	out := make([]rune, 0, len(s))
 	space := true // drop leading space
 	for i := 0; i < len(s); {
