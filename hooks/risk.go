@@ -93,11 +93,7 @@ func (s *session) riskPrompt(p *Payload) {
 	if t == "" || p.Source != "" || strings.HasPrefix(t, "/") || strings.HasPrefix(t, "<") {
 		return
 	}
-	r := s.riskState()
-	r.Prompts = append(r.Prompts, fit.Runes(t, riskPromptRunes))
-	if len(r.Prompts) > riskPrompts {
-		r.Prompts = r.Prompts[len(r.Prompts)-riskPrompts:]
-	}
+	s.keepPrompt(t)
 	s.limitsFromPrompt(t)
 	if l, ok := risk.ShellInstead(t, s.declinedBash()); ok {
 		s.addLimit(l, fromPrompt)
@@ -141,11 +137,17 @@ func (s *session) noteAnswers(p *Payload) {
 		}
 	}
 	if t := strings.TrimSpace(b.String()); t != "" {
-		r := s.riskState()
-		r.Prompts = append(r.Prompts, fit.Runes(t, riskPromptRunes))
-		if len(r.Prompts) > riskPrompts {
-			r.Prompts = r.Prompts[len(r.Prompts)-riskPrompts:]
-		}
+		s.keepPrompt(t)
+	}
+}
+
+// keepPrompt keeps a text that may cover a risky step with the latest
+// prompts (the newest riskPrompts, each clipped to riskPromptRunes).
+func (s *session) keepPrompt(t string) {
+	r := s.riskState()
+	r.Prompts = append(r.Prompts, fit.Runes(t, riskPromptRunes))
+	if len(r.Prompts) > riskPrompts {
+		r.Prompts = r.Prompts[len(r.Prompts)-riskPrompts:]
 	}
 }
 
