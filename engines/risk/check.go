@@ -130,11 +130,6 @@ func Check(c Call) []Finding {
 	switch c.Tool {
 	case "Bash":
 		out = checkCommand(c)
-		if !statePermissions(c.Command) {
-			out = slices.DeleteFunc(out, func(f Finding) bool {
-				return f.Entry == AgentSettings && path.Base(f.Target) == ".claude.json"
-			})
-		}
 		// Outside the sandbox, a command that only looks (cat, ls, git
 		// status) changes nothing (mthis-action #10, labelled useless).
 		if c.NoSandbox && DoesWork(c) {
@@ -180,7 +175,6 @@ const maxCommand = 64 << 10
 // cmd is one simple command, its wrappers (sudo, env, nohup…) removed.
 type cmd struct {
 	args   []string
-	sudo   bool
 	assign map[string]string
 	writes []string // redirection targets
 	hdoc   string   // heredoc body
@@ -213,7 +207,7 @@ func checkCommand(c Call) []Finding {
 		}()
 		out = append(out, checkSecretsCLI(x)...)
 		for _, w := range x.writes {
-			out = append(out, checkWritePath(resolve(w, x.cwd), x.sudo)...)
+			out = append(out, checkWritePath(resolve(w, x.cwd), c.Command)...)
 		}
 		for _, a := range x.args {
 			if a == "--dangerously-skip-permissions" || strings.EqualFold(strings.TrimPrefix(a, "--permission-mode="), "bypassPermissions") && a != "bypassPermissions" {
@@ -247,7 +241,7 @@ func checkCommand(c Call) []Finding {
 		case "dropdb":
 			out = append(out, Finding{Entry: SQLDrop, Target: lastArg(x.args[1:])})
 		case "tee", "cp", "mv", "install", "ln", "sed", "perl":
-			out = append(out, checkFileCommand(name, x)...)
+			out = append(out, checkFileCommand(name, x, c.Command)...)
 		case "npm", "pnpm", "yarn", "pip", "pip3", "brew":
 			out = append(out, checkGlobalForce(name, x)...)
 		case "ngrok", "cloudflared", "lt", "localtunnel", "tailscale":
@@ -558,7 +552,6 @@ func simple(ce *syntax.CallExpr) cmd {
 	for len(args) > 0 {
 		switch path.Base(args[0]) {
 		case "sudo", "doas":
-			c.sudo = true
 			args = args[1:]
 			for len(args) > 0 && strings.HasPrefix(args[0], "-") {
 				opt := args[0]
@@ -1243,7 +1236,7 @@ func userAgent(args []string) bool {
 
 // checkFileCommand reads the file a command writes: tee's files, cp's,
 // mv's, install's and ln's destination, sed -i's and perl -i's files.
-func checkFileCommand(name string, x cmd) []Finding {
+func checkFileCommand(name string, x cmd, command string) []Finding {
 	flags, params := splitFlags(x.args[1:])
 	var files []string
 	switch name {
@@ -1266,13 +1259,14 @@ func checkFileCommand(name string, x cmd) []Finding {
 	}
 	var out []Finding
 	for _, f := range files {
-		out = append(out, checkWritePath(resolve(f, x.cwd), x.sudo)...)
+		out = append(out, checkWritePath(resolve(f, x.cwd), command)...)
 	}
 	return out
 }
 
-// checkWritePath reads a file a command writes by path alone.
-func checkWritePath(p string, sudo bool) []Finding {
+// checkWritePath reads a file a command writes by its path, and for
+// ~/.claude.json by what the command says (statePermissions).
+func checkWritePath(p, command string) []Finding {
 	if p == "/dev/null" || strings.HasPrefix(p, "/dev/") {
 		return nil
 	}
@@ -1282,10 +1276,9 @@ func checkWritePath(p string, sudo bool) []Finding {
 	if inDir(p, "/etc") || inDir(p, "/private/etc") {
 		return []Finding{{Entry: SystemEtc, Target: p}}
 	}
-	if agentSettings(p) {
+	if agentSettings(p) && (path.Base(p) != ".claude.json" || statePermissions(command)) {
 		return []Finding{{Entry: AgentSettings, Target: p}}
 	}
-	_ = sudo
 	return nil
 }
 
