@@ -2,6 +2,7 @@ package risk
 
 import (
 	"path"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -79,8 +80,11 @@ func planCovers(f Finding, plan string) bool {
 		case "rm":
 			// "Replace dot_config/Brewfile with Brewfile.tmpl": what is
 			// replaced goes (ext-dotfilesplan #29, labelled false by
-			// judge BO of the twenty-seventh set).
-			asks = toks["rm"] || asksToDelete(toks) || hasTokenPrefix(toks, "replac")
+			// judge BO of the twenty-seventh set); so does what is
+			// converted ("Convert application.properties to
+			// application.yml", ext-ticketbooking #44, labelled false by
+			// both judges of the twenty-eighth set).
+			asks = toks["rm"] || asksToDelete(toks) || hasTokenPrefix(toks, "replac") || convertsTarget(f, line)
 		default:
 			asks = toks[f.Program] && (f.Entry.TargetCovers || coverPhrase(f, toks))
 		}
@@ -90,6 +94,16 @@ func planCovers(f Finding, plan string) bool {
 	}
 	return false
 }
+
+// convertsTarget tells whether a plan's line converts the finding's
+// target into something else: the target is named between "convert" and
+// the "to" or "into" that follows it.
+func convertsTarget(f Finding, line string) bool {
+	m := convertRe.FindStringSubmatch(line)
+	return m != nil && targetNamed(f, m[1], tokens(m[1]))
+}
+
+var convertRe = regexp.MustCompile(`(?i)\bconvert\w*\s+(.+?)\s+(?:to|into)\s`)
 
 // planUnits are the parts of a plan read one by one: each line, except
 // that a heading is read with the paragraph under it ("### 11.

@@ -439,6 +439,9 @@ func TestPlanCovers(t *testing.T) {
 		{"rm dot_config/Brewfile", "### 6. `dot_config/Brewfile.tmpl` — Templated Brewfile (replaces `dot_config/Brewfile`)", true},
 		{"rm dot_config/Brewfile", "4. Replace `dot_config/Brewfile` with `dot_config/Brewfile.tmpl`", true},
 		{"rm dot_config/Brewfile", "5. Update `dot_config/Brewfile` with the new casks", false},
+		// What a plan converts goes (ext-ticketbooking #44).
+		{"rm src/main/resources/application.properties", "### 10. **Configuration**\n- Convert `application.properties` to `application.yml`\n", true},
+		{"rm src/main/resources/application.properties", "### 10. **Configuration**\n- Read `application.properties` and convert the log settings to YAML in `logback.yml`\n\n## Next\n", false},
 		// A heading read with the paragraph under it (ext-dotfilesplan #38).
 		{"rm run_once_install-packages.sh.tmpl", "### 11. `run_once_install-packages.sh.tmpl`\n\nReplaced by `run_onchange_00-ensure-dirs.sh.tmpl` and the numbered package scripts.\n\n## Implementation Order\n", true},
 		{"rm run_once_install-packages.sh.tmpl", "### 11. `run_once_install-packages.sh.tmpl`\n\nKeep it for hosts without chezmoi 2.\n\nReplaced by nothing else.\n", false},

@@ -940,7 +940,13 @@ func (r *paths) mapString(x string) string {
 	}
 	w := risk.SlashPath(r.origCwd)
 	if w == r.origCwd {
-		return strings.ReplaceAll(x, r.origCwd, r.projectDir)
+		x = strings.ReplaceAll(x, r.origCwd, r.projectDir)
+		if strings.Contains(r.origCwd, " ") {
+			// A command spells a project with spaces escaped too
+			// (Week\ 03), as a shell reads it.
+			x = strings.ReplaceAll(x, strings.ReplaceAll(r.origCwd, " ", `\ `), strings.ReplaceAll(r.projectDir, " ", `\ `))
+		}
+		return x
 	}
 	if r.win == nil {
 		// Every spelling of a Windows project (C:\x, C:/x, c:/x, /c/x), in

@@ -37,3 +37,21 @@ func TestWindowsPaths(t *testing.T) {
 		t.Errorf("mapInput = %s", raw)
 	}
 }
+
+// TestEscapedSpaces: a project whose path has a space is mapped in a
+// command that escapes it (Week\ 03) as well as in one that quotes it, so
+// an rm of a project file is not taken for one outside the project
+// (twenty-eighth set, ext-ticketbooking #44).
+func TestEscapedSpaces(t *testing.T) {
+	r := &paths{fsRoot: "/scratch", origCwd: "/Users/ana/Week 03/app"}
+	r.projectDir = r.mapPath(r.origCwd)
+	for _, tc := range []struct{ in, want string }{
+		{`rm /Users/ana/Week\ 03/app/src/a.properties`, `rm /scratch/Users/ana/Week\ 03/app/src/a.properties`},
+		{`cd "/Users/ana/Week 03/app" && ls`, `cd "/scratch/Users/ana/Week 03/app" && ls`},
+		{`ls /Users/ana/Week\ 04`, `ls /Users/ana/Week\ 04`},
+	} {
+		if got := r.mapString(tc.in); got != tc.want {
+			t.Errorf("mapString(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
