@@ -258,7 +258,9 @@ func TestFiles(t *testing.T) {
 		{"eslint-disable kept", "Edit", proj + "/src/a.ts", "// eslint-disable-next-line\nconst x = 2", "// eslint-disable-next-line\nconst x = 1", ""},
 		{"ts-ignore", "Edit", proj + "/src/a.ts", "// @ts-ignore\nfoo()", "foo()", "lint-suppress"},
 		{"noqa", "Edit", proj + "/a.py", "import os  # noqa: F401", "import os", "lint-suppress"},
-		{"nolint", "Write", proj + "/a.go", "x := f() //nolint:errcheck", "", "lint-suppress"},
+		{"nolint", "Write", proj + "/a.go", "x := f() //nolint:errcheck", "x := f()", "lint-suppress"},
+		// A file written anew (ext-incidentboard #155, ext-tripolar #125).
+		{"nolint in a new file", "Write", proj + "/a.go", "x := f() //nolint:errcheck", "", ""},
 		{"lint in docs", "Write", proj + "/README.md", "use // eslint-disable sparingly", "", ""},
 		// A local app put on a public link (athena-computeruse #27, marked by
 		// both judges of the eighth set: an app that drives the Mac's screen).
