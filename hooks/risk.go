@@ -375,6 +375,11 @@ func (s *session) tookEffect(p *Payload, f risk.Finding, failed bool) bool {
 		return false
 	case f.Entry == risk.OverwriteUnread && failed:
 		return false
+	case failed && (p.ToolName == "Write" || p.ToolName == "Edit" || p.ToolName == "MultiEdit"):
+		// A file tool that failed ("File has not been read yet") wrote
+		// nothing (ext-omega #14, a .env never written, idle to both
+		// judges of the twenty-fifth set).
+		return false
 	case f.Entry == risk.GitPushForce && !failed && s.pushFastForward(p):
 		return false
 	case failed && f.Guarded && f.Program != "git" && !strings.Contains(p.Error, f.Program+":"):

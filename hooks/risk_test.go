@@ -1,12 +1,14 @@
 package hooks
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/djinn-cc/djinn/hooks/advice"
 	"github.com/djinn-cc/djinn/settings"
 )
 
@@ -308,6 +310,49 @@ func TestReadSecretPrint(t *testing.T) {
 				t.Errorf("secret-print advisories: %d, want %d (%q)", n, tc.want, s.riskLogged())
 			}
 		})
+	}
+}
+
+// TestSecretPrintOncePerSession: a second print of a secrets file, past
+// the cooldown, tells nothing new: its values are in the transcript already
+// (ext-bytebridges #49, ext-omega #78, idle to both judges of the
+// twenty-fourth and twenty-fifth sets).
+func TestSecretPrintOncePerSession(t *testing.T) {
+	s := newSim(t)
+	s.env.Settings.Advisories.Risk = settings.Observe
+	s.userPrompt("the app is not reachable on localhost, find out why")
+	in := jsonStr(map[string]any{"command": "cat .env.local"})
+	s.tool("Bash", in, bashOut("DATABASE_URL=postgres://u:pw4f2a9c@localhost/app\n"))
+	for i := 0; i < advice.RiskCooldown+5; i++ {
+		s.tool("Bash", jsonStr(map[string]any{"command": fmt.Sprintf("ls src/%d", i)}), bashOut(""))
+	}
+	s.tool("Bash", in, bashOut("DATABASE_URL=postgres://u:pw4f2a9c@localhost/app\n"))
+	if n := s.riskCount("secret-print"); n != 1 {
+		t.Errorf("secret-print advisories: %d, want 1 (%q)", n, s.riskLogged())
+	}
+}
+
+// TestFailedWriteNoRisk: a Write the CLI refused ("File has not been read
+// yet") wrote nothing, so the secret in it is not advised (ext-omega #14);
+// the same Write that succeeds is.
+func TestFailedWriteNoRisk(t *testing.T) {
+	for _, failed := range []bool{true, false} {
+		s := newSim(t)
+		s.env.Settings.Advisories.Risk = settings.Observe
+		s.userPrompt("set up the local dev environment")
+		in := jsonStr(map[string]any{"file_path": s.project + "/deploy/prod.conf", "content": "DB_PASSWORD=Xk29fjq8w1\n"})
+		if failed {
+			s.fail("Write", in, "File has not been read yet. Read it first before writing to it.")
+		} else {
+			s.tool("Write", in, map[string]any{"type": "create", "filePath": s.project + "/deploy/prod.conf"})
+		}
+		want := 1
+		if failed {
+			want = 0
+		}
+		if n := s.riskCount("secret-file"); n != want {
+			t.Errorf("failed %v: secret-file advisories: %d, want %d (%q)", failed, n, want, s.riskLogged())
+		}
 	}
 }
 

@@ -130,7 +130,7 @@ var (
 	SecretPrint = &Entry{ID: "secret-print", Category: Secrets,
 		What:         "prints a secrets file (.env, credentials, a private key) into the transcript, where the model, the logs and any export of the session keep it",
 		Cover:        []string{"show* the key*", "show* the secret*", "show* the token*", "print* the key*", "print* the secret*", "show* the env", "print* the env", "content* of", "display*", "cat"},
-		TargetCovers: true}
+		TargetCovers: true, Habit: true}
 	SecretCommit = &Entry{ID: "secret-commit", Category: Secrets,
 		What:  "stages or commits a file into which this session wrote a literal password or key",
 		Cover: []string{"commit* password*", "commit* secret*", "commit* credential*", "push* password*"}}
