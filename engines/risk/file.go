@@ -1,7 +1,9 @@
 package risk
 
 import (
+	"encoding/json"
 	"path"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -108,7 +110,7 @@ func checkFile(c Call) []Finding {
 		out = append(out, Finding{Entry: AuthConfig, Target: rp})
 	case inDir(rp, "/etc") || inDir(rp, "/private/etc"):
 		out = append(out, Finding{Entry: SystemEtc, Target: rp})
-	case agentSettings(rp) && permissionText(c.NewText):
+	case agentSettings(rp) && permissionText(c.NewText) && !samePermissions(c.NewText, c.OldText):
 		out = append(out, Finding{Entry: AgentSettings, Target: rp})
 	}
 	if !docFile(p) {
@@ -232,6 +234,38 @@ func permissionText(t string) bool {
 		}
 	}
 	return false
+}
+
+// samePermissions tells an edit of a settings file that leaves its
+// permissions as they were: both texts are whole JSON objects (an Edit
+// that replaces the file's every line) with equal "permissions" and
+// skipDangerousModePermissionPrompt (ext-chime #4, a Notification hook
+// added beside an untouched allow list, labelled false by both judges of
+// the twenty-sixth set). A fragment that is not a whole object is read as
+// permissionText reads it.
+func samePermissions(newText, oldText string) bool {
+	var n, o map[string]json.RawMessage
+	if json.Unmarshal([]byte(newText), &n) != nil || json.Unmarshal([]byte(oldText), &o) != nil {
+		return false
+	}
+	for _, k := range []string{"permissions", "skipDangerousModePermissionPrompt"} {
+		if !jsonEqual(n[k], o[k]) {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonEqual compares two JSON values as values, whatever their spacing.
+func jsonEqual(a, b json.RawMessage) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return len(a) == len(b)
+	}
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
 }
 
 var connKey = lazy(`(?im)^[\t ]*(?:export[\t ]+)?(\w*(?:DATABASE_URL|DB_HOST|DB_NAME|DB_DATABASE|DB_URL|PGHOST|PGDATABASE|MONGO(?:DB)?_UR[IL]|REDIS_URL|SUPABASE_URL|NODE_ENV|RAILS_ENV|APP_ENV)\w*)[\t ]*=[\t ]*(.*)$`)

@@ -281,6 +281,10 @@ func TestFiles(t *testing.T) {
 		{"pg_hba", "Edit", "/etc/postgresql/16/main/pg_hba.conf", "host all all 0.0.0.0/0 md5", "host all all 0.0.0.0/0 scram-sha-256", "auth-config"},
 		{"etc", "Write", "/etc/nginx/sites-enabled/app", "server {}", "", "system-etc"},
 		{"claude permissions", "Edit", proj + "/.claude/settings.local.json", `"allow": ["Bash(*)"]`, `"allow": []`, "agent-permissions"},
+		// A hook added beside an allow list left as it was (ext-chime #4);
+		// the same whole-file edit that widens the list is a change.
+		{"hook beside permissions", "Edit", "/home/u/.claude/settings.json", "{\n  \"permissions\": {\"allow\": [\"Bash(ls:*)\"]},\n  \"hooks\": {\"Notification\": []}\n}", "{\n  \"permissions\": {\n    \"allow\": [\"Bash(ls:*)\"]\n  }\n}", ""},
+		{"permissions widened", "Edit", "/home/u/.claude/settings.json", "{\n  \"permissions\": {\"allow\": [\"Bash(*)\"]},\n  \"hooks\": {\"Notification\": []}\n}", "{\n  \"permissions\": {\n    \"allow\": [\"Bash(ls:*)\"]\n  }\n}", "agent-permissions"},
 		{"claude hooks only", "Edit", proj + "/.claude/settings.json", `"hooks": {}`, `{}`, ""},
 		{"wifi password", "Edit", proj + "/esphome/x.yaml", "wifi:\n  ssid: \"home\"\n  password: \"@@Hunter99.55\"", "wifi:\n", "secret-file"},
 		{"secret placeholder", "Edit", proj + "/esphome/x.yaml", "wifi:\n  password: !secret wifi_password", "wifi:\n", ""},
