@@ -393,7 +393,7 @@ func gitHead() string {
 var judgePairs = [][2]string{
 	{"A", "B"}, {"E", "F"}, {"G", "H"}, {"I", "J"}, {"K", "L"}, {"M", "N"}, {"O", "P"}, {"Q", "R"},
 	{"S", "T"}, {"U", "V"}, {"W", "X"}, {"Y", "Z"}, {"AA", "AB"}, {"AC", "AD"}, {"AE", "AF"}, {"AG", "AH"},
-	{"AI", "AJ"}, {"AK", "AL"}, {"AM", "AN"}, {"AO", "AP"}, {"AQ", "AR"}, {"AS", "AT"}, {"AU", "AV"}, {"AW", "AX"}, {"AY", "AZ"}, {"BA", "BB"}, {"BC", "BD"}, {"BE", "BF"}, {"BG", "BH"}, {"BI", "BJ"}, {"BK", "BL"}, {"BM", "BN"}, {"BO", "BP"}, {"BQ", "BR"},
+	{"AI", "AJ"}, {"AK", "AL"}, {"AM", "AN"}, {"AO", "AP"}, {"AQ", "AR"}, {"AS", "AT"}, {"AU", "AV"}, {"AW", "AX"}, {"AY", "AZ"}, {"BA", "BB"}, {"BC", "BD"}, {"BE", "BF"}, {"BG", "BH"}, {"BI", "BJ"}, {"BK", "BL"}, {"BM", "BN"}, {"BO", "BP"}, {"BQ", "BR"}, {"BS", "BT"},
 }
 
 // soloJudges labelled without a second judge of the same advisories.
@@ -459,6 +459,7 @@ var heldoutParts = []struct{ file, title string }{
 	{"heldout-26.txt", "Twenty-sixth held-out set"},
 	{"heldout-27.txt", "Twenty-seventh held-out set"},
 	{"heldout-28.txt", "Twenty-eighth held-out set"},
+	{"heldout-29.txt", "Twenty-ninth held-out set"},
 }
 
 func main() {
