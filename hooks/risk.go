@@ -540,6 +540,7 @@ func (s *session) riskRemember(p *Payload, c risk.Call) {
 	case "Bash":
 		r.Stashed = r.Stashed || risk.Stashes(c)
 		made = risk.Creates(c, r.Written)
+		r.Written = risk.Moved(c, r.Written)
 		if out, ok := s.shellOutput(p); ok && p.HookEventName != PostToolUseFailure {
 			made = append(made, risk.OutputMade(out, c.ProjectDir, c.Root)...)
 			// What it ran, a later kill may stop (risk.KillOther); a

@@ -25,6 +25,8 @@ func TestCommands(t *testing.T) {
 		{`git commit -m "mention --no-gpg-sign in a message"`, ""},
 		{"git -c commit.gpgsign=false commit -m x", "no-sign"},
 		{"git -c commit.gpgsign=true commit -m x", ""},
+		// A repository made by the same command (ext-n8njson #37).
+		{"cd ~/backup && git init -q && git add -A && git -c commit.gpgsign=false commit -q -m init", ""},
 		{"git config commit.gpgsign false", "no-sign"},
 		{"git config --global commit.gpgsign false", "no-sign"},
 		{"git config commit.gpgsign true", ""},
@@ -1065,6 +1067,52 @@ func TestLongPromptCovers(t *testing.T) {
 	} {
 		if got := Covered(f, []Instruction{{Text: tc.prompt}}); got != tc.want {
 			t.Errorf("%s: covered %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestMoved: the session's own files go where a move takes them
+// (ext-omarchy #104, then #107's rm -f * in the renamed folder).
+func TestMoved(t *testing.T) {
+	written := []string{"/home/u/themes/Mission Control/backgrounds", "/home/u/themes/Mission Control/colors.toml", proj + "/a.txt"}
+	for _, tc := range []struct {
+		cmd  string
+		want []string
+	}{
+		{`mv ~/themes/Mission\ Control ~/themes/mission-control`, []string{"/home/u/themes/mission-control/backgrounds", "/home/u/themes/mission-control/colors.toml", proj + "/a.txt"}},
+		{"mv a.txt docs/", []string{"/home/u/themes/Mission Control/backgrounds", "/home/u/themes/Mission Control/colors.toml", proj + "/docs/a.txt"}},
+		{"git mv a.txt b.txt", []string{"/home/u/themes/Mission Control/backgrounds", "/home/u/themes/Mission Control/colors.toml", proj + "/b.txt"}},
+		{"mv other.txt b.txt", written},
+		{"cp a.txt b.txt", written},
+	} {
+		got := Moved(Call{Tool: "Bash", Command: tc.cmd, ProjectDir: proj}, written)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q: %q, want %q", tc.cmd, got, tc.want)
+		}
+	}
+}
+
+// TestOwnRepoNoSign: a repository the session made with git init (its .git
+// among the files it wrote) has no signing rule of its own, so turning
+// signing off there is not advised (ext-n8njson #44); in another
+// repository it is.
+func TestOwnRepoNoSign(t *testing.T) {
+	init := Call{Tool: "Bash", Command: "cd ~/backup && git init -q", ProjectDir: proj}
+	made := Creates(init, nil)
+	if !slices.Contains(made, "/home/u/backup/.git") {
+		t.Fatalf("Creates(git init) = %q, want /home/u/backup/.git", made)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want string
+	}{
+		{"cd ~/backup && git -c commit.gpgsign=false commit -q -m x", ""},
+		{"cd ~/backup/sub && git commit --no-gpg-sign -m x", ""},
+		{"cd ~/other && git -c commit.gpgsign=false commit -q -m x", "no-sign"},
+	} {
+		got := idsOf(Check(Call{Tool: "Bash", Command: tc.cmd, ProjectDir: proj, Written: made}))
+		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
+			t.Errorf("%q: %s, want %q", tc.cmd, got, tc.want)
 		}
 	}
 }
