@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/engines/lcs"
@@ -155,6 +156,14 @@ func classifyPrompt(prompt, source string) promptKind {
 		return promptIgnored
 	case strings.HasPrefix(t, "[Request interrupted"):
 		return promptIgnored
+	case ideographs(t) > maxIdeographReply:
+		// A sentence in a script written without spaces ("嗯，你反思总结吧",
+		// reflect and sum up) is one field and holds no English word, so
+		// the short-reply rules below would take it for "ok" and the
+		// agent's last message for the task (ext-paymentkit, whose
+		// compaction paste kept the agent's "tests done" as the goal,
+		// labelled false by judge BS of the twenty-ninth set).
+		return promptGoal
 	case len(strings.Fields(t)) < 2:
 		return promptIgnored // "continue", "yes", "ok"
 	case onlyAcknowledgement(t):
@@ -165,6 +174,23 @@ func classifyPrompt(prompt, source string) promptKind {
 		return promptPivot
 	}
 	return promptGoal
+}
+
+// maxIdeographReply is the most letters of a script written without
+// spaces a reply that only lets the agent go on has ("好的", "继续吧",
+// "はい"); a longer one says something of its own.
+const maxIdeographReply = 3
+
+// ideographs counts the letters of scripts written without spaces
+// between words: Han, Hiragana, Katakana, Thai.
+func ideographs(t string) int {
+	n := 0
+	for _, r := range t {
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai) {
+			n++
+		}
+	}
+	return n
 }
 
 // ackWordsText lists the words that make up replies that only let the

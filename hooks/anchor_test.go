@@ -38,6 +38,11 @@ func TestClassifyPrompt(t *testing.T) {
 		{"do 1 and 3", "", promptIgnored},
 		{"the second approach", "", promptIgnored},
 		{"start with the options parser", "", promptGoal},
+		// A sentence without spaces is no "ok" (ext-paymentkit before #85);
+		// a short acknowledgement in such a script still is.
+		{"嗯，你反思总结吧", "", promptGoal},
+		{"好的", "", promptIgnored},
+		{"继续吧", "", promptIgnored},
 		{"fix step 2 of the migration", "", promptGoal},
 		{"option 2, but keep the old API", "", promptGoal},
 	} {
