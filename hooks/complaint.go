@@ -109,6 +109,10 @@ var complaintStop = map[string]bool{
 	"let": true, "make": true, "need": true, "want": true, "ultrathink": true, "think": true, "look": true, "see": true,
 	// Negations typed without their apostrophe ("i cant see it").
 	"cant": true, "dont": true, "doesnt": true, "isnt": true, "wont": true, "didnt": true, "arent": true,
+	// What every pasted log says (a Vercel build log and an SQL error
+	// shared run, file and fail: ext-atlasgym #155, labelled false by
+	// judge BS of the twenty-ninth set).
+	"run": true, "file": true, "line": true, "code": true, "exit": true,
 }
 
 // complaintStems are the stems of a prompt's words, without the common
@@ -130,7 +134,7 @@ func complaintStems(text string) (stems, failures []string) {
 			continue
 		}
 		st := drift.Stem(t)
-		if len(st) < 3 || complaintStop[st] || complaintStop[t] || len(st) > 64 {
+		if len(st) < 3 || complaintStop[st] || complaintStop[t] || len(st) > 64 || allDigits(t) {
 			continue
 		}
 		stems = appendStem(stems, st)
@@ -515,4 +519,10 @@ func overlap(a, b, failures []string) (shared []string, fail bool) {
 		}
 	}
 	return shared, fail
+}
+
+// allDigits tells a number (a line, a port, a count): two reports sharing
+// one say nothing of the same failure.
+func allDigits(t string) bool {
+	return strings.Trim(t, "0123456789") == ""
 }

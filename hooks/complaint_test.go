@@ -105,6 +105,13 @@ func TestRepeatComplaintQuiet(t *testing.T) {
 			{"It crashes for me occasionally when the audio device switches, can you look into the crash?", "The crash comes from the audio device switching. **Want me to build a fixed version from source?** I'd patch the device listener."},
 			{"The app could crash when the audio device switches, and the window could close: what other settings are there?", "Here are the settings."},
 		},
+		// ext-atlasgym #155 (twenty-ninth set, labelled false): two pasted
+		// logs of different failures share only what every log says.
+		"two logs of different failures": {
+			{"part 1 error Error: Failed to run sql query: syntax error at or near line 104 in file scan.l", "Fixed the SQL: the separator lines are gone."},
+			{"all done, now give me the next task", "Next: rotate the keys."},
+			{"Running build in pdx1 on 104 cores. Cloning the repository: failed to fetch one file; the build command exited with 1", "Looking at the build log."},
+		},
 		"no claim between": {
 			{"The app crashes on startup with a nil pointer in the config loader", "I am looking at the config loader; I have not found the cause yet."},
 			{"It still crashes on startup, same nil pointer", "Can you paste the full stack trace?"},
