@@ -107,3 +107,44 @@ func (s *sim) loopSays(kind string, fires bool, third int, wants ...string) {
 		}
 	}
 }
+
+// TestRerunLoop: one test script run again and again with nothing written
+// between, each time through another filter, is a tool-loop at the third
+// run (ext-paymentkit #75-#77, a tool-loop to both judges of the
+// twenty-ninth set); an edit, a subagent's work or a user prompt between
+// the runs, or a different script, makes each run a new one.
+func TestRerunLoop(t *testing.T) {
+	runs := []string{"pnpm run coverage 2>&1 | tail -100", `pnpm run coverage 2>&1 | grep -E "(Tests:|FAIL)" | tail -20`, `pnpm run coverage 2>&1 | grep -E "(22 passed|FAIL)"`}
+	for _, tc := range []struct {
+		name    string
+		fires   bool
+		between func(s *sim, i int)
+	}{
+		{"nothing between", true, func(s *sim, i int) {}},
+		{"a read between", true, func(s *sim, i int) {
+			s.tool("Read", jsonStr(map[string]any{"file_path": s.project + "/src/a.ts"}), map[string]any{"type": "text", "file": map[string]any{"filePath": s.project + "/src/a.ts", "content": "x", "numLines": 1, "startLine": 1, "totalLines": 1}})
+		}},
+		{"an edit between", false, func(s *sim, i int) {
+			s.tool("Edit", jsonStr(map[string]any{"file_path": s.project + "/src/a.ts", "old_string": fmt.Sprint(i), "new_string": fmt.Sprint(i + 1)}), map[string]any{"filePath": s.project + "/src/a.ts"})
+		}},
+		{"a subagent between", false, func(s *sim, i int) {
+			s.tool("Task", jsonStr(map[string]any{"description": "fix the failing tests", "prompt": "fix them"}), map[string]any{"content": []any{map[string]any{"type": "text", "text": "fixed"}}})
+		}},
+		{"the user between", false, func(s *sim, i int) { s.userPrompt(fmt.Sprintf("run it again, attempt %d", i)) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("fix every failing test in the coverage run")
+			for i, c := range runs {
+				if i > 0 {
+					tc.between(s, i)
+				}
+				s.tool("Bash", jsonStr(map[string]any{"command": c}), bashOut(fmt.Sprintf("Tests: 389 passed, 389 total\nTime: %d.%ds\n", 40+i, i)))
+			}
+			said, ok := s.loopWithin("tool-loop", tc.fires, 3)
+			if ok && !strings.Contains(said, "pnpm run coverage") {
+				t.Errorf("advisory does not name the run: %q", said)
+			}
+		})
+	}
+}

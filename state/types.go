@@ -257,6 +257,7 @@ type LoopEvent struct {
 	Batch       string `json:"batch,omitempty"`
 	Printed     string `json:"printed,omitempty"`
 	Wrote       string `json:"wrote,omitempty"`
+	Run         string `json:"run,omitempty"`
 }
 
 // LoopPattern is what the loop engine remembers about one pattern (the

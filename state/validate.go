@@ -543,6 +543,7 @@ func validateLoopEvent(v *vet, e *LoopEvent) {
 	v.maxLen("batch", e.Batch, 16)
 	v.maxLen("printed", e.Printed, 16)
 	v.maxLen("wrote", e.Wrote, 1024)
+	v.maxLen("run", e.Run, 160)
 }
 
 func (d *Drift) validate(v *vet) {

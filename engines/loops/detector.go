@@ -104,6 +104,10 @@ type Finding struct {
 	// SameOutput (tool-loop) tells that the calls were different commands
 	// that all printed one output (Event.Printed); Steps are the commands.
 	SameOutput bool `json:"same_output,omitempty"`
+	// Rerun (tool-loop) tells that the calls ran one test, build or
+	// package script (Target, its RunnerKey) again and again with no
+	// write between, through whatever filters; Steps are the calls.
+	Rerun bool `json:"rerun,omitempty"`
 }
 
 // Step is one call of a tool-loop cycle.

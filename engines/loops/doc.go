@@ -105,7 +105,13 @@
 //     (Event.Printed: their own output, less warning lines, two lines or
 //     more) in three rounds with no write between are a tool-loop too
 //     (Finding.SameOutput): whatever they ask, they get the same answer, as
-//     cmd /c from Git Bash prints only its banner.
+//     cmd /c from Git Bash prints only its banner. Failing that, one run of
+//     a test, build or package script (Event.Run, RunnerKey: "pnpm run
+//     coverage" whatever filters its output goes through) made in three
+//     rounds, successful, with no other call's write, no subagent and no
+//     user prompt between, and not all one command, is a tool-loop too
+//     (Finding.Rerun): nothing it reads changed, so each run only cuts the
+//     same verdict another way.
 //
 // # Alerts
 //

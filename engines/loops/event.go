@@ -92,6 +92,11 @@ type Event struct {
 	// After is then the hash of what it wrote. Set by NewEventIn; the
 	// patterns take it for a write of the file when the call succeeded.
 	Wrote string `json:"wrote,omitempty"`
+	// Run is, for a shell command that runs a test, build or package
+	// script, its RunnerKey ("pnpm run coverage", at most MaxTarget
+	// bytes): set by NewEventIn from the whole command, which Target may
+	// cut. Runs of one key with no write between are a tool-loop.
+	Run string `json:"run,omitempty"`
 }
 
 // minPrinted bounds from below the output Printing hashes: shorter
@@ -230,6 +235,9 @@ func NewEventIn(tool string, input json.RawMessage, target, rng, dir string) (Ev
 			// wrote, as a file tool's, so a rewrite back to earlier content
 			// is an edit-revert whichever tool made the writes.
 			e.Wrote, e.After = writes.whole.file, writes.whole.hash
+			if len(writes.run) <= MaxTarget {
+				e.Run = writes.run
+			}
 			return e, view
 		}
 	}

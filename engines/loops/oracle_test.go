@@ -612,7 +612,61 @@ func oracleToolLoop(h []Event, cfg Config) (Finding, bool) {
 	if f, ok := oracleRepeatLoop(h, cfg); ok {
 		return f, true
 	}
-	return oracleSameOutput(h)
+	if f, ok := oracleSameOutput(h); ok {
+		return f, true
+	}
+	return oracleRerun(h)
+}
+
+// oRunsSinceBoundary lists the runs of the newest call's script (Run)
+// after the last boundary: a call in another prompt, a failed run of the
+// script, or any other call that edits or hands work to a subagent.
+func oRunsSinceBoundary(h []Event) []int {
+	n := len(h)
+	last := h[n-1]
+	from := 0
+	for i := range n {
+		run := h[i].Run == last.Run
+		if h[i].Prompt != last.Prompt || run && !oSucceeded(h[i]) || !run && (oEdit(h[i]) || h[i].Tool == "Task" || h[i].Tool == "Agent") {
+			from = i + 1
+		}
+	}
+	var in []int
+	for i := from; i < n; i++ {
+		if h[i].Run == last.Run {
+			in = append(in, i)
+		}
+	}
+	return in
+}
+
+// oracleRerun: the newest call is a successful run of a script; its runs
+// since the last boundary fall into exactly three rounds, the newest
+// opening the third, and are not all one command (Input).
+func oracleRerun(h []Event) (Finding, bool) {
+	n := len(h)
+	last := h[n-1]
+	if last.Tool != "Bash" || last.Run == "" || !oSucceeded(last) {
+		return Finding{}, false
+	}
+	in := oRunsSinceBoundary(h)
+	r := oRounds(h, in)
+	if len(r) != 3 || r[2] != n-1 {
+		return Finding{}, false
+	}
+	f := Finding{Tool: last.Tool, Target: last.Run, Count: len(in), Cycle: 1, Rerun: true}
+	var inputs []string
+	for _, i := range in {
+		f.Events = append(f.Events, h[i].Seq)
+		f.Steps = append(f.Steps, Step{Tool: h[i].Tool, Target: h[i].Target})
+		if !slices.Contains(inputs, h[i].Input) {
+			inputs = append(inputs, h[i].Input)
+		}
+	}
+	if len(inputs) < 2 {
+		return Finding{}, false
+	}
+	return f, true
 }
 
 // oracleSameOutput: the newest call succeeded and printed P; of the calls
@@ -865,7 +919,7 @@ func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
 // had), which both implementations must still agree on.
 func randomHistory(r *rand.Rand, n int) []Event {
 	h := make([]Event, n)
-	tools := []string{"Read", "Read", "Edit", "Write", "Bash", "Bash", "Grep", "mcp__s__poll", "TaskOutput"}
+	tools := []string{"Read", "Read", "Edit", "Write", "Bash", "Bash", "Grep", "mcp__s__poll", "TaskOutput", "Task"}
 	for i := range h {
 		e := Event{Tool: pick(r, tools)}
 		switch e.Tool {
@@ -901,6 +955,9 @@ func randomHistory(r *rand.Rand, n int) []Event {
 		}
 		if e.Tool == "Bash" && r.IntN(4) != 0 {
 			e.Printed = pick(r, []string{"p1", "p1", "p1", "p2"})
+		}
+		if e.Tool == "Bash" && r.IntN(2) == 0 {
+			e.Run = pick(r, []string{"npm test", "npm test", "go test"})
 		}
 		if r.IntN(2) == 0 {
 			e.Before = pick(r, append(genHashes, ""))
@@ -960,6 +1017,10 @@ func realisticHistory(r *rand.Rand, n int) []Event {
 		case 6, 7: // a command that fails, mostly with the same error
 			c := pick(r, genCmds)
 			e = Event{Tool: "Bash", Target: c, Input: "bash" + c}
+			if r.IntN(2) == 0 { // a test run, its output cut one way or another
+				e.Run = "npm test"
+				e.Input += pick(r, []string{" | tail", " | grep", ""})
+			}
 			if r.IntN(3) != 0 {
 				e.Failed, e.Error = true, pick(r, genErrors)
 			} else {
@@ -967,6 +1028,9 @@ func realisticHistory(r *rand.Rand, n int) []Event {
 				if r.IntN(2) == 0 { // it printed what the others did: a banner
 					e.Printed = "banner"
 				}
+			}
+			if e.Run != "" && e.Failed && r.IntN(3) != 0 { // test runs mostly pass
+				e.Failed, e.Error, e.Result = false, "", pick(r, genResults)
 			}
 			if r.IntN(4) == 0 { // the output names the failure: a port, a module
 				e.Fail = pick(r, genFails)
@@ -1089,6 +1153,9 @@ func TestPatternsMatchOracle(t *testing.T) {
 					if want.SameOutput {
 						hits["same-output"]++
 					}
+					if want.Rerun {
+						hits["rerun"]++
+					}
 				}
 				if len(full) <= cfg.Window {
 					fits++
@@ -1103,6 +1170,12 @@ func TestPatternsMatchOracle(t *testing.T) {
 						// streak, of which the window sees the end.
 						if w, in, _, _ := oAnyStreak(full, cfg); len(in) < oThresholdFor(full, in, w, cfg) {
 							t.Fatalf("fail-loop at event %d: the window fires and the full history holds no streak: %s", i+1, dump(full))
+						}
+					} else if hit && got.Rerun {
+						// Three rounds in the window may be the end of
+						// more in the full history.
+						if len(oRounds(full, oRunsSinceBoundary(full))) < 3 {
+							t.Fatalf("rerun at event %d: the window fires and the full history holds no three rounds: %s", i+1, dump(full))
 						}
 					} else if hit && got.SameOutput {
 						// Three rounds in the window may be the end of
@@ -1119,6 +1192,9 @@ func TestPatternsMatchOracle(t *testing.T) {
 	}
 	if hits["same-output"] < 50 {
 		t.Errorf("same-output held only %d times: the generators do not exercise it", hits["same-output"])
+	}
+	if hits["rerun"] < 50 {
+		t.Errorf("rerun held only %d times: the generators do not exercise it", hits["rerun"])
 	}
 	for _, name := range []string{ReadLoop, EditRevert, FailLoop, ToolLoop} {
 		if hits[name] < 200 {

@@ -689,7 +689,10 @@ func (toolLoop) Check(w []Event, cfg Config) (Finding, bool) {
 	if f, ok := repeatLoop(w, cfg); ok {
 		return f, true
 	}
-	return sameOutput(w)
+	if f, ok := sameOutput(w); ok {
+		return f, true
+	}
+	return rerun(w)
 }
 
 // repeatLoop is tool-loop's first half: the same call, or a cycle of calls,

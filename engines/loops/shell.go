@@ -49,10 +49,12 @@ func ShellKey(command, dir string) (key string, view View) {
 
 // shellWrites is what a command writes, read from its parse: whether it
 // writes a file (writesFile), and the file it writes whole from a heredoc
-// when it does (heredocWrite).
+// when it does (heredocWrite); and, read from the same parse, the test,
+// build or package script it runs (run, RunnerKey).
 type shellWrites struct {
 	any   bool
 	whole wholeWrite
+	run   string
 }
 
 // shellKey is ShellKey, and what the command writes, from one parse. A
@@ -66,6 +68,9 @@ func shellKey(command, dir string) (key string, view View, writes shellWrites) {
 	if err == nil {
 		writes.whole, _ = heredocWrite(f, dir, 0)
 		writes.any = writes.whole.file != "" || writesFile(f)
+		if len(command) <= maxShellKeyInput {
+			writes.run = runnerKey(f)
+		}
 	}
 	if len(command) > maxShellKeyInput || err != nil || len(f.Stmts) == 0 {
 		return strings.Join(strings.Fields(command), " "), ViewNone, writes

@@ -308,6 +308,14 @@ func toolLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 			len(f.Steps), Clean(f.Tool, 80), callList(f.Events), strings.Join(steps, ", "), who, out, chronic, next),
 			"%d different commands printed the same output%s", len(f.Steps), again)
 	}
+	if f.Rerun {
+		if sev != Hard {
+			next = "nothing it reads has changed since the first run, so its verdict has not either: read what the last run printed (save it once with > file 2>&1 and search that) instead of running it again; run it again after a change."
+		}
+		return withGist(finish(KindToolLoop, sev, nums, "%s ran %s with no file written between, each time with its output cut another way (calls %s)%s.%s Next step: %s",
+			c.show(f.Target), plural(f.Count, "time"), callList(f.Events), who, chronic, next),
+			"it ran %s %d× with nothing changed between%s", Quote(f.Target, 60), f.Count, again)
+	}
 	switch {
 	case f.Empty:
 		what = fmt.Sprintf("The %s call %s printed nothing, %s running%s", Clean(f.Tool, 80), target, plural(f.Count, "time"), strings.TrimSuffix(respelled, ","))

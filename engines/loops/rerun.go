@@ -1,0 +1,189 @@
+package loops
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// RerunRounds is how many rounds of one run of a test, build or package
+// script (RunnerKey) with no write between make a tool-loop
+// (Finding.Rerun): nothing it reads has changed, so running it again only
+// to read its output through another filter learns nothing new.
+const RerunRounds = 3
+
+// runners are the first words of commands that run a project's tests,
+// build or scripts: slow, and with the same files they print the same
+// verdict.
+var runners = map[string]bool{
+	"npm": true, "pnpm": true, "yarn": true, "bun": true, "npx": true, "bunx": true, "pytest": true,
+	"go": true, "cargo": true, "make": true, "mvn": true, "mvnw": true, "gradle": true, "gradlew": true,
+	"jest": true, "vitest": true, "tsc": true, "dotnet": true, "mix": true, "rspec": true, "bundle": true,
+	"rake": true, "tox": true, "deno": true, "uv": true, "poetry": true,
+}
+
+// filters are commands that only pass on, cut or keep a copy of what
+// they read: a run piped through them is the same run.
+var filters = map[string]bool{
+	"grep": true, "egrep": true, "rg": true, "tail": true, "head": true, "tee": true, "sed": true,
+	"awk": true, "wc": true, "sort": true, "uniq": true, "cut": true, "less": true, "more": true,
+	"cat": true, "jq": true, "column": true, "tr": true,
+}
+
+// RunnerKey is the run of a test, build or package script a shell command
+// makes ("pnpm run coverage"), "" when it makes none: the words of the one
+// command it runs, whatever filters its output goes through (| grep …,
+// | tail -50, | tee out.txt), whatever cd comes before it and whatever
+// echo of its exit status after it. Seven runs of pnpm run coverage, each
+// through another grep, are one run made seven times (ext-paymentkit
+// #135-#143, a tool-loop to both judges of the twenty-ninth set).
+func RunnerKey(command string) string {
+	if len(command) > maxShellKeyInput {
+		return ""
+	}
+	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
+	if err != nil {
+		return ""
+	}
+	return runnerKey(f)
+}
+
+// runnerKey is RunnerKey of a parsed command.
+func runnerKey(f *syntax.File) string {
+	var runs []*syntax.CallExpr
+	okay := true
+	var leaf func(c syntax.Command)
+	leaf = func(c syntax.Command) {
+		switch x := c.(type) {
+		case *syntax.BinaryCmd:
+			if x.Op == syntax.AndStmt || x.Op == syntax.OrStmt {
+				leaf(x.X.Cmd)
+				leaf(x.Y.Cmd)
+				return
+			}
+			if x.Op != syntax.Pipe && x.Op != syntax.PipeAll {
+				okay = false
+				return
+			}
+			// A pipeline: its first stage runs, every later one filters.
+			stage := x
+			for {
+				if !isFilter(stage.Y.Cmd) {
+					okay = false
+					return
+				}
+				l, ok := stage.X.Cmd.(*syntax.BinaryCmd)
+				if !ok || l.Op != syntax.Pipe && l.Op != syntax.PipeAll {
+					break
+				}
+				stage = l
+			}
+			leaf(stage.X.Cmd)
+		case *syntax.CallExpr:
+			switch name := callName(x); {
+			case name == "cd" || name == "echo" || name == "printf" || name == "":
+			case runners[name]:
+				runs = append(runs, x)
+			default:
+				okay = false
+			}
+		default:
+			okay = false
+		}
+	}
+	for _, st := range f.Stmts {
+		if st.Cmd == nil || st.Background {
+			return ""
+		}
+		leaf(st.Cmd)
+	}
+	if !okay || len(runs) != 1 {
+		return ""
+	}
+	words := make([]string, 0, len(runs[0].Args))
+	for _, w := range runs[0].Args {
+		var b strings.Builder
+		if syntax.NewPrinter().Print(&b, w) != nil {
+			return ""
+		}
+		words = append(words, b.String())
+	}
+	words[0] = path.Base(words[0])
+	return strings.Join(words, " ")
+}
+
+// callName is a simple command's program name, "" when it has none (an
+// assignment alone).
+func callName(c *syntax.CallExpr) string {
+	if len(c.Args) == 0 {
+		return ""
+	}
+	return path.Base(c.Args[0].Lit())
+}
+
+// isFilter tells a pipeline stage that only filters what it reads.
+func isFilter(c syntax.Command) bool {
+	x, ok := c.(*syntax.CallExpr)
+	return ok && filters[callName(x)]
+}
+
+// rerun is tool-loop's third half: back from the newest event to the
+// last write or user prompt, the successful runs of the newest event's
+// RunnerKey. It holds at exactly RerunRounds rounds, so one streak is
+// said once, when the runs were not all one command (ShellKey): each cut
+// its output another way. The runs' own copies of their output (| tee out.txt) are no
+// write; a write of any other call, or the user speaking, is a new start.
+func rerun(w []Event) (Finding, bool) {
+	n := len(w)
+	cur := &w[n-1]
+	if KindOf(cur.Tool) != KindShell || !ok(cur) {
+		return Finding{}, false
+	}
+	key := cur.Run
+	if key == "" {
+		return Finding{}, false
+	}
+	var idx []int
+	for i := n - 1; i >= 0; i-- {
+		e := &w[i]
+		if e.Prompt != cur.Prompt {
+			break
+		}
+		if e.Run == key {
+			if !ok(e) {
+				// A failed run is fail-loop's, and what it printed may
+				// have moved the agent on.
+				break
+			}
+			idx = append(idx, i)
+			continue
+		}
+		if isEdit(e) || e.Tool == "Task" || e.Tool == "Agent" {
+			// A subagent may have changed what the run reads (big3 #44
+			// fixed the failing tests between #42 and #45).
+			break
+		}
+	}
+	slices.Reverse(idx)
+	rounds := roundStarts(idx, func(i int) *Event { return &w[i] })
+	if len(rounds) != RerunRounds || rounds[len(rounds)-1] != n-1 {
+		return Finding{}, false
+	}
+	inputs := map[string]bool{}
+	for _, i := range idx {
+		inputs[w[i].Input] = true
+	}
+	if len(inputs) < 2 {
+		// One command run again as it was, its output changing: polling,
+		// repeatLoop's to judge (a flaky or timed verdict changes).
+		return Finding{}, false
+	}
+	f := Finding{Tool: cur.Tool, Target: key, Count: len(idx), Cycle: 1, Rerun: true}
+	for _, i := range idx {
+		f.Events = append(f.Events, w[i].Seq)
+		f.Steps = append(f.Steps, Step{Tool: w[i].Tool, Target: w[i].Target})
+	}
+	return f, true
+}
