@@ -226,6 +226,26 @@ func TestFailLoopSameFailureOtherMeans(t *testing.T) {
 				s.fail("Edit", jsonStr(map[string]any{"file_path": p, "old_string": fmt.Sprint(i), "new_string": "b"}), notRead)
 			}
 		}},
+		// ext-omarchy #45, #48, #51 (twenty-ninth set): three Edits of one
+		// config whose text the file did not hold (icons the agent could
+		// not see), a Read and a sed between.
+		{"three Edits of one file whose text is not there", 6, []string{"failed 3 times in a row", "copy them exactly"}, func(s *sim, p string) {
+			nf := func(str string) string {
+				return "<tool_use_error>String to replace not found in file.\nString: " + str + "</tool_use_error>"
+			}
+			s.fail("Edit", jsonStr(map[string]any{"file_path": p, "old_string": `"format": "{icon}"`, "new_string": "b"}), nf("    \"format\": \"{capacity}% {icon}\",\n    \"format-discharging\": \"{icon}\",\n    \"format-plugged\": \"\","))
+			s.tool("Read", jsonStr(map[string]any{"file_path": p, "offset": 80, "limit": 10}), map[string]any{"type": "text", "file": map[string]any{"filePath": p, "content": "  \"format\": \"{icon}\"", "numLines": 1, "startLine": 80, "totalLines": 100}})
+			s.fail("Edit", jsonStr(map[string]any{"file_path": p, "old_string": `"format-charging": "{icon}"`, "new_string": "b"}), nf("    \"format-discharging\": \"{icon}\",\n    \"format-charging\": \"{icon}\","))
+			kin, kout := bash("sed -i 's/a/b/' "+p, "")
+			s.tool("Bash", kin, kout)
+			s.tool("Read", jsonStr(map[string]any{"file_path": p, "offset": 90, "limit": 10}), map[string]any{"type": "text", "file": map[string]any{"filePath": p, "content": "x", "numLines": 1, "startLine": 90, "totalLines": 100}})
+			s.fail("Edit", jsonStr(map[string]any{"file_path": p, "old_string": `"on-click": "x"`, "new_string": "b"}), nf("    \"format\": \"{icon}\",\n    \"on-click\": \"omarchy-launch-audio\","))
+		}},
+		{"an Edit of each of three files whose text is not there", 0, nil, func(s *sim, p string) {
+			for _, f := range []string{"a.ts", "b.ts", "c.ts"} {
+				s.fail("Edit", jsonStr(map[string]any{"file_path": s.project + "/" + f, "old_string": "a" + f, "new_string": "b"}), "<tool_use_error>String to replace not found in file.\nString: a"+f+"</tool_use_error>")
+			}
+		}},
 		{"edits of three files without reading them", 0, nil, func(s *sim, p string) {
 			for _, f := range []string{"a.ts", "b.ts", "c.ts"} {
 				s.fail("Edit", jsonStr(map[string]any{"file_path": s.project + "/" + f, "old_string": "a", "new_string": "b"}), notRead)

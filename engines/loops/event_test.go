@@ -188,6 +188,9 @@ func TestErrorFingerprint(t *testing.T) {
 		// worded (mthis-logsync, calls 25, 27, 29).
 		{"File has been unexpectedly modified. Read it again before attempting to write it.", "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"},
 		{"File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.", "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"},
+		// The CLI's refusals of an Edit whose text the file does not hold,
+		// each quoting another string (ext-omarchy #45, #48, #51).
+		{"<tool_use_error>String to replace not found in file.\nString:     \"format\": \"{capacity}% {icon}\",</tool_use_error>", "<tool_use_error>String to replace not found in file.\nString:     \"format\": \"{icon}\",\n    \"on-click\": \"omarchy-launch-audio\",</tool_use_error>"},
 	}
 	for _, p := range same {
 		t.Run("same/"+p[0], func(t *testing.T) {

@@ -39,6 +39,9 @@ func ErrorFingerprint(errText string) string {
 	if readFirst(errText) {
 		return ReadFirstFingerprint
 	}
+	if notFound(errText) {
+		return NotFoundFingerprint
+	}
 	s := errText
 	if len(s) > maxErrorInput {
 		s = s[:maxErrorInput/2] + "\n" + s[len(s)-maxErrorInput/2:]
@@ -52,6 +55,20 @@ func ErrorFingerprint(errText string) string {
 // been unexpectedly modified. Read it again"): worded two ways, one
 // failure, so refusals of one file whichever wording are counted together.
 const ReadFirstFingerprint = "the CLI refused the write until the file is read (again)"
+
+// NotFoundFingerprint is the one fingerprint of the CLI's refusals of an
+// Edit whose old_string the file does not hold ("String to replace not
+// found in file", with the string): each quotes another string, but on one
+// file they are one failure, the agent's picture of the file being wrong
+// (ext-omarchy #45, #48, #51: a config whose icons the agent could not
+// see, a fail-loop to both judges of the twenty-ninth set).
+const NotFoundFingerprint = "the file does not hold the text the Edit was to replace"
+
+// notFound tells the CLI's refusal of an Edit whose old_string is not in
+// the file.
+func notFound(text string) bool {
+	return strings.HasPrefix(strings.TrimPrefix(strings.TrimSpace(text), "<tool_use_error>"), "String to replace not found in file")
+}
 
 // readFirst tells the CLI's refusal of a write until the file is read.
 func readFirst(text string) bool {

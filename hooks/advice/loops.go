@@ -229,6 +229,9 @@ func failLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 	// The failures share a fingerprint, and a fingerprint keeps result
 	// values: that the edits did not change the error is a fact, where
 	// they did or did not touch is not known.
+	if f.Fingerprint == loops.NotFoundFingerprint && sev != Hard {
+		next = "read the lines to change again (Read with an offset) and copy them exactly, characters you cannot see included (icons, tabs, non-breaking spaces); if they still do not match, write the section or the file whole instead of editing it."
+	}
 	changed := "with no edit in between"
 	switch {
 	case f.Edits == 1:
