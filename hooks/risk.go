@@ -375,7 +375,7 @@ func (s *session) tookEffect(p *Payload, f risk.Finding, failed bool) bool {
 		return false
 	case f.Entry == risk.OverwriteUnread && failed:
 		return false
-	case failed && (p.ToolName == "Write" || p.ToolName == "Edit" || p.ToolName == "MultiEdit"):
+	case failed && loops.KindOf(p.ToolName) == loops.KindWrite:
 		// A file tool that failed ("File has not been read yet") wrote
 		// nothing (ext-omega #14, a .env never written, idle to both
 		// judges of the twenty-fifth set).

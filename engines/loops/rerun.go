@@ -52,58 +52,18 @@ func RunnerKey(command string) string {
 
 // runnerKey is RunnerKey of a parsed command.
 func runnerKey(f *syntax.File) string {
-	var runs []*syntax.CallExpr
-	okay := true
-	var leaf func(c syntax.Command)
-	leaf = func(c syntax.Command) {
-		switch x := c.(type) {
-		case *syntax.BinaryCmd:
-			if x.Op == syntax.AndStmt || x.Op == syntax.OrStmt {
-				leaf(x.X.Cmd)
-				leaf(x.Y.Cmd)
-				return
-			}
-			if x.Op != syntax.Pipe && x.Op != syntax.PipeAll {
-				okay = false
-				return
-			}
-			// A pipeline: its first stage runs, every later one filters.
-			stage := x
-			for {
-				if !isFilter(stage.Y.Cmd) {
-					okay = false
-					return
-				}
-				l, ok := stage.X.Cmd.(*syntax.BinaryCmd)
-				if !ok || l.Op != syntax.Pipe && l.Op != syntax.PipeAll {
-					break
-				}
-				stage = l
-			}
-			leaf(stage.X.Cmd)
-		case *syntax.CallExpr:
-			switch name := callName(x); {
-			case name == "cd" || name == "echo" || name == "printf" || name == "":
-			case runners[name]:
-				runs = append(runs, x)
-			default:
-				okay = false
-			}
-		default:
-			okay = false
-		}
-	}
+	var sc runScan
 	for _, st := range f.Stmts {
 		if st.Cmd == nil || st.Background {
 			return ""
 		}
-		leaf(st.Cmd)
+		sc.command(st.Cmd)
 	}
-	if !okay || len(runs) != 1 {
+	if sc.bad || len(sc.runs) != 1 {
 		return ""
 	}
-	words := make([]string, 0, len(runs[0].Args))
-	for _, w := range runs[0].Args {
+	words := make([]string, 0, len(sc.runs[0].Args))
+	for _, w := range sc.runs[0].Args {
 		var b strings.Builder
 		if syntax.NewPrinter().Print(&b, w) != nil {
 			return ""
@@ -112,6 +72,58 @@ func runnerKey(f *syntax.File) string {
 	}
 	words[0] = path.Base(words[0])
 	return strings.Join(words, " ")
+}
+
+// runScan walks a command for RunnerKey: the runner commands it runs
+// (runs), and whether it does anything else (bad).
+type runScan struct {
+	runs []*syntax.CallExpr
+	bad  bool
+}
+
+// command reads one command: && and || lists by their parts, a pipeline
+// by its first stage when every later one filters, a simple command by
+// its name (cd and echo pass, a runner counts, anything else is bad).
+func (sc *runScan) command(c syntax.Command) {
+	switch x := c.(type) {
+	case *syntax.BinaryCmd:
+		switch x.Op {
+		case syntax.AndStmt, syntax.OrStmt:
+			sc.command(x.X.Cmd)
+			sc.command(x.Y.Cmd)
+		case syntax.Pipe, syntax.PipeAll:
+			sc.pipeline(x)
+		default:
+			sc.bad = true
+		}
+	case *syntax.CallExpr:
+		switch name := callName(x); {
+		case name == "cd" || name == "echo" || name == "printf" || name == "":
+		case runners[name]:
+			sc.runs = append(sc.runs, x)
+		default:
+			sc.bad = true
+		}
+	default:
+		sc.bad = true
+	}
+}
+
+// pipeline reads a pipeline: its first stage runs, every later one must
+// only filter.
+func (sc *runScan) pipeline(x *syntax.BinaryCmd) {
+	for {
+		if !isFilter(x.Y.Cmd) {
+			sc.bad = true
+			return
+		}
+		l, ok := x.X.Cmd.(*syntax.BinaryCmd)
+		if !ok || l.Op != syntax.Pipe && l.Op != syntax.PipeAll {
+			sc.command(x.X.Cmd)
+			return
+		}
+		x = l
+	}
 }
 
 // callName is a simple command's program name, "" when it has none (an
@@ -171,11 +183,7 @@ func rerun(w []Event) (Finding, bool) {
 	if len(rounds) != RerunRounds || rounds[len(rounds)-1] != n-1 {
 		return Finding{}, false
 	}
-	inputs := map[string]bool{}
-	for _, i := range idx {
-		inputs[w[i].Input] = true
-	}
-	if len(inputs) < 2 {
+	if !cutAnotherWay(w, idx) {
 		// One command run again as it was, its output changing: polling,
 		// repeatLoop's to judge (a flaky or timed verdict changes).
 		return Finding{}, false
@@ -186,4 +194,14 @@ func rerun(w []Event) (Finding, bool) {
 		f.Steps = append(f.Steps, Step{Tool: w[i].Tool, Target: w[i].Target})
 	}
 	return f, true
+}
+
+// cutAnotherWay tells runs (indexes into w) that were not all one command.
+func cutAnotherWay(w []Event, idx []int) bool {
+	for _, i := range idx[1:] {
+		if w[i].Input != w[idx[0]].Input {
+			return true
+		}
+	}
+	return false
 }

@@ -231,11 +231,7 @@ func checkCommand(c Call) []Finding {
 			// the twenty-eighth set).
 			out = append(out, checkRm(c, x, installed)...)
 		case "git":
-			fs := checkGit(c, x)
-			if ownRepo(c, cmds, x.cwd) {
-				fs = slices.DeleteFunc(fs, func(f Finding) bool { return f.Entry == NoSign })
-			}
-			out = append(out, fs...)
+			out = append(out, withoutOwnSigning(checkGit(c, x), c, cmds, x.cwd)...)
 		case "chmod":
 			out = append(out, checkChmod(x)...)
 		case "systemctl", "service", "launchctl":
@@ -267,6 +263,31 @@ func checkCommand(c Call) []Finding {
 	return out
 }
 
+// withoutOwnSigning drops the no-sign findings of a git command run in a
+// repository the session made (ownRepo).
+func withoutOwnSigning(fs []Finding, c Call, cmds []cmd, dir string) []Finding {
+	if len(fs) == 0 || !ownRepo(c, cmds, dir) {
+		return fs
+	}
+	return slices.DeleteFunc(fs, func(f Finding) bool { return f.Entry == NoSign })
+}
+
+// gitInit tells a git init and the directory it makes a repository of
+// ("." when it names none).
+func gitInit(name string, x cmd) (string, bool) {
+	if name != "git" {
+		return "", false
+	}
+	_, ps := splitFlagsWith(x.args[1:], gitGlobal)
+	if len(ps) == 0 || ps[0] != "init" {
+		return "", false
+	}
+	if len(ps) > 1 {
+		return ps[1], true
+	}
+	return ".", true
+}
+
 // ownRepo tells whether a directory is in a repository this session
 // made (git init: its .git is among the files it wrote, Creates), or one
 // an earlier command of the same call makes. Such a repository has no
@@ -276,14 +297,8 @@ func checkCommand(c Call) []Finding {
 func ownRepo(c Call, cmds []cmd, dir string) bool {
 	made := slices.Clone(c.Written)
 	inDirs(cmds, c.ProjectDir, func(name string, x cmd) {
-		if name == "git" {
-			if _, ps := splitFlagsWith(x.args[1:], gitGlobal); len(ps) > 0 && ps[0] == "init" {
-				d := "."
-				if len(ps) > 1 {
-					d = ps[1]
-				}
-				made = append(made, path.Join(resolve(d, x.cwd), ".git"))
-			}
+		if d, ok := gitInit(name, x); ok {
+			made = append(made, path.Join(resolve(d, x.cwd), ".git"))
 		}
 	})
 	for d := dir; d != "" && d != "/" && d != "."; d = path.Dir(d) {
@@ -1670,15 +1685,9 @@ func Creates(c Call, written []string) []string {
 			if d := scaffolded(name, params); d != "" {
 				files = append(files, d)
 			}
-			if name == "git" {
-				if _, ps := splitFlagsWith(x.args[1:], gitGlobal); len(ps) > 0 && ps[0] == "init" {
-					// The repository it makes: its .git (ownRepo).
-					dir := "."
-					if len(ps) > 1 {
-						dir = ps[1]
-					}
-					files = append(files, path.Join(dir, ".git"))
-				}
+			if d, ok := gitInit(name, x); ok {
+				// The repository it makes: its .git (ownRepo).
+				files = append(files, path.Join(d, ".git"))
 			}
 		}
 		switch name {

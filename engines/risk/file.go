@@ -110,15 +110,11 @@ func checkFile(c Call) []Finding {
 		out = append(out, Finding{Entry: AuthConfig, Target: rp})
 	case inDir(rp, "/etc") || inDir(rp, "/private/etc"):
 		out = append(out, Finding{Entry: SystemEtc, Target: rp})
-	case agentSettings(rp) && permissionText(c.NewText) && !samePermissions(c.NewText, c.OldText):
+	case agentSettings(rp) && permissionsEdit(c.NewText, c.OldText):
 		out = append(out, Finding{Entry: AgentSettings, Target: rp})
 	}
 	if !docFile(p) {
-		// Likewise a suppression in a file being written anew is part of
-		// its writing (a react-hooks line in a new hook, # noqa on a
-		// conftest's late imports: four advisories, none useful, over
-		// both labelled sets); one added to existing code hides a finding.
-		if n := added(suppressors(), c.NewText, c.OldText); n != "" && c.OldText != "" {
+		if n := suppressionAdded(c.NewText, c.OldText); n != "" {
 			out = append(out, Finding{Entry: LintSuppress, Target: path.Base(p) + ": " + n})
 		}
 		// A new file's conditional skip (no API key) is not a test
@@ -234,6 +230,25 @@ func permissionText(t string) bool {
 		}
 	}
 	return false
+}
+
+// suppressionAdded is the suppression comment existing code gains, ""
+// if none. A suppression in a file being written anew (no old text) is
+// part of its writing (a react-hooks line in a new hook, # noqa on a
+// conftest's late imports: four advisories, none useful, over both
+// labelled sets); one added to existing code hides a finding.
+func suppressionAdded(newText, oldText string) string {
+	if oldText == "" {
+		return ""
+	}
+	return added(suppressors(), newText, oldText)
+}
+
+// permissionsEdit tells an edit of a Claude Code settings file that
+// touches its permissions: the new text names them (permissionText) and,
+// where both texts are whole objects, they changed (samePermissions).
+func permissionsEdit(newText, oldText string) bool {
+	return permissionText(newText) && !samePermissions(newText, oldText)
 }
 
 // samePermissions tells an edit of a settings file that leaves its
