@@ -260,7 +260,11 @@ func (s *session) compactLine() string {
 	if a != nil {
 		goal = currentTask(a).Text
 		for _, d := range a.Deltas {
-			deltas = append(deltas, d.Text)
+			// The prompt that is the task now is said once, as the goal
+			// (ext-paymentkit #90 gave it as both).
+			if d.Text != goal {
+				deltas = append(deltas, d.Text)
+			}
 		}
 	}
 	files := s.loadBearingFiles(5)
