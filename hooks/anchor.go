@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/engines/lcs"
@@ -156,7 +155,7 @@ func classifyPrompt(prompt, source string) promptKind {
 		return promptIgnored
 	case strings.HasPrefix(t, "[Request interrupted"):
 		return promptIgnored
-	case ideographs(t) > maxIdeographReply:
+	case drift.UnsegmentedLetters(fit.Runes(t, 64)) > maxIdeographReply:
 		// A sentence in a script written without spaces ("嗯，你反思总结吧",
 		// reflect and sum up) is one field and holds no English word, so
 		// the short-reply rules below would take it for "ok" and the
@@ -177,21 +176,10 @@ func classifyPrompt(prompt, source string) promptKind {
 }
 
 // maxIdeographReply is the most letters of a script written without
-// spaces a reply that only lets the agent go on has ("好的", "继续吧",
+// spaces (drift.UnsegmentedLetters, counted in the prompt's first 64
+// letters) a reply that only lets the agent go on has ("好的", "继续吧",
 // "はい"); a longer one says something of its own.
 const maxIdeographReply = 3
-
-// ideographs counts the letters of scripts written without spaces
-// between words: Han, Hiragana, Katakana, Thai.
-func ideographs(t string) int {
-	n := 0
-	for _, r := range t {
-		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai) {
-			n++
-		}
-	}
-	return n
-}
 
 // ackWordsText lists the words that make up replies that only let the
 // agent go on; isAckWord tests membership.

@@ -178,7 +178,20 @@ var unsegmentedScripts = []*unicode.RangeTable{unicode.Han, unicode.Hiragana, un
 // by the first calls' work (ext-cutesticky #97, a Chinese prompt whose
 // clauses were the anchor's "words", false to judges BC and BD).
 func Unsegmented(text string) bool {
-	unseg, letters := 0, 0
+	unseg, letters := unsegmentedLetters(text)
+	return letters > 0 && 2*unseg > letters
+}
+
+// UnsegmentedLetters counts text's letters in a script written without
+// spaces between words.
+func UnsegmentedLetters(text string) int {
+	n, _ := unsegmentedLetters(text)
+	return n
+}
+
+// unsegmentedLetters counts text's letters in a script written without
+// spaces between words, and all its letters.
+func unsegmentedLetters(text string) (unseg, letters int) {
 	for _, r := range text {
 		if !unicode.IsLetter(r) {
 			continue
@@ -188,7 +201,7 @@ func Unsegmented(text string) bool {
 			unseg++
 		}
 	}
-	return letters > 0 && 2*unseg > letters
+	return unseg, letters
 }
 
 // Call is one main-agent tool call.
