@@ -36,7 +36,7 @@ const (
 // their words (most of them) compiles none.
 var (
 	failureRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(fail\w*|errors?|crash\w*|broken|breaks|exceptions?|kick\w*|wrong|hangs?|freez\w*|frozen|time[sd]? ?out|stuck|blank|slow(ly)?|(does ?n[o']?t|do ?n[o']?t|did ?n[o']?t|is ?n[o']?t|wo ?n't|can ?n[o']?t|not) (work|load|start|run|connect|compile|build|show|open|pass|respond|see|appear|display|render)\w*|(not|no \w+) found|no such)\b`)
+		return regexp.MustCompile(`(?i)\b(fail\w*|errors?|crash\w*|broken|breaks|exceptions?|kick\w*|wrong|hangs?|freez\w*|frozen|time[sd]? ?out|stuck|blank|slow(ly)?|(does ?n[o']?t|do ?n[o']?t|did ?n[o']?t|is ?n[o']?t|are ?n[o']?t|wo ?n'?t|ca ?n'?t|can ?n[o']?t|not) (work|load|start|run|connect|compile|build|show|open|pass|respond|see|appear|display|render)\w*|(not|no \w+) found|no such)\b`)
 	})
 	repeatRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(still|again|same|keeps?|once more)\b`)
@@ -45,6 +45,36 @@ var (
 		return regexp.MustCompile(`(?i)\b(fixed|resolved|should (now )?(work|pass|run|succeed|be (fixed|working|resolved|gone))|should now (load|show|appear|display|render)|should (load|show|appear|display|render) (now|correctly|properly)|(now|all) (works?|passe?s?|passing|succeeds?)|works now|(is|are) (now )?working|are passing|(tests?|checks?) (now |all )?pass(es|ing)?|no longer (fails?|crash\w*|errors?|happens?)|(now|please) (try (it )?again|retry))\b`)
 	})
 )
+
+// persistsRe matches a user saying that something is still wrong, in
+// the words people use right after a claim of a fix: "still not working",
+// "I still cant see it", "still same colors", "is still wrong", "still
+// says ap mode", and the same in French, Spanish, German, Portuguese and
+// Chinese ("toujours pas", "todavía no", "immer noch nicht", "还是不行").
+// "still" alone is no report ("we still need a footer", "do we still have
+// these links"): it must be followed at once by a negation or a word of
+// failure.
+var persistsRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\bstill,? (?:(?:does|do|did|is|are|was|were|has|have|can|could|will|would)\s?n[o']?t|ca ?n'?t|cannot|dont|doesnt|didnt|isnt|arent|wont|not|no|never|fail\w*|broken|wrong|bad|slow|crash\w*|(?:the )?same|blank|empty|missing|stuck|hang\w*|says|shows|showing|happening|pending|an? (?:issue|problem|error)|error\w*|throw\w*)\b|\btoujours (?:pas|rien|le même|la même|bloqué|en erreur)|\btodav[ií]a no\b|\bsigue sin\b|\bsigue (?:fallando|igual)\b|\b(?:immer|noch) (?:noch|immer) (?:nicht|kein)|\bainda não\b|(?:还是|仍然|依然|仍)(?:不|没|一样)`)
+})
+
+// stillWrong tells a prompt whose first sentence says something is still
+// wrong: further on, "still" is seldom the report ("ok while that deploys,
+// add a banner; we still dont have an agents page", ext-atlasgym).
+func stillWrong(head string) bool {
+	first := strings.TrimSpace(imageRefRe().ReplaceAllString(head, ""))
+	if m := sentenceEnd().FindStringIndex(first); m != nil {
+		first = first[:m[0]]
+	}
+	return mayMatch(first, persistsWords) && persistsRe().MatchString(first)
+}
+
+// imageRefRe matches the CLI's placeholder for a pasted image, which may
+// stand on a line of its own before the report.
+var imageRefRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[Image #\d+\]`) })
+
+// persistsWords hold a word every match of persistsRe contains.
+var persistsWords = []string{"still", "toujours", "todav", "sigue", "immer", "ainda"}
 
 // fineRe matches a user saying the failure is gone: "it looks okay to
 // me", "that worked", "works now".
@@ -116,17 +146,17 @@ var complaintStop = map[string]bool{
 }
 
 // complaintStems are the stems of a prompt's words, without the common
-// ones, and the stems of its failure words.
-func complaintStems(text string) (stems, failures []string) {
+// ones, and the stems of its failure words; none for a prompt that names
+// no failure, unless it says something is still wrong (persists).
+func complaintStems(text string, persists bool) (stems, failures []string) {
 	head := fit.Runes(text, complaintHead)
-	if !mayMatch(head, failureWords) {
-		return nil, nil
+	if mayMatch(head, failureWords) {
+		for _, m := range failureRe().FindAllString(head, 8) {
+			f := strings.Fields(m)
+			failures = appendStem(failures, drift.Stem(strings.ToLower(f[len(f)-1])))
+		}
 	}
-	for _, m := range failureRe().FindAllString(head, 8) {
-		f := strings.Fields(m)
-		failures = appendStem(failures, drift.Stem(strings.ToLower(f[len(f)-1])))
-	}
-	if len(failures) == 0 {
+	if len(failures) == 0 && !persists {
 		return nil, nil
 	}
 	for _, t := range lcs.Normalize(head) {
@@ -194,12 +224,22 @@ func appendStem(list []string, s string) []string {
 	return append(list, s)
 }
 
-// isUserReport reports whether a prompt is the user's own words: not a
-// slash command, a machine-injected prompt or a compaction summary.
-func isUserReport(p *Payload) bool {
+// userReport is what a prompt says in the user's own words: the prompt,
+// or a slash command's arguments ("/full-context code highlighting isnt
+// working"); ok is false for a command without arguments, a
+// machine-injected prompt or a compaction summary.
+func userReport(p *Payload) (string, bool) {
 	t := strings.TrimSpace(p.Prompt)
-	return p.Source == "" && t != "" && !strings.HasPrefix(t, "<") && !strings.HasPrefix(t, "/") &&
-		!strings.HasPrefix(t, "This session is being continued from a previous conversation")
+	if p.Source != "" || t == "" || strings.HasPrefix(t, "<") ||
+		strings.HasPrefix(t, "This session is being continued from a previous conversation") {
+		return "", false
+	}
+	if strings.HasPrefix(t, "/") {
+		_, args, ok := strings.Cut(t, " ")
+		args = strings.TrimSpace(args)
+		return args, ok && args != ""
+	}
+	return t, true
 }
 
 // noteClaim keeps, at the main agent's Stop, the last sentence of its last
@@ -345,24 +385,30 @@ func (s *session) complaints() *state.Complaints {
 // repeatComplaint keeps a prompt that reports a failure and returns the
 // advisory when it reports again one reported before a claim of a fix.
 func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
-	if !s.env.Settings.Loops.Enabled || s.disabled("loops") || s.mode(advice.KindRepeatComplaint) == settings.Off || !isUserReport(p) {
+	if !s.env.Settings.Loops.Enabled || s.disabled("loops") || s.mode(advice.KindRepeatComplaint) == settings.Off {
 		return nil
 	}
-	stems, failures := complaintStems(p.Prompt)
-	if len(failures) == 0 {
+	prompt, ok := userReport(p)
+	if !ok {
+		return nil
+	}
+	defer s.noteTurn()
+	head := fit.Runes(prompt, complaintHead)
+	persists := stillWrong(head)
+	stems, failures := complaintStems(prompt, persists)
+	if len(stems) == 0 && len(failures) == 0 {
 		// The user saying it works now ("no, it looks okay to me") ends
 		// the complaints made so far: a later report is a new one.
-		if c := s.w.Complaints; c != nil && len(c.Reports) > 0 && mayMatch(p.Prompt, fineWords) && fineRe().MatchString(fit.Runes(p.Prompt, complaintHead)) {
+		if c := s.w.Complaints; c != nil && len(c.Reports) > 0 && mayMatch(prompt, fineWords) && fineRe().MatchString(head) {
 			c.Reports = nil
 		}
-		return s.askedAgain(p.Prompt)
+		return s.askedAgain(prompt)
 	}
 	if c := s.w.Complaints; c != nil {
 		// A report is no request to send again.
 		c.Asked = ""
 	}
-	head := fit.Runes(p.Prompt, complaintHead)
-	again := mayMatch(head, repeatWords) && repeatRe().MatchString(head)
+	again := persists || mayMatch(head, repeatWords) && repeatRe().MatchString(head)
 	c := s.complaints()
 	var earlier *state.Report
 	var shared []string
@@ -383,15 +429,15 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 	}
 	var out []advice.Advisory
 	if earlier == nil {
-		out = s.rightAfterClaim(p.Prompt, stems, failures, again)
+		out = s.rightAfterClaim(prompt, stems, failures, again, persists)
 	} else {
-		out = s.reportedAgain(p.Prompt, earlier, reports, shared, stems)
+		out = s.reportedAgain(prompt, earlier, reports, shared, stems)
 	}
 	sat.Inc(&c.Clock)
 	if len(out) > 0 {
 		c.Said, c.SaidWrites = c.Clock, s.mainWrites()
 	}
-	c.Reports = append(c.Reports, state.Report{Clock: c.Clock, Seq: s.w.ToolCalls, Text: fit.Runes(strings.Join(strings.Fields(p.Prompt), " "), 300), Stems: stems})
+	c.Reports = append(c.Reports, state.Report{Clock: c.Clock, Seq: s.w.ToolCalls, Text: fit.Runes(strings.Join(strings.Fields(prompt), " "), 300), Stems: stems})
 	if len(c.Reports) > maxReports {
 		c.Reports = c.Reports[len(c.Reports)-maxReports:]
 	}
@@ -403,18 +449,39 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 // thing: the claim did not hold where the user looks. A bare "still not
 // working" names nothing but says the same thing is still failing: it
 // answers the claim whatever it names.
-func (s *session) rightAfterClaim(prompt string, stems, failures []string, again bool) []advice.Advisory {
-	cl, ok := s.lastClaim()
-	if !ok {
+//
+// A report that says the thing is still wrong ("still not working", "I
+// still cant see it", "still same colors") answers the agent's last turn
+// whatever it names: it draws the advisory after a claim that may be about
+// it (claimAbout), or after a turn that changed files, the attempt the
+// user is answering.
+func (s *session) rightAfterClaim(prompt string, stems, failures []string, again, persists bool) []advice.Advisory {
+	if cl, ok := s.lastClaim(); ok {
+		sh := claimShared(cl.Text, stems)
+		if len(sh) >= 2 || again && bare(stems, failures) || persists && claimAbout(cl.Text, stems) {
+			return []advice.Advisory{advice.RepeatComplaint(advice.ComplaintFacts{
+				Now: prompt, Reports: 1, Claims: []string{cl.Text}, Shared: sh,
+			})}
+		}
+	}
+	c := s.complaints()
+	if !persists {
 		return nil
 	}
-	sh := claimShared(cl.Text, stems)
-	if len(sh) < 2 && !(again && bare(stems, failures)) {
-		return nil
+	if w := s.mainWrites(); w > c.TurnWrites {
+		return []advice.Advisory{advice.RepeatComplaint(advice.ComplaintFacts{
+			Now: prompt, Reports: 1, Writes: int(min(w-c.TurnWrites, 1000)),
+		})}
 	}
-	return []advice.Advisory{advice.RepeatComplaint(advice.ComplaintFacts{
-		Now: prompt, Reports: 1, Claims: []string{cl.Text}, Shared: sh,
-	})}
+	return nil
+}
+
+// noteTurn remembers the main agent's file writes at this prompt, so that
+// the next one can tell whether the turn between them changed files.
+func (s *session) noteTurn() {
+	if w := s.mainWrites(); w > 0 {
+		s.complaints().TurnWrites = w
+	}
 }
 
 // reportedAgain is the advisory for a failure reported again after claims

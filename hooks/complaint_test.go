@@ -332,3 +332,60 @@ func TestRequestSentAgainQuiet(t *testing.T) {
 		})
 	}
 }
+
+// editTurn is an exchange in which the agent edits a file before its last
+// message: an attempt at what the prompt asked.
+func (s *sim) editTurn(prompt, reply string) {
+	s.userPrompt(prompt)
+	f := s.file(fmt.Sprintf("page%d.css", s.calls), "color: black")
+	s.tool("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "black", "new_string": "green"}), map[string]any{})
+	s.run(&Payload{HookEventName: Stop, LastAssistantMessage: reply})
+}
+
+// TestStillWrongAfterATurn: a prompt whose first sentence says the thing
+// is still wrong, right after a turn that changed files, draws the
+// advisory whatever the agent's message said (ext-cc2html #49 "nope, still
+// same colors", ext-harumd #37, ext-stratwatch #164 "toujours pas", marked
+// by the judges of the twenty-fourth to twenty-eighth sets), and a slash
+// command's arguments are the user's words; "still" that is no report, a
+// turn that changed nothing, or a report further on stays quiet.
+func TestStillWrongAfterATurn(t *testing.T) {
+	const reply = "Done! The diff output now uses green and red."
+	for _, c := range []struct {
+		name, prompt string
+		edit, want   bool
+	}{
+		{"still same", "nope, still same colors. also: the code blocks are messed up", true, true},
+		{"still doesn't", "Much of the report still doesn't have citations. Please use the fact-checker.", true, true},
+		{"still bad after an image", "[Image #1]\nworkspace indicator id still bad can we highlight the current day", true, true},
+		{"french", "toujours pas, vérifie que ça écoute pas juste sur localhost", true, true},
+		{"cant see", "I still cant see it", true, true},
+		{"slash command arguments", "/full-context [Image #1] the diff colors are still wrong", true, true},
+		{"no change in the turn", "nope, still same colors", false, false},
+		{"still further on", "ok while that deploys add a banner to the page. We still dont have an agents page either.", true, false},
+		{"still as a request", "we still need a footer on the page", true, false},
+		{"still as a question", "do we still have these links in the README?", true, false},
+		{"still have no idea", "i still have no idea whether the data reaches the backend", true, false},
+		{"slash command alone", "/full-context", true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newSim(t)
+			if c.edit {
+				s.editTurn("make the diff colours green and red", reply)
+			} else {
+				s.turn("make the diff colours green and red", "I looked at the stylesheet; the colours come from the theme.")
+			}
+			r := s.userPrompt(c.prompt)
+			got := s.count("repeat-complaint") == 1
+			if got != c.want {
+				t.Fatalf("advised %v, want %v: %q", got, c.want, s.said)
+			}
+			if c.want {
+				text := strings.Join(r.Context, "\n")
+				if !strings.Contains(text, "last turn, which wrote 1 file(s)") && !strings.Contains(text, "said it was fixed") {
+					t.Errorf("advisory does not say what it answers: %q", text)
+				}
+			}
+		})
+	}
+}

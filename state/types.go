@@ -115,6 +115,10 @@ type Complaints struct {
 	// again only after a new claim or a new write (a new attempt at a fix).
 	Said       int    `json:"said,omitempty"`
 	SaidWrites uint64 `json:"said_writes,omitempty"`
+	// TurnWrites is the main agent's file writes at the user's last
+	// prompt: more now means the turn since then changed files (an attempt
+	// at what was asked).
+	TurnWrites uint64 `json:"turn_writes,omitempty"`
 	// Asked is the user's last prompt that reported no failure, its words
 	// lower-cased and joined by single spaces: the same request sent again
 	// word for word is the user saying it was not done.

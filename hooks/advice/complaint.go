@@ -27,6 +27,9 @@ type ComplaintFacts struct {
 	// Request tells a request sent again word for word (Now) right after
 	// the agent said it was done (Claims holds what it said).
 	Request bool
+	// Writes, when no claim is quoted, counts the files the agent's last
+	// turn wrote: Now says the thing is still wrong right after it.
+	Writes int
 }
 
 // RepeatComplaint words the advisory: the repeated report, the claims that
@@ -36,12 +39,18 @@ func RepeatComplaint(f ComplaintFacts) Advisory {
 	for i, c := range f.Claims {
 		claims[i] = Quote(c, 200)
 	}
-	nums := map[string]float64{"reports": float64(f.Reports), "claims": float64(len(f.Claims)), "shared": float64(len(f.Shared))}
+	nums := map[string]float64{"reports": float64(f.Reports), "claims": float64(len(f.Claims)), "shared": float64(len(f.Shared)), "writes": float64(f.Writes)}
 	if f.Request {
 		return withGist(finish(KindRepeatComplaint, Soft, nums,
 			"The user sent the same request again, word for word, right after the agent said it was done: now %s; the agent's last message said %s. The user did not get what they asked for. Next step: "+doneStep,
 			Quote(f.Now, 240), strings.Join(claims, "; ")),
 			"you sent the same request again right after it said it was done; do it the way you will use it")
+	}
+	if f.Earlier == "" && len(f.Claims) == 0 {
+		return withGist(finish(KindRepeatComplaint, Soft, nums,
+			"The user says the problem is still there right after the agent's last turn, which wrote %d file(s): now %s. That attempt did not reach what the user sees. Next step: "+verifyStep,
+			f.Writes, Quote(f.Now, 240)),
+			"you said it is still wrong right after its last changes; check it where you see it")
 	}
 	if f.Earlier == "" {
 		common := ""
