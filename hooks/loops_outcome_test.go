@@ -172,6 +172,18 @@ func TestKilledByTimeoutLoop(t *testing.T) {
 			s.fail("Bash", jsonStr(map[string]any{"command": "go run ./cmd/server"}), killed)
 			s.fail("Bash", jsonStr(map[string]any{"command": "go test ./srv -run TestListen"}), "--- FAIL: TestListen (0.00s)\n    listen tcp :8080: bind: address already in use")
 		}},
+		// Waits longer than the timeout (ext-cadsviz #92, #101): the
+		// sleep is killed each time, while the check it waits for passes
+		// when run alone in between.
+		{"a wait past the timeout twice", true, []string{"2 calls were killed when their timeout ran out", "the wait itself is killed", "wait less than the timeout"}, func(s *sim) {
+			s.fail("Bash", jsonStr(map[string]any{"command": "sleep 180 && gh run view 17456322327"}), "Command timed out after 2m 0.0s")
+			s.tool("Bash", jsonStr(map[string]any{"command": "gh run view 17456322327"}), bashOut("in progress"))
+			s.fail("Bash", jsonStr(map[string]any{"command": "sleep 240 && gh run view 17456430442"}), "Command timed out after 2m 0.0s")
+		}},
+		{"a wait within the timeout, then one past it", false, []string{"the wait itself is killed"}, func(s *sim) {
+			s.tool("Bash", jsonStr(map[string]any{"command": "sleep 30 && gh run view 17456322327"}), bashOut("in progress"))
+			s.fail("Bash", jsonStr(map[string]any{"command": "sleep 240 && gh run view 17456430442"}), "Command timed out after 2m 0.0s")
+		}},
 		{"killed, then run in the background", false, portTaken, func(s *sim) {
 			s.fail("Bash", jsonStr(map[string]any{"command": "python3 app.py"}), killed)
 			s.fail("Bash", jsonStr(map[string]any{"command": "python3 app.py &"}), taken)

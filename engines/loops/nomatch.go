@@ -2,7 +2,11 @@ package loops
 
 import (
 	"path"
+	"regexp"
+	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -153,10 +157,71 @@ func failThreshold(id string, span uint64, cfg Config) int {
 // timeoutKey is the key of a failure text that says the command timed
 // out, for the command's program, or "".
 func timeoutKey(command, text string) string {
-	if !strings.HasPrefix(strings.TrimSpace(text), "Command timed out after") {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(text), "Command timed out after")
+	if !ok {
 		return ""
 	}
+	if limit, ok := timeoutOf(rest); ok && sleepsPast(command, limit) {
+		return SleepKey
+	}
 	return foregroundKey(command)
+}
+
+// SleepKey is the key of a command killed by its timeout while it slept
+// for longer than the timeout allows ("sleep 180 && gh run view" under
+// the CLI's two minutes): the wait itself is killed, every time, whatever
+// it waits for.
+const SleepKey = TimeoutKey + "sleep"
+
+// timeoutOf reads the duration the CLI's timeout message names ("2m
+// 0.0s", "15s", "10m 0.0s") from the rest of its first line.
+func timeoutOf(rest string) (time.Duration, bool) {
+	m := timeoutRe().FindString(rest)
+	d, err := time.ParseDuration(strings.Join(strings.Fields(m), ""))
+	return d, err == nil && d > 0
+}
+
+var timeoutRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*(?:\d+(?:\.\d+)?[hms] ?)+`) })
+
+// sleepsPast tells a command one of whose steps is sleep for at least
+// limit (sleep 180, sleep 4m).
+func sleepsPast(command string, limit time.Duration) bool {
+	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
+	if err != nil {
+		return false
+	}
+	past := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		c, ok := n.(*syntax.CallExpr)
+		if !ok || past {
+			return !past
+		}
+		args, ok := shellword.Words(c.Args, false)
+		if ok && len(args) == 2 && args[0] == "sleep" {
+			past = sleepFor(args[1]) >= limit
+		}
+		return !past
+	})
+	return past
+}
+
+// sleepFor is the time sleep's operand names: seconds, or a number with
+// s, m or h; 0 for anything else.
+func sleepFor(a string) time.Duration {
+	unit := time.Second
+	switch {
+	case strings.HasSuffix(a, "s"):
+		a = strings.TrimSuffix(a, "s")
+	case strings.HasSuffix(a, "m"):
+		a, unit = strings.TrimSuffix(a, "m"), time.Minute
+	case strings.HasSuffix(a, "h"):
+		a, unit = strings.TrimSuffix(a, "h"), time.Hour
+	}
+	n, err := strconv.ParseFloat(a, 64)
+	if err != nil || n <= 0 || n > 1e6 {
+		return 0
+	}
+	return time.Duration(n * float64(unit))
 }
 
 // foregroundKey is TimeoutKey for the program a command line ends with,

@@ -144,6 +144,15 @@ func TestTimeoutKey(t *testing.T) {
 		// output (athena-computeruse #46, labelled false by judges M and N).
 		{"cd app && source .venv/bin/activate && python3 app.py 2>/tmp/app.log &", "Command timed out after 2m 0.0s", ""},
 		{"mix phx.server", "", ""},
+		// A wait longer than the timeout is killed, whatever follows it
+		// (ext-cadsviz #92, #101, marked by both judges of the
+		// twenty-eighth set).
+		{"sleep 180 && gh run view 17456322327", "Command timed out after 2m 0.0s", SleepKey},
+		{"sleep 4m; gh run list", "Command timed out after 2m 0.0s", SleepKey},
+		{"sleep 120 && curl -s localhost:3000", "Command timed out after 2m 0.0s\nsome output", SleepKey},
+		{"sleep 20 && mix phx.server", "Command timed out after 15s      warning: clauses", SleepKey},
+		{"sleep 30 && gh run view 17456322327", "Command timed out after 2m 0.0s", "killed by its timeout: gh"},
+		{"sleep x && npm run dev", "Command timed out after 10s", "killed by its timeout: npm"},
 	} {
 		if got := timeoutKey(tc.command, tc.text); got != tc.want {
 			t.Errorf("timeoutKey(%q, %q) = %q, want %q", tc.command, tc.text, got, tc.want)

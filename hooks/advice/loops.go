@@ -376,6 +376,9 @@ func silentFailure(key string) (silentOutcome, bool) {
 	case strings.HasSuffix(key, " did not finish"):
 		return silentOutcome{"calls hung the same way", ", each sent to the background before it finished",
 			"find what blocks it before trying again (its output file, a hook, an editor or a signing prompt waiting for input, a lock file); tell the user if you cannot."}, true
+	case key == loops.SleepKey:
+		return silentOutcome{"calls were killed when their timeout ran out", ": each slept for as long as the call's timeout or longer, so the wait itself is killed every time, whatever it waits for",
+			"wait less than the timeout in one call (sleep 60, then check), or run the wait in the background (run_in_background) and check its output later, instead of sleeping that long again."}, true
 	case strings.HasPrefix(key, loops.TimeoutKey):
 		return silentOutcome{"calls were killed when their timeout ran out", ": a command that runs until stopped (a server, a watcher) started in the foreground is stopped each time, so it is not running now",
 			"start it in the background (run_in_background, or & with its output sent to a log file) and read its output to see it come up, instead of running it in the foreground again."}, true
