@@ -197,3 +197,36 @@ func TestKilledByTimeoutLoop(t *testing.T) {
 		})
 	}
 }
+
+// TestNoChangeEditLoop: the same no-op Edit refused twice (ext-n8njson #3,
+// #5, a write of another file between) is a fail-loop at the second; one
+// refusal, or a refusal and then a real edit of the file, is not.
+func TestNoChangeEditLoop(t *testing.T) {
+	const refused = "<tool_use_error>No changes to make: old_string and new_string are exactly the same.</tool_use_error>"
+	for _, tc := range []struct {
+		name  string
+		fires bool
+		run   func(s *sim, f string)
+	}{
+		{"refused twice", true, func(s *sim, f string) {
+			s.fail("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "a", "new_string": "a"}), refused)
+			s.tool("Write", jsonStr(map[string]any{"file_path": s.file("sample.json", ""), "content": "[]"}), map[string]any{})
+			s.fail("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "a", "new_string": "a"}), refused)
+		}},
+		{"refused once", false, func(s *sim, f string) {
+			s.fail("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "a", "new_string": "a"}), refused)
+		}},
+		{"refused, then a real edit", false, func(s *sim, f string) {
+			s.fail("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "a", "new_string": "a"}), refused)
+			s.tool("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "a", "new_string": "b"}), map[string]any{})
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("strip the accents in code-fixed.js")
+			f := s.file("code-fixed.js", "a")
+			tc.run(s, f)
+			s.loopSays("fail-loop", tc.fires, 3, "an Edit whose new text is the same as the old", "send the new text as it should read")
+		})
+	}
+}

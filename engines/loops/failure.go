@@ -345,6 +345,10 @@ func classKey(line, low string) string {
 		// directory npm runs in has no such script, whichever script is
 		// asked for and however often.
 		return MissingScriptKey
+	case strings.Contains(low, "no changes to make: old_string and new_string are exactly the same"):
+		// An Edit whose new text is its old text: the CLI refuses it
+		// the same way however often it is sent (ext-n8njson #3, #5).
+		return NoChangeKey
 	case strings.Contains(low, "no task found with id"):
 		// TaskOutput given the agentId of a Task call that has already
 		// returned: it reads background tasks only, whatever the id.
@@ -379,7 +383,7 @@ const PortBusyKey = "address in use"
 // for the password on, .gitignore ignores the path, the remote's rules
 // refuse the push, the shell splits an escaped path, brew has nothing
 // newer, TaskOutput has no such task, npm's package.json has no such
-// script. Met a second time, however the
+// script, an Edit changes nothing. Met a second time, however the
 // command was varied, they are a loop (ShortThreshold).
 const (
 	// PageTooLongKey: WebFetch answers "Prompt is too long" when the page
@@ -399,10 +403,12 @@ const (
 	// MissingScriptKey: npm (or pnpm) finds no such script in the
 	// package.json where it runs.
 	MissingScriptKey = "npm finds no such script in the package.json where it runs"
+	// NoChangeKey: an Edit whose new_string is its old_string.
+	NoChangeKey = "an Edit whose new text is the same as the old"
 )
 
 // retryProof are those keys, for failThreshold.
-var retryProof = map[string]bool{PageTooLongKey: true, SudoKey: true, IgnoredKey: true, RulesKey: true, SplitPathKey: true, BrewLatestKey: true, TaskNotFoundKey: true, MissingScriptKey: true}
+var retryProof = map[string]bool{PageTooLongKey: true, SudoKey: true, IgnoredKey: true, RulesKey: true, SplitPathKey: true, BrewLatestKey: true, TaskNotFoundKey: true, MissingScriptKey: true, NoChangeKey: true}
 
 // RetryProofKeys are the keys of failures no retry changes, sorted: each
 // needs the step that does change it (hooks/advice).

@@ -53,6 +53,10 @@ func TestFailureKey(t *testing.T) {
 		{"npm ERR! missing script: type-check", "npm finds no such script in the package.json where it runs"},
 		{"ERR_PNPM_NO_SCRIPT  Missing script: build", "npm finds no such script in the package.json where it runs"},
 		{"echo Missing script: lint", ""},
+		// An Edit whose new text is its old text (ext-n8njson #3, #5,
+		// marked by both judges of the twenty-ninth set).
+		{"<tool_use_error>No changes to make: old_string and new_string are exactly the same.</tool_use_error>", "an Edit whose new text is the same as the old"},
+		{"String to replace not found in file.\nString: No changes to make", ""},
 		{"npm error To see a list of scripts, run:\nnpm error   npm run\nnpm error A complete log of this run can be found in: /Users/m/.npm/_logs/x-debug-0.log", "npm finds no such script in the package.json where it runs"},
 		// A path split at its escaped space (athena-notesdb #1-#2).
 		{"ls: /Users/j/Library/Group\\: No such file or directory\nls: Containers/: No such file or directory", "a path with an escaped space was split in two"},
