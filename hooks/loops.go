@@ -48,7 +48,11 @@ func (s *session) loopEvent(p *Payload, target, rng string) loops.Event {
 	}
 	if text, failed := s.failureText(p); failed {
 		ev.Failed = true
-		ev.Interrupted = p.IsInterrupt
+		// A call the person declined did not fail: the person said no,
+		// and saying no again to the next attempt is no loop of the
+		// agent's (ext-polloai #22, #25, #30: three edits declined, a
+		// fail-loop false to both judges of the thirtieth set).
+		ev.Interrupted = p.IsInterrupt || userRejected(text)
 		ev.Error = loops.ErrorFingerprint(text)
 		if loops.KindOf(p.ToolName) == loops.KindShell {
 			in, _ := s.callInput(p)

@@ -230,3 +230,30 @@ func TestNoChangeEditLoop(t *testing.T) {
 		})
 	}
 }
+
+// TestDeclinedEditsNoLoop: the person declining three edits of one file
+// (ext-polloai #22, #25, #30, each after a new prompt or a read) is no
+// fail-loop: the person said no, the agent did not fail; three edits that
+// failed the same way are one.
+func TestDeclinedEditsNoLoop(t *testing.T) {
+	const declined = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed."
+	const refused = "<tool_use_error>String to replace not found in file.\nString: padding</tool_use_error>"
+	for _, tc := range []struct {
+		name, errText string
+		fires         bool
+	}{
+		{"declined three times", declined, false},
+		{"refused three times", refused, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("shorten the button label with EllipsisText")
+			f := s.file("index.tsx", "<Button>label</Button>")
+			for i := 0; i < 3; i++ {
+				s.fail("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "label", "new_string": fmt.Sprintf("<EllipsisText>label %d</EllipsisText>", i)}), tc.errText)
+				s.tool("Read", jsonStr(map[string]any{"file_path": f}), map[string]any{})
+			}
+			s.loopSays("fail-loop", tc.fires, 5)
+		})
+	}
+}
