@@ -87,13 +87,20 @@ func mcpSays(tool string, words ...string) bool {
 }
 
 // riskPrompt keeps the latest user prompts, which may cover a risky step:
-// typed prompts only, not slash commands or machine-injected text.
+// typed prompts only, not slash commands or machine-injected text; and,
+// for a prompt that picks one of the options the agent's last message
+// offered by its number, that option's text.
 func (s *session) riskPrompt(p *Payload) {
 	t := strings.TrimSpace(p.Prompt)
 	if t == "" || p.Source != "" || strings.HasPrefix(t, "/") || strings.HasPrefix(t, "<") {
 		return
 	}
 	s.keepPrompt(t)
+	if opt, ok := risk.PickedOption(t, s.w.LastAssistant); ok {
+		// "Option 1 of course": what the agent offered as option 1 is
+		// what the person asked for.
+		s.keepPrompt(opt)
+	}
 	s.limitsFromPrompt(t)
 	if l, ok := risk.ShellInstead(t, s.declinedBash()); ok {
 		s.addLimit(l, fromPrompt)

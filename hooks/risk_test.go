@@ -984,3 +984,34 @@ func TestRiskAnswerCovers(t *testing.T) {
 		})
 	}
 }
+
+// TestRiskPickedOptionCovers: a short prompt that picks one of the options
+// the agent's last message offered by its number asks for the commands
+// that option lists (ext-profilesite #12: "1번으로 진행해줘" after "방법 1"
+// listed rm -rf .git and a force push; false to both judges of the
+// thirtieth set); picking
+// another option, or a message that offered none, covers nothing.
+func TestRiskPickedOptionCovers(t *testing.T) {
+	const offer = "Two ways:\n\n**Option 1 (recommended)**: start the repository again in the site folder\n```bash\nrm -rf .git\ngit init\ngit push -u origin main --force\n```\n\n**Option 2**: keep the workspace repository and change the Pages folder\n\nShall I go with option 1?"
+	for _, tc := range []struct {
+		name, message, pick string
+		want                int
+	}{
+		{"option 1 picked", offer, "1번으로 진행해줘", 0},
+		{"option 1 picked in English", offer, "Option 1 of course", 0},
+		{"option 2 picked", offer, "go with 2", 1},
+		{"no options offered", "I looked at the repository; the Pages folder is wrong.", "1", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Risk = settings.Observe
+			s.userPrompt("publish my profile site on GitHub Pages")
+			s.run(&Payload{HookEventName: Stop, LastAssistantMessage: tc.message})
+			s.userPrompt(tc.pick)
+			s.tool("Bash", jsonStr(map[string]any{"command": "git push -u origin main --force"}), bashOut(""))
+			if n := s.countObserved("risk"); n != tc.want {
+				t.Fatalf("risk advisories: %d, want %d (%q)", n, tc.want, s.observed)
+			}
+		})
+	}
+}

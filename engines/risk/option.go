@@ -1,0 +1,95 @@
+package risk
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// PickedOption is the text of the option a short prompt picks by its
+// number ("Option 1 of course", "1번으로 진행해줘", "go with 2", "3") from
+// those the agent's last message offered under named headings ("**Option
+// 1:** Restore the deleted files …", "**방법 1 (권장)**", "Approach 2"):
+// what the person chose, with the commands it lists, is asked for, as an
+// answer to AskUserQuestion is (ext-profilesite #12 and #15, rm -rf .git
+// and a force push listed in the option picked; ext-mastercontroller #66, a
+// git checkout of the option picked; false to both judges of the thirtieth
+// set). ok is false when the prompt picks nothing or the message offered
+// no such option.
+func PickedOption(prompt, message string) (string, bool) {
+	n, ok := pickedNumber(prompt)
+	if !ok {
+		return "", false
+	}
+	opts := offeredOptions(message)
+	text, ok := opts[n]
+	return text, ok
+}
+
+// maxPickRunes bounds a prompt read as a pick: a longer one says more
+// than which option.
+const maxPickRunes = 60
+
+// pickedNumber is the option number a short prompt picks: its one digit
+// from 1 to 9 standing alone, in a prompt that is that digit, names an
+// option word, or starts with a verb of choosing.
+func pickedNumber(prompt string) (int, bool) {
+	t := strings.TrimSpace(prompt)
+	if t == "" || utf8.RuneCountInString(t) > maxPickRunes {
+		return 0, false
+	}
+	ds := loneDigitRe().FindAllStringSubmatchIndex(t, -1)
+	if len(ds) != 1 {
+		return 0, false
+	}
+	d := t[ds[0][2]:ds[0][3]]
+	rest := strings.TrimSpace(t[:ds[0][2]] + " " + t[ds[0][3]:])
+	if strings.Trim(rest, " .!#:)(") != "" && !pickWordRe().MatchString(t) {
+		return 0, false
+	}
+	n, _ := strconv.Atoi(d)
+	return n, true
+}
+
+// loneDigitRe matches a digit from 1 to 9 not part of a longer number,
+// a version or a time (1.5, 10, 3:00).
+var loneDigitRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[^\d.:,])([1-9])(?:$|[^\d.:,%]|[.:,](?:\s|$))`)
+})
+
+// pickWordRe matches the words of a pick: an option word, or a verb of
+// choosing at the start.
+var pickWordRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:option|opt|approach|method|choice|plan|opción|opcion|opção|opcao|choix|variante)\b|방법|옵션|번|方案|选项|選項|方法|^\s*(?:let'?s\s+)?(?:go with|go for|do|use|pick|choose|take|proceed with|apply|run|implement)\s+#?\d\b`)
+})
+
+// optionHeadRe matches the heading of an option an agent offers: an
+// option word and its number at the start of a line, after any markdown
+// (**Option 1:**, ### Approach 2, - 방법 1).
+var optionHeadRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?im)^[\s>#*_\-]*(?:option|approach|method|choice|plan|opción|opcion|opção|opcao|choix|variante|방법|옵션|方案|选项|選項|方法)\s*#?([1-9])\b`)
+})
+
+// offeredOptions are the options a message offers, by number: each from
+// its heading to the next heading or the end. Fewer than two headings
+// offer no choice.
+func offeredOptions(message string) map[int]string {
+	heads := optionHeadRe().FindAllStringSubmatchIndex(message, 12)
+	if len(heads) < 2 {
+		return nil
+	}
+	out := map[int]string{}
+	for i, h := range heads {
+		end := len(message)
+		if i+1 < len(heads) {
+			end = heads[i+1][0]
+		}
+		n, _ := strconv.Atoi(message[h[2]:h[3]])
+		if _, seen := out[n]; !seen {
+			out[n] = strings.TrimSpace(message[h[0]:end])
+		}
+	}
+	return out
+}

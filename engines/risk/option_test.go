@@ -1,0 +1,68 @@
+package risk
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPickedOption(t *testing.T) {
+	const options = "## Your Options:\n\n**Option 1:** Restore the deleted files from `47f62f9`\n```bash\ngit checkout 47f62f9 -- packages/admin/TokenVault\n```\n\n**Option 2:** Remove the imports and hide the TokenVault tab (quick fix)\n\n**Option 3:** Check if there was a reason for deleting these\n\nWhat would you like to do?"
+	const korean = "**방법 1 (권장)**: 새로 git을 초기화하기\n```bash\nrm -rf .git\ngit push -u origin main --force\n```\n\n**방법 2**: 현재 저장소를 유지하기\n\n방법 1을 추천하는데, 진행하시겠어요?"
+	const summary = "What Was Fixed:\n1. Restored TokenVault components\n2. Rebuilt Next.js\n\nThe Master Controller is functional."
+	for _, tc := range []struct {
+		name, prompt, message, want string
+	}{
+		{"option word", "Option 1 of course", options, "git checkout 47f62f9"},
+		{"korean", "1번으로 진행해줘", korean, "rm -rf .git"},
+		{"digit alone", "2", options, "Remove the imports"},
+		{"verb of choosing", "go with 3", options, "Check if there was a reason"},
+		{"hash", "#2.", options, "Remove the imports"},
+		{"no such option", "option 4", options, ""},
+		{"a numbered summary offers no options", "1", summary, ""},
+		{"a count is no pick", "fix the 2 failing tests", options, ""},
+		{"a version is no pick", "use node 1.5 instead", options, ""},
+		{"two numbers", "option 1 or 2?", options, ""},
+		{"a long prompt", "Option 1, but first tell me why the files were deleted in that commit and by whom", options, ""},
+		{"one option offers no choice", "1", "**Option 1:** restore the files", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := PickedOption(tc.prompt, tc.message)
+			if tc.want == "" {
+				if ok {
+					t.Fatalf("picked %q", got)
+				}
+				return
+			}
+			if !ok || !strings.Contains(got, tc.want) {
+				t.Fatalf("got %q, %v; want it to hold %q", got, ok, tc.want)
+			}
+			if strings.Count(got, "**Option") > 1 || strings.Count(got, "**방법") > 1 {
+				t.Errorf("the pick runs into the next option: %q", got)
+			}
+		})
+	}
+}
+
+// TestPickedOptionCovers: the commands listed in the option picked are
+// asked for; those of an option not picked are not.
+func TestPickedOptionCovers(t *testing.T) {
+	const korean = "**방법 1 (권장)**: 새로 git을 초기화하기\n```bash\nrm -rf .git\ngit push -u origin main --force\n```\n\n**방법 2**: 현재 저장소를 유지하고 git push --force 로 덮어쓰기"
+	rm := Check(Call{Tool: "Bash", Command: "rm -rf .git", ProjectDir: "/Users/m/workspace/site"}.WithParse())
+	push := Check(Call{Tool: "Bash", Command: "git push -u origin main --force", ProjectDir: "/Users/m/workspace/site"}.WithParse())
+	if len(rm) == 0 || len(push) == 0 {
+		t.Fatalf("findings: rm %v, push %v", rm, push)
+	}
+	picked, ok := PickedOption("1번으로 진행해줘", korean)
+	if !ok {
+		t.Fatal("no pick")
+	}
+	for _, f := range append(rm, push...) {
+		if !Covered(f, []Instruction{{Text: picked}}) {
+			t.Errorf("%s on %q not covered by the option picked", f.Entry.ID, f.Target)
+		}
+	}
+	other, _ := PickedOption("2", korean)
+	if Covered(rm[0], []Instruction{{Text: other}}) {
+		t.Errorf("rm -rf .git covered by the option not picked: %q", other)
+	}
+}
