@@ -861,12 +861,58 @@ func checkRm(c Call, x cmd, installed []string) []Finding {
 			// A pattern of the user's data files (1.25_MCAO_Complete*.xlsx,
 			// ext-adhs #75: a 5,914-row output deleted to rerun a test).
 			out = append(out, Finding{Entry: RmFile, Target: t, Names: []string{t}})
-		case !isGenerated(p) && !strings.ContainsAny(t, "*?[$"):
+		case !isGenerated(p) && handWritten(p) && !strings.ContainsAny(t, "*?[$"):
 			out = append(out, Finding{Entry: RmFile, Target: t, Names: []string{t}})
 		}
 	}
 	return out
 }
+
+// handWritten tells a file a person writes and keeps: source code, a
+// project's configuration or manifest, a document, an env file (a copy
+// put aside or a template, auth.ts.backup or install.sh.tmpl, by what it
+// copies). What a program writes
+// (a log in JSON Lines, a plot, a database, a scratch .txt) is not: its
+// loss costs a rerun, and the session's own programs write many such
+// files Djinn cannot see being made (ext-ogsystem #131 scoring_log.jsonl,
+// ext-steamplot #26 _plot.png, athena-dashboard #146 events.db,
+// ext-cryptoresearch #70 test.txt: false to both judges of their sets).
+func handWritten(p string) bool {
+	b := strings.ToLower(path.Base(p))
+	for _, suf := range []string{".backup", ".old", ".save", ".prev", ".tmpl", ".template", ".tpl", ".j2", ".example", ".sample", ".dist", ".in"} {
+		b = strings.TrimSuffix(b, suf)
+	}
+	if handWrittenNames[b] || strings.HasPrefix(b, ".env") {
+		return true
+	}
+	return handWrittenExts[path.Ext(b)] || slices.Contains(dataExts, path.Ext(b)) && !programData[path.Ext(b)]
+}
+
+// handWrittenExts are the endings of source code, configuration and
+// documents.
+var handWrittenExts = map[string]bool{
+	".go": true, ".py": true, ".js": true, ".mjs": true, ".cjs": true, ".ts": true, ".mts": true, ".cts": true, ".jsx": true, ".tsx": true,
+	".java": true, ".kt": true, ".kts": true, ".scala": true, ".groovy": true, ".rb": true, ".rs": true, ".c": true, ".h": true, ".cc": true,
+	".cpp": true, ".hpp": true, ".cs": true, ".fs": true, ".swift": true, ".m": true, ".mm": true, ".php": true, ".ex": true, ".exs": true,
+	".erl": true, ".hs": true, ".ml": true, ".clj": true, ".lua": true, ".pl": true, ".r": true, ".jl": true, ".dart": true, ".zig": true,
+	".vue": true, ".svelte": true, ".astro": true, ".html": true, ".css": true, ".scss": true, ".sass": true, ".less": true,
+	".sh": true, ".bash": true, ".zsh": true, ".fish": true, ".ps1": true, ".bat": true, ".sql": true, ".prisma": true, ".graphql": true, ".proto": true,
+	".json": true, ".json5": true, ".yml": true, ".yaml": true, ".toml": true, ".ini": true, ".cfg": true, ".conf": true, ".xml": true, ".plist": true,
+	".gradle": true, ".tf": true, ".nix": true, ".properties": true, ".service": true, ".csproj": true, ".sln": true, ".cmake": true, ".mk": true,
+	".md": true, ".mdx": true, ".rst": true, ".tex": true, ".adoc": true, ".org": true, ".ipynb": true,
+}
+
+// handWrittenNames are files without a telling ending that a person
+// writes.
+var handWrittenNames = map[string]bool{
+	"makefile": true, "dockerfile": true, "gemfile": true, "procfile": true, "jenkinsfile": true, "vagrantfile": true, "rakefile": true,
+	"justfile": true, "brewfile": true, "license": true, "readme": true, "requirements.txt": true, "cmakelists.txt": true, ".gitignore": true, ".dockerignore": true, ".npmrc": true,
+	".editorconfig": true, ".prettierrc": true, ".eslintrc": true, ".babelrc": true, ".gitattributes": true, ".gitmodules": true,
+}
+
+// programData are the data endings programs write as often as people
+// keep them (a CSV export, a SQLite file): a single one is not said.
+var programData = map[string]bool{".csv": true, ".tsv": true, ".db": true, ".sqlite": true, ".sqlite3": true, ".parquet": true}
 
 // dataExts are the endings of documents and data files: what a person
 // keeps, not what a build makes.

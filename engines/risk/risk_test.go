@@ -1116,3 +1116,26 @@ func TestOwnRepoNoSign(t *testing.T) {
 		}
 	}
 }
+
+// TestRmFileHandWritten: deleting one project file the session did not
+// make is said for what a person writes and keeps (code, configuration,
+// documents), not for what a program writes (a log, a plot, a database, a
+// scratch .txt: ext-ogsystem #131, ext-steamplot #26, athena-dashboard
+// #146, ext-cryptoresearch #70, false to both judges of their sets).
+func TestRmFileHandWritten(t *testing.T) {
+	checkCommands(t, "/home/ana/app", nil, "%s: got %s, want %q", []struct{ cmd, want string }{
+		{"rm skills/scoring/scoring_log.jsonl", ""},
+		{"rm _plot.png", ""},
+		{"rm src/data/events.db", ""},
+		{"rm out/opus/test.txt", ""},
+		{"rm .wget-hsts", ""},
+		{"rm cmd/hooks.go", "rm-file"},
+		{"rm examples/button_test.go", "rm-file"},
+		{"rm docs/notes.md", "rm-file"},
+		{"rm .env.local", "rm-file"},
+		{"rm Dockerfile", "rm-file"},
+		{"rm requirements.txt", "rm-file"},
+		{"rm config/app.yml.example", "rm-file"},
+		{"rm report.docx", "rm-file"},
+	})
+}
