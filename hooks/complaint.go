@@ -410,23 +410,7 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 	}
 	again := persists || mayMatch(head, repeatWords) && repeatRe().MatchString(head)
 	c := s.complaints()
-	var earlier *state.Report
-	var shared []string
-	reports := 1
-	for i := range c.Reports {
-		r := &c.Reports[i]
-		if namedApart(r.Text, head) {
-			continue
-		}
-		sh, fail := overlap(r.Stems, stems, failures)
-		if !fail || (len(sh) < 2 && !again) {
-			continue
-		}
-		reports++
-		if earlier == nil {
-			earlier, shared = r, sh
-		}
-	}
+	earlier, shared, reports := sameReports(c.Reports, head, stems, failures, again)
 	var out []advice.Advisory
 	if earlier == nil {
 		out = s.rightAfterClaim(prompt, stems, failures, again, persists)
@@ -442,6 +426,30 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 		c.Reports = c.Reports[len(c.Reports)-maxReports:]
 	}
 	return out
+}
+
+// sameReports finds the earlier reports of the failure a report (its
+// head, stems and failure stems) describes: those that share a failure
+// stem with it, and another word unless it says the failure is there
+// again, and do not name another exception. It returns the oldest, the
+// words they share and the count of reports, this one included.
+func sameReports(reports []state.Report, head string, stems, failures []string, again bool) (earlier *state.Report, shared []string, n int) {
+	n = 1
+	for i := range reports {
+		r := &reports[i]
+		if namedApart(r.Text, head) {
+			continue
+		}
+		sh, fail := overlap(r.Stems, stems, failures)
+		if !fail || (len(sh) < 2 && !again) {
+			continue
+		}
+		n++
+		if earlier == nil {
+			earlier, shared = r, sh
+		}
+	}
+	return earlier, shared, n
 }
 
 // rightAfterClaim is the advisory for the first report of a failure made
