@@ -546,7 +546,7 @@ func (s *session) riskRemember(p *Payload, c risk.Call) {
 	switch p.ToolName {
 	case "Bash":
 		r.Stashed = r.Stashed || risk.Stashes(c)
-		made = risk.Creates(c, r.Written)
+		made = risk.Creates(c)
 		r.Written = risk.Moved(c, r.Written)
 		if out, ok := s.shellOutput(p); ok && p.HookEventName != PostToolUseFailure {
 			made = append(made, risk.OutputMade(out, c.ProjectDir, c.Root)...)

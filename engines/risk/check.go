@@ -1710,10 +1710,11 @@ func madePath(p, home, project, root string) (string, bool) {
 }
 
 // Creates returns the files and directories a command creates: its
-// redirection targets, cp's, mv's and install's destination, touch's and
+// redirection targets, cp's and install's destination, touch's and
 // mkdir's operands, resolved against the project (and its cds). A later
-// step deleting one of them is the session cleaning up after itself.
-func Creates(c Call, written []string) []string {
+// step deleting one of them is the session cleaning up after itself. What
+// a move carries is Moved's.
+func Creates(c Call) []string {
 	project := c.ProjectDir
 	cmds, _ := c.commands()
 	if len(cmds) == 0 {
@@ -1736,23 +1737,11 @@ func Creates(c Call, written []string) []string {
 				files = append(files, path.Join(d, ".git"))
 			}
 		}
-		switch name {
-		case "cp", "mv", "install", "git":
-			if name == "git" {
-				if len(params) < 3 || params[0] != "mv" {
-					break
-				}
-				params = params[1:]
-			}
-			if len(params) < 2 {
-				break
-			}
-			// A copy is the session's to delete (the original stays); a
-			// move's destination holds the only copy of what was moved,
-			// so it is the session's only when what it moved was.
-			if name == "cp" || name == "install" || allWritten(params[:len(params)-1], x.cwd, written) {
-				files = append(files, params[len(params)-1])
-			}
+		if (name == "cp" || name == "install") && len(params) >= 2 {
+			// A copy is the session's to delete (the original stays). A
+			// move's destination holds the only copy of what was moved:
+			// Moved carries the session's own files there.
+			files = append(files, params[len(params)-1])
 		}
 		for _, f := range files {
 			if p := resolve(expandHome(f, home), x.cwd); path.IsAbs(p) && (inDir(p, project) || !isTemp(c.real(p))) {

@@ -39,7 +39,7 @@ func TestWithParseSame(t *testing.T) {
 		if d := cmp.Diff(Broken(limits, c), Broken(limits, p)); d != "" {
 			t.Errorf("Broken(%q) differs parsed once (-each +once):\n%s", cmd, d)
 		}
-		if d := cmp.Diff(Creates(c, c.Written), Creates(p, c.Written)); d != "" {
+		if d := cmp.Diff(Creates(c), Creates(p)); d != "" {
 			t.Errorf("Creates(%q) differs parsed once (-each +once):\n%s", cmd, d)
 		}
 		if Stashes(c) != Stashes(p) {
@@ -70,7 +70,7 @@ func BenchmarkBashReadings(b *testing.B) {
 				}
 				_ = Check(x)
 				_ = Broken(limits, x)
-				_ = Creates(x, nil)
+				_ = Creates(x)
 				_ = Stashes(x)
 			}
 		})

@@ -490,7 +490,7 @@ func TestCatalogueIDsUnique(t *testing.T) {
 // judges). A copy's destination is the session's either way.
 func TestMovedIsNotMade(t *testing.T) {
 	project := "/home/ana/athena/dev-tools"
-	moved := Creates(Call{Command: `mv github-mcp-server ../projects/ && mv docker-mcp ../projects/`, ProjectDir: project}, nil)
+	moved := Creates(Call{Command: `mv github-mcp-server ../projects/ && mv docker-mcp ../projects/`, ProjectDir: project})
 	if len(moved) != 0 {
 		t.Fatalf("a move of the user's folders made %q", moved)
 	}
@@ -498,13 +498,13 @@ func TestMovedIsNotMade(t *testing.T) {
 		{`rm -rf ../projects`, "rm-outside"},
 	})
 	scratch := []string{"/home/ana/athena/dev-tools/out.tmp.json"}
-	if got := Creates(Call{Command: `mv out.tmp.json ../report.json`, ProjectDir: project}, scratch); len(got) != 1 || got[0] != "/home/ana/athena/report.json" {
-		t.Fatalf("a move of the session's own file: Creates = %q", got)
+	if got := Moved(Call{Command: `mv out.tmp.json ../report.json`, ProjectDir: project}, scratch); len(got) != 1 || got[0] != "/home/ana/athena/report.json" {
+		t.Fatalf("a move of the session's own file: Moved = %q", got)
 	}
-	if got := Creates(Call{Command: `cp -r github-mcp-server ../backup`, ProjectDir: project}, nil); len(got) != 1 || got[0] != "/home/ana/athena/backup" {
+	if got := Creates(Call{Command: `cp -r github-mcp-server ../backup`, ProjectDir: project}); len(got) != 1 || got[0] != "/home/ana/athena/backup" {
 		t.Fatalf("a copy: Creates = %q", got)
 	}
-	if got := Creates(Call{Command: `git mv old.go new.go`, ProjectDir: project}, nil); len(got) != 0 {
+	if got := Creates(Call{Command: `git mv old.go new.go`, ProjectDir: project}); len(got) != 0 {
 		t.Fatalf("git mv of the user's file: Creates = %q", got)
 	}
 }
@@ -532,11 +532,11 @@ func TestScaffoldIsMade(t *testing.T) {
 		{"npm init -y", nil},
 		{"npm install vite", nil},
 	} {
-		if got := Creates(Call{Command: tc.cmd, ProjectDir: project}, nil); !slices.Equal(got, tc.want) {
+		if got := Creates(Call{Command: tc.cmd, ProjectDir: project}); !slices.Equal(got, tc.want) {
 			t.Errorf("Creates(%q) = %q, want %q", tc.cmd, got, tc.want)
 		}
 	}
-	made := Creates(Call{Command: "npm create vite@latest cute-sticky -- --template vue-ts", ProjectDir: project}, nil)
+	made := Creates(Call{Command: "npm create vite@latest cute-sticky -- --template vue-ts", ProjectDir: project})
 	checkCommands(t, project, made, "%s after the scaffold: got %s, want %q", []struct{ cmd, want string }{
 		{"rm -f cute-sticky/src/components/HelloWorld.vue cute-sticky/src/assets/vue.svg", ""},
 		{"rm -f other/src/main.ts", "rm-file"},
@@ -599,7 +599,7 @@ func TestReplacedBySession(t *testing.T) {
 // calls 68-72), while `rm -rf ~/Downloads` is still outside the project.
 func TestHomePaths(t *testing.T) {
 	project := "/home/ana/proj"
-	made := Creates(Call{Command: `cd ~/proj && echo test > scratch.txt`, ProjectDir: project}, nil)
+	made := Creates(Call{Command: `cd ~/proj && echo test > scratch.txt`, ProjectDir: project})
 	if len(made) != 1 || made[0] != "/home/ana/proj/scratch.txt" {
 		t.Fatalf("Creates = %q", made)
 	}
@@ -614,7 +614,7 @@ func TestHomePaths(t *testing.T) {
 	// with mkdir -p for an experiment, labelled useless by both judges);
 	// but not a folder right in the home directory, which mkdir -p may
 	// have named when it was already there.
-	outsideMade := Creates(Call{Command: `mkdir -p /mnt/c/scratch/import-test && mkdir -p ~/.claude/projects/-mnt-c-scratch && mkdir -p ~/.config`, ProjectDir: project}, nil)
+	outsideMade := Creates(Call{Command: `mkdir -p /mnt/c/scratch/import-test && mkdir -p ~/.claude/projects/-mnt-c-scratch && mkdir -p ~/.config`, ProjectDir: project})
 	checkCommands(t, project, outsideMade, "%s after mkdir: got %s, want %q", []struct{ cmd, want string }{
 		{`rm -rf /mnt/c/scratch/import-test/claude_export_*`, ""},
 		{`rm -rf ~/.claude/projects/-mnt-c-scratch`, ""},
@@ -624,7 +624,7 @@ func TestHomePaths(t *testing.T) {
 	// A project path that shows no home (WSL's /mnt/c): "~" is still one
 	// place, outside the project, the same each time it is named.
 	wsl := "/mnt/c/python/app"
-	wslMade := Creates(Call{Command: `mkdir -p ~/.claude/projects/-mnt-c-python-app-test`, ProjectDir: wsl}, nil)
+	wslMade := Creates(Call{Command: `mkdir -p ~/.claude/projects/-mnt-c-python-app-test`, ProjectDir: wsl})
 	checkCommands(t, wsl, wslMade, "%s in a project under /mnt/c: got %s, want %q", []struct{ cmd, want string }{
 		{`rm -rf ~/.claude/projects/-mnt-c-python-app-test`, ""},
 		{`rm -rf ~/Documents/notes`, "rm-outside"},
@@ -1098,7 +1098,7 @@ func TestMoved(t *testing.T) {
 // repository it is.
 func TestOwnRepoNoSign(t *testing.T) {
 	init := Call{Tool: "Bash", Command: "cd ~/backup && git init -q", ProjectDir: proj}
-	made := Creates(init, nil)
+	made := Creates(init)
 	if !slices.Contains(made, "/home/u/backup/.git") {
 		t.Fatalf("Creates(git init) = %q, want /home/u/backup/.git", made)
 	}
