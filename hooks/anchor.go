@@ -221,14 +221,15 @@ func pickReply(t string) bool {
 // maxWordsInput bounds how much of a long prompt its words are read from.
 const maxWordsInput = 256 << 10
 
-// keptText is a prompt as the anchor keeps it (maxAnchorText runes) and,
+// keptText is a prompt as the anchor keeps it (maxAnchorText runes, its
+// head and its end, where a long paste is followed by the request) and,
 // when that cuts it, the words of the whole of it (at most
 // drift.MaxAnchorWords, read from its first maxWordsInput bytes): what
 // drift measures against.
 func keptText(prompt string) (text string, words []string) {
 	prompt = strings.TrimSpace(prompt)
-	text = fit.Runes(prompt, maxAnchorText)
-	if len(text) < len(prompt) {
+	text = fit.Ends(prompt, maxAnchorText)
+	if text != prompt {
 		words = capTokens(drift.Words(fit.Bytes(prompt, maxWordsInput)), drift.MaxAnchorWords)
 	}
 	return text, words

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestDarkModeOnTask is the case the original Djinn got wrong: goal "Add
@@ -497,7 +498,7 @@ func TestDriftLongSpecTail(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)
 			s.userPrompt(longSpec())
-			if a := s.anchor(); len(a.Text) > maxAnchorText || !slices.Contains(a.Words, "tailwind") {
+			if a := s.anchor(); utf8.RuneCountInString(a.Text) > maxAnchorText || !slices.Contains(a.Words, "tailwind") {
 				t.Fatalf("anchor text %d bytes, words %v: want the text cut and the tail's words kept", len(a.Text), a.Words)
 			}
 			for i := 0; i < 6; i++ {

@@ -22,3 +22,24 @@ func TestFit(t *testing.T) {
 		t.Errorf("Round3(0.6666) = %v", got)
 	}
 }
+
+func TestEnds(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"0123456789abcdefghij", 13, "0123456 … hij"}, // room 10: head 7, tail 3
+		{"héllo wörld, just analyze", 16, "héllo wör … lyze"},
+		{"abcdef", 4, "abcd"}, // no room for the gap: the head alone
+	} {
+		got := Ends(c.s, c.n)
+		if got != c.want {
+			t.Errorf("Ends(%q, %d) = %q, want %q", c.s, c.n, got, c.want)
+		}
+		if n := len([]rune(got)); n > c.n {
+			t.Errorf("Ends(%q, %d) has %d runes", c.s, c.n, n)
+		}
+	}
+}
