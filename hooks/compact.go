@@ -272,6 +272,7 @@ func handlePostCompact(ctx context.Context, s *session, p *Payload) (Response, e
 	sum := summaryWords(p.CompactSummary)
 	a, _ := s.loadAnchor()
 	moved := a != nil && a.Task != nil && a.Task.Text != a.Text
+	proposed := a != nil && a.Task != nil && a.Task.Source == "proposed"
 	snap := s.snapshotKeeping(ctx, func(kind, text string) bool {
 		// Files and failures the summary leaves out are most often the ones
 		// it was right to leave (judges found the restated failures long
@@ -284,6 +285,14 @@ func handlePostCompact(ctx context.Context, s *session, p *Payload) (Response, e
 		// chatter as often as limits (judges found them so), and the
 		// limits among them are restated as instructions in force.
 		if kind == "goal" && moved {
+			return false
+		}
+		// A task that is the agent's own proposal, which the user took
+		// with a short reply, is the agent's words: the summary, made
+		// from the agent's side of the conversation, keeps them better
+		// than a restatement (judges found all three such blocks useless:
+		// ext-posthog #109, ext-vlmservice #120, ext-squeezelms #83).
+		if kind == "task" && proposed {
 			return false
 		}
 		return (kind == "task" || kind == "goal" || kind == "limit") && !sum.covers(kind, text)

@@ -333,6 +333,29 @@ func TestReanchorSaysWhatTheSummaryLeavesOut(t *testing.T) {
 		t.Errorf("the limit the summary leaves out is not restated: %q", got)
 	}
 
+	// A task that is the agent's own proposal, taken with "ok", is not
+	// restated, whatever the summary leaves out (ext-posthog #109,
+	// ext-squeezelms #83: useless to both judges); the same words typed by
+	// the user are (above).
+	s = setup(t)
+	s.run(&Payload{HookEventName: Stop, LastAssistantMessage: "Next I propose to make the retry limit configurable through the RETRY_MAX environment variable. Shall I go ahead?"})
+	s.userPrompt("ok")
+	if a := s.anchor(); a.Task == nil || a.Task.Source != "proposed" {
+		t.Fatalf("task = %+v, want the agent's proposal", a.Task)
+	}
+	if got := reanchorIn(s.compactNext("Working on the HTTP client. Never push to main.")); strings.Contains(got, "<current_task") {
+		t.Errorf("the agent's own proposal is restated as the task: %q", got)
+	}
+
+	// A prompt longer than the anchor keeps (a pasted log) keeps its end,
+	// where the request is (ext-mastercontroller #213: the restated task
+	// had lost "just analyze, dont actually do anything yet").
+	s = setup(t)
+	s.userPrompt("still broken, the console says:\n" + strings.Repeat("13:08:50.069 Cross-Origin Request Blocked: the same origin policy disallows reading the remote resource.\n", 60) + "just analyze, dont actually do anything yet")
+	if a := s.anchor(); a.Task == nil || !strings.HasSuffix(a.Task.Text, "dont actually do anything yet") || !strings.HasPrefix(a.Task.Text, "still broken") {
+		t.Fatalf("the long prompt's task lost its head or its end: %+v", a.Task)
+	}
+
 	s = setup(t)
 	s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
 	s.calls++
