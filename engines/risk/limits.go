@@ -1409,8 +1409,13 @@ func dropsValue(l Limit, c Call) string {
 
 // pushWords are words of a prompt that bring the remote into a request to
 // commit ("commit and push", "open a PR", "ship it", "commit etc."): the
-// request then leaves nothing out.
-var pushWords = []string{"push", "pr", "prs", "pull", "ship", "deploy", "publish", "upstream", "remote", "origin", "sync", "github", "gitlab", "bitbucket", "release", "merge", "etc", "usual", "everything"}
+// request then leaves nothing out. The verbs people use for a push in
+// French, Spanish, Portuguese and German are among them ("commit et
+// pousse", ext-mictlanlog #129, labelled false by both judges: "pousse"
+// is the push): a request in those languages would otherwise always seem
+// to leave the push out.
+var pushWords = []string{"push", "pr", "prs", "pull", "ship", "deploy", "publish", "upstream", "remote", "origin", "sync", "github", "gitlab", "bitbucket", "release", "merge", "etc", "usual", "everything",
+	"pouss", "publie", "sube", "subir", "súbe", "empuj", "empurr", "envia", "hochlad"}
 
 // RequestLimits returns what a request to commit leaves to the user: a
 // prompt that asks to commit ("commit the PAI changes we made") and says

@@ -333,6 +333,11 @@ func TestRequestLimits(t *testing.T) {
 		{"the last commit broke the build", ""},
 		{"revert the commit", ""},
 		{"don't commit yet", ""},
+		// The push in other languages (ext-mictlanlog #129).
+		{"commit et pousse", ""},
+		{"haz commit y súbelo", ""},
+		{"commit und hochladen", ""},
+		{"commit et on verra", "commit et on verra"},
 	} {
 		got := RequestLimits(tc.prompt)
 		switch {
