@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/engines/lcs"
@@ -127,6 +128,27 @@ func mayMatchEach(text string, lists ...[]string) []bool {
 	return out
 }
 
+// suppressVerbs ask for failures to be kept out of sight or handled
+// ("remove any errors related to the page not existing", "ignore 404
+// error pages", ext-backstopvrt #28 and #42, labelled false by both
+// judges): the failure named after one is what a request is about, not a
+// failure the user reports.
+var suppressVerbs = map[string]bool{"ignore": true, "ignores": true, "ignoring": true, "remove": true, "removing": true,
+	"skip": true, "skipping": true, "suppress": true, "silence": true, "hide": true, "filter": true, "exclude": true,
+	"handle": true, "catch": true, "mute": true, "avoid": true}
+
+// suppressed tells whether one of the last three words before a failure
+// word asks for it to be suppressed (suppressVerbs).
+func suppressed(before string) bool {
+	ws := strings.FieldsFunc(strings.ToLower(before), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	for _, w := range ws[max(0, len(ws)-3):] {
+		if suppressVerbs[w] {
+			return true
+		}
+	}
+	return false
+}
+
 // complaintStop are words too common to tie two reports together.
 var complaintStop = map[string]bool{
 	"the": true, "and": true, "but": true, "for": true, "with": true, "that": true, "this": true, "it": true,
@@ -151,8 +173,11 @@ var complaintStop = map[string]bool{
 func complaintStems(text string, persists bool) (stems, failures []string) {
 	head := fit.Runes(text, complaintHead)
 	if mayMatch(head, failureWords) {
-		for _, m := range failureRe().FindAllString(head, 8) {
-			f := strings.Fields(m)
+		for _, ix := range failureRe().FindAllStringIndex(head, 8) {
+			if suppressed(head[:ix[0]]) {
+				continue
+			}
+			f := strings.Fields(head[ix[0]:ix[1]])
 			failures = appendStem(failures, drift.Stem(strings.ToLower(f[len(f)-1])))
 		}
 	}

@@ -120,6 +120,14 @@ func TestRepeatComplaintQuiet(t *testing.T) {
 			{"all done, now give me the next task", "Next: rotate the keys."},
 			{"Running build in pdx1 on 104 cores. Cloning the repository: failed to fetch one file; the build command exited with 1", "Looking at the build log."},
 		},
+		// ext-backstopvrt #28 and #42 (thirty-first set, labelled false
+		// by both judges): requests to keep errors out of the run, after
+		// a report of another failure, report nothing.
+		"a request to ignore errors": {
+			{"docker compose run backstop approve BackstopJS v6.3.23 Loading config: /src/backstop.json Copying from /src/bitmaps_test to /src/bitmaps_reference. Error: ENOENT: no such file", "These are VRT errors, not setup errors: BackstopJS is working perfectly."},
+			{"can we remove any errors related to the page not existing? and just test pages that exist?", "Done: missing pages are skipped."},
+			{"update the testing suite again to ignore 404 error pages", "Updated."},
+		},
 		"no claim between": {
 			{"The app crashes on startup with a nil pointer in the config loader", "I am looking at the config loader; I have not found the cause yet."},
 			{"It still crashes on startup, same nil pointer", "Can you paste the full stack trace?"},
