@@ -202,7 +202,8 @@ func newSecret(p, newText, oldText string) string {
 func codeFile(p string) bool {
 	switch strings.ToLower(path.Ext(p)) {
 	case ".go", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".py", ".rb", ".ex", ".exs", ".java", ".kt", ".kts",
-		".scala", ".rs", ".cs", ".php", ".swift", ".c", ".h", ".cc", ".cpp", ".hpp", ".m", ".dart", ".lua", ".vue", ".svelte":
+		".scala", ".rs", ".cs", ".php", ".swift", ".c", ".h", ".cc", ".cpp", ".hpp", ".m", ".dart", ".lua", ".vue", ".svelte",
+		".sol", ".zig", ".hs", ".erl", ".clj", ".cljs", ".fs", ".ml", ".jl", ".groovy":
 		return true
 	}
 	return false
