@@ -309,14 +309,18 @@ func ownRepo(c Call, cmds []cmd, dir string) bool {
 	return false
 }
 
-// statePermissions tells whether a command that rewrites ~/.claude.json
-// may touch what the file holds of permissions (a project's
-// allowedTools): it names them. The file is mostly the CLI's own state and
+// statePermissions tells whether a command that rewrites ~/.claude.json,
+// or substitutes in place in a settings file, may touch what the file
+// holds of permissions (a project's allowedTools, allow and deny rules
+// and the tool patterns they hold, the default mode): it names them. The file is mostly the CLI's own state and
 // its MCP servers, and a jq rewrite of an MCP entry changes no permission
 // (ext-chromemcp #66, labelled false by both judges).
 func statePermissions(command string) bool {
 	l := strings.ToLower(command)
-	return strings.Contains(l, "permission") || strings.Contains(l, "allowedtools") || strings.Contains(l, "bypass") || strings.Contains(l, "dangerously")
+	return strings.Contains(l, "permission") || strings.Contains(l, "allow") || strings.Contains(l, "deny") || strings.Contains(l, "bypass") ||
+		strings.Contains(l, "dangerously") || strings.Contains(l, "defaultmode") || strings.Contains(l, "additionaldirectories") ||
+		strings.Contains(l, "bash(") || strings.Contains(l, "read(") || strings.Contains(l, "edit(") || strings.Contains(l, "write(") ||
+		strings.Contains(l, "webfetch(") || strings.Contains(l, "mcp__")
 }
 
 // ownInstalls are the paths the command's copies and moves (cp, mv,
@@ -1351,7 +1355,15 @@ func checkFileCommand(name string, x cmd, command string) []Finding {
 	}
 	var out []Finding
 	for _, f := range files {
-		out = append(out, checkWritePath(resolve(f, x.cwd), command)...)
+		p := resolve(f, x.cwd)
+		if (name == "sed" || name == "perl") && agentSettings(p) && !statePermissions(command) {
+			// An in-place substitution is all of its change: one that
+			// names no permission rewrites something else of the file
+			// (MCP servers' paths: ext-subagentdesk #97, labelled false by
+			// both judges).
+			continue
+		}
+		out = append(out, checkWritePath(p, command)...)
 	}
 	return out
 }
