@@ -184,6 +184,10 @@ func TestErrorFingerprint(t *testing.T) {
 		{"Allocated 1234 bytes", "Allocated 99 bytes"},
 		{"go: downloading github.com/a/b v1.2.3\n./main.go:10:2: undefined: Foo", "./main.go:10:2: undefined: Foo"},
 		{"npm warn Unknown env config \"x\".\n[TypeError: generate is not a function]", "[TypeError: generate is not a function]"},
+		// A colour code, and dotenv's tip drawn at random on every run
+		// (ext-debtmarket #80, #85: one HH404 twice).
+		{"Exit code 1\n\x1b[31m\x1b[1mError\x1b[22m\x1b[39m HH404: File a.sol not found.\n\n[dotenv@17.2.3] injecting env (0) from .env -- tip: ⚙️  suppress all logs with { quiet: true }",
+			"Exit code 1\nError HH404: File a.sol not found.\n\n[dotenv@17.2.3] injecting env (0) from .env -- tip: ⚙️  override existing env vars with { override: true }"},
 		// The CLI's refusals of a write until the file is read, however
 		// worded (mthis-logsync, calls 25, 27, 29).
 		{"File has been unexpectedly modified. Read it again before attempting to write it.", "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"},

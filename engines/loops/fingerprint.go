@@ -3,6 +3,8 @@ package loops
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/djinn-cc/djinn/internal/termcode"
 )
 
 // MaxFingerprint bounds the length in bytes of an ErrorFingerprint.
@@ -46,7 +48,9 @@ func ErrorFingerprint(errText string) string {
 	if len(s) > maxErrorInput {
 		s = s[:maxErrorInput/2] + "\n" + s[len(s)-maxErrorInput/2:]
 	}
-	s = strings.ToValidUTF8(dropProgress(s), "\uFFFD")
+	// Colours are how a terminal shows the failure, not part of it: their
+	// codes ("\x1b[31m") would read as numbers to normalise.
+	s = strings.ToValidUTF8(dropProgress(termcode.Strip(s)), "\uFFFD")
 	return clip(strings.Join(strings.Fields(normaliseError(s)), " "), MaxFingerprint, 100)
 }
 
@@ -83,7 +87,11 @@ func readFirst(text string) bool {
 // progressPrefixes start lines a tool prints on some runs and not others
 // (a module fetched on the first run only), or on every run whatever
 // failed: they are no part of the failure.
-var progressPrefixes = []string{"go: downloading ", "go: finding ", "go: extracting ", "npm warn ", "npm WARN ", "npm notice "}
+// dotenv 17 prints a line with a tip drawn at random on every run that
+// loads a .env ("[dotenv@17.2.3] injecting env (0) from .env -- tip: ⚙️
+// suppress all logs with { quiet: true }"): two runs of one failing
+// command differed by it alone (ext-debtmarket #80, #85).
+var progressPrefixes = []string{"go: downloading ", "go: finding ", "go: extracting ", "npm warn ", "npm WARN ", "npm notice ", "[dotenv@"}
 
 // dropProgress removes the lines that start with a progress prefix.
 func dropProgress(s string) string {
