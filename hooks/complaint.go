@@ -284,28 +284,14 @@ func (s *session) noteClaim(p *Payload) {
 	if len(all) == 0 {
 		return
 	}
-	claim, named := "", ""
-	for i := len(all) - 1; i >= 0 && (claim == "" || named == ""); i-- {
-		st := sentenceAround(text, all[i][0], all[i][1])
-		if offer(st) {
-			continue
-		}
-		if claim == "" {
+	claim := ""
+	for i := len(all) - 1; i >= 0 && claim == ""; i-- {
+		if st := sentenceAround(text, all[i][0], all[i][1]); !offer(st) {
 			claim = st
-		}
-		if named == "" && errorNameRe().MatchString(st) {
-			named = st
 		}
 	}
 	if claim == "" {
 		return
-	}
-	if named != "" && named != claim {
-		// The claim that names the error class it fixed ("The KeyError
-		// has been resolved") says what a later report of that error
-		// answers, though the message ends on another ("Chat route is now
-		// working", athena-keyerror #87).
-		claim = named + " " + claim
 	}
 	c := s.complaints()
 	sat.Inc(&c.Clock)

@@ -52,14 +52,6 @@ func TestRepeatComplaintFires(t *testing.T) {
 	if n := s2.count("repeat-complaint"); n != 1 {
 		t.Errorf("the same exception reported again after a claim: %d advisories, want 1: %q", n, s2.said)
 	}
-	// The claim that names the error class counts though the message ends
-	// on another (athena-keyerror #87, marked by judges Q and R).
-	s4 := newSim(t)
-	s4.turn("Check errors: KeyError in delegating_handler.ex:8", "Excellent! Fixed! The KeyError has been resolved. Looking at the logs: the chat route is now working, HTTP 200.")
-	s4.userPrompt("Check errors: KeyError in delegating_handler.ex:8")
-	if n := s4.count("repeat-complaint"); n != 1 {
-		t.Errorf("the same exception reported again after a message that claimed it fixed mid-way: %d advisories, want 1: %q", n, s4.said)
-	}
 	if len(r.Context) == 0 || !strings.Contains(strings.Join(r.Context, "\n"), "[djinn:repeat-complaint]") {
 		t.Fatalf("third report: no advisory: %q", r.Context)
 	}
