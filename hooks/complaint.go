@@ -128,6 +128,24 @@ func mayMatchEach(text string, lists ...[]string) []bool {
 	return out
 }
 
+// failureStems are the stems of the failures a prompt's head reports:
+// the last word of each failureRe match that no suppressVerbs word
+// precedes.
+func failureStems(head string) []string {
+	if !mayMatch(head, failureWords) {
+		return nil
+	}
+	var out []string
+	for _, ix := range failureRe().FindAllStringIndex(head, 8) {
+		if suppressed(head[:ix[0]]) {
+			continue
+		}
+		f := strings.Fields(head[ix[0]:ix[1]])
+		out = appendStem(out, drift.Stem(strings.ToLower(f[len(f)-1])))
+	}
+	return out
+}
+
 // suppressVerbs ask for failures to be kept out of sight or handled
 // ("remove any errors related to the page not existing", "ignore 404
 // error pages", ext-backstopvrt #28 and #42, labelled false by both
@@ -172,15 +190,7 @@ var complaintStop = map[string]bool{
 // no failure, unless it says something is still wrong (persists).
 func complaintStems(text string, persists bool) (stems, failures []string) {
 	head := fit.Runes(text, complaintHead)
-	if mayMatch(head, failureWords) {
-		for _, ix := range failureRe().FindAllStringIndex(head, 8) {
-			if suppressed(head[:ix[0]]) {
-				continue
-			}
-			f := strings.Fields(head[ix[0]:ix[1]])
-			failures = appendStem(failures, drift.Stem(strings.ToLower(f[len(f)-1])))
-		}
-	}
+	failures = failureStems(head)
 	if len(failures) == 0 && !persists {
 		return nil, nil
 	}

@@ -317,11 +317,12 @@ func ownRepo(c Call, cmds []cmd, dir string) bool {
 // (ext-chromemcp #66, labelled false by both judges).
 func statePermissions(command string) bool {
 	l := strings.ToLower(command)
-	return strings.Contains(l, "permission") || strings.Contains(l, "allow") || strings.Contains(l, "deny") || strings.Contains(l, "bypass") ||
-		strings.Contains(l, "dangerously") || strings.Contains(l, "defaultmode") || strings.Contains(l, "additionaldirectories") ||
-		strings.Contains(l, "bash(") || strings.Contains(l, "read(") || strings.Contains(l, "edit(") || strings.Contains(l, "write(") ||
-		strings.Contains(l, "webfetch(") || strings.Contains(l, "mcp__")
+	return slices.ContainsFunc(permissionWords, func(w string) bool { return strings.Contains(l, w) })
 }
+
+// permissionWords name what a settings file holds of permissions.
+var permissionWords = []string{"permission", "allow", "deny", "bypass", "dangerously", "defaultmode", "additionaldirectories",
+	"bash(", "read(", "edit(", "write(", "webfetch(", "mcp__"}
 
 // ownInstalls are the paths the command's copies and moves (cp, mv,
 // rsync, ditto) fill with the session's own files: made by it, or built in
@@ -1356,16 +1357,20 @@ func checkFileCommand(name string, x cmd, command string) []Finding {
 	var out []Finding
 	for _, f := range files {
 		p := resolve(f, x.cwd)
-		if (name == "sed" || name == "perl") && agentSettings(p) && !statePermissions(command) {
-			// An in-place substitution is all of its change: one that
-			// names no permission rewrites something else of the file
-			// (MCP servers' paths: ext-subagentdesk #97, labelled false by
-			// both judges).
+		if settingsSubstitution(name, p, command) {
 			continue
 		}
 		out = append(out, checkWritePath(p, command)...)
 	}
 	return out
+}
+
+// settingsSubstitution tells an in-place substitution (sed, perl) in an
+// agent settings file that names no permission: it is all of its change,
+// and rewrites something else of the file (MCP servers' paths:
+// ext-subagentdesk #97, labelled false by both judges).
+func settingsSubstitution(name, p, command string) bool {
+	return (name == "sed" || name == "perl") && agentSettings(p) && !statePermissions(command)
 }
 
 // checkWritePath reads a file a command writes by its path, and for
