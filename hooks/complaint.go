@@ -56,7 +56,13 @@ var (
 // these links"): it must be followed at once by a negation or a word of
 // failure.
 var persistsRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\bstill,? (?:(?:does|do|did|is|are|was|were|has|have|can|could|will|would)\s?n[o']?t|ca ?n'?t|cannot|dont|doesnt|didnt|isnt|arent|wont|not|no|never|fail\w*|broken|wrong|bad|slow|crash\w*|(?:the )?same|blank|empty|missing|stuck|hang\w*|says|shows|showing|happening|pending|an? (?:issue|problem|error)|error\w*|throw\w*)\b|\btoujours (?:pas|rien|le même|la même|bloqué|en erreur)|\btodav[ií]a no\b|\bsigue sin\b|\bsigue (?:fallando|igual)\b|\b(?:immer|noch) (?:noch|immer) (?:nicht|kein)|\bainda não\b|(?:还是|仍然|依然|仍)(?:不|没|一样)`)
+	return regexp.MustCompile(`(?i)\bstill,? (?:(?:does|do|did|is|are|was|were|has|have|can|could|will|would)\s?n[o']?t|ca ?n'?t|cannot|dont|doesnt|didnt|isnt|arent|wont|not|no|never|fail\w*|broken|wrong|bad|slow|crash\w*|(?:the )?same|blank|empty|missing|stuck|hang\w*|says|shows|showing|happening|pending|an? (?:issue|problem|error)|error\w*|throw\w*)\b|\btoujours (?:pas|rien|le même|la même|bloqué|en erreur)|\btodav[ií]a no\b|\bsigue sin\b|\bsigue (?:fallando|igual)\b|\b(?:immer|noch) (?:noch|immer) (?:nicht|kein)|\bainda não\b|(?:还是|仍然|依然|仍)(?:不|没|一样)` +
+		// An error that goes on, in Portuguese, Spanish and English: "os erros
+		// continuam", "o erro ainda persiste", "el error sigue"
+		// (ext-chatiainstall, thirty-second set, marked by both judges).
+		// The noun must come first: "continua" alone is also "go on!".
+		`|\b(?:erros?|errores|problemas?|falhas?|fallos?)\s+(?:ainda\s+|todav[ií]a\s+)?(?:continua|continuam|contin[uú]an?|persiste|persistem|persisten|sigue|siguen)\b|\bainda\s+persistem?\b` +
+		`|\b(?:errors?|issues?|problems?)\s+(?:still\s+)?(?:persists?|continues?|remains?)\b`)
 })
 
 // stillWrong tells a prompt whose first sentence says something is still
@@ -75,7 +81,7 @@ func stillWrong(head string) bool {
 var imageRefRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[Image #\d+\]`) })
 
 // persistsWords hold a word every match of persistsRe contains.
-var persistsWords = []string{"still", "toujours", "todav", "sigue", "immer", "ainda"}
+var persistsWords = []string{"still", "toujours", "todav", "sigue", "immer", "ainda", "erro", "problem", "falha", "fallo", "issue"}
 
 // fineRe matches a user saying the failure is gone: "it looks okay to
 // me", "that worked", "works now".

@@ -368,6 +368,12 @@ func TestStillWrongAfterATurn(t *testing.T) {
 		{"still bad after an image", "[Image #1]\nworkspace indicator id still bad can we highlight the current day", true, true},
 		{"french", "toujours pas, vérifie que ça écoute pas juste sur localhost", true, true},
 		{"cant see", "I still cant see it", true, true},
+		// An error that goes on (ext-chatiainstall, thirty-second set);
+		// "continua" alone asks to go on.
+		{"portuguese errors continue", "ultrathink faça uma nova análise do log pois os erros continuam", true, true},
+		{"portuguese still persists", "ultrathink o erro ainda persiste \"errored\"", true, true},
+		{"english persists", "the error persists after the restart", true, true},
+		{"continua as a request", "continua com a próxima tarefa", true, false},
 		{"slash command arguments", "/full-context [Image #1] the diff colors are still wrong", true, true},
 		{"no change in the turn", "nope, still same colors", false, false},
 		{"still further on", "ok while that deploys add a banner to the page. We still dont have an agents page either.", true, false},
