@@ -275,27 +275,27 @@ func (s *session) learnFiles(text string) {
 // learnGoalDocument teaches the anchor the words and files of the document
 // the goal points at, when a call fetched it (readsDocument and
 // drift.FetchesGoalDocument: an
-// MCP tool getting work order 044 for "complete work order 044"): what it
+// MCP tool getting work order 044 for "complete work order 044"), or of
+// what the MCP tool the goal names returned (drift.NamesTool: Serena's
+// onboarding for "serena onboarding"): what it
 // returned says the task, as the prompt would have. Unlike a ticket's
 // (learnTicket), its words are learned too: such a goal is a pointer whose
 // own words say nothing of the task (ext-gameplan's files alone left its
 // drift advisory in place).
 func (s *session) learnGoalDocument(p *Payload) {
 	d := s.w.Drift
-	if d == nil || p.HookEventName != PostToolUse || !readsDocument(p.ToolName) || len(p.ToolResponse) > maxGoalDocument {
+	if d == nil || p.HookEventName != PostToolUse || !strings.HasPrefix(p.ToolName, "mcp__") || len(p.ToolResponse) > maxGoalDocument {
 		return
 	}
-	if !strings.ContainsAny(string(p.ToolInput), "0123456789") {
-		// It can fetch the goal's document only by one of the goal's
-		// numbers: without a digit in its input, anchor.json is not read.
-		return
-	}
+	byNumber := readsDocument(p.ToolName) && strings.ContainsAny(string(p.ToolInput), "0123456789")
 	a, err := s.loadAnchor()
 	if err != nil || a == nil {
 		return
 	}
-	nums := drift.GoalNumbers(currentTask(a).Text + "\n" + a.Text)
-	if !drift.FetchesGoalDocument(string(p.ToolInput), nums) {
+	// It fetches the goal's document by one of the goal's numbers, or it
+	// is the tool the goal names (drift.NamesTool).
+	goal := currentTask(a).Text + "\n" + a.Text
+	if !(byNumber && drift.FetchesGoalDocument(string(p.ToolInput), drift.GoalNumbers(goal))) && !drift.NamesTool(goal, p.ToolName) {
 		return
 	}
 	var v any

@@ -578,6 +578,52 @@ func TestDriftGoalDocument(t *testing.T) {
 	}
 }
 
+// TestDriftNamedTool: a goal that names an MCP tool ("serena onboarding")
+// is measured, once the tool ran, by what it returned, the procedure to
+// follow (ext-serenafe #21, thirty-second set: drift labelled false by both
+// judges while the agent gathered the project's purpose and stack and wrote
+// them down as the onboarding said). The same instructions from a tool the
+// goal does not name teach nothing, and that work drifts; unrelated work
+// after the named tool still does.
+func TestDriftNamedTool(t *testing.T) {
+	howTo := "You are viewing the project for the first time. Identify the project's purpose, tech stack, code style and conventions, the commands for testing, formatting and linting, and the codebase structure; then write memories for each."
+	notes := []string{"# Project Purpose\n6ixGo Hochiminh lifestyle matching platform, a frontend for a living guide", "# Tech Stack\n## Frontend Framework\nNext.js 14 App Router, React 18, TypeScript",
+		"# Code Style & Conventions\nESLint Airbnb TypeScript, Prettier", "# Suggested commands\nnpm run dev, npm run lint", "# Codebase structure\nsrc/app, src/components"}
+	for _, tc := range []struct {
+		name      string
+		tool      string
+		unrelated bool
+		want      bool
+	}{
+		{"the onboarding's steps", "mcp__serena__onboarding", false, false},
+		{"the same steps, a tool the goal does not name", "mcp__serena__initial_instructions", false, true},
+		{"unrelated work after the onboarding", "mcp__serena__onboarding", true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("use serena active project")
+			s.tool("mcp__serena__get_current_config", "{}", "Active project: FE at /p/FE, TypeScript")
+			s.userPrompt("~/workspace/yrism/FE")
+			s.tool("mcp__serena__activate_project", `{"project":"~/workspace/yrism/FE"}`, "Project FE activated")
+			s.userPrompt("serena check onboarding performance")
+			s.tool("mcp__serena__check_onboarding_performed", "{}", "Onboarding not performed yet. Call the onboarding tool.")
+			s.userPrompt("serena onboarding")
+			s.tool(tc.tool, "{}", howTo)
+			for _, f := range []string{"package.json", "README.md", "tsconfig.json", ".eslintrc.json", ".prettierrc.json", "tailwind.config.ts", "next.config.js", ".husky/pre-commit"} {
+				s.readFile(s.file(f, "x"), "x", nil)
+			}
+			for i := 0; i < 10; i++ {
+				if tc.unrelated {
+					s.edit(unrelatedFiles[i%len(unrelatedFiles)])
+					continue
+				}
+				s.tool("mcp__serena__write_memory", jsonStr(map[string]any{"content": notes[i%len(notes)], "memory_name": fmt.Sprint(i)}), "ok")
+			}
+			s.wantDrift(tc.want)
+		})
+	}
+}
+
 // TestDriftApprovedPlan: the work of a plan the person approved is on the
 // goal (ext-echocontext #27, twenty-third set: README edits that were step
 // 5 of the plan approved at #7, drift labelled false by both judges); the

@@ -42,3 +42,29 @@ func FetchesGoalDocument(input string, nums []string) bool {
 	}
 	return false
 }
+
+// NamesTool reports whether a goal names an MCP tool by its server and its
+// operation: "serena onboarding" names mcp__serena__onboarding. What such a
+// tool returns is the procedure the goal asks to follow (Serena's
+// onboarding lists what to gather and write; ext-serenafe #21, drift
+// against the two words of the prompt, false to judges BY and BZ). Every
+// word of three letters or more of the server and the operation must be a
+// word of the goal.
+func NamesTool(goal, tool string) bool {
+	server, op, ok := strings.Cut(strings.TrimPrefix(tool, "mcp__"), "__")
+	if !ok || !strings.HasPrefix(tool, "mcp__") {
+		return false
+	}
+	goalWords := strings.FieldsFunc(strings.ToLower(goal), func(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') })
+	n := 0
+	for _, w := range strings.FieldsFunc(strings.ToLower(server+"_"+op), func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		if len(w) < 3 {
+			continue
+		}
+		if !slices.Contains(goalWords, w) {
+			return false
+		}
+		n++
+	}
+	return n >= 2
+}

@@ -44,3 +44,23 @@ func TestFetchesGoalDocument(t *testing.T) {
 		t.Error("a goal without numbers points at no document")
 	}
 }
+
+func TestNamesTool(t *testing.T) {
+	for _, tc := range []struct {
+		goal, tool string
+		want       bool
+	}{
+		{"serena onboarding", "mcp__serena__onboarding", true},
+		{"run the Serena onboarding please", "mcp__serena__onboarding", true},
+		{"serena onboarding", "mcp__serena__write_memory", false},
+		{"do the onboarding", "mcp__serena__onboarding", false},
+		{"check the linear issue", "mcp__linear__get_issue", false},
+		{"get the linear issue", "mcp__linear__get_issue", true},
+		{"serena onboarding", "Read", false},
+		{"serena onboarding", "mcp__serena", false},
+	} {
+		if got := NamesTool(tc.goal, tc.tool); got != tc.want {
+			t.Errorf("NamesTool(%q, %q) = %v, want %v", tc.goal, tc.tool, got, tc.want)
+		}
+	}
+}
