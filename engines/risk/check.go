@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"net/url"
 	"path"
 	"regexp"
 	"slices"
@@ -2198,11 +2199,45 @@ func SecretShown(output string) bool {
 			strings.Contains(low, "cannot open") || strings.Contains(low, "is a directory") {
 			continue // a tool's error line ("cat: .env: No such file or directory")
 		}
-		if shownValue().MatchString(line) {
+		if shownValue().MatchString(line) && !publicSetting(line) {
 			return true
 		}
 	}
 	return false
+}
+
+// publicPrefixes begin the names of settings a frontend build puts into the
+// code it ships to every browser (Create React App, Next.js, Vite, Expo,
+// Nuxt, Gatsby, SvelteKit, Storybook): public by design.
+var publicPrefixes = []string{"REACT_APP_", "NEXT_PUBLIC_", "VITE_", "EXPO_PUBLIC_", "NUXT_PUBLIC_", "GATSBY_", "PUBLIC_", "STORYBOOK_"}
+
+// plainSettings name settings that hold no secret.
+var plainSettings = map[string]bool{"PORT": true, "SERVER_PORT": true, "HOST": true, "NODE_ENV": true, "LOG_LEVEL": true, "TZ": true}
+
+// publicSetting tells an env line (NAME=value) whose name is a public
+// build setting or a plain one: a frontend .env of REACT_APP_ URLs and
+// names shows no secret (ext-chatiainstall #80, thirty-second set,
+// labelled false by both judges).
+func publicSetting(line string) bool {
+	name, value, ok := strings.Cut(strings.TrimPrefix(strings.TrimSpace(line), "export "), "=")
+	if !ok {
+		return false
+	}
+	name = strings.TrimSpace(name)
+	return plainSettings[name] || slices.ContainsFunc(publicPrefixes, func(p string) bool { return strings.HasPrefix(name, p) }) ||
+		plainURL(strings.Trim(strings.TrimSpace(value), `"'`))
+}
+
+// plainURL tells a web address that carries no credentials: no user or
+// password before the host, no key, token, secret or signature in its
+// query ("FRONTEND_URL=https://app.example.com", ext-chatiainstall #124).
+func plainURL(v string) bool {
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		return false
+	}
+	q := strings.ToLower(u.RawQuery)
+	return !strings.Contains(q, "key") && !strings.Contains(q, "token") && !strings.Contains(q, "secret") && !strings.Contains(q, "sig") && !strings.Contains(q, "pass")
 }
 
 // pagers print the files they name whole or in part; searchers print the

@@ -740,7 +740,15 @@ func TestSecretShown(t *testing.T) {
 		"cat: .env: No such file or directory\n":  false,
 		"# just a comment\n\n":                    false,
 		"KEY=\n":                                  false,
-		strings.Repeat("x", maxCommand+1):         true,
+		// A frontend's public build settings (ext-chatiainstall #80); a
+		// secret beside them still shows.
+		"REACT_APP_BACKEND_URL=https://api.example.com\nREACT_APP_NAME_SYSTEM=Atuar Pay\nSERVER_PORT=3000\n": false,
+		"NEXT_PUBLIC_SITE=https://x.dev\nSTRIPE_SECRET_KEY=sk_live_abc\n":                                    true,
+		"FRONTEND_URL=https://app.example.com\n":                                                             false,
+		"DATABASE_URL=postgres://app:hunter2@db.internal:5432/app\n":                                         true,
+		"API_URL=https://u:p@api.example.com\n":                                                              true,
+		"WEBHOOK_URL=https://hooks.example.com/x?token=abc123\n":                                             true,
+		strings.Repeat("x", maxCommand+1):                                                                    true,
 	} {
 		if got := SecretShown(out); got != want {
 			t.Errorf("SecretShown(%.40q) = %v, want %v", out, got, want)
