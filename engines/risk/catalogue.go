@@ -70,10 +70,14 @@ var (
 		TargetCovers: false}
 	GitResetHard = &Entry{ID: "git-reset-hard", Category: DeleteData,
 		What:  "throws away uncommitted changes and moves the branch (git reset --hard)",
-		Cover: []string{"reset hard", "hard reset", "discard", "throw away", "revert", "undo", "start over"}}
+		Cover: []string{"reset hard", "hard reset", "discard", "throw away", "revert", "undo", "start over", "откат*", "отмен*", "annul*", "rückgängig", "desfaz*", "deshac*"}}
 	GitDiscard = &Entry{ID: "git-discard", Category: DeleteData,
-		What:         "throws away uncommitted changes to files (git restore / git checkout -- / git stash drop)",
-		Cover:        []string{"restor*", "discard", "revert*", "throw away", "undo", "checkout", "drop", "reset"},
+		What: "throws away uncommitted changes to files (git restore / git checkout -- / git stash drop)",
+		Cover: []string{"restor*", "discard", "revert*", "throw away", "undo", "checkout", "drop", "reset",
+			// The same asked for in Russian, French, German, Portuguese
+			// and Spanish ("можешь изменения prettier откатить",
+			// ext-googlecognito #122, thirty-second set, labelled false).
+			"откат*", "отмен*", "annul*", "rückgängig", "desfaz*", "deshac*"},
 		TargetCovers: true}
 	GitClean = &Entry{ID: "git-clean", Category: DeleteData,
 		What:  "deletes untracked files (git clean -f)",

@@ -398,6 +398,9 @@ func TestCovered(t *testing.T) {
 		{"git commit --no-verify -m x", "commit it, skip the hooks", true},
 		{"git commit --no-verify -m x", "commit and push", false},
 		{"git restore logs/", "fix the warnings without being lazy", false},
+		// Asked for in Russian (ext-googlecognito #122).
+		{"git checkout HEAD -- src/a.ts src/b.ts", "можешь изменения prettier откатить", true},
+		{"git checkout HEAD -- src/a.ts src/b.ts", "посмотри мои изменения в гит", false},
 		{"echo pw | sudo -S ls", "the password is pw", false},
 		{"rm -f .git/index.lock", "git says another git process seems to be running, remove the stale lock", true},
 		{"rm -f .git/index.lock", "commit the changes", false},
