@@ -46,15 +46,15 @@ type Entry struct {
 var (
 	RmRecursive = &Entry{ID: "rm-recursive", Category: DeleteData,
 		What:         "deletes a directory tree that is not a build or cache directory",
-		Cover:        []string{"delet* folder*", "delet* director*", "remov* folder*", "remov* director*", "rm -rf", "clean up", "wipe", "purge"},
+		Cover:        []string{"delet* folder*", "delet* director*", "remov* folder*", "remov* director*", "rm -rf", "clean up", "wipe", "purge", "nuke*", "get rid", "erase"},
 		TargetCovers: true}
 	RmOutside = &Entry{ID: "rm-outside", Category: DeleteData,
 		What:         "deletes a file or directory outside the project (not a temporary one)",
-		Cover:        []string{"delet* file*", "delet* folder*", "remov* file*", "remov* folder*", "clean up", "wipe", "purge", "reset* config*", "reset* setting*"},
+		Cover:        []string{"delet* file*", "delet* folder*", "remov* file*", "remov* folder*", "clean up", "wipe", "purge", "nuke*", "get rid", "erase", "reset* config*", "reset* setting*"},
 		TargetCovers: true}
 	RmFile = &Entry{ID: "rm-file", Category: DeleteData,
 		What:         "deletes a project file this session did not create",
-		Cover:        []string{"delet* file*", "remov* file*", "clean up", "get rid"},
+		Cover:        []string{"delet* file*", "remov* file*", "clean up", "get rid", "wipe", "purge", "nuke*", "erase"},
 		TargetCovers: true}
 	OverwriteUnread = &Entry{ID: "overwrite-unread", Category: DeleteData,
 		What:         "overwrites a file that the CLI refused to let it write until it had read it, without reading it: what the file held is gone unseen",
