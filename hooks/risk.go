@@ -393,12 +393,30 @@ func (s *session) tookEffect(p *Payload, f risk.Finding, failed bool) bool {
 		return false
 	case f.Entry == risk.SecretPrint && (failed || s.printedNoSecret(p)):
 		return false
+	case p.ToolName == "Bash" && s.sudoRefused(p):
+		return false
 	case f.Entry == risk.KillOther && failed:
 		// pkill and killall fail when no process matched: nothing was
 		// killed.
 		return false
 	}
 	return true
+}
+
+// sudoRefused tells a command whose first step, under sudo, was refused
+// for want of a password or a terminal, and whose later steps hang on it
+// (risk.SudoGate): nothing of it ran, whether the CLI reports the call as
+// failed or not.
+func (s *session) sudoRefused(p *Payload) bool {
+	text := p.Error
+	if out, ok := s.shellOutput(p); ok {
+		text += "\n" + out
+	}
+	if !strings.Contains(text, "sudo: a password is required") && !strings.Contains(text, "sudo: a terminal is required") && !strings.Contains(text, "sudo: no tty present") {
+		return false
+	}
+	c, _, ok := s.riskCallOf(p)
+	return ok && risk.SudoGate(c)
 }
 
 // userRejected tells the error of a call the person declined when the

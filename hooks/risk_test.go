@@ -154,6 +154,41 @@ func TestRiskQuietWhereNothingHappened(t *testing.T) {
 	}
 }
 
+// TestRiskSudoRefused: a && list led by sudo that sudo refused, for want
+// of a password, ran nothing, whether the CLI reports it failed or not
+// (ext-archsteam #7, thirty-third set, labelled false by both judges); the
+// same list that ran, or a refusal of a later step after an earlier one
+// ran, is advised.
+func TestRiskSudoRefused(t *testing.T) {
+	const refused = "sudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper\nsudo: a password is required\n"
+	gated := `{"command":"sudo cp /etc/pacman.conf /etc/pacman.conf.bak && sudo sed -i 's/^#//' /etc/pacman.conf && grep multilib /etc/pacman.conf"}`
+	later := `{"command":"cp /tmp/x.conf /etc/x.conf; sudo systemctl restart x"}`
+	for _, tc := range []struct {
+		name, input, stderr string
+		fail                bool
+		want                int
+	}{
+		{"refused, reported as success", gated, refused, false, 0},
+		{"refused, reported as failure", gated, refused, true, 0},
+		{"ran", gated, "", false, 1},
+		{"refused after an earlier step ran", later, refused, false, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Risk = settings.Observe
+			s.userPrompt("i want to play games on this arch linux, how do i do it?")
+			if tc.fail {
+				s.fail("Bash", tc.input, "Exit code 1\n"+tc.stderr)
+			} else {
+				s.tool("Bash", tc.input, map[string]any{"stdout": "", "stderr": tc.stderr})
+			}
+			if n := len(s.riskLogged()); n != tc.want {
+				t.Errorf("risk advisories: %d, want %d (%q)", n, tc.want, s.riskLogged())
+			}
+		})
+	}
+}
+
 // TestForcePushThatReplacedNothing: a push with --force-with-lease whose
 // output shows only fast-forwards (mthis-review, call 122) replaced
 // nothing; one that shows a forced update did.

@@ -91,6 +91,36 @@ func (c Call) commands() ([]cmd, int) {
 	return parseCommand(c.Command, 0)
 }
 
+// SudoGate tells a command whose first step (past cd) runs under sudo and
+// whose later steps each run only if the one before succeeded (a && list):
+// when sudo refuses, for want of a password or a terminal, none of it ran
+// (ext-archsteam #7, sudo cp and sudo sed of /etc/pacman.conf that never
+// ran, labelled false by both judges of the thirty-third set).
+func SudoGate(c Call) bool {
+	cmds, _ := c.commands()
+	first := true
+	for _, x := range cmds {
+		if len(x.args) == 0 {
+			continue
+		}
+		if first {
+			if x.args[0] == "cd" {
+				continue
+			}
+			// simple takes sudo off the words: the call as written has it.
+			if x.call == nil || len(x.call.Args) == 0 || path.Base(shellword.Lenient(x.call.Args[0])) != "sudo" {
+				return false
+			}
+			first = false
+			continue
+		}
+		if !x.guarded {
+			return false
+		}
+	}
+	return !first
+}
+
 // real is p as it is on the machine the session ran on: without Root.
 func (c Call) real(p string) string {
 	if c.Root == "" {

@@ -393,6 +393,10 @@ func TestCovered(t *testing.T) {
 		{"git reset --hard origin/main", "fix the failing test", false},
 		{"rm -rf src/archive", "delete the archive folder", true},
 		{"rm -rf src/archive", "get the build past the type error", false},
+		// "nuke" asks for the deletion (ext-postmanremnants #12, #14,
+		// thirty-third set, labelled false by both judges).
+		{`rm -rf "/Users/ben/Library/Caches/com.postmanlabs.mac"`, "using Spotlight it shows remnants of app Postman. can you find and nuke", true},
+		{`rm -rf "/Users/ben/Library/Caches/com.postmanlabs.mac"`, "using Spotlight it shows remnants of app Postman. can you find them", false},
 		{`psql -c "DROP TABLE sessions"`, "drop the sessions table", true},
 		{`psql -c "DROP TABLE sessions"`, "why is login slow?", false},
 		{"git commit --no-verify -m x", "commit it, skip the hooks", true},
@@ -1161,4 +1165,22 @@ func TestRmFileHandWritten(t *testing.T) {
 		{"rm config/app.yml.example", "rm-file"},
 		{"rm report.docx", "rm-file"},
 	})
+}
+
+// TestSudoGate: a && list led by sudo (past cd) hangs on sudo; a list
+// with an unguarded step, or led by another program, does not.
+func TestSudoGate(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"sudo cp /etc/a /etc/a.bak && sudo sed -i s/x/y/ /etc/a && grep y /etc/a": true,
+		"cd /etc && sudo -u root tee a < b":                                       true,
+		"sudo systemctl restart nginx":                                            true,
+		"cp a /etc/a; sudo systemctl restart x":                                   false,
+		"sudo cp a /etc/a; rm -rf /tmp/x":                                         false,
+		"cp a b && sudo cp b /etc/b":                                              false,
+		"echo hi":                                                                 false,
+	} {
+		if got := SudoGate(Call{Tool: "Bash", Command: cmd}); got != want {
+			t.Errorf("SudoGate(%q) = %v, want %v", cmd, got, want)
+		}
+	}
 }
