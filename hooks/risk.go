@@ -378,14 +378,9 @@ func (s *session) pushFastForward(p *Payload) bool {
 // secrets file printed nothing or no value.
 func (s *session) tookEffect(p *Payload, f risk.Finding, failed bool) bool {
 	switch {
-	case failed && neverRan(p.Error):
+	case s.ranNothing(p, failed):
 		return false
 	case f.Entry == risk.OverwriteUnread && failed:
-		return false
-	case failed && loops.KindOf(p.ToolName) == loops.KindWrite:
-		// A file tool that failed ("File has not been read yet") wrote
-		// nothing (ext-omega #14, a .env never written, idle to both
-		// judges of the twenty-fifth set).
 		return false
 	case f.Entry == risk.GitPushForce && !failed && s.pushFastForward(p):
 		return false
@@ -393,14 +388,22 @@ func (s *session) tookEffect(p *Payload, f risk.Finding, failed bool) bool {
 		return false
 	case f.Entry == risk.SecretPrint && (failed || s.printedNoSecret(p)):
 		return false
-	case p.ToolName == "Bash" && s.sudoRefused(p):
-		return false
 	case f.Entry == risk.KillOther && failed:
 		// pkill and killall fail when no process matched: nothing was
 		// killed.
 		return false
 	}
 	return true
+}
+
+// ranNothing tells a call that did nothing at all: the person declined it
+// or the CLI refused it (neverRan); a file tool that failed ("File has not
+// been read yet") wrote nothing (ext-omega #14, a .env never written, idle
+// to both judges of the twenty-fifth set); sudo refused the step the rest
+// hangs on (sudoRefused).
+func (s *session) ranNothing(p *Payload, failed bool) bool {
+	return failed && (neverRan(p.Error) || loops.KindOf(p.ToolName) == loops.KindWrite) ||
+		p.ToolName == "Bash" && s.sudoRefused(p)
 }
 
 // sudoRefused tells a command whose first step, under sudo, was refused
