@@ -288,6 +288,12 @@ func (s *session) learnGoalDocument(p *Payload) {
 		return
 	}
 	byNumber := readsDocument(p.ToolName) && strings.ContainsAny(string(p.ToolInput), "0123456789")
+	if !byNumber && !namesServer(d.AnchorTokens, p.ToolName) {
+		// Neither a fetch by number nor a tool whose server the goal
+		// names (its stems are in the drift state): anchor.json, which
+		// the hot path otherwise need not read, is left unread.
+		return
+	}
 	a, err := s.loadAnchor()
 	if err != nil || a == nil {
 		return
@@ -420,3 +426,18 @@ func (s *session) learnFailed(files []string) {
 
 // maxFailedLearned bounds the files one failing run teaches.
 const maxFailedLearned = 64
+
+// namesServer tells whether a word of an MCP tool's server name is among
+// the goal's stems (drift.NamesTool asks for all of them).
+func namesServer(stems []string, tool string) bool {
+	server, _, ok := strings.Cut(strings.TrimPrefix(tool, "mcp__"), "__")
+	if !ok {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(server), func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+		if slices.Contains(stems, drift.Stem(w)) {
+			return true
+		}
+	}
+	return false
+}
