@@ -148,3 +148,40 @@ func TestRerunLoop(t *testing.T) {
 		})
 	}
 }
+
+// TestSleepPollLoop: a poll that sleeps and then looks at the same log,
+// three times with longer waits and the same last lines, is a tool-loop at
+// the third (ext-musdbtrain #24-#26, marked by both judges of the
+// thirty-second set) that says the job is not moving; a log that moves on
+// between looks, or bare sleeps, stay quiet.
+func TestSleepPollLoop(t *testing.T) {
+	stuck := "Generating 200000 examples with 48 workers\nLoading MUSDB18 audio...\n"
+	for _, tc := range []struct {
+		name  string
+		fires bool
+		cmd   func(i int) string
+		out   func(i int) string
+	}{
+		{"the log stays put", true,
+			func(i int) string { return fmt.Sprintf("sleep %d && tail -%d /tmp/gen200k.log", 30*(i+1), 5*(i+1)) },
+			func(int) string { return stuck }},
+		{"the log moves on", false,
+			func(i int) string { return fmt.Sprintf("sleep %d && tail -%d /tmp/gen200k.log", 30*(i+1), 5*(i+1)) },
+			func(i int) string { return stuck + fmt.Sprintf("generated %d/200000\n", 5000*i) }},
+		{"bare sleeps", false,
+			func(i int) string { return "sleep 30" },
+			func(int) string { return "" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("generate the 200k dataset and tell me when it is done")
+			for i := range 3 {
+				s.tool("Bash", jsonStr(map[string]any{"command": tc.cmd(i)}), bashOut(tc.out(i)))
+			}
+			said, ok := s.loopWithin("tool-loop", tc.fires, 3)
+			if ok && (!strings.Contains(said, "poll") || !strings.Contains(said, "not moving") || !strings.Contains(said, "calls #1, #2 and #3")) {
+				t.Errorf("advisory does not say the poll is not moving: %q", said)
+			}
+		})
+	}
+}

@@ -39,8 +39,10 @@ type Config struct {
 	// ExemptTools are tools tool-loop never reports: they exist to wait on
 	// background work, so repeating them with the same answer is the point.
 	ExemptTools []string `json:"exempt_tools"`
-	// ExemptCommands are first words of shell commands tool-loop never
-	// reports ("sleep": waiting is not looping).
+	// ExemptCommands are first words of shell commands tool-loop does not
+	// report in a cycle ("sleep": waiting is not looping); the same one
+	// made ToolRepeats times running with the same answer, it does (a
+	// poll that waited each time and saw nothing move).
 	ExemptCommands []string `json:"exempt_commands"`
 	// ExemptRepeats is how many times running an exempt call (polling a
 	// background job) must return the same answer before it is a

@@ -108,6 +108,10 @@ type Finding struct {
 	// package script (Target, its RunnerKey) again and again with no
 	// write between, through whatever filters; Steps are the calls.
 	Rerun bool `json:"rerun,omitempty"`
+	// Polled (tool-loop) tells that the repeated call is a shell poll that
+	// sleeps before it looks (sleep 60 && tail log): it waited each time
+	// and got the same answer.
+	Polled bool `json:"polled,omitempty"`
 }
 
 // Step is one call of a tool-loop cycle.

@@ -735,7 +735,10 @@ func oracleRepeatLoop(h []Event, cfg Config) (Finding, bool) {
 					exempt = true
 				}
 			}
-			if oracleShells[e.Tool] {
+			// A shell command exempt by its first word, unless it does
+			// more after it (sleep 60 && tail log: a poll, a call like
+			// any other).
+			if oracleShells[e.Tool] && len(strings.Fields(e.Target)) <= 2 {
 				first := strings.SplitN(e.Target, " ", 2)[0]
 				for _, x := range cfg.ExemptCommands {
 					if first == x {

@@ -645,29 +645,40 @@ func claimed(e *Event, cfg Config) bool {
 	return false
 }
 
-// exempt reports whether e waits on background work by design.
+// exempt reports whether e waits on background work by design. A shell
+// command that waits and then looks at something (sleep 60 && tail log)
+// is a poll, a call like any other: the same answer ToolRepeats times
+// running, each after a wait as long as the agent chose, is what it waits
+// for not moving (ext-musdbtrain #24-#26 and #30-#32, marked by both
+// judges of the thirty-second set, where Djinn waited for ten). Only the
+// bare wait (sleep 60) is exempt.
 func exempt(e *Event, cfg Config) bool {
-	for _, t := range cfg.ExemptTools {
-		if e.Tool == t {
-			return true
-		}
+	if slices.Contains(cfg.ExemptTools, e.Tool) {
+		return true
 	}
-	if KindOf(e.Tool) == KindShell && len(cfg.ExemptCommands) > 0 {
-		word, _, _ := strings.Cut(e.Target, " ")
-		for _, c := range cfg.ExemptCommands {
-			if word == c {
-				return true
-			}
-		}
+	if KindOf(e.Tool) != KindShell {
+		return false
 	}
-	return false
+	word, _, _ := strings.Cut(e.Target, " ")
+	return slices.Contains(cfg.ExemptCommands, word) && !polls(e, cfg)
+}
+
+// polls tells a shell command that runs an exempt command (sleep) first
+// and then more: a poll that waits before it looks.
+func polls(e *Event, cfg Config) bool {
+	if KindOf(e.Tool) != KindShell || len(strings.Fields(e.Target)) <= 2 {
+		return false
+	}
+	word, _, _ := strings.Cut(e.Target, " ")
+	return slices.Contains(cfg.ExemptCommands, word)
 }
 
 // WaitRepeats is how many times running an exempt call that itself waits
-// (a sleep, a TaskOutput that blocks until the task ends or times out)
-// must return the same answer to be a tool-loop: each such call already
-// waited, so the same answer is slower to mean nothing will change than
-// for a quick poll (ExemptRepeats).
+// (a bare sleep, a TaskOutput that blocks until the task ends or times
+// out) must return the same answer to be a tool-loop: each such call
+// already waited, so the same answer is slower to mean nothing will
+// change than for a quick poll (ExemptRepeats). A shell poll that sleeps
+// and then looks (sleep 60 && tail log) is no exempt call (exempt).
 const WaitRepeats = 10
 
 // blocks tells an exempt call that waits before it answers: a shell
@@ -757,6 +768,7 @@ func repeatLoop(w []Event, cfg Config) (Finding, bool) {
 		f.Steps = make([]Step, k)
 		for j := range block {
 			f.Steps[j] = Step{Tool: block[j].Tool, Target: block[j].Target}
+			f.Polled = f.Polled || polls(&block[j], cfg)
 		}
 		return f, true
 	}

@@ -79,12 +79,16 @@ func shellKey(command, dir string) (key string, view View, writes shellWrites) {
 	if dir == "" {
 		n.dir = ""
 	}
-	parts := make([]string, len(f.Stmts))
+	parts := make([]string, 0, len(f.Stmts))
 	allCd := true
 	for i, st := range f.Stmts {
 		last := i == len(f.Stmts)-1
-		var v View
-		parts[i], v = n.stmt(st, last && allCd)
+		if !last && isWait(st) {
+			// sleep 30; tail log is sleep 30 && tail log.
+			continue
+		}
+		p, v := n.stmt(st, last && allCd)
+		parts = append(parts, p)
 		if last {
 			view = v
 		}
@@ -166,6 +170,13 @@ func (n shellNorm) stmt(st *syntax.Stmt, canView bool) (string, View) {
 		case syntax.Pipe, syntax.PipeAll:
 			body, view = n.pipeline(append(pipeStages(c.X), pipeStages(c.Y)...), canView && !loudRedirects(st))
 		default:
+			if c.Op == syntax.AndStmt && isWait(c.X) {
+				// How long a call waits before it looks does not make
+				// it another call: sleep 30 && tail log and sleep 90 &&
+				// tail log poll one log.
+				body, view = n.stmt(c.Y, canView)
+				break
+			}
 			x, _ := n.stmt(c.X, false)
 			var y string
 			y, view = n.stmt(c.Y, canView && c.Op == syntax.AndStmt && isCd(c.X))
@@ -366,6 +377,17 @@ func simpleCall(st *syntax.Stmt) (string, []*syntax.Word, bool) {
 		return "", nil, false
 	}
 	return name, c.Args[1:], true
+}
+
+// isWait reports whether a statement is a sleep for a literal time
+// (sleep 30, sleep 1.5, sleep 2m), which prints nothing and only waits.
+func isWait(st *syntax.Stmt) bool {
+	name, args, ok := simpleCall(st)
+	if !ok || name != "sleep" || len(args) != 1 {
+		return false
+	}
+	d, ok := shellword.Text(args[0], false)
+	return ok && (sleepFor(d) > 0 || d == "0")
 }
 
 // isCd reports whether a statement is a cd, which prints nothing.

@@ -14,6 +14,9 @@ func TestShellKeyCosmetic(t *testing.T) {
 		{"make 2>&1 | head -30", "make | head -n 50"},
 		{"cd /proj && tail -20 log.txt", "cd /proj && cat log.txt | tail -3"},
 		{"./run.sh a/b", "/proj/run.sh ./a/b"},
+		// How long a poll sleeps before it looks.
+		{"tail -5 /tmp/gen.log", "sleep 30 && tail -5 /tmp/gen.log", "sleep 90; tail -n 15 /tmp/gen.log", "sleep 2m && tail -3 /tmp/gen.log"},
+		{"gh run view 42", "sleep 60 && gh run view 42"},
 	}
 	for _, group := range same {
 		k0, v0 := ShellKey(group[0], dir)
@@ -34,6 +37,9 @@ func TestShellKeyCosmetic(t *testing.T) {
 		{"cat a.log", "tail a.log"},
 		{"grep x a b", `grep "x a" b`},
 		{"npm test", "npm test; npm run lint"},
+		{"sleep 30", "sleep 60"},
+		{"sleep 30 && tail -5 a.log", "sleep 30 || tail -5 a.log"},
+		{"sleep $T && tail -5 a.log", "tail -5 a.log"},
 	}
 	for _, d := range differ {
 		a, _ := ShellKey(d[0], dir)
@@ -52,6 +58,8 @@ func TestShellKeyCosmetic(t *testing.T) {
 		"tail -5 a.log > b":           ViewNone,
 		"cat a | tail -5 | grep x":    ViewNone,
 		"if true; then tail -5 a; fi": ViewNone,
+		"sleep 30 && tail -5 a.log":   ViewTail,
+		"sleep 30; tail -5 a.log":     ViewTail,
 	}
 	for c, want := range views {
 		if _, v := ShellKey(c, dir); v != want {

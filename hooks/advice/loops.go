@@ -320,6 +320,11 @@ func toolLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 			"it ran %s %d× with nothing changed between%s", Quote(f.Target, 60), f.Count, again)
 	}
 	switch {
+	case f.Polled && f.Cycle <= 1:
+		what = fmt.Sprintf("The same %s poll, latest %s, waited and then looked %s running and saw the same thing each time", Clean(f.Tool, 80), target, plural(f.Count, "time"))
+		if sev != Hard {
+			next = "what it waits for is not moving: check that the job is alive and working (its process and CPU, an error in its own log, output held in a buffer) instead of waiting again; tell the user if it is stuck."
+		}
 	case f.Empty:
 		what = fmt.Sprintf("The %s call %s printed nothing, %s running%s", Clean(f.Tool, 80), target, plural(f.Count, "time"), strings.TrimSuffix(respelled, ","))
 		if sev != Hard {
@@ -338,6 +343,8 @@ func toolLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 	}
 	gist := fmt.Sprintf("it ran the same %s call (%s) %d× with the same result", Clean(f.Tool, 40), short, f.Count)
 	switch {
+	case f.Polled && f.Cycle <= 1:
+		gist = fmt.Sprintf("it polled %s %d× and saw the same thing each time", short, f.Count)
 	case f.Empty:
 		gist = fmt.Sprintf("the %s call %s printed nothing, %d× running", Clean(f.Tool, 40), short, f.Count)
 	case f.Cycle > 1:
