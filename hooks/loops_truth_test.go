@@ -320,6 +320,22 @@ func TestFailLoopSameFailureOtherMeans(t *testing.T) {
 				s.editFile(p, fmt.Sprint(i), fmt.Sprint(i+1))
 			}
 		}},
+		// ext-harnesslab, calls 24-25 and 31-32: the CLI's auto mode
+		// refuses a wrapper prefixed to every command, its reason worded
+		// anew each time; the second refusal is a loop, whatever ran.
+		{"the auto-mode classifier refusing twice", 2, []string{"2 calls failed with the same failure", "denied by Claude Code's auto-mode classifier", "read the reason"}, func(s *sim, p string) {
+			const denied = "Permission for this action was denied by the Claude Code auto mode classifier. Reason: %s. If you have other tasks that don't depend on this action, continue working on those. IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish this goal, e.g. using head instead of cat."
+			in, _ := bash("npm run build 2>&1 | tail -15", "")
+			s.fail("Bash", in, fmt.Sprintf(denied, "`rtk` is an unknown wrapper prefixed onto `npm run build`"))
+			in, _ = bash("npm run build", "")
+			s.fail("Bash", in, "Error: "+fmt.Sprintf(denied, "Running `rtk` as a wrapper around `npm run build` is a safety-check bypass"))
+		}},
+		{"the auto-mode classifier refusing once, the step then done another way", 0, nil, func(s *sim, p string) {
+			in, _ := bash("npm run build 2>&1 | tail -15", "")
+			s.fail("Bash", in, "Permission for this action was denied by the Claude Code auto mode classifier. Reason: `rtk` is an unknown wrapper.")
+			in, resp := bash("./node_modules/.bin/vite build", "built in 1.2s\n")
+			s.tool("Bash", in, resp)
+		}},
 		// mthis-secreport, calls 30-37: every sudo call fails alike, piped
 		// or not, whatever it runs; no retry changes that, so the second
 		// round is a loop.

@@ -31,7 +31,21 @@ func FailureKey(text string) string {
 	if waitsAtPrompt(text) {
 		return PromptKey
 	}
+	if classifierDenied(text) {
+		return ClassifierKey
+	}
 	return scanFailure(text, nil)
+}
+
+// classifierDenied tells the error of a call the CLI's auto mode refused
+// (ext-harnesslab #24, #25, #31, #32: a wrapper its classifier distrusts,
+// prefixed to every command, a loop to both judges of the twentieth set):
+// the same step sent again is refused again, whatever its spelling, until
+// what the reason names is gone. The refusal is one long line, longer
+// than any failure line scanFailure reads.
+func classifierDenied(text string) bool {
+	head := strings.TrimPrefix(strings.TrimSpace(text), "Error: ")
+	return strings.HasPrefix(head, "Permission for this action was denied by the Claude Code auto mode classifier")
 }
 
 // PromptKey is the key of a command whose output ends at a question it
@@ -405,10 +419,12 @@ const (
 	MissingScriptKey = "npm finds no such script in the package.json where it runs"
 	// NoChangeKey: an Edit whose new_string is its old_string.
 	NoChangeKey = "an Edit whose new text is the same as the old"
+	// ClassifierKey: a call the CLI's auto-mode classifier denied.
+	ClassifierKey = "denied by Claude Code's auto-mode classifier"
 )
 
 // retryProof are those keys, for failThreshold.
-var retryProof = map[string]bool{PageTooLongKey: true, SudoKey: true, IgnoredKey: true, RulesKey: true, SplitPathKey: true, BrewLatestKey: true, TaskNotFoundKey: true, MissingScriptKey: true, NoChangeKey: true}
+var retryProof = map[string]bool{PageTooLongKey: true, SudoKey: true, IgnoredKey: true, RulesKey: true, SplitPathKey: true, BrewLatestKey: true, TaskNotFoundKey: true, MissingScriptKey: true, NoChangeKey: true, ClassifierKey: true}
 
 // RetryProofKeys are the keys of failures no retry changes, sorted: each
 // needs the step that does change it (hooks/advice).

@@ -39,6 +39,10 @@ func TestFailureKey(t *testing.T) {
 		// Classes whose words say what failed, whatever command met them.
 		{"Exit code 1\nsudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper\nsudo: a password is required", "sudo cannot ask for the password"},
 		{"sudo: no tty present and no askpass program specified", "sudo cannot ask for the password"},
+		// The CLI's auto mode refusing a call: one long line, its reason
+		// worded anew each time (ext-harnesslab #24).
+		{"Error: Permission for this action was denied by the Claude Code auto mode classifier. Reason: `rtk` is an unknown wrapper prefixed onto `npm run build`, masking what actually executes from the classifier — a safety-check bypass pattern.. If you have other tasks that don't depend on this action, continue working on those. IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish this goal, e.g. using head instead of cat. But you *should not* attempt to work around this denial in malicious ways.", "denied by Claude Code's auto-mode classifier"},
+		{"The classifier says the Permission for this action was denied by the Claude Code auto mode classifier", ""},
 		// Homebrew behind the release (mthis-tmuxapp #43-#44); installing
 		// what is installed is no failure.
 		{"✔︎ JSON API cask.jws.json\nWarning: Not upgrading claude-code, the latest version is already installed", "brew has no newer version to upgrade to"},
