@@ -285,6 +285,8 @@ func checkCommand(c Call) []Finding {
 			}
 		case "reg", "reg.exe":
 			out = append(out, checkWindowsWords(x.args)...)
+		case "spctl", "csrutil", "setenforce", "ufw", "netsh", "netsh.exe":
+			out = append(out, protectionOff(name, x)...)
 		case "powershell", "powershell.exe", "pwsh", "pwsh.exe":
 			out = append(out, checkPowerShell(x.args[1:])...)
 		}
@@ -2026,6 +2028,8 @@ func checkWindowsWords(words []string) []Finding {
 				out = append(out, Finding{Entry: SecretPrint, Target: clean(w), Names: []string{clean(w)}})
 			}
 		}
+	case "add-mppreference", "set-mppreference":
+		out = append(out, defenderOff(words[1:])...)
 	case "stop-process", "spps", "kill":
 		if name, ok := psProcessName(words[1:]); ok && isGitProgram(name) {
 			out = append(out, Finding{Entry: GitLock, Target: "Stop-Process -Name " + name})
@@ -2047,6 +2051,61 @@ func checkWindowsWords(words []string) []Finding {
 		out = append(out, Finding{Entry: SystemService, Target: target})
 	}
 	return out
+}
+
+// defenderOff reads Add-MpPreference and Set-MpPreference parameters:
+// each path, process or extension made an exclusion (a comma list names
+// several), and a Disable* switch set to true, weaken Microsoft Defender
+// (mthis-netdiag #151-#152: the Claude directory and all of Temp excluded
+// beside the Git exclusion the user picked, marked by both judges I and J).
+func defenderOff(params []string) []Finding {
+	clean := func(w string) string { return strings.Trim(w, `'"`) }
+	var out []Finding
+	for i := 0; i < len(params); i++ {
+		name := strings.ToLower(params[i])
+		if !strings.HasPrefix(name, "-") || i+1 >= len(params) {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(name, "-exclusion"):
+			for _, v := range strings.Split(params[i+1], ",") {
+				if v = clean(strings.TrimSpace(v)); v != "" {
+					// Named as Git Bash writes it (PowerShell reads
+					// either slash), so that naming the path's last
+					// element covers it.
+					out = append(out, Finding{Entry: ProtectionOff, Target: SlashPath(strings.ReplaceAll(v, `\`, "/"))})
+				}
+			}
+			i++
+		case strings.HasPrefix(name, "-disable"):
+			if v := strings.ToLower(clean(params[i+1])); v == "$true" || v == "1" {
+				out = append(out, Finding{Entry: ProtectionOff, Target: "Defender " + strings.TrimPrefix(params[i], "-")})
+			}
+			i++
+		}
+	}
+	return out
+}
+
+// protectionOff reads a command that turns off macOS Gatekeeper (spctl
+// --master-disable, --global-disable) or SIP (csrutil disable), SELinux
+// enforcement (setenforce 0), or a firewall (ufw disable, netsh advfirewall
+// set … state off).
+func protectionOff(name string, x cmd) []Finding {
+	args := x.args[1:]
+	switch {
+	case name == "spctl" && (slices.Contains(args, "--master-disable") || slices.Contains(args, "--global-disable")):
+		return []Finding{{Entry: ProtectionOff, Target: "Gatekeeper"}}
+	case name == "csrutil" && len(args) > 0 && args[0] == "disable":
+		return []Finding{{Entry: ProtectionOff, Target: "System Integrity Protection"}}
+	case name == "setenforce" && len(args) == 1 && (args[0] == "0" || strings.EqualFold(args[0], "permissive")):
+		return []Finding{{Entry: ProtectionOff, Target: "SELinux"}}
+	case name == "ufw" && len(args) == 1 && args[0] == "disable":
+		return []Finding{{Entry: ProtectionOff, Target: "the firewall (ufw)"}}
+	case (name == "netsh" || name == "netsh.exe") && len(args) > 2 && strings.EqualFold(args[0], "advfirewall") && strings.EqualFold(args[len(args)-1], "off"):
+		return []Finding{{Entry: ProtectionOff, Target: "Windows Firewall"}}
+	}
+	return nil
 }
 
 // regVerbs are reg.exe's subcommands that change the registry.

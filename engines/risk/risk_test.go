@@ -93,6 +93,22 @@ func TestCommands(t *testing.T) {
 		{`powershell.exe -Command "Get-Service | Where-Object {$_.Status -eq 'Running'}"`, ""},
 		{`powershell 'Set-Service -Name "Windows Update" -StartupType Disabled'`, "system-service"},
 		{`powershell 'Get-MpPreference | Select-Object -ExpandProperty ExclusionPath'`, ""},
+		// Defender weakened: an exclusion (mthis-netdiag #151), real-time
+		// monitoring off; reading the preferences or turning a check on
+		// is not.
+		{`powershell 'Add-MpPreference -ExclusionPath "/c/Users/Mischa\.claude"'`, "protection-off"},
+		{`powershell.exe -Command "Set-MpPreference -DisableRealtimeMonitoring $true"`, "protection-off"},
+		{`powershell.exe -Command "Set-MpPreference -DisableRealtimeMonitoring $false"`, ""},
+		{`powershell.exe -Command "Set-MpPreference -SignatureUpdateInterval 4"`, ""},
+		{"sudo spctl --master-disable", "protection-off"},
+		{"spctl --assess -v /Applications/X.app", ""},
+		{"sudo setenforce 0", "protection-off"},
+		{"sudo setenforce 1", ""},
+		{"sudo ufw disable", "protection-off"},
+		{"sudo ufw allow 22/tcp", ""},
+		{"netsh advfirewall set allprofiles state off", "protection-off"},
+		{"netsh advfirewall show allprofiles", ""},
+		{"csrutil status", ""},
 		// PowerShell scripts' native commands are read too.
 		{`powershell.exe -Command "cd 'C:\\M'; git commit --no-verify -F msg.txt 2>&1 | Select-Object -First 30"`, "no-verify"},
 		{`powershell.exe -Command "cd 'C:\\M'; git log --oneline -1"`, ""},
@@ -1182,5 +1198,25 @@ func TestSudoGate(t *testing.T) {
 		if got := SudoGate(Call{Tool: "Bash", Command: cmd}); got != want {
 			t.Errorf("SudoGate(%q) = %v, want %v", cmd, got, want)
 		}
+	}
+}
+
+// TestProtectionOffCover: each excluded path is its own finding, and an
+// instruction (a picked option) that names one covers that one only
+// (mthis-netdiag #149 covered, #151 and #152 not).
+func TestProtectionOffCover(t *testing.T) {
+	fs := Check(Call{Tool: "Bash", Command: `powershell 'Add-MpPreference -ExclusionPath "C:\Program Files\Git","C:\Users\m\AppData\Local\Temp"'`, ProjectDir: "/c/Users/m/proj"})
+	if len(fs) != 2 || fs[0].Entry != ProtectionOff || fs[1].Entry != ProtectionOff {
+		t.Fatalf("findings %s, want two protection-off", idsOf(fs))
+	}
+	picked := []Instruction{{Text: "Option 5: Add Git Bash to Windows Defender Exclusions. Since antivirus is enabled, exclude Git Bash from scanning: Add-MpPreference -ExclusionPath \"C:\\Program Files\\Git\""}}
+	if !Covered(fs[0], picked) {
+		t.Errorf("the picked option naming %q does not cover it", fs[0].Target)
+	}
+	if Covered(fs[1], picked) {
+		t.Errorf("the picked option covers %q, which it does not name", fs[1].Target)
+	}
+	if !Covered(Finding{Entry: ProtectionOff, Target: "Gatekeeper"}, []Instruction{{Text: "please disable gatekeeper so the app opens"}}) {
+		t.Error("a prompt asking to disable Gatekeeper does not cover it")
 	}
 }
