@@ -320,6 +320,25 @@ func TestFailLoopSameFailureOtherMeans(t *testing.T) {
 				s.editFile(p, fmt.Sprint(i), fmt.Sprint(i+1))
 			}
 		}},
+		// ext-pxappraisal, calls 16-64: every Edit refused as the file
+		// changed since it was read, right after a fresh Read, whichever
+		// file: the third refusal is a loop across the files.
+		{"writes refused as changed since read, three files, each after a fresh Read", 6, []string{"3 calls failed with the same failure", "the file changed on disk after it was read", "changes these files on disk"}, func(s *sim, p string) {
+			for i := range 3 {
+				f := fmt.Sprintf("%s/src/f%d.js", s.project, i)
+				s.readFile(f, "export const a = 1\n", nil)
+				s.fail("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "a = 1", "new_string": "a = 2"}), "File has been unexpectedly modified. Read it again before attempting to write it.")
+			}
+		}},
+		{"a write refused as changed since read, twice, each cured by a fresh Read", 0, nil, func(s *sim, p string) {
+			for i := range 2 {
+				f := fmt.Sprintf("%s/src/f%d.js", s.project, i)
+				s.readFile(f, "export const a = 1\n", nil)
+				s.fail("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "a = 1", "new_string": "a = 2"}), "<tool_use_error>File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.</tool_use_error>")
+				s.readFile(f, "export const a = 1\n", nil)
+				s.editFile(f, "a = 1", "a = 2")
+			}
+		}},
 		// ext-harnesslab, calls 24-25 and 31-32: the CLI's auto mode
 		// refuses a wrapper prefixed to every command, its reason worded
 		// anew each time; the second refusal is a loop, whatever ran.

@@ -34,6 +34,9 @@ func FailureKey(text string) string {
 	if classifierDenied(text) {
 		return ClassifierKey
 	}
+	if changedSinceRead(text) {
+		return ChangedKey
+	}
 	return scanFailure(text, nil)
 }
 
@@ -46,6 +49,12 @@ func FailureKey(text string) string {
 func classifierDenied(text string) bool {
 	head := strings.TrimPrefix(strings.TrimSpace(text), "Error: ")
 	return strings.HasPrefix(head, "Permission for this action was denied by the Claude Code auto mode classifier")
+}
+
+// changedSinceRead tells the CLI's refusal of a write to a file that
+// changed on disk after the agent read it.
+func changedSinceRead(text string) bool {
+	return len(text) <= 300 && (strings.Contains(text, "File has been unexpectedly modified") || strings.Contains(text, "File has been modified since read"))
 }
 
 // PromptKey is the key of a command whose output ends at a question it
@@ -419,6 +428,9 @@ const (
 	MissingScriptKey = "npm finds no such script in the package.json where it runs"
 	// NoChangeKey: an Edit whose new_string is its old_string.
 	NoChangeKey = "an Edit whose new text is the same as the old"
+	// ChangedKey: a write the CLI refused because the file changed on
+	// disk since it was read, whichever file.
+	ChangedKey = "the file changed on disk after it was read"
 	// ClassifierKey: a call the CLI's auto-mode classifier denied.
 	ClassifierKey = "denied by Claude Code's auto-mode classifier"
 )

@@ -39,6 +39,11 @@ func TestFailureKey(t *testing.T) {
 		// Classes whose words say what failed, whatever command met them.
 		{"Exit code 1\nsudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper\nsudo: a password is required", "sudo cannot ask for the password"},
 		{"sudo: no tty present and no askpass program specified", "sudo cannot ask for the password"},
+		// The CLI refusing a write to a file changed since it was read,
+		// both wordings, whichever file (ext-pxappraisal, ext-omega).
+		{"File has been unexpectedly modified. Read it again before attempting to write it.", "the file changed on disk after it was read"},
+		{"<tool_use_error>File has been modified since read, either by the user or by a linter. Read it again before attempting to write it.</tool_use_error>", "the file changed on disk after it was read"},
+		{"<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>", ""},
 		// The CLI's auto mode refusing a call: one long line, its reason
 		// worded anew each time (ext-harnesslab #24).
 		{"Error: Permission for this action was denied by the Claude Code auto mode classifier. Reason: `rtk` is an unknown wrapper prefixed onto `npm run build`, masking what actually executes from the classifier — a safety-check bypass pattern.. If you have other tasks that don't depend on this action, continue working on those. IMPORTANT: You *may* attempt to accomplish this action using other tools that might naturally be used to accomplish this goal, e.g. using head instead of cat. But you *should not* attempt to work around this denial in malicious ways.", "denied by Claude Code's auto-mode classifier"},

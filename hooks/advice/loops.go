@@ -277,6 +277,8 @@ func failLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 		}
 		if n, ok := settledNext[f.Key]; ok && sev != Hard {
 			next = n
+		} else if n, ok := keyedNext[f.Key]; ok && sev != Hard {
+			next = n
 		}
 		return withGist(finish(KindFailLoop, sev, nums, "%d calls failed with %s (calls %s: %s), %s%s. The error: %s.%s Next step: %s",
 			f.Count, common, callList(f.Events), calls, changed, who, fp, chronic, next),
@@ -370,6 +372,12 @@ var settledNext = map[string]string{
 	loops.MissingScriptKey: "npm runs the scripts of the package.json in the directory it runs in, and that one has none of these (the same error for each script asked): find the package.json that defines them and run from its directory (cd there, or npm --prefix <dir> run <script>) instead of running them again here.",
 	loops.BrewLatestKey:    "Homebrew's package is at the version installed, so brew update, upgrade or reinstall get the same one however they are run; tell the user the newer release is not in Homebrew yet (or name the package's own updater) instead of trying brew again.",
 	loops.RulesKey:         "the remote's rules refuse what the push carries (a secret in a commit, a protected branch); a new commit on top does not take a secret out of the commits already made: read which commit and path the error names, and rewrite that commit or ask the user before pushing again.",
+}
+
+// keyedNext is the next step for a keyed failure that retries can change
+// but that the keys of different calls show is not the call's own.
+var keyedNext = map[string]string{
+	loops.ChangedKey: "something changes these files on disk between your Read and your write (an editor or a formatter on save, a sync, a line-ending conversion), and a fresh Read before each Edit has not stopped it: stop sending Edits that the CLI refuses; write the change in one step (one command or script that reads and writes the file) and Read the file after to check it, and tell the user what keeps changing the files if you can see it.",
 }
 
 // portTaken words a server run in the foreground again whose last run
