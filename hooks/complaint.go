@@ -51,7 +51,8 @@ var (
 // the words people use right after a claim of a fix: "still not working",
 // "I still cant see it", "still same colors", "is still wrong", "still
 // says ap mode", and the same in French, Spanish, German, Portuguese and
-// Chinese ("toujours pas", "todavía no", "immer noch nicht", "还是不行").
+// Chinese ("toujours pas", "todavía no", "immer noch nicht", "还是不行");
+// Korean is koreanPersistsRe's.
 // "still" alone is no report ("we still need a footer", "do we still have
 // these links"): it must be followed at once by a negation or a word of
 // failure.
@@ -65,15 +66,45 @@ var persistsRe = sync.OnceValue(func() *regexp.Regexp {
 		`|\b(?:errors?|issues?|problems?)\s+(?:still\s+)?(?:persists?|continues?|remains?)\b`)
 })
 
+// koreanPersistsRe matches a Korean report that the result did not come:
+// "근데도 안돼" (even so it doesn't work), "안 없어진거 같은데" (it doesn't
+// seem gone), "왜 안 지워지는지" (why it isn't deleted), "제거가 안되는데"
+// (the removal doesn't happen) (ext-adminfilter #47, #90, #97, the
+// thirty-fourth set, marked by both judges). A bare "안돼" is also
+// "don't!", so it counts only after "still" (아직도, 여전히) or "even so";
+// "아직 안" is "not yet" (ext-squeezelms #58, a new problem after "좋아");
+// "안 지워지게" (so that it is not deleted) asks.
+var koreanPersistsRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:아직도|여전히|그래도|근데도|그런데도)\s*(?:안|못)\s*\S` +
+		`|안\s*(?:(?:없어|지워|사라|고쳐)(?:[진졌]|지[는네])|바뀐|바뀌었|바뀌[는네])` +
+		`|(?:제거|삭제|수정|변경|적용|해결)(?:가|이)?\s*안\s*(?:되|돼|됐)`)
+})
+
 // stillWrong tells a prompt whose first sentence says something is still
 // wrong: further on, "still" is seldom the report ("ok while that deploys,
-// add a banner; we still dont have an agents page", ext-atlasgym).
+// add a banner; we still dont have an agents page", ext-atlasgym). A
+// Korean report often comes second, after what the user did ("다시 main
+// 브랜치로 돌아왔거든? 근데도 안돼"): there the first two sentences count.
 func stillWrong(head string) bool {
 	first := strings.TrimSpace(imageRefRe().ReplaceAllString(head, ""))
+	two := first
 	if m := sentenceEnd().FindStringIndex(first); m != nil {
 		first = first[:m[0]]
+		rest := two[m[1]:]
+		if n := sentenceEnd().FindStringIndex(rest); n != nil {
+			rest = rest[:n[0]]
+		}
+		two = two[:m[1]] + rest
 	}
-	return mayMatch(first, persistsWords) && persistsRe().MatchString(first)
+	if mayMatch(first, persistsWords) && persistsRe().MatchString(first) {
+		return true
+	}
+	return hasHangul(two) && koreanPersistsRe().MatchString(two)
+}
+
+// hasHangul tells a text with a Hangul syllable in it.
+func hasHangul(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return unicode.Is(unicode.Hangul, r) })
 }
 
 // imageRefRe matches the CLI's placeholder for a pasted image, which may

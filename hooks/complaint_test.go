@@ -381,6 +381,19 @@ func TestStillWrongAfterATurn(t *testing.T) {
 		{"still as a question", "do we still have these links in the README?", true, false},
 		{"still have no idea", "i still have no idea whether the data reaches the backend", true, false},
 		{"slash command alone", "/full-context", true, false},
+		// Korean says it with the result negated (ext-adminfilter #47,
+		// #90, #97, the thirty-fourth set, marked by both judges); a bare
+		// "안돼" forbids, and a question that names no result asks.
+		{"korean not gone", "클로드야 안 없어진거 같은데? 다시 확인해볼래?", true, true},
+		{"korean even so", "다시 main 브랜치로 돌아왔거든? 근데도 안돼 이유가 뭘까?", true, true},
+		{"korean removal does not happen", "완전히 새로고침을 해도 제거가 안되는데 캐시 삭제하는 법 좀 알려주라", true, true},
+		{"korean forbidding", "그건 안돼, 다른 방법으로 해줘", true, false},
+		{"korean asking it kept", "설정 파일은 안 지워지게 해줘", true, false},
+		{"korean not yet, a new problem", "좋아 그리고 지금 문제가 하나 있는데 답변은 볼 수 있는데 질문을 볼수가 없어. 아직 안나와.", true, false},
+		{"korean still", "여전히 안 나와, 다시 확인해줘", true, true},
+		{"korean further on", "좋아, 잘했어. 다음으로 로그인 화면을 봐줘. 아까 버튼이 안 바뀐건 괜찮아", true, false},
+		{"korean request", "필터 적용 버튼의 배경부분을 수정해야하는데 어디 부분인지 파악 좀 해볼래?", true, false},
+		{"korean, no change in the turn", "클로드야 안 없어진거 같은데?", false, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := newSim(t)
