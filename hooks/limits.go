@@ -267,6 +267,12 @@ func (s *session) covered(l state.Limit) bool {
 		return false
 	}
 	for _, p := range s.w.Risk.Prompts {
+		if l.Source == fromRequest && strings.HasPrefix(strings.TrimSpace(p), l.Text) {
+			// The prompt that left the step out does not ask for it:
+			// what it holds beyond its request is what the user pasted
+			// (a diff whose lines speak of pushes, procrypto-gcp #98).
+			continue
+		}
 		if risk.Lifts(limitOf(l), p) {
 			return true
 		}

@@ -248,6 +248,14 @@ func TestCommitAskedPushNot(t *testing.T) {
 		{"the next prompt", "", "commit the changes", "looks good", 0},
 		{"project pushes", "After each commit, push to the feature branch.", "commit the changes", "", 0},
 		{"project silent", "Use tabs.", "commit the changes", "", 1},
+		// A question about what was done asks for no push
+		// (procrypto-gcp #98-#99, marked by judges W and X); one that
+		// asks for a step, or a later request, does.
+		{"a status question", "", "has this been committed", "", 1},
+		{"a status question, a diff pasted under it", "", "has this been committed Update(README.md)\n  ⎿  Added 2 lines\n      30 +- Push to `main` → staging", "", 1},
+		{"a status question, then a request", "", "has this been committed? push it if not", "", 0},
+		{"a question about the push", "", "did you push all the changes ?", "", 0},
+		{"a request as a question", "", "can you push this?", "", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)
@@ -264,7 +272,7 @@ func TestCommitAskedPushNot(t *testing.T) {
 			if n := s.countObserved("instruction"); n != tc.want {
 				t.Fatalf("instruction advisories %d, want %d: %q", n, tc.want, s.observed)
 			}
-			if tc.want == 1 && !strings.Contains(s.observed[0], `runs git push, but the user asked only: "`+tc.prompt+`"`) {
+			if asked, _, _ := strings.Cut(tc.prompt, "\n"); tc.want == 1 && !strings.Contains(s.observed[0], `runs git push, but the user asked only: "`+asked+`"`) {
 				t.Errorf("advisory = %q", s.observed[0])
 			}
 		})

@@ -1425,7 +1425,22 @@ var pushWords = []string{"push", "pr", "prs", "pull", "ship", "deploy", "publish
 // holds until the next prompt; questions set none.
 func RequestLimits(text string) []Limit {
 	var commit string
-	for _, s := range sentences(text) {
+	ss := sentences(text)
+	if len(ss) > 0 && statusQuestion(words(ss[0][1])) {
+		// "has this been committed" asks what was done, not for more:
+		// a push after it answers by acting (procrypto-gcp #98: README
+		// committed and pushed straight to main, marked by judges W and
+		// X). A later sentence may still ask for the push ("push it if
+		// not"); what the user pasted after the question (a diff whose
+		// lines speak of pushes) does not.
+		for _, s := range ss[1:] {
+			if asksTo(words(s[1]), "push", "pr", "ship", "publish", "deploy", "sync") {
+				return nil
+			}
+		}
+		return []Limit{{Class: NoPush, Text: ss[0][0]}}
+	}
+	for _, s := range ss {
 		if strings.HasSuffix(s[0], "?") {
 			continue
 		}
@@ -1441,6 +1456,25 @@ func RequestLimits(text string) []Limit {
 		return nil
 	}
 	return []Limit{{Class: NoPush, Text: commit}}
+}
+
+// statusQuestion tells a sentence that asks whether something was
+// committed ("has this been committed"), opened by the auxiliary of a
+// question about what is, not by one that asks for a step ("can you
+// commit this?"), and naming no push or remote: "did you push all the
+// changes?" asks to have them pushed if they are not (openshrooly #200),
+// as a request to commit that names the push asks for it.
+func statusQuestion(ws []string) bool {
+	if len(ws) < 2 {
+		return false
+	}
+	switch ws[0] {
+	case "has", "have", "did", "was", "were", "is", "are":
+	default:
+		return false
+	}
+	return slices.ContainsFunc(ws[1:], func(w string) bool { return strings.HasPrefix(w, "commit") }) &&
+		!slices.ContainsFunc(ws[1:], func(w string) bool { return hasPrefix(w, pushWords) })
 }
 
 // SaysPush tells whether a text speaks of pushing at all ("push", "pushes",
@@ -1462,10 +1496,14 @@ var leadWords = map[string]bool{"ok": true, "okay": true, "alright": true, "now"
 // asksToCommit tells a sentence that asks for a commit: "commit" as its
 // verb, first after the fillers ("please commit", "ok, commit it") or after
 // "and"/"then" ("fix the typo and commit").
-func asksToCommit(ws []string) bool {
+func asksToCommit(ws []string) bool { return asksTo(ws, "commit") }
+
+// asksTo tells a sentence that asks for one of verbs: the verb first after
+// the fillers, or after "and"/"then".
+func asksTo(ws []string, verbs ...string) bool {
 	lead := true
 	for i, w := range ws {
-		if w == "commit" && (lead || i > 0 && (ws[i-1] == "and" || ws[i-1] == "then")) {
+		if slices.Contains(verbs, w) && (lead || i > 0 && (ws[i-1] == "and" || ws[i-1] == "then")) {
 			return true
 		}
 		if !fillers[w] && !leadWords[w] {
