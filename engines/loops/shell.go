@@ -79,12 +79,27 @@ func shellKey(command, dir string) (key string, view View, writes shellWrites) {
 	if dir == "" {
 		n.dir = ""
 	}
-	parts := make([]string, 0, len(f.Stmts))
+	key, view = n.stmts(f.Stmts)
+	switch view {
+	case ViewTail:
+		key = "[tail] " + key
+	case ViewHead:
+		key = "[head] " + key
+	}
+	return key, view, writes
+}
+
+// stmts writes a command's statements joined by "; ", and the view of the
+// last when the ones before it only change directory or wait (cd x; sleep
+// 30; tail log). A wait before the last statement is left out: sleep 30;
+// tail log is sleep 30 && tail log.
+func (n shellNorm) stmts(stmts []*syntax.Stmt) (string, View) {
+	parts := make([]string, 0, len(stmts))
+	view := ViewNone
 	allCd := true
-	for i, st := range f.Stmts {
-		last := i == len(f.Stmts)-1
+	for i, st := range stmts {
+		last := i == len(stmts)-1
 		if !last && isWait(st) {
-			// sleep 30; tail log is sleep 30 && tail log.
 			continue
 		}
 		p, v := n.stmt(st, last && allCd)
@@ -94,14 +109,7 @@ func shellKey(command, dir string) (key string, view View, writes shellWrites) {
 		}
 		allCd = allCd && isCd(st)
 	}
-	key = strings.Join(parts, "; ")
-	switch view {
-	case ViewTail:
-		key = "[tail] " + key
-	case ViewHead:
-		key = "[head] " + key
-	}
-	return key, view, writes
+	return strings.Join(parts, "; "), view
 }
 
 // maxShellWritesInput bounds the command parsed for its writes alone.

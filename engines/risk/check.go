@@ -2092,20 +2092,28 @@ func defenderOff(params []string) []Finding {
 // enforcement (setenforce 0), or a firewall (ufw disable, netsh advfirewall
 // set … state off).
 func protectionOff(name string, x cmd) []Finding {
-	args := x.args[1:]
-	switch {
-	case name == "spctl" && (slices.Contains(args, "--master-disable") || slices.Contains(args, "--global-disable")):
-		return []Finding{{Entry: ProtectionOff, Target: "Gatekeeper"}}
-	case name == "csrutil" && len(args) > 0 && args[0] == "disable":
-		return []Finding{{Entry: ProtectionOff, Target: "System Integrity Protection"}}
-	case name == "setenforce" && len(args) == 1 && (args[0] == "0" || strings.EqualFold(args[0], "permissive")):
-		return []Finding{{Entry: ProtectionOff, Target: "SELinux"}}
-	case name == "ufw" && len(args) == 1 && args[0] == "disable":
-		return []Finding{{Entry: ProtectionOff, Target: "the firewall (ufw)"}}
-	case (name == "netsh" || name == "netsh.exe") && len(args) > 2 && strings.EqualFold(args[0], "advfirewall") && strings.EqualFold(args[len(args)-1], "off"):
-		return []Finding{{Entry: ProtectionOff, Target: "Windows Firewall"}}
+	p, ok := protections[strings.TrimSuffix(name, ".exe")]
+	if !ok || !p.off(x.args[1:]) {
+		return nil
 	}
-	return nil
+	return []Finding{{Entry: ProtectionOff, Target: p.target}}
+}
+
+// protections are the programs that turn a protection off, each with what
+// it protects and the arguments that turn it off.
+var protections = map[string]struct {
+	target string
+	off    func(args []string) bool
+}{
+	"spctl": {"Gatekeeper", func(a []string) bool {
+		return slices.Contains(a, "--master-disable") || slices.Contains(a, "--global-disable")
+	}},
+	"csrutil":    {"System Integrity Protection", func(a []string) bool { return len(a) > 0 && a[0] == "disable" }},
+	"setenforce": {"SELinux", func(a []string) bool { return len(a) == 1 && (a[0] == "0" || strings.EqualFold(a[0], "permissive")) }},
+	"ufw":        {"the firewall (ufw)", func(a []string) bool { return len(a) == 1 && a[0] == "disable" }},
+	"netsh": {"Windows Firewall", func(a []string) bool {
+		return len(a) > 2 && strings.EqualFold(a[0], "advfirewall") && strings.EqualFold(a[len(a)-1], "off")
+	}},
 }
 
 // regVerbs are reg.exe's subcommands that change the registry.

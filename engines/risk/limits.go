@@ -1427,18 +1427,7 @@ func RequestLimits(text string) []Limit {
 	var commit string
 	ss := sentences(text)
 	if len(ss) > 0 && statusQuestion(words(ss[0][1])) {
-		// "has this been committed" asks what was done, not for more:
-		// a push after it answers by acting (procrypto-gcp #98: README
-		// committed and pushed straight to main, marked by judges W and
-		// X). A later sentence may still ask for the push ("push it if
-		// not"); what the user pasted after the question (a diff whose
-		// lines speak of pushes) does not.
-		for _, s := range ss[1:] {
-			if asksTo(words(s[1]), "push", "pr", "ship", "publish", "deploy", "sync") {
-				return nil
-			}
-		}
-		return []Limit{{Class: NoPush, Text: ss[0][0]}}
+		return statusLimits(ss)
 	}
 	for _, s := range ss {
 		if strings.HasSuffix(s[0], "?") {
@@ -1456,6 +1445,22 @@ func RequestLimits(text string) []Limit {
 		return nil
 	}
 	return []Limit{{Class: NoPush, Text: commit}}
+}
+
+// statusLimits are what a prompt that opens with a status question
+// ("has this been committed") leaves out: the push. It asks what was
+// done, not for more: a push after it answers by acting (procrypto-gcp
+// #98: README committed and pushed straight to main, marked by judges W
+// and X). A later sentence may still ask for the push ("push it if not");
+// what the user pasted after the question (a diff whose lines speak of
+// pushes) does not.
+func statusLimits(ss [][2]string) []Limit {
+	for _, s := range ss[1:] {
+		if asksTo(words(s[1]), "push", "pr", "ship", "publish", "deploy", "sync") {
+			return nil
+		}
+	}
+	return []Limit{{Class: NoPush, Text: ss[0][0]}}
 }
 
 // statusQuestion tells a sentence that asks whether something was

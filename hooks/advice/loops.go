@@ -321,12 +321,10 @@ func toolLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 			c.show(f.Target), plural(f.Count, "time"), callList(f.Events), who, chronic, next),
 			"it ran %s %d× with nothing changed between%s", Quote(f.Target, 60), f.Count, again)
 	}
+	if f.Polled && f.Cycle <= 1 {
+		return pollText(f, w)
+	}
 	switch {
-	case f.Polled && f.Cycle <= 1:
-		what = fmt.Sprintf("The same %s poll, latest %s, waited and then looked %s running and saw the same thing each time", Clean(f.Tool, 80), target, plural(f.Count, "time"))
-		if sev != Hard {
-			next = "what it waits for is not moving: check that the job is alive and working (its process and CPU, an error in its own log, output held in a buffer) instead of waiting again; tell the user if it is stuck."
-		}
 	case f.Empty:
 		what = fmt.Sprintf("The %s call %s printed nothing, %s running%s", Clean(f.Tool, 80), target, plural(f.Count, "time"), strings.TrimSuffix(respelled, ","))
 		if sev != Hard {
@@ -345,14 +343,24 @@ func toolLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 	}
 	gist := fmt.Sprintf("it ran the same %s call (%s) %d× with the same result", Clean(f.Tool, 40), short, f.Count)
 	switch {
-	case f.Polled && f.Cycle <= 1:
-		gist = fmt.Sprintf("it polled %s %d× and saw the same thing each time", short, f.Count)
 	case f.Empty:
 		gist = fmt.Sprintf("the %s call %s printed nothing, %d× running", Clean(f.Tool, 40), short, f.Count)
 	case f.Cycle > 1:
 		gist = fmt.Sprintf("a cycle of %d calls repeated %d× with the same results", f.Cycle, f.Count)
 	}
 	return withGist(finish(KindToolLoop, sev, nums, "%s (calls %s)%s.%s Next step: %s", what, callList(f.Events), who, chronic, next), "%s%s", gist, again)
+}
+
+// pollText words a tool-loop of one shell poll that sleeps and then looks
+// (Finding.Polled): what it waits for is not moving.
+func pollText(f loops.Finding, w loopWords) Advisory {
+	next := w.next
+	if w.sev != Hard {
+		next = "what it waits for is not moving: check that the job is alive and working (its process and CPU, an error in its own log, output held in a buffer) instead of waiting again; tell the user if it is stuck."
+	}
+	return withGist(finish(KindToolLoop, w.sev, w.nums, "The same %s poll, latest %s, waited and then looked %s running and saw the same thing each time (calls %s)%s.%s Next step: %s",
+		Clean(f.Tool, 80), w.target, plural(f.Count, "time"), callList(f.Events), w.who, w.chronic, next),
+		"it polled %s %d× and saw the same thing each time%s", w.short, f.Count, w.again)
 }
 
 // silentOutcome words a fail-loop whose calls printed no error of their
