@@ -434,7 +434,7 @@ func namesServer(stems []string, tool string) bool {
 	if !ok {
 		return false
 	}
-	for _, w := range strings.FieldsFunc(strings.ToLower(server), func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+	for _, w := range drift.ToolWords(server) {
 		if slices.Contains(stems, drift.Stem(w)) {
 			return true
 		}

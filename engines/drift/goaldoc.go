@@ -57,7 +57,7 @@ func NamesTool(goal, tool string) bool {
 	}
 	goalWords := strings.FieldsFunc(strings.ToLower(goal), func(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') })
 	n := 0
-	for _, w := range strings.FieldsFunc(strings.ToLower(server+"_"+op), func(r rune) bool { return r == '_' || r == '-' || r == '.' }) {
+	for _, w := range ToolWords(server + "_" + op) {
 		if len(w) < 3 {
 			continue
 		}
@@ -67,4 +67,11 @@ func NamesTool(goal, tool string) bool {
 		n++
 	}
 	return n >= 2
+}
+
+// ToolWords splits a part of an MCP tool's name (its server, its
+// operation) into its lower-case words at _, - and . ("chrome-devtools" →
+// chrome, devtools).
+func ToolWords(name string) []string {
+	return strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '_' || r == '-' || r == '.' })
 }

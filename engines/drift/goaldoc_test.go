@@ -2,6 +2,7 @@ package drift
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -61,6 +62,22 @@ func TestNamesTool(t *testing.T) {
 	} {
 		if got := NamesTool(tc.goal, tc.tool); got != tc.want {
 			t.Errorf("NamesTool(%q, %q) = %v, want %v", tc.goal, tc.tool, got, tc.want)
+		}
+	}
+}
+
+// TestToolWords: an MCP tool name's part splits at _, - and . into lower-case words.
+func TestToolWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"chrome-devtools":    "chrome devtools",
+		"Serena":             "serena",
+		"claude_ai.Notion":   "claude ai notion",
+		"list_pages":         "list pages",
+		"":                   "",
+		"__double--dash..x_": "double dash x",
+	} {
+		if got := strings.Join(ToolWords(in), " "); got != want {
+			t.Errorf("ToolWords(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
