@@ -3,6 +3,7 @@ package hooks
 import (
 	"cmp"
 	"encoding/json"
+	"path"
 	"slices"
 	"strings"
 
@@ -39,10 +40,17 @@ type riskInput struct {
 		NewString string `json:"new_string"`
 	} `json:"edits"`
 	// Path, Query and SQL are MCP servers' names for a file tool's file
-	// and a database tool's query (mcpAs).
-	Path  string `json:"path"`
-	Query string `json:"query"`
-	SQL   string `json:"sql"`
+	// and a database tool's query (mcpAs). PathInProject, Text, OldText
+	// and NewText are the JetBrains server's: a file relative to the
+	// project, the text create_new_file writes, what replace_text_in_file
+	// replaces.
+	Path          string `json:"path"`
+	PathInProject string `json:"pathInProject"`
+	Text          string `json:"text"`
+	OldText       string `json:"oldText"`
+	NewText       string `json:"newText"`
+	Query         string `json:"query"`
+	SQL           string `json:"sql"`
 	// Plan is ExitPlanMode's plan.
 	Plan string `json:"plan"`
 }
@@ -58,7 +66,7 @@ func mcpAs(tool string, in *riskInput) string {
 		return ""
 	}
 	has := func(ws ...string) bool { return mcpSays(tool, ws...) }
-	file := in.FilePath != "" || in.Path != ""
+	file := in.FilePath != "" || in.Path != "" || in.PathInProject != ""
 	for _, k := range []struct {
 		as   string
 		ok   bool
@@ -497,11 +505,20 @@ func (s *session) readCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 		if tool, name = mcpAs(tool, &in), tool; tool == "" {
 			return c, in, false
 		}
-		in.FilePath = cmp.Or(in.FilePath, in.Path)
 	}
 	project := s.w.ProjectDir
 	if project == "" {
 		project = p.Cwd
+	}
+	if name != "" {
+		// An MCP server's file tool (ext-actiondropdown #17: the
+		// JetBrains server's create_new_file made the file #35 deleted).
+		in.FilePath = cmp.Or(in.FilePath, in.Path)
+		if in.FilePath == "" && in.PathInProject != "" && project != "" {
+			in.FilePath = path.Join(project, in.PathInProject)
+		}
+		in.Content = cmp.Or(in.Content, in.Text)
+		in.OldString, in.NewString = cmp.Or(in.OldString, in.OldText), cmp.Or(in.NewString, in.NewText)
 	}
 	c = risk.Call{Tool: tool, Name: name, Command: in.Command, NoSandbox: in.NoSandbox, FilePath: risk.SlashPath(in.FilePath), ProjectDir: risk.SlashPath(project), Root: s.env.FSRoot}
 	switch tool {
@@ -564,7 +581,9 @@ func (s *session) forgetRead(p *Payload) {
 func (s *session) riskRemember(p *Payload, c risk.Call) {
 	r := s.riskState()
 	var made []string
-	switch p.ToolName {
+	// What the call does as the catalogue reads it: an MCP server's file
+	// tool writes as Write does (mcpAs).
+	switch c.Tool {
 	case "Bash":
 		r.Stashed = r.Stashed || risk.Stashes(c)
 		made = risk.Creates(c)

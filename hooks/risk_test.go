@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/djinn-cc/djinn/engines/risk"
 	"github.com/djinn-cc/djinn/hooks/advice"
 	"github.com/djinn-cc/djinn/settings"
 )
@@ -1073,6 +1074,32 @@ func TestRiskDefenderExclusion(t *testing.T) {
 			}
 			if tc.want > 0 && !strings.Contains(logged[0], "protection-off") {
 				t.Errorf("advisory does not name protection-off: %q", logged[0])
+			}
+		})
+	}
+}
+
+// TestRiskOwnFileFromAnMCPTool: a file an MCP server's file tool created
+// (the JetBrains server's create_new_file, its path relative to the
+// project) is among the session's own, whose deletion is no risk
+// (ext-actiondropdown #17, #35, labelled false by both judges of the
+// thirty-fifth set); a tool that only reads a file makes none.
+func TestRiskOwnFileFromAnMCPTool(t *testing.T) {
+	for _, tc := range []struct {
+		tool string
+		want bool
+	}{
+		{"mcp__jetbrains__create_new_file", true},
+		{"mcp__jetbrains__get_file_text_by_path", false},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("build an action dropdown component")
+			s.tool(tc.tool, jsonStr(map[string]any{"pathInProject": "src/dropdown/dropdown.scss", "text": ".dropdown {}\n", "overwrite": false}), map[string]any{"content": []any{map[string]any{"type": "text", "text": "ok"}}})
+			w := s.window()
+			own := w.Risk != nil && slices.Contains(w.Risk.Written, risk.SlashPath(s.project+"/src/dropdown/dropdown.scss"))
+			if own != tc.want {
+				t.Errorf("created file among the session's own: %v, want %v (%+v)", own, tc.want, w.Risk)
 			}
 		})
 	}
