@@ -1220,3 +1220,21 @@ func TestProtectionOffCover(t *testing.T) {
 		t.Error("a prompt asking to disable Gatekeeper does not cover it")
 	}
 }
+
+// TestUnusedCover: a request to delete what a change leaves unused covers
+// deleting a file or a tree (ext-actiondropdown #97, in Russian); one that
+// only names unused code, or deletes something else, does not.
+func TestUnusedCover(t *testing.T) {
+	f := Finding{Entry: RmFile, Target: "client/src/pages/bankAccounts/bankAccountsPage.scss"}
+	for text, want := range map[string]bool{
+		"замени на странице BankAccountsPage.tsx `bank-accounts-page__last-sync` с новым дропдаун меню, то что будет неиспользовать в старой реализации удали": true,
+		"swap in the new dropdown and remove anything unused": true,
+		"fix the unused variable warnings":                    false,
+		"remove the old button from the page":                 false,
+		"удали старую кнопку":                                 false,
+	} {
+		if got := Covered(f, []Instruction{{Text: text}}); got != want {
+			t.Errorf("Covered(rm-file, %q) = %v, want %v", text, got, want)
+		}
+	}
+}
