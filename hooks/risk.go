@@ -108,6 +108,11 @@ func (s *session) riskPrompt(p *Payload) {
 		// "Option 1 of course": what the agent offered as option 1 is
 		// what the person asked for.
 		s.keepPrompt(opt)
+	} else if q := risk.LastQuestion(s.w.LastAssistant); q != "" && risk.GoAhead(t) {
+		// "yes" to "Should I delete Concept_Clarification.md now?": the
+		// question is what the person said yes to (ext-splicepricing
+		// #32, labelled false by both judges of the thirty-fifth set).
+		s.keepPrompt(q)
 	}
 	s.limitsFromPrompt(t)
 	if l, ok := risk.ShellInstead(t, s.declinedBash()); ok {

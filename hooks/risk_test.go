@@ -1104,3 +1104,30 @@ func TestRiskOwnFileFromAnMCPTool(t *testing.T) {
 		})
 	}
 }
+
+// TestRiskYesToTheQuestion: a short yes answers the question that ends the
+// agent's last message, and a step it names is asked for
+// (ext-splicepricing #32: "Should I delete Concept_Clarification.md…?",
+// "yes", labelled false by both judges of the thirty-fifth set); a yes to
+// another question asks for nothing else.
+func TestRiskYesToTheQuestion(t *testing.T) {
+	for _, tc := range []struct {
+		name, question string
+		want           int
+	}{
+		{"the question names the step", "The branch is rebased on main.\n\nShall I force-push the rebased branch?", 0},
+		{"another question", "The branch is rebased on main.\n\nShall I update the changelog too?", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Risk = settings.Observe
+			s.userPrompt("rebase the feature branch on main")
+			s.run(&Payload{HookEventName: Stop, LastAssistantMessage: tc.question})
+			s.userPrompt("yes")
+			s.tool("Bash", jsonStr(map[string]any{"command": "git push --force origin feature"}), bashOut("+ 1a2b3c4...5d6e7f8 feature -> feature (forced update)"))
+			if n := s.riskCount("git-push-force"); n != tc.want {
+				t.Errorf("git-push-force advisories: %d, want %d (%q)", n, tc.want, s.riskLogged())
+			}
+		})
+	}
+}

@@ -93,3 +93,22 @@ func offeredOptions(message string) map[int]string {
 	}
 	return out
 }
+
+// LastQuestion is the last sentence of an agent's message that asks the
+// person something (it ends in "?"), "" when its last paragraph asks
+// nothing: a short yes after it answers that question, not one asked
+// further up.
+func LastQuestion(message string) string {
+	paras := strings.Split(strings.TrimSpace(message), "\n\n")
+	last := strings.TrimSpace(paras[len(paras)-1])
+	if !strings.Contains(last, "?") {
+		return ""
+	}
+	ss := sentences(last)
+	for i := len(ss) - 1; i >= 0; i-- {
+		if strings.HasSuffix(ss[i][0], "?") {
+			return ss[i][0]
+		}
+	}
+	return ""
+}

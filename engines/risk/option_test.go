@@ -66,3 +66,19 @@ func TestPickedOptionCovers(t *testing.T) {
 		t.Errorf("rm -rf .git covered by the option not picked: %q", other)
 	}
 }
+
+// TestLastQuestion: the question a short yes answers is the last one of
+// the message's last paragraph; a message that ends without one asks
+// nothing.
+func TestLastQuestion(t *testing.T) {
+	for msg, want := range map[string]string{
+		"Combined `CLAUDE.md` created with:\n- pricing\n- schema\n\nShould I delete `Concept_Clarification.md` now that everything is consolidated, or keep it as a backup?": "Should I delete `Concept_Clarification.md` now that everything is consolidated, or keep it as a backup?",
+		"Want me to push? I can also open the PR.\n\nDone. The tests pass.":                                                                                                  "",
+		"Two things changed. Shall I force-push the rebased branch? It rewrites origin.":                                                                                     "Shall I force-push the rebased branch?",
+		"": "",
+	} {
+		if got := LastQuestion(msg); got != want {
+			t.Errorf("LastQuestion(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}
