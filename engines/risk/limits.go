@@ -313,7 +313,7 @@ func ParseLimits(text string) []Limit {
 		}
 		out = append(out, l)
 	}
-	for _, s := range sentences(text) {
+	for _, s := range sentences(outsideFences(text)) {
 		if strings.HasSuffix(s[0], "?") {
 			continue
 		}
@@ -1480,6 +1480,31 @@ func statusQuestion(ws []string) bool {
 	}
 	return slices.ContainsFunc(ws[1:], func(w string) bool { return strings.HasPrefix(w, "commit") }) &&
 		!slices.ContainsFunc(ws[1:], func(w string) bool { return hasPrefix(w, pushWords) })
+}
+
+// outsideFences is text without its fenced blocks (``` … ```): what a
+// prompt holds between fences is pasted material, code, a log or a file's
+// contents, not the user's words to the agent ("!!!! DO NOT CHANGE !!!!"
+// heading a plan's list of fixed constraints, ext-harnessrestart #52,
+// labelled false by both judges of the thirty-fifth set). An unclosed
+// fence runs to the end.
+func outsideFences(text string) string {
+	if !strings.Contains(text, "```") {
+		return text
+	}
+	var b strings.Builder
+	in := false
+	for line := range strings.Lines(text) {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			in = !in
+			b.WriteString("\n")
+			continue
+		}
+		if !in {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }
 
 // SaysPush tells whether a text speaks of pushing at all ("push", "pushes",

@@ -357,3 +357,20 @@ func TestRequestLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestLimitsOutsideFences: what a prompt holds between code fences is
+// pasted material, not the user's words (ext-harnessrestart #52: "!!!! DO
+// NOT CHANGE !!!!" heading a plan's fixed constraints); the words around
+// the fences still set limits.
+func TestLimitsOutsideFences(t *testing.T) {
+	for text, want := range map[string]int{
+		"Implement the plan.\n\n## CONSTRAINTS\n```\n!!!! DO NOT CHANGE !!!!\n\n- React 19\n- Vite\n```\n": 0,
+		"Implement the plan.\n```\nconst x = 1\n```\nDon't change the public API.":                         1,
+		"Don't change the public API.":      1,
+		"Paste this:\n```\ndo not commit\n": 0,
+	} {
+		if got := ParseLimits(text); len(got) != want {
+			t.Errorf("ParseLimits(%q) = %+v, want %d limits", text, got, want)
+		}
+	}
+}
