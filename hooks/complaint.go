@@ -70,12 +70,13 @@ var persistsRe = sync.OnceValue(func() *regexp.Regexp {
 // "근데도 안돼" (even so it doesn't work), "안 없어진거 같은데" (it doesn't
 // seem gone), "왜 안 지워지는지" (why it isn't deleted), "제거가 안되는데"
 // (the removal doesn't happen) (ext-adminfilter #47, #90, #97, the
-// thirty-fourth set, marked by both judges). A bare "안돼" is also
+// thirty-fourth set, marked by both judges), "여전히 마찬가지야" (still the
+// same; ext-materialtailwind, the thirty-fifth). A bare "안돼" is also
 // "don't!", so it counts only after "still" (아직도, 여전히) or "even so";
 // "아직 안" is "not yet" (ext-squeezelms #58, a new problem after "좋아");
 // "안 지워지게" (so that it is not deleted) asks.
 var koreanPersistsRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?:아직도|여전히|그래도|근데도|그런데도)\s*(?:안|못)\s*\S` +
+	return regexp.MustCompile(`(?:아직도|여전히|그래도|근데도|그런데도)\s*(?:(?:안|못)\s*\S|마찬가지|똑같)` +
 		`|안\s*(?:(?:없어|지워|사라|고쳐)(?:[진졌]|지[는네])|바뀐|바뀌었|바뀌[는네])` +
 		`|(?:제거|삭제|수정|변경|적용|해결)(?:가|이)?\s*안\s*(?:되|돼|됐)`)
 })

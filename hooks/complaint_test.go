@@ -391,6 +391,8 @@ func TestStillWrongAfterATurn(t *testing.T) {
 		{"korean asking it kept", "설정 파일은 안 지워지게 해줘", true, false},
 		{"korean not yet, a new problem", "좋아 그리고 지금 문제가 하나 있는데 답변은 볼 수 있는데 질문을 볼수가 없어. 아직 안나와.", true, false},
 		{"korean still", "여전히 안 나와, 다시 확인해줘", true, true},
+		{"korean still the same", "여전히 마찬가지야. 인풋 컴포넌트가 왜 정상 표시되지 않는지 확인해줘.", true, true},
+		{"korean the same, asked", "이것도 마찬가지로 바꿔줘", true, false},
 		{"korean further on", "좋아, 잘했어. 다음으로 로그인 화면을 봐줘. 아까 버튼이 안 바뀐건 괜찮아", true, false},
 		{"korean request", "필터 적용 버튼의 배경부분을 수정해야하는데 어디 부분인지 파악 좀 해볼래?", true, false},
 		{"korean, no change in the turn", "클로드야 안 없어진거 같은데?", false, false},
