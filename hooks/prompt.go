@@ -54,9 +54,14 @@ func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, er
 		if s.w.Drift != nil && typedReply(prompt, p.Source) {
 			// "continue", "yes": the user saw the work and let it go on.
 			learnRecent(s.w.Drift)
-			if a != nil && s.w.LastAssistant != "" {
+			if a != nil && s.w.LastAssistant != "" && !questionOrComplaint(prompt) {
 				// "ok, start": the task is what the agent proposed or was
-				// doing, in its last message before the reply.
+				// doing, in its last message before the reply. A question
+				// or a complaint accepts nothing ("클로드야 안 없어진거
+				// 같은데? 다시 확인해볼래?", it doesn't seem gone, check
+				// again?: ext-adminfilter #53, drift against the agent's
+				// "done" message, labelled false by both judges of the
+				// thirty-fourth set).
 				s.setTask(a, s.w.LastAssistant, p.PromptID, "proposed")
 				s.setAnchor(a)
 				s.rebaseDrift(a)

@@ -47,6 +47,12 @@ func typedReply(prompt, source string) bool {
 	return t != "" && source == "" && !strings.HasPrefix(t, "<") && !strings.HasPrefix(t, "/") && !strings.HasPrefix(t, "[Request interrupted")
 }
 
+// questionOrComplaint tells a short reply that asks something or says the
+// thing is still wrong: it does not accept what the agent proposed.
+func questionOrComplaint(prompt string) bool {
+	return strings.Contains(prompt, "?") || strings.Contains(prompt, "？") || stillWrong(fit.Runes(prompt, complaintHead))
+}
+
 // currentTask is the task drift measures against: the anchor's Task, or
 // the goal itself before any follow-up.
 func currentTask(a *state.Anchor) state.Task {

@@ -367,3 +367,34 @@ func TestReanchorSaysWhatTheSummaryLeavesOut(t *testing.T) {
 		t.Fatalf("the re-anchor was dropped at a subagent's call")
 	}
 }
+
+// TestShortQuestionAcceptsNothing: a short reply that asks something or
+// says the thing is still wrong does not make the agent's last message the
+// task (ext-adminfilter #53: "클로드야 안 없어진거 같은데? 다시 확인해볼래?"
+// after the agent's "완료했습니다!", a drift against that "done" message,
+// labelled false by both judges of the thirty-fourth set); "ok, start"
+// does.
+func TestShortQuestionAcceptsNothing(t *testing.T) {
+	for _, tc := range []struct {
+		reply    string
+		proposed bool
+	}{
+		{"ok, start", true},
+		{"클로드야 안 없어진거 같은데? 다시 확인해볼래?", false},
+		{"좋아 진행해", true},
+		{"근데도 안돼", false},
+	} {
+		t.Run(tc.reply, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("Remove the old staff and superuser filters from the user admin page")
+			done := "Done! I removed the old filters from the user admin page: staff status and superuser status are gone."
+			s.assistant(done, 20000)
+			s.run(&Payload{HookEventName: Stop, LastAssistantMessage: done})
+			s.userPrompt(tc.reply)
+			a := s.anchor()
+			if got := a.Task != nil && a.Task.Source == "proposed"; got != tc.proposed {
+				t.Fatalf("task = %+v, want the agent's message as the task: %v", a.Task, tc.proposed)
+			}
+		})
+	}
+}
