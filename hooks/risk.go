@@ -108,11 +108,11 @@ func (s *session) riskPrompt(p *Payload) {
 		// "Option 1 of course": what the agent offered as option 1 is
 		// what the person asked for.
 		s.keepPrompt(opt)
-	} else if q := risk.LastQuestion(s.w.LastAssistant); q != "" && risk.GoAhead(t) {
-		// "yes" to "Should I delete Concept_Clarification.md now?": the
-		// question is what the person said yes to (ext-splicepricing
-		// #32, labelled false by both judges of the thirty-fifth set).
-		s.keepPrompt(q)
+	} else if s.w.LastAssistant != "" && (risk.GoAhead(t) || risk.AsksToDelete(t)) {
+		// "yes", "cancella i file orfani", "remove them": the person
+		// answers the agent's last message (instructions).
+		r := s.riskState()
+		r.Answered, r.AnsweredPrompt = s.w.LastAssistant, s.w.UserPrompts
 	}
 	s.limitsFromPrompt(t)
 	if l, ok := risk.ShellInstead(t, s.declinedBash()); ok {
@@ -196,12 +196,27 @@ func (s *session) instructions() []risk.Instruction {
 		return nil
 	}
 	r := s.w.Risk
-	out := make([]risk.Instruction, len(r.Prompts), len(r.Prompts)+1)
+	out := make([]risk.Instruction, len(r.Prompts), len(r.Prompts)+3)
 	for i, t := range r.Prompts {
 		out[i] = risk.Instruction{Text: t}
 	}
 	if r.Plan != "" && s.w.UserPrompts-r.PlanPrompt < riskPrompts {
 		out = append(out, risk.Instruction{Text: r.Plan, Plan: true})
+	}
+	if r.Answered != "" && r.AnsweredPrompt == s.w.UserPrompts {
+		// What the latest reply said yes to: the question the agent's
+		// message ended on, read as a prompt ("Should I delete
+		// Concept_Clarification.md now?", "yes": ext-splicepricing #32),
+		// and the files and folders the message names, for their
+		// deletion only (a cleanup proposed as lists under headings,
+		// approved in Italian by heading or "si": ext-dotfoldercleanup
+		// #32-#106; both labelled false by both judges of the
+		// thirty-fifth and thirty-sixth sets). The message's other words
+		// ask for nothing.
+		if q := risk.LastQuestion(r.Answered); q != "" {
+			out = append(out, risk.Instruction{Text: q})
+		}
+		out = append(out, risk.Instruction{Text: r.Answered, Answered: true})
 	}
 	return out
 }

@@ -1131,3 +1131,31 @@ func TestRiskYesToTheQuestion(t *testing.T) {
 		})
 	}
 }
+
+// TestRiskYesToTheProposal: "si" to a cleanup the agent proposed as lists
+// of folders covers deleting the folders it lists (ext-dotfoldercleanup
+// #32, labelled false by both judges of the thirty-sixth set); "yes" to a
+// proposal that deletes nothing does not cover deleting a file it names
+// (dmux #42, labelled useful).
+func TestRiskYesToTheProposal(t *testing.T) {
+	for _, tc := range []struct {
+		name, proposal, reply string
+		want                  int
+	}{
+		{"a cleanup", "### ELIMINABILI IMMEDIATAMENTE\n\n#### AI Tools Non Installati\n| Cartella | Size |\n|---|---|\n| `.codeium` | **11GB** |\n\nVuoi che li rimuova?", "si", 0},
+		{"a cleanup, asked by its heading", "### ELIMINABILI IMMEDIATAMENTE\n\n#### AI Tools Non Installati\n| Cartella | Size |\n|---|---|\n| `.codeium` | **11GB** |", "andiamo per passi: AI Tools Non Installati, puoi rimuoverli", 0},
+		{"a feature", "Plan: keep the setting in /srv/tools/.codeium and read it at start-up. Shall I implement it?", "yes", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Risk = settings.Observe
+			s.userPrompt("look at what is in /srv/tools and tell me what I still need")
+			s.run(&Payload{HookEventName: Stop, LastAssistantMessage: tc.proposal})
+			s.userPrompt(tc.reply)
+			s.tool("Bash", jsonStr(map[string]any{"command": "rm -rf /srv/tools/.codeium"}), bashOut(""))
+			if n := len(s.riskLogged()); n != tc.want {
+				t.Errorf("risk advisories: %d, want %d (%q)", n, tc.want, s.riskLogged())
+			}
+		})
+	}
+}

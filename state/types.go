@@ -376,6 +376,13 @@ type Risk struct {
 	// approval, is within the latest prompts kept.
 	Plan       string `json:"plan,omitempty"`
 	PlanPrompt uint64 `json:"plan_prompt,omitempty"`
+	// Answered is the start of the agent's message that the latest prompt
+	// said yes to, or asked to delete from ("yes", "cancella i file
+	// orfani"): the files and folders it names, and the question it ends
+	// on, are asked for while AnsweredPrompt, the count of user prompts
+	// at that reply, is the latest.
+	Answered       string `json:"answered,omitempty"`
+	AnsweredPrompt uint64 `json:"answered_prompt,omitempty"`
 	// Written are files the session created or wrote; Secrets are files
 	// it wrote a literal secret into, not yet staged.
 	Written []string `json:"written,omitempty"`

@@ -446,6 +446,7 @@ func (w Window) Validate() error {
 		v.obj("risk", func() {
 			v.strs("prompts", r.Prompts, 3, 4000)
 			v.maxLen("plan", r.Plan, 4000)
+			v.maxLen("answered", r.Answered, 4000)
 			v.strs("written", r.Written, 64, 1024)
 			v.strs("secrets", r.Secrets, 8, 1024)
 			v.strs("unread", r.Unread, 8, 1024)

@@ -14,6 +14,9 @@ import (
 type Instruction struct {
 	Text string
 	Plan bool
+	// Answered marks the agent's message the person said yes to: it
+	// covers only the deletion of a path it names.
+	Answered bool
 }
 
 // Covered reports whether an instruction asks for a finding's step: one
@@ -24,6 +27,20 @@ type Instruction struct {
 // typed themselves (a secret written where the user gave it).
 func Covered(f Finding, ins []Instruction) bool {
 	for _, in := range ins {
+		if in.Answered {
+			// The agent's message the person said yes to, when it
+			// proposes deleting ("ELIMINABILI IMMEDIATAMENTE", "Should I
+			// delete …?"): the paths it names are asked to be deleted;
+			// nothing else it says is asked for. A message that proposes
+			// no deletion asks for none of the files it names (dmux #42:
+			// the settings file a feature's proposal named, deleted by
+			// a test script after "yes", labelled useful).
+			toks := tokens(in.Text)
+			if f.Entry.Category == DeleteData && f.Entry.TargetCovers && asksToDelete(toks) && targetNamed(f, in.Text, toks) {
+				return true
+			}
+			continue
+		}
 		if in.Plan || longPrompt(in.Text) {
 			if planCovers(f, in.Text) {
 				return true
@@ -216,10 +233,13 @@ func hasTokenPrefix(toks map[string]bool, prefix string) bool {
 	return false
 }
 
-// asksToDelete tells a prompt that asks to remove or delete something.
+// asksToDelete tells a prompt that asks to remove or delete something:
+// in English, or with the verbs of Italian (rimuovi, cancella, elimina),
+// Spanish (borra), Portuguese (apaga), French (supprime), German (lösche,
+// entferne) and Russian (удали).
 func asksToDelete(toks map[string]bool) bool {
 	for t := range toks {
-		for _, p := range []string{"remov", "delet", "drop", "rm"} {
+		for _, p := range deleteVerbs {
 			if strings.HasPrefix(t, p) && (p != "rm" || t == "rm") {
 				return true
 			}
@@ -227,6 +247,12 @@ func asksToDelete(toks map[string]bool) bool {
 	}
 	return false
 }
+
+// deleteVerbs are the starts of the verbs that ask to delete.
+var deleteVerbs = []string{"remov", "delet", "drop", "rm", "rimuov", "cancella", "elimin", "borra", "apag", "supprim", "lösch", "losch", "entfern", "удал"}
+
+// AsksToDelete tells a prompt that asks to remove or delete something.
+func AsksToDelete(prompt string) bool { return asksToDelete(tokens(prompt)) }
 
 // tokens splits text into lower-case words (letters, digits, _ . - /),
 // each also without its leading dashes and its trailing punctuation, so

@@ -896,7 +896,10 @@ func GoAhead(prompt string) bool {
 		}
 	}
 	switch strings.Trim(ws[0], ".,!") {
-	case "go", "yes", "yep", "yeah", "y", "ok", "okay", "sure", "proceed", "continue", "lgtm", "approved", "do":
+	case "go", "yes", "yep", "yeah", "y", "ok", "okay", "sure", "proceed", "continue", "lgtm", "approved", "do",
+		// Yes in Italian, Spanish, Portuguese, French, German, Russian,
+		// Korean, Japanese and Chinese ("si", ext-dotfoldercleanup).
+		"si", "sì", "sí", "sim", "oui", "ja", "да", "네", "예", "はい", "好", "是":
 		return true
 	}
 	return false

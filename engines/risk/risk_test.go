@@ -1238,3 +1238,28 @@ func TestUnusedCover(t *testing.T) {
 		}
 	}
 }
+
+// TestAnsweredCover: the agent's message the person said yes to covers
+// deleting a path it names when it proposes deleting (ext-dotfoldercleanup:
+// "ELIMINABILI IMMEDIATAMENTE", then a table of folders), and nothing else
+// it says: not a path named where nothing is to be deleted (dmux #42), not
+// a force push it mentions.
+func TestAnsweredCover(t *testing.T) {
+	cleanup := "### ELIMINABILI IMMEDIATAMENTE (~25GB)\n\n#### AI Tools Non Installati\n| Cartella | Size |\n|---|---|\n| `.codeium` | **11GB** |\n| `.aitk` | 4.6GB |\n"
+	feature := "Plan: add skipPermissions to the settings in ~/.dmux.global.json and pass --dangerously-skip-permissions when it is set. Shall I implement it?"
+	push := "Removed the stale branch. I could also force push the rebased main. Want me to?"
+	for _, tc := range []struct {
+		name, msg string
+		f         Finding
+		want      bool
+	}{
+		{"a folder the cleanup lists", cleanup, Finding{Entry: RmRecursive, Target: "/Users/r/.codeium"}, true},
+		{"a folder it does not list", cleanup, Finding{Entry: RmRecursive, Target: "/Users/r/.gnupg"}, false},
+		{"a file a feature's plan names", feature, Finding{Entry: RmOutside, Target: "/Users/d/.dmux.global.json"}, false},
+		{"a step the message mentions", push, Finding{Entry: GitPushForce, Target: "main"}, false},
+	} {
+		if got := Covered(tc.f, []Instruction{{Text: tc.msg, Answered: true}}); got != tc.want {
+			t.Errorf("%s: Covered = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
