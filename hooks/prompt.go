@@ -122,7 +122,16 @@ func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, er
 				addDelta(a, prompt, ratio, s.now, p.PromptID)
 			}
 			addInstruction(a, prompt, ratio, s, p.PromptID)
-			s.setTask(a, prompt, p.PromptID, "prompt")
+			if s.w.LastAssistant != "" && opensWithYes(prompt) {
+				// "yes go ahead, and delete the plan file": the task is
+				// what the agent proposed, with what the reply adds
+				// (ext-benchscaffold #25: drift measured against the reply
+				// alone, labelled false by both judges of the
+				// thirty-sixth set).
+				s.setTask(a, prompt+"\n\n"+s.w.LastAssistant, p.PromptID, "proposed")
+			} else {
+				s.setTask(a, prompt, p.PromptID, "prompt")
+			}
 			s.setAnchor(a)
 			s.rebaseDrift(a)
 		}

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"github.com/djinn-cc/djinn/engines/risk"
 	"slices"
 	"strings"
 
@@ -51,6 +52,17 @@ func typedReply(prompt, source string) bool {
 // thing is still wrong: it does not accept what the agent proposed.
 func questionOrComplaint(prompt string) bool {
 	return strings.Contains(prompt, "?") || strings.Contains(prompt, "？") || stillWrong(fit.Runes(prompt, complaintHead))
+}
+
+// opensWithYes tells a prompt whose first clause (up to its first comma,
+// semicolon, full stop or line end) goes ahead: "yes go ahead, and delete
+// the plan file", "ok; also add tests".
+func opensWithYes(prompt string) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(prompt), "\n")
+	if i := strings.IndexAny(first, ",;.!"); i > 0 {
+		first = first[:i]
+	}
+	return risk.GoAhead(first)
 }
 
 // currentTask is the task drift measures against: the anchor's Task, or

@@ -398,3 +398,34 @@ func TestShortQuestionAcceptsNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestYesWithMoreKeepsTheProposal: a reply that opens with a go-ahead and
+// adds to it ("yes go ahead, and delete the plan file") makes the agent's
+// proposal, with the addition, the task (ext-benchscaffold #25, a drift
+// measured against the reply alone, labelled false by both judges of the
+// thirty-sixth set); a follow-up that does not open so is the task itself.
+func TestYesWithMoreKeepsTheProposal(t *testing.T) {
+	for _, tc := range []struct {
+		reply    string
+		proposed bool
+	}{
+		{"yes go ahead, and delete the plan file", true},
+		{"ok; also cover the burst case in the tests", true},
+		{"now add a rate limit to the login endpoint as well", false},
+	} {
+		t.Run(tc.reply, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("How should we handle rate limits in the API gateway? Make a plan first")
+			s.tool("Read", jsonStr(map[string]any{"file_path": s.file("gateway/router.go", "package gateway")}), map[string]any{"type": "text", "file": map[string]any{"content": "package gateway", "numLines": 1, "startLine": 1, "totalLines": 1}})
+			proposal := "Plan: add a token bucket limiter in limiter/bucket.go, keyed by client id, wire it into the middleware chain, and cover refill and burst in limiter/bucket_test.go. Shall I start?"
+			s.assistant(proposal, 20000)
+			s.run(&Payload{HookEventName: Stop, LastAssistantMessage: proposal})
+			s.userPrompt(tc.reply)
+			a := s.anchor()
+			got := a.Task != nil && a.Task.Source == "proposed" && strings.Contains(a.Task.Text, "token bucket") && strings.Contains(a.Task.Text, tc.reply)
+			if got != tc.proposed {
+				t.Fatalf("task = %+v, want the proposal with the reply: %v", a.Task, tc.proposed)
+			}
+		})
+	}
+}
