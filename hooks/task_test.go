@@ -368,49 +368,25 @@ func TestReanchorSaysWhatTheSummaryLeavesOut(t *testing.T) {
 	}
 }
 
-// TestShortQuestionAcceptsNothing: a short reply that asks something or
-// says the thing is still wrong does not make the agent's last message the
-// task (ext-adminfilter #53: "클로드야 안 없어진거 같은데? 다시 확인해볼래?"
-// after the agent's "완료했습니다!", a drift against that "done" message,
-// labelled false by both judges of the thirty-fourth set); "ok, start"
-// does.
-func TestShortQuestionAcceptsNothing(t *testing.T) {
+// TestReplyToTheProposal: after the agent proposes, a reply that goes ahead
+// makes the proposal the task, and one that opens with a go-ahead and adds
+// to it ("yes go ahead, and delete the plan file", ext-benchscaffold #25)
+// makes the proposal with the addition the task; a reply that asks
+// something or says the thing is still wrong ("클로드야 안 없어진거 같은데?
+// 다시 확인해볼래?", ext-adminfilter #53), or a follow-up that does not
+// open with a go-ahead, accepts nothing (both drift advisories labelled
+// false by both judges of the thirty-fourth and thirty-sixth sets).
+func TestReplyToTheProposal(t *testing.T) {
 	for _, tc := range []struct {
 		reply    string
 		proposed bool
 	}{
 		{"ok, start", true},
-		{"클로드야 안 없어진거 같은데? 다시 확인해볼래?", false},
 		{"좋아 진행해", true},
-		{"근데도 안돼", false},
-	} {
-		t.Run(tc.reply, func(t *testing.T) {
-			s := newSim(t)
-			s.userPrompt("Remove the old staff and superuser filters from the user admin page")
-			done := "Done! I removed the old filters from the user admin page: staff status and superuser status are gone."
-			s.assistant(done, 20000)
-			s.run(&Payload{HookEventName: Stop, LastAssistantMessage: done})
-			s.userPrompt(tc.reply)
-			a := s.anchor()
-			if got := a.Task != nil && a.Task.Source == "proposed"; got != tc.proposed {
-				t.Fatalf("task = %+v, want the agent's message as the task: %v", a.Task, tc.proposed)
-			}
-		})
-	}
-}
-
-// TestYesWithMoreKeepsTheProposal: a reply that opens with a go-ahead and
-// adds to it ("yes go ahead, and delete the plan file") makes the agent's
-// proposal, with the addition, the task (ext-benchscaffold #25, a drift
-// measured against the reply alone, labelled false by both judges of the
-// thirty-sixth set); a follow-up that does not open so is the task itself.
-func TestYesWithMoreKeepsTheProposal(t *testing.T) {
-	for _, tc := range []struct {
-		reply    string
-		proposed bool
-	}{
 		{"yes go ahead, and delete the plan file", true},
 		{"ok; also cover the burst case in the tests", true},
+		{"클로드야 안 없어진거 같은데? 다시 확인해볼래?", false},
+		{"근데도 안돼", false},
 		{"now add a rate limit to the login endpoint as well", false},
 	} {
 		t.Run(tc.reply, func(t *testing.T) {
@@ -422,9 +398,8 @@ func TestYesWithMoreKeepsTheProposal(t *testing.T) {
 			s.run(&Payload{HookEventName: Stop, LastAssistantMessage: proposal})
 			s.userPrompt(tc.reply)
 			a := s.anchor()
-			got := a.Task != nil && a.Task.Source == "proposed" && strings.Contains(a.Task.Text, "token bucket") && strings.Contains(a.Task.Text, tc.reply)
-			if got != tc.proposed {
-				t.Fatalf("task = %+v, want the proposal with the reply: %v", a.Task, tc.proposed)
+			if got := a.Task != nil && a.Task.Source == "proposed" && strings.Contains(a.Task.Text, "token bucket"); got != tc.proposed {
+				t.Fatalf("task = %+v, want the proposal: %v", a.Task, tc.proposed)
 			}
 		})
 	}
