@@ -430,7 +430,7 @@ const maxFailedLearned = 64
 // namesServer tells whether a word of an MCP tool's server name is among
 // the goal's stems (drift.NamesTool asks for all of them).
 func namesServer(stems []string, tool string) bool {
-	server, _, ok := strings.Cut(strings.TrimPrefix(tool, "mcp__"), "__")
+	server, _, ok := drift.MCPParts(tool)
 	if !ok {
 		return false
 	}

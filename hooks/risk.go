@@ -443,7 +443,7 @@ func (s *session) sudoRefused(p *Payload) bool {
 	if out, ok := s.shellOutput(p); ok {
 		text += "\n" + out
 	}
-	if !strings.Contains(text, "sudo: a password is required") && !strings.Contains(text, "sudo: a terminal is required") && !strings.Contains(text, "sudo: no tty present") {
+	if !loops.SudoRefused(text) {
 		return false
 	}
 	c, _, ok := s.riskCallOf(p)

@@ -1,12 +1,12 @@
 package hooks
 
 import (
-	"github.com/djinn-cc/djinn/engines/risk"
 	"slices"
 	"strings"
 
 	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/engines/lcs"
+	"github.com/djinn-cc/djinn/engines/risk"
 	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/state"
 )

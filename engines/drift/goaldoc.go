@@ -51,8 +51,8 @@ func FetchesGoalDocument(input string, nums []string) bool {
 // word of three letters or more of the server and the operation must be a
 // word of the goal.
 func NamesTool(goal, tool string) bool {
-	server, op, ok := strings.Cut(strings.TrimPrefix(tool, "mcp__"), "__")
-	if !ok || !strings.HasPrefix(tool, "mcp__") {
+	server, op, ok := MCPParts(tool)
+	if !ok {
 		return false
 	}
 	goalWords := strings.FieldsFunc(strings.ToLower(goal), func(r rune) bool { return !('a' <= r && r <= 'z' || '0' <= r && r <= '9') })
@@ -74,4 +74,15 @@ func NamesTool(goal, tool string) bool {
 // chrome, devtools).
 func ToolWords(name string) []string {
 	return strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '_' || r == '-' || r == '.' })
+}
+
+// MCPParts splits an MCP tool's name into its server's and its
+// operation's: mcp__serena__onboarding is serena and onboarding; ok is
+// false for a tool that is not an MCP server's.
+func MCPParts(tool string) (server, op string, ok bool) {
+	rest, isMCP := strings.CutPrefix(tool, "mcp__")
+	if !isMCP {
+		return "", "", false
+	}
+	return strings.Cut(rest, "__")
 }

@@ -1,6 +1,7 @@
 package drift
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -78,6 +79,24 @@ func TestToolWords(t *testing.T) {
 	} {
 		if got := strings.Join(ToolWords(in), " "); got != want {
 			t.Errorf("ToolWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestMCPParts: an MCP tool's name splits into its server's and its
+// operation's; another tool's does not.
+func TestMCPParts(t *testing.T) {
+	for tool, want := range map[string]string{
+		"mcp__serena__onboarding":             "serena onboarding true",
+		"mcp__chrome-devtools__list_pages":    "chrome-devtools list_pages true",
+		"mcp__claude_ai_Notion__notion-fetch": "claude_ai_Notion notion-fetch true",
+		"Read":                                "  false",
+		"mcp__lonely":                         "lonely  false",
+		"xmcp__serena__onboarding":            "  false",
+	} {
+		s, o, ok := MCPParts(tool)
+		if got := fmt.Sprintf("%s %s %v", s, o, ok); got != want {
+			t.Errorf("MCPParts(%q) = %q, want %q", tool, got, want)
 		}
 	}
 }

@@ -51,12 +51,6 @@ func classifierDenied(text string) bool {
 	return strings.HasPrefix(head, "Permission for this action was denied by the Claude Code auto mode classifier")
 }
 
-// changedSinceRead tells the CLI's refusal of a write to a file that
-// changed on disk after the agent read it.
-func changedSinceRead(text string) bool {
-	return len(text) <= 300 && (strings.Contains(text, "File has been unexpectedly modified") || strings.Contains(text, "File has been modified since read"))
-}
-
 // PromptKey is the key of a command whose output ends at a question it
 // asks and no one can answer: it has no terminal (create-next-app's
 // "? Would you like to use React Compiler? › No / Yes"), whatever is piped
@@ -328,6 +322,27 @@ func StartupComplaint(low string) bool {
 	return false
 }
 
+// sudoRefusal tells a line (lower case) in which sudo says it cannot ask
+// for the password: no terminal, no askpass program.
+func sudoRefusal(low string) bool {
+	return strings.HasPrefix(low, "sudo: a terminal is required") || strings.HasPrefix(low, "sudo: a password is required") ||
+		strings.HasPrefix(low, "sudo: no tty present")
+}
+
+// SudoRefused tells a command's output or error with a line in which sudo
+// refused for want of a password or a terminal (SudoKey's line).
+func SudoRefused(text string) bool {
+	if !strings.Contains(text, "sudo: ") {
+		return false
+	}
+	for l := range strings.Lines(text) {
+		if sudoRefusal(strings.ToLower(strings.TrimSpace(l))) {
+			return true
+		}
+	}
+	return false
+}
+
 // classKey gives the key of a line that reports one of a few failures
 // whose words say it whatever printed them, even inside a warning: sudo
 // unable to ask for a password, a bad escape sequence in a string or a
@@ -337,8 +352,7 @@ func StartupComplaint(low string) bool {
 // command around them is varied.
 func classKey(line, low string) string {
 	switch {
-	case strings.HasPrefix(low, "sudo: a terminal is required"), strings.HasPrefix(low, "sudo: a password is required"),
-		strings.HasPrefix(low, "sudo: no tty present"):
+	case sudoRefusal(low):
 		return SudoKey
 	case strings.Contains(low, "escape") && (strings.Contains(low, "bad escape") || strings.Contains(low, "incomplete escape") ||
 		strings.Contains(low, "invalid escape") || strings.Contains(low, "truncated \\")):

@@ -188,3 +188,20 @@ func TestWebFetchKey(t *testing.T) {
 		}
 	}
 }
+
+// TestSudoRefused: sudo's refusals for want of a password or a terminal,
+// on any line, whatever case; not sudo's other errors nor a mention.
+func TestSudoRefused(t *testing.T) {
+	for text, want := range map[string]bool{
+		"Exit code 1\nsudo: a terminal is required to read the password; either use the -S option": true,
+		"sudo: a password is required\n":                          true,
+		"  sudo: no tty present and no askpass program specified": true,
+		"sudo: foo: command not found":                            false,
+		"the docs say sudo: a password is required when …":        false,
+		"": false,
+	} {
+		if got := SudoRefused(text); got != want {
+			t.Errorf("SudoRefused(%q) = %v, want %v", text, got, want)
+		}
+	}
+}

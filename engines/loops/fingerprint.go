@@ -74,15 +74,21 @@ func notFound(text string) bool {
 	return strings.HasPrefix(strings.TrimPrefix(strings.TrimSpace(text), "<tool_use_error>"), "String to replace not found in file")
 }
 
-// readFirst tells the CLI's refusal of a write until the file is read.
+// readFirst tells the CLI's refusal of a write until the file is read:
+// not read yet, or changed since it was read (changedSinceRead).
 func readFirst(text string) bool {
-	if len(text) > 300 {
-		return false
-	}
-	return strings.Contains(text, "File has not been read yet") ||
-		strings.Contains(text, "File has been unexpectedly modified") ||
-		strings.Contains(text, "File has been modified since read")
+	return len(text) <= maxRefusal && strings.Contains(text, "File has not been read yet") || changedSinceRead(text)
 }
+
+// changedSinceRead tells the CLI's refusal of a write to a file that
+// changed on disk after the agent read it, worded two ways.
+func changedSinceRead(text string) bool {
+	return len(text) <= maxRefusal && (strings.Contains(text, "File has been unexpectedly modified") || strings.Contains(text, "File has been modified since read"))
+}
+
+// maxRefusal bounds the text of the CLI's refusals of a write: a longer
+// one quotes them among other output.
+const maxRefusal = 300
 
 // progressPrefixes start lines a tool prints on some runs and not others
 // (a module fetched on the first run only), or on every run whatever
