@@ -448,6 +448,12 @@ func TestCovered(t *testing.T) {
 		// not name "/Applications/Claude Code.app" (mthis-1password #17).
 		{`rm -rf "/Applications/Claude Code.app"`, "create a Claude Code(terminal) shortcut and add it to my applications folder", false},
 		{`rm -rf "/Applications/Claude Code.app"`, "replace the old Claude Code.app in Applications", true},
+		// Outside the project, naming what is there asks to delete it only
+		// with a word for removing or replacing it (ext-webtech #6: "add
+		// worktree fix-user-device-access", then rm -rf of the one there).
+		{"rm -rf ../fix-user-device-access", "添加 worktree fix-user-device-access", false},
+		{"rm -rf ../fix-user-device-access", "recreate the worktree fix-user-device-access from main", true},
+		{"rm -rf ../fix-user-device-access", "remove the worktree fix-user-device-access", true},
 	}
 	for _, tt := range tests {
 		fs := Check(Call{Tool: "Bash", Command: tt.cmd, ProjectDir: proj})
