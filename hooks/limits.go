@@ -72,6 +72,9 @@ func liftedBy(l state.Limit, text string) bool {
 	case fromPrompt:
 		return risk.Lifts(limitOf(l), text)
 	case fromDeclined, fromHook:
+		if l.Class == string(risk.DeclinedStep) {
+			return risk.Lifts(limitOf(l), text)
+		}
 		return risk.NamesTarget(text, l.Target) || risk.GoAhead(text)
 	case fromRequest:
 		return true
@@ -333,7 +336,7 @@ func (s *session) limitCall(p *Payload, c risk.Call) []advice.Advisory {
 		advs = append(advs, advice.Instruction(advice.InstructionFacts{
 			Call: s.w.ToolCalls, Tool: p.ToolName, Step: b.step,
 			Said: b.l.Text, Source: b.l.Source, Failed: p.HookEventName == PostToolUseFailure,
-			Named: b.l.Class == string(risk.Keep),
+			Named: b.l.Class == string(risk.Keep), Again: b.l.Class == string(risk.DeclinedStep),
 		}))
 	}
 	return advs
@@ -384,8 +387,10 @@ func (s *session) limitsBeyond(texts []string) []string {
 }
 
 // noteDeclined keeps the places a Bash call the person declined would have
-// changed (risk.Places) as instructions in force: doing the same there
-// later, before a prompt names the place, goes against the person's No.
+// changed (risk.Places), and the steps it would have taken that a No holds
+// on (risk.StepsOf: a push, a checkout, git add -A), as instructions in
+// force: doing the same there, or the same step, later, before a prompt
+// names the place or asks for the step, goes against the person's No.
 func (s *session) noteDeclined(p *Payload, c risk.Call) {
 	if p.ToolName != "Bash" || p.HookEventName != PostToolUseFailure || !userRejected(p.Error) {
 		return
@@ -393,6 +398,9 @@ func (s *session) noteDeclined(p *Payload, c risk.Call) {
 	text := fmt.Sprintf("call #%d: %s", s.w.ToolCalls, strings.Join(strings.Fields(c.Command), " "))
 	for _, place := range risk.Places(c) {
 		s.addLimit(risk.Limit{Class: risk.NoChange, Target: place, Text: text}, fromDeclined)
+	}
+	for _, step := range risk.StepsOf(c) {
+		s.addLimit(risk.Limit{Class: risk.DeclinedStep, Target: step, Text: text}, fromDeclined)
 	}
 	s.trimLimits(fromDeclined)
 }

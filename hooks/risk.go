@@ -117,6 +117,11 @@ func (s *session) riskPrompt(p *Payload) {
 	s.limitsFromPrompt(t)
 	if l, ok := risk.ShellInstead(t, s.declinedBash()); ok {
 		s.addLimit(l, fromPrompt)
+		// "Now use BetterBash please" after a declined push: the No was
+		// to the tool, not the step (athena-camera #44, the push run
+		// again, the user's next words "great, nice work").
+		r := s.riskState()
+		r.Limits = slices.DeleteFunc(r.Limits, func(l state.Limit) bool { return l.Class == string(risk.DeclinedStep) })
 	}
 }
 

@@ -423,6 +423,45 @@ func TestRiskQuietWhenTheUserDeclined(t *testing.T) {
 	}
 }
 
+// TestDeclinedStepAgain: a push, checkout or git add -A the person
+// declined, run again before a go-ahead or a prompt that asks for it, is
+// said once against their No (ext-skogci #32, "do a pr instead"); "Now
+// use BetterBash please" declined the tool, not the step (athena-camera
+// #44).
+func TestDeclinedStepAgain(t *testing.T) {
+	push := jsonStr(map[string]any{"command": "git push origin develop"})
+	for _, tc := range []struct {
+		prompt string
+		want   int
+	}{
+		{"", 1},
+		{"do a pr instead", 1},
+		{"continue", 0},
+		{"ok push it", 0},
+		{"Now use BetterBash please", 0},
+	} {
+		t.Run(tc.prompt, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Instruction = settings.Observe
+			s.userPrompt("add the CI workflows")
+			s.fail("Bash", push, cliDeclined)
+			if tc.prompt != "" {
+				s.userPrompt(tc.prompt)
+			}
+			s.tool("Bash", jsonStr(map[string]any{"command": "git push -u origin develop"}), bashOut(""))
+			n := 0
+			for _, o := range s.observed {
+				if strings.Contains(o, "declined the same step") {
+					n++
+				}
+			}
+			if n != tc.want {
+				t.Fatalf("advisories against the declined step after %q: %d, want %d (%q)", tc.prompt, n, tc.want, s.observed)
+			}
+		})
+	}
+}
+
 // TestRiskOwnFileFromAFailedCommand: a file a command made before a later
 // step of it failed (echo x > f && git add f && a hook that refuses) is the
 // session's own to delete (mthis-action #71-#72); a file it did not make

@@ -438,9 +438,10 @@ const MaxLimits = 16
 // their words, where it came from, and when it was last advised.
 type Limit struct {
 	// Class is what it forbids: change, commit, push, install, delete,
-	// restart, checks, tool, comment, keep (a value the user named), or
+	// restart, checks, tool, comment, keep (a value the user named),
 	// guard-access (a file the user's hook refused: reading or writing
-	// Target); Target, if set, the one thing it protects.
+	// Target) or declined-step (a step of a command the person declined,
+	// run again); Target, if set, the one thing it protects.
 	Class  string `json:"class"`
 	Target string `json:"target,omitempty"`
 	Text   string `json:"text"`

@@ -1064,27 +1064,42 @@ func signingOff(kv string) bool {
 var gitGlobal = map[string]bool{"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true}
 
 func checkGit(c Call, x cmd) []Finding {
-	args := x.args[1:]
 	var out []Finding
+	g, settings, ok := readGit(c, x)
+	for _, kv := range settings {
+		if signingOff(kv) {
+			out = append(out, Finding{Entry: NoSign, Target: "git -c " + kv})
+		}
+	}
+	if !ok {
+		return out
+	}
+	out = append(out, g.signing()...)
+	if check := gitChecks[g.sub]; check != nil {
+		out = append(out, check(g)...)
+	}
+	return out
+}
+
+// readGit reads a git command past its global options: the call (false
+// when no subcommand follows) and the settings given with -c.
+func readGit(c Call, x cmd) (g gitCall, settings []string, ok bool) {
+	args := x.args[1:]
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
 		if gitGlobal[args[0]] && len(args) > 1 {
-			if args[0] == "-c" && signingOff(args[1]) {
-				out = append(out, Finding{Entry: NoSign, Target: "git -c " + args[1]})
+			if args[0] == "-c" {
+				settings = append(settings, args[1])
 			}
 			args = args[1:]
 		}
 		args = args[1:]
 	}
 	if len(args) == 0 {
-		return out
+		return gitCall{}, settings, false
 	}
-	g := gitCall{c: c, x: x, sub: args[0], rest: args[1:]}
+	g = gitCall{c: c, x: x, sub: args[0], rest: args[1:]}
 	g.flags, g.params = splitFlagsWith(g.rest, gitValued[g.sub])
-	out = append(out, g.signing()...)
-	if check := gitChecks[g.sub]; check != nil {
-		out = append(out, check(g)...)
-	}
-	return out
+	return g, settings, true
 }
 
 // gitCall is one git command as checkGit reads it: the subcommand, the

@@ -640,6 +640,9 @@ func takenBack(ws []string, i int) bool {
 // negation, for the step the limit forbids (for a targeted limit, naming
 // the target), and does not set the same limit again.
 func Lifts(l Limit, prompt string) bool {
+	if l.Class == DeclinedStep {
+		return GoAhead(prompt) || asksForStep(l.Target, prompt)
+	}
 	for _, n := range ParseLimits(prompt) {
 		if n.Class == l.Class && n.Target == l.Target {
 			return false
@@ -930,7 +933,9 @@ func GoAhead(prompt string) bool {
 		return false
 	}
 	for i := range ws {
-		if negation(ws, i) || ws[i] == "no" || ws[i] == "wait" || ws[i] == "stop" {
+		// "do a pr instead" asks for another step, not this one
+		// (ext-skogci #32).
+		if negation(ws, i) || ws[i] == "no" || ws[i] == "wait" || ws[i] == "stop" || ws[i] == "instead" {
 			return false
 		}
 	}
@@ -1038,6 +1043,10 @@ func breaksCommand(l Limit, x cmd, project string) string {
 	case NoChange:
 		if touchesTarget(l, x) {
 			return changeStep(x, project, runs)
+		}
+	case DeclinedStep:
+		if stepOf(x) == l.Target {
+			return "runs " + l.Target
 		}
 	}
 	return ""

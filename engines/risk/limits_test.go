@@ -133,6 +133,9 @@ func TestLifts(t *testing.T) {
 	restart := Limit{Class: NoRestart, Ask: true}
 	checks := Limit{Class: NoSkipChecks, Text: "always verify and run hooks"}
 	noBash := Limit{Class: NoTool, Target: "Bash", Text: "NEVER use the bash tool."}
+	push := Limit{Class: DeclinedStep, Target: "git push origin develop"}
+	addAll := Limit{Class: DeclinedStep, Target: "git add -A"}
+	install := Limit{Class: DeclinedStep, Target: "npm install @vitest/coverage-v8"}
 	for _, tc := range []struct {
 		l      Limit
 		prompt string
@@ -162,6 +165,16 @@ func TestLifts(t *testing.T) {
 		{checks, "skip the hooks for this one", true},
 		{checks, "commit it", false},
 		{checks, "don't skip the hooks", false},
+		// A step the person declined: a go-ahead, or a prompt that asks
+		// for the step with the options it had, lifts it (ext-skogci
+		// #32, ext-todonext #77, ext-jwtclient #111).
+		{push, "do a pr instead", false},
+		{push, "ok", true},
+		{push, "now push it", true},
+		{push, "don't push it", false},
+		{addAll, `echo "# app" >> README.md git init git add README.md git commit -m "first commit"`, false},
+		{addAll, "add all the files and commit", true},
+		{install, "Install the dependency an test localy before push", true},
 	} {
 		if got := Lifts(tc.l, tc.prompt); got != tc.want {
 			t.Errorf("Lifts(%v, %q) = %v, want %v", tc.l, tc.prompt, got, tc.want)
@@ -219,6 +232,13 @@ func TestBreaks(t *testing.T) {
 		{Limit{Class: NoSkipChecks}, Call{Tool: "Bash", Command: "git config --local commit.gpgsign false"}, true},
 		{Limit{Class: NoSkipChecks}, Call{Tool: "Bash", Command: "git commit -m 'verified, hooks ran'"}, false},
 		{Limit{Class: NoSkipChecks}, Call{Tool: "Bash", Command: "git log -n 3"}, false},
+		// The step the person declined, run again (ext-skogci #32); the
+		// same program with other arguments is another step.
+		{Limit{Class: DeclinedStep, Target: "git push origin develop"}, Call{Tool: "Bash", Command: "git push -u origin develop"}, true},
+		{Limit{Class: DeclinedStep, Target: "git push origin develop"}, Call{Tool: "Bash", Command: "git push -u origin feature/workflows"}, false},
+		{Limit{Class: DeclinedStep, Target: "git checkout master"}, Call{Tool: "Bash", Command: "git checkout master 2>&1"}, true},
+		{Limit{Class: DeclinedStep, Target: "git add -A"}, Call{Tool: "Bash", Command: "git init -b main && git add . && git commit -m first"}, true},
+		{Limit{Class: DeclinedStep, Target: "git add -A"}, Call{Tool: "Bash", Command: "git add README.md && git commit -m first"}, false},
 	} {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			if got := Breaks(tc.l, tc.c) != ""; got != tc.want {

@@ -90,6 +90,8 @@ func TestGoAhead(t *testing.T) {
 		{"no, wait", false},
 		{"ok but don't move it", false},
 		{"yes please go ahead and move all of the docker data now", false},
+		// Another step instead (ext-skogci #32).
+		{"do a pr instead", false},
 	} {
 		if got := GoAhead(tc.prompt); got != tc.want {
 			t.Errorf("GoAhead(%q) = %v, want %v", tc.prompt, got, tc.want)

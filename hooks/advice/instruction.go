@@ -20,6 +20,9 @@ type InstructionFacts struct {
 	// Named: the instruction is a value the user named (a model, a
 	// version), which the step took out.
 	Named bool
+	// Again: the instruction is a step of a command the user declined,
+	// which the call runs again.
+	Again bool
 }
 
 // Instruction words the advisory: the step, the instruction it goes
@@ -33,6 +36,9 @@ func Instruction(f InstructionFacts) Advisory {
 		where = "the project's CLAUDE.md says"
 	case "declined":
 		where = "the user declined the same place"
+		if f.Again {
+			where = "the user declined the same step"
+		}
 	case "request":
 		where, lifted = "the user asked only", "That leaves this step to the user."
 	case "hook":
