@@ -48,41 +48,43 @@ const maxStep = 200
 // stepOf words one simple command as a step StepsOf keeps, or "".
 func stepOf(x cmd) string {
 	name, args := path.Base(x.args[0]), x.args[1:]
-	if name != "git" {
-		if !installs(name, args) {
-			return ""
+	if name == "git" {
+		if g, _, ok := readGit(Call{}, x); ok {
+			return gitStep(g)
 		}
-		_, params := splitFlags(args)
-		return strings.Join(append([]string{name}, params...), " ")
-	}
-	g, _, ok := readGit(Call{}, x)
-	if !ok {
 		return ""
 	}
-	step := func(opts ...string) string {
-		return strings.Join(append(append([]string{"git", g.sub}, opts...), g.params...), " ")
+	if !installs(name, args) {
+		return ""
+	}
+	_, params := splitFlags(args)
+	return strings.Join(append([]string{name}, params...), " ")
+}
+
+// gitStep words a git command as a step StepsOf keeps, or "".
+func gitStep(g gitCall) string {
+	step := func(sub string, opts ...string) string {
+		return strings.Join(append(append([]string{"git", sub}, opts...), g.params...), " ")
 	}
 	switch g.sub {
 	case "push":
 		if g.has("--force", 'f') || g.has("--force-with-lease", 0) {
-			return step("--force")
+			return step("push", "--force")
 		}
-		return step()
+		return step("push")
 	case "checkout", "switch":
-		if len(g.params) == 0 {
-			return ""
+		if len(g.params) > 0 {
+			return step("checkout")
 		}
-		g.sub = "checkout"
-		return step()
 	case "add":
 		if g.has("--all", 'A') || g.has("--update", 'u') || slices.Contains(g.params, ".") {
 			return "git add -A"
 		}
 	case "merge", "rebase":
-		return step()
+		return step(g.sub)
 	case "reset":
 		if g.has("--hard", 0) {
-			return step("--hard")
+			return step("reset", "--hard")
 		}
 	}
 	return ""
