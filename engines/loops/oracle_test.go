@@ -391,6 +391,9 @@ func oFailStreak(h []Event, what string, onFile bool) (streak []int, calls []str
 		if onFile && e.Target == h[t].Target && (oracleWrites[e.Tool] || (oracleReads[e.Tool] && !oSucceeded(e))) {
 			break // the file was written, or failed otherwise
 		}
+		if strings.HasPrefix(what, "call ") && oPointsElsewhere(h[t].Error) && oEdit(e) {
+			break // a message that only says where the error is, after an edit
+		}
 	}
 	for m := range seen {
 		msgs = append(msgs, m)
@@ -562,6 +565,17 @@ func oracleFailLoopEdits(h []Event, cfg Config, writesSince func(seq uint64, cha
 		}
 	}
 	return f, true
+}
+
+// oPointsElsewhere: the spec's messages that say where the error is
+// rather than what it is; an edit ends their streak.
+func oPointsElsewhere(msg string) bool {
+	for _, w := range []string{"for details", "for more details", "journalctl", "complete log of this run"} {
+		if strings.Contains(strings.ToLower(msg), w) {
+			return true
+		}
+	}
+	return false
 }
 
 // oRemembered is what fail-loop still knows of the events before the
@@ -893,7 +907,7 @@ var (
 	genRanges  = []string{"", "", "lines 1-50"}
 	genCmds    = []string{"make", "go test ./...", "sleep 5", "cat > s.py << 'EOF' x EOF", "make 2>&1 >/dev/null", "sed -i s/a/b/ x.go"}
 	genHashes  = []string{"h0", "h1", "h2"}
-	genErrors  = []string{"E1", "E1", "E2"}
+	genErrors  = []string{"E1", "E1", "E2", "E3 See journalctl for details"}
 	genResults = []string{"r1", "r1", "r2"}
 	genFails   = []string{"address in use :3000", "address in use :3000", "missing x",
 		"test failed a.test.ts > t\x1fexpected 1", "test failed a.test.ts > t\x1fexpected 2", "test failed a.test.ts > t",

@@ -430,6 +430,13 @@ func (failLoop) CheckRemembering(mem []Remembered, win []Event, writes uint64, c
 func failChain(mem []Remembered, win []Event, writes uint64, id string, file bool, cfg Config) (Finding, bool) {
 	c := &streak{mem: mem, win: win}
 	cur := &win[len(win)-1]
+	// A message that names no error, only where it is ("Job for
+	// wazuh-manager.service failed … See \"journalctl -xeu …\" for
+	// details"), reads the same whatever an edit did: an edit ends its
+	// streak (ext-wazuhsynthlog #160, the journal showing another rule
+	// error after each edit, labelled false by both judges of the
+	// thirty-seventh set).
+	c.editEnds = strings.HasPrefix(id, "call\x00") && detailElsewhere(cur.Error)
 	cm := c.collect(id, file, cur)
 	if key, isKey := strings.CutPrefix(id, "key\x00"); isKey && strings.HasPrefix(key, TimeoutKey) &&
 		!slices.ContainsFunc(c.idx, func(i int) bool { return strings.HasPrefix(c.at(i).Fail, TimeoutKey) }) {
@@ -477,6 +484,19 @@ func failChain(mem []Remembered, win []Event, writes uint64, id string, file boo
 	return f, true
 }
 
+// detailElsewhere tells an error fingerprint that points to where the
+// error is told ("See … for details", journalctl, "a complete log of this
+// run") rather than telling it.
+func detailElsewhere(fp string) bool {
+	low := strings.ToLower(fp)
+	for _, p := range []string{"for details", "for more details", "journalctl", "complete log of this run"} {
+		if strings.Contains(low, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // streak is one failure's chain through the remembered failures (mem)
 // then the window (win), indexed as one sequence: idx are the chain's
 // events and members the calls that met the failure, each once.
@@ -485,6 +505,8 @@ type streak struct {
 	win     []Event
 	idx     []int
 	members []streakCall
+	// editEnds: an edit between two failures ends the chain.
+	editEnds bool
 }
 
 type streakCall struct{ tool, target string }
@@ -528,6 +550,9 @@ func (c *streak) collect(id string, file bool, cur *Event) chainMatch {
 			break
 		}
 		if k := KindOf(e.Tool); file && e.Target == cur.Target && (k == KindWrite || (k == KindRead && !ok(e))) {
+			break
+		}
+		if c.editEnds && isEdit(e) {
 			break
 		}
 	}
