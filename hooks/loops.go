@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -54,10 +55,14 @@ func (s *session) loopEvent(p *Payload, target, rng string) loops.Event {
 		// fail-loop false to both judges of the thirtieth set).
 		ev.Interrupted = p.IsInterrupt || userRejected(text)
 		ev.Error = loops.ErrorFingerprint(text)
-		if loops.KindOf(p.ToolName) == loops.KindShell {
+		switch {
+		case loops.KindOf(p.ToolName) == loops.KindShell:
 			in, _ := s.callInput(p)
 			ev.Fail = loops.CommandFailureKeys(in.Command, text, false)
-		} else {
+		case p.ToolName == "WebFetch":
+			in, _ := s.callInput(p)
+			ev.Fail = cmp.Or(loops.WebFetchFailureKey(in.URL, text), loops.FailureKey(text))
+		default:
 			ev.Fail = loops.FailureKey(text)
 		}
 	} else if loops.KindOf(p.ToolName) == loops.KindShell && p.HookEventName == PostToolUse {

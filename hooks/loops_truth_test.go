@@ -601,6 +601,31 @@ func TestWebFetchPageTooLong(t *testing.T) {
 	}
 }
 
+// TestWebFetchGuessedPages: three pages of one site that are not there
+// (404), whatever their paths, are a fail-loop, and the advisory says to
+// find the real address (ext-plugininstall #4-#6, marked by both judges
+// of the thirty-seventh set); 404s on three sites are not one failure.
+func TestWebFetchGuessedPages(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		urls  []string
+		fires bool
+	}{
+		{"one site", []string{"https://code.claude.com/docs/en/building/plugins", "https://code.claude.com/docs/en/building/slash-commands", "https://code.claude.com/docs/en/building"}, true},
+		{"three sites", []string{"https://a.example.com/x", "https://b.example.com/x", "https://c.example.com/x"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("how does /plugin install work?")
+			for i, u := range tc.urls {
+				s.assistant(fmt.Sprintf("fetching page %d", i), int64(20_000+i))
+				s.fail("WebFetch", jsonStr(map[string]any{"url": u, "prompt": "Explain /plugin install"}), "Request failed with status code 404")
+			}
+			s.loopSays("fail-loop", tc.fires, 3, "no such page (HTTP 404) on code.claude.com", "find the page's real address")
+		})
+	}
+}
+
 // TestFailLoopInteractiveQuestion: a command that stops at a question of
 // its own each time, however its input is fed, is one failure three times
 // (ext-cityofperla #4-#7 and ext-solsmile #48-#52, create-next-app's

@@ -53,6 +53,8 @@ type riskInput struct {
 	SQL           string `json:"sql"`
 	// Plan is ExitPlanMode's plan.
 	Plan string `json:"plan"`
+	// URL is WebFetch's address.
+	URL string `json:"url"`
 }
 
 // mcpAs is what an MCP server's tool does as the catalogue reads it,

@@ -2,6 +2,7 @@ package loops
 
 import (
 	"maps"
+	"net/url"
 	"path"
 	"regexp"
 	"slices"
@@ -465,6 +466,39 @@ func RetryProofKeys() []string {
 func WebFetchKey(result string) string {
 	if strings.TrimSpace(result) == "Prompt is too long" {
 		return PageTooLongKey
+	}
+	return ""
+}
+
+// MissingPageKey and RefusedPageKey start the keys of WebFetch failures
+// by their HTTP status, ended by the site's host: pages guessed on one site
+// that are not there (404, 410), or a site that refuses WebFetch (401,
+// 403). Another address on the same site fails the same way, so three are
+// a loop however the paths vary (ext-plugininstall #4-#6, three guessed
+// docs pages, marked by both judges of the thirty-seventh set).
+const (
+	MissingPageKey = "no such page (HTTP 404) on "
+	RefusedPageKey = "the site refuses the fetch (HTTP 403) at "
+)
+
+// WebFetchFailureKey is the failure key of a WebFetch call that failed
+// with an HTTP status ("Request failed with status code 404") on the page
+// at address: MissingPageKey or RefusedPageKey and its host; "" for any
+// other failure, or an address with no host.
+func WebFetchFailureKey(address, errText string) string {
+	code, ok := strings.CutPrefix(strings.TrimSpace(errText), "Request failed with status code ")
+	if !ok {
+		return ""
+	}
+	u, err := url.Parse(strings.TrimSpace(address))
+	if err != nil || u.Hostname() == "" {
+		return ""
+	}
+	switch strings.TrimSpace(code) {
+	case "404", "410":
+		return MissingPageKey + u.Hostname()
+	case "401", "403":
+		return RefusedPageKey + u.Hostname()
 	}
 	return ""
 }

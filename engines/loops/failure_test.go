@@ -189,6 +189,24 @@ func TestWebFetchKey(t *testing.T) {
 	}
 }
 
+// TestWebFetchFailureKey: a WebFetch failing by HTTP status is keyed by
+// the status's class and the site, so guessed pages of one site are one
+// failure; other failures and addresses with no host have no key.
+func TestWebFetchFailureKey(t *testing.T) {
+	for _, tc := range []struct{ url, err, want string }{
+		{"https://code.claude.com/docs/en/building/plugins", "Request failed with status code 404", MissingPageKey + "code.claude.com"},
+		{"https://example.org/gone", "Request failed with status code 410", MissingPageKey + "example.org"},
+		{"https://www.reddit.com/r/x", "Request failed with status code 403", RefusedPageKey + "www.reddit.com"},
+		{"https://example.org/", "Request failed with status code 500", ""},
+		{"https://example.org/", "Claude Code is unable to fetch from example.org", ""},
+		{"not a url", "Request failed with status code 404", ""},
+	} {
+		if got := WebFetchFailureKey(tc.url, tc.err); got != tc.want {
+			t.Errorf("WebFetchFailureKey(%q, %q) = %q, want %q", tc.url, tc.err, got, tc.want)
+		}
+	}
+}
+
 // TestSudoRefused: sudo's refusals for want of a password or a terminal,
 // on any line, whatever case; not sudo's other errors nor a mention.
 func TestSudoRefused(t *testing.T) {

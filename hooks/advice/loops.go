@@ -279,6 +279,8 @@ func failLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 			next = n
 		} else if n, ok := keyedNext[f.Key]; ok && sev != Hard {
 			next = n
+		} else if n, ok := pageNext(f.Key); ok && sev != Hard {
+			next = n
 		}
 		return withGist(finish(KindFailLoop, sev, nums, "%d calls failed with %s (calls %s: %s), %s%s. The error: %s.%s Next step: %s",
 			f.Count, common, callList(f.Events), calls, changed, who, fp, chronic, next),
@@ -386,6 +388,18 @@ var settledNext = map[string]string{
 // but that the keys of different calls show is not the call's own.
 var keyedNext = map[string]string{
 	loops.ChangedKey: "something changes these files on disk between your Read and your write (an editor or a formatter on save, a sync, a line-ending conversion), and a fresh Read before each Edit has not stopped it: stop sending Edits that the CLI refuses; write the change in one step (one command or script that reads and writes the file) and Read the file after to check it, and tell the user what keeps changing the files if you can see it.",
+}
+
+// pageNext is the next step for WebFetch failing by HTTP status on one
+// site: pages guessed that are not there, or a site that refuses it.
+func pageNext(key string) (string, bool) {
+	switch {
+	case strings.HasPrefix(key, loops.MissingPageKey):
+		return "these addresses do not exist on that site, and another guessed path is one more 404: find the page's real address (the site's index or sitemap, a link on a page that loaded, a search) or ask the user for the link before fetching again.", true
+	case strings.HasPrefix(key, loops.RefusedPageKey):
+		return "the site refuses WebFetch whatever page is asked for; search for the content elsewhere (a mirror, the raw file, the project's repository) or ask the user to paste it instead of fetching that site again.", true
+	}
+	return "", false
 }
 
 // portTaken words a server run in the foreground again whose last run
