@@ -295,8 +295,39 @@ func lineFailureKey(line string) string {
 	case strings.HasSuffix(low, ": command not found"):
 		seg := strings.Split(line[:len(line)-len(": command not found")], ": ")
 		return missingKey + " " + path.Base(seg[len(seg)-1])
+	case strings.Contains(low, "is not recognized as the name of a cmdlet") || strings.Contains(low, "is not recognized as an internal or external command"):
+		// PowerShell's and cmd.exe's "command not found": "gh : The term
+		// 'gh' is not recognized…", "& : The term 'C:\Program Files\GitHub
+		// CLI\bin\gh.exe' is not recognized…" (ext-firstpr #4-#6, gh not
+		// found by bash, PowerShell and its full path, marked by both
+		// judges of the thirty-seventh set).
+		if name := windowsProgram(line); name != "" {
+			return missingKey + " " + name
+		}
 	}
 	return ""
+}
+
+// windowsProgram is the program a PowerShell or cmd.exe "is not
+// recognized" line names, in quotes: its file name, without its folders
+// and its .exe, .cmd, .bat or .ps1; "" if none is quoted.
+func windowsProgram(line string) string {
+	_, rest, ok := strings.Cut(line, "'")
+	if !ok {
+		return ""
+	}
+	term, _, ok := strings.Cut(rest, "'")
+	if !ok {
+		return ""
+	}
+	term = term[strings.LastIndexAny(term, `\/`)+1:]
+	for _, ext := range []string{".exe", ".cmd", ".bat", ".ps1"} {
+		if len(term) > len(ext) && strings.EqualFold(term[len(term)-len(ext):], ext) {
+			term = term[:len(term)-len(ext)]
+			break
+		}
+	}
+	return term
 }
 
 // warningLine tells a line (lower case) that only warns: "warning: …",

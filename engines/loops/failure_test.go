@@ -32,6 +32,11 @@ func TestFailureKey(t *testing.T) {
 		{"ls: cannot access 'types/': No such file or directory", "no such file types/"},
 		{"/root/.bashrc: line 3: nvm: command not found\nmake: *** [all] Error 2", ""},
 		{"bash: tsc: command not found", "missing tsc"},
+		// PowerShell and cmd.exe (ext-firstpr #4-#6).
+		{"Exit code 1\ngh : The term 'gh' is not recognized as the name of a cmdlet, function, script file, or operable program.", "missing gh"},
+		{"& : The term 'C:\\Program Files\\GitHub CLI\\bin\\gh.exe' is not recognized as the name of a cmdlet, function, script", "missing gh"},
+		{"'node' is not recognized as an internal or external command,", "missing node"},
+		{"The term is not recognized as the name of a cmdlet", ""},
 		// A warning git prints on every call is no failure (mthis-action 76).
 		{"warning: unable to access '/home/u/.gitignore_global': Permission denied\nerror: gpg failed to sign the data", ""},
 		{"bash: ./node_modules/.bin/tsc: command not found", "missing tsc"},
