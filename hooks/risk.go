@@ -105,6 +105,13 @@ func (s *session) riskPrompt(p *Payload) {
 	if t == "" || p.Source != "" || strings.HasPrefix(t, "/") || strings.HasPrefix(t, "<") {
 		return
 	}
+	s.riskText(t)
+}
+
+// riskText reads a text the person typed (a prompt, or what they said as
+// they declined a call) for the risk catalogue and the instructions in
+// force.
+func (s *session) riskText(t string) {
 	s.keepPrompt(t)
 	if opt, ok := risk.PickedOption(t, s.w.LastAssistant); ok {
 		// "Option 1 of course": what the agent offered as option 1 is
@@ -271,6 +278,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 	s.noteAnswers(p)
 	c, in, ok := s.riskCallOf(p)
 	if !ok {
+		defer s.noteDeclineReason(p)
 		// The catalogue reads shell commands and file writes only; a limit
 		// on a tool by name ("don't use WebSearch") applies to any tool.
 		if p.ToolName != "" && s.mode(advice.KindInstruction) != settings.Off && !s.approved(p.ToolUseID) {
@@ -279,7 +287,12 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		return nil
 	}
 	defer s.noteRefused(p)
-	defer s.noteDeclined(p, c)
+	defer func() {
+		// What the person typed as they declined lifts and sets limits
+		// before this call's own steps are kept: it cannot lift them.
+		s.noteDeclineReason(p)
+		s.noteDeclined(p, c)
+	}()
 	if s.approved(p.ToolUseID) {
 		// The person said yes to this very call when Djinn asked
 		// (PreToolUse): saying it again after is noise.
@@ -460,6 +473,32 @@ func (s *session) sudoRefused(p *Payload) bool {
 // userRejected tells the error of a call the person declined when the
 // CLI asked ("The user doesn't want to proceed with this tool use", "…
 // doesn't want to take this action right now").
+// noteDeclineReason reads what the person typed when they declined a
+// call ("The user doesn't want to proceed with this tool use. … To tell
+// you how to proceed, the user said:\nuse the rules created in the
+// wazuh-rac directory instead") as a prompt of theirs: it may cover a
+// risky step, lift a limit, or set one. Claude Code sends it in the
+// call's error, not as a prompt, so no UserPromptSubmit carries it.
+func (s *session) noteDeclineReason(p *Payload) {
+	if p.HookEventName != PostToolUseFailure || !userRejected(p.Error) {
+		return
+	}
+	if t := declineReason(p.Error); t != "" {
+		s.riskText(t)
+	}
+}
+
+// declineReason is the text after "the user said:" in a declined call's
+// error, up to the CLI's own note after it; "" when the person typed none.
+func declineReason(errText string) string {
+	_, t, ok := strings.Cut(errText, "To tell you how to proceed, the user said:")
+	if !ok {
+		return ""
+	}
+	t, _, _ = strings.Cut(t, "\n\nNote: The user's next message")
+	return strings.TrimSpace(t)
+}
+
 func userRejected(errText string) bool {
 	return strings.Contains(errText, "The user doesn't want to proceed with this tool use") ||
 		strings.Contains(errText, "The user doesn't want to take this action")

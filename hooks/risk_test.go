@@ -462,6 +462,30 @@ func TestDeclinedStepAgain(t *testing.T) {
 	}
 }
 
+// TestDeclineReasonIsAPrompt: what the person types as they decline a
+// call ("To tell you how to proceed, the user said: …") is their words: a
+// limit it sets holds the next calls, as a prompt's would.
+func TestDeclineReasonIsAPrompt(t *testing.T) {
+	for _, tc := range []struct {
+		reason string
+		want   int
+	}{
+		{"\nTo tell you how to proceed, the user said:\ndon't push, I will review it first", 1},
+		{"", 0},
+	} {
+		t.Run(fmt.Sprint(tc.want), func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Instruction = settings.Observe
+			s.userPrompt("fix the typo in the README")
+			s.fail("Edit", jsonStr(map[string]any{"file_path": s.project + "/README.md", "old_string": "teh", "new_string": "the"}), cliDeclined+tc.reason)
+			s.tool("Bash", jsonStr(map[string]any{"command": "git push origin main"}), bashOut(""))
+			if n := s.countObserved("instruction"); n != tc.want {
+				t.Fatalf("instructions after the decline: %d, want %d (%q)", n, tc.want, s.observed)
+			}
+		})
+	}
+}
+
 // TestRiskOwnFileFromAFailedCommand: a file a command made before a later
 // step of it failed (echo x > f && git add f && a hook that refuses) is the
 // session's own to delete (mthis-action #71-#72); a file it did not make
