@@ -56,12 +56,6 @@ func TestParseLimits(t *testing.T) {
 		{"don't push to the remote", "push"},
 		{"we don't have a remote yet", ""},
 		{"don't send it to the remote server yet", ""},
-		// Big steps wait for the user's say-so: installs, deletions,
-		// restarts, pushes (athena-agreements #32); edits are the work.
-		{"This is good, but please look slowly and carefully, before taking any big action", "install? delete? restart? push?"},
-		{"Before doing anything drastic, tell me what you found.", "install? delete? restart? push?"},
-		{"Before the big refactor, read the docs.", ""},
-		{"We took a big step today.", ""},
 		// Not limits.
 		{"Fix the login bug.", ""},
 		{"don't worry about the tests, fix the build", ""},
