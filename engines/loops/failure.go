@@ -292,18 +292,26 @@ func lineFailureKey(line string) string {
 			}
 			return "no such file " + t
 		}
-	case strings.HasSuffix(low, ": command not found"):
+	}
+	if name := missingProgram(line, low); name != "" {
+		return missingKey + " " + name
+	}
+	return ""
+}
+
+// missingProgram is the program a shell says it cannot find, or "": bash's
+// "gh: command not found", and PowerShell's and cmd.exe's "gh : The term
+// 'gh' is not recognized…", "& : The term 'C:\Program Files\GitHub
+// CLI\bin\gh.exe' is not recognized…" (ext-firstpr #4-#6, gh not found
+// by bash, PowerShell and its full path, marked by both judges of the
+// thirty-seventh set).
+func missingProgram(line, low string) string {
+	if strings.HasSuffix(low, ": command not found") {
 		seg := strings.Split(line[:len(line)-len(": command not found")], ": ")
-		return missingKey + " " + path.Base(seg[len(seg)-1])
-	case strings.Contains(low, "is not recognized as the name of a cmdlet") || strings.Contains(low, "is not recognized as an internal or external command"):
-		// PowerShell's and cmd.exe's "command not found": "gh : The term
-		// 'gh' is not recognized…", "& : The term 'C:\Program Files\GitHub
-		// CLI\bin\gh.exe' is not recognized…" (ext-firstpr #4-#6, gh not
-		// found by bash, PowerShell and its full path, marked by both
-		// judges of the thirty-seventh set).
-		if name := windowsProgram(line); name != "" {
-			return missingKey + " " + name
-		}
+		return path.Base(seg[len(seg)-1])
+	}
+	if strings.Contains(low, "is not recognized as the name of a cmdlet") || strings.Contains(low, "is not recognized as an internal or external command") {
+		return windowsProgram(line)
 	}
 	return ""
 }

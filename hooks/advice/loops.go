@@ -275,11 +275,7 @@ func failLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 				f.Count, o.what, c.show(shownKey), o.detail, callList(f.Events), calls, who, chronic, next),
 				"%d %s (%s)%s", f.Count, o.what, Quote(shownKey, 60), again)
 		}
-		if n, ok := settledNext[f.Key]; ok && sev != Hard {
-			next = n
-		} else if n, ok := keyedNext[f.Key]; ok && sev != Hard {
-			next = n
-		} else if n, ok := pageNext(f.Key); ok && sev != Hard {
+		if n, ok := keyNext(f.Key); ok && sev != Hard {
 			next = n
 		}
 		return withGist(finish(KindFailLoop, sev, nums, "%d calls failed with %s (calls %s: %s), %s%s. The error: %s.%s Next step: %s",
@@ -390,9 +386,16 @@ var keyedNext = map[string]string{
 	loops.ChangedKey: "something changes these files on disk between your Read and your write (an editor or a formatter on save, a sync, a line-ending conversion), and a fresh Read before each Edit has not stopped it: stop sending Edits that the CLI refuses; write the change in one step (one command or script that reads and writes the file) and Read the file after to check it, and tell the user what keeps changing the files if you can see it.",
 }
 
-// pageNext is the next step for WebFetch failing by HTTP status on one
-// site: pages guessed that are not there, or a site that refuses it.
-func pageNext(key string) (string, bool) {
+// keyNext is the next step a failure's key calls for, if it has its own:
+// one no retry changes (settledNext), one that is not the call's own
+// (keyedNext), or WebFetch failing by HTTP status on one site.
+func keyNext(key string) (string, bool) {
+	if n, ok := settledNext[key]; ok {
+		return n, true
+	}
+	if n, ok := keyedNext[key]; ok {
+		return n, true
+	}
 	switch {
 	case strings.HasPrefix(key, loops.MissingPageKey):
 		return "these addresses do not exist on that site, and another guessed path is one more 404: find the page's real address (the site's index or sitemap, a link on a page that loaded, a search) or ask the user for the link before fetching again.", true
