@@ -544,7 +544,7 @@ func (s *session) riskCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 		}
 		c = m.c
 		r := s.riskState()
-		c.Written, c.Secrets, c.Unread, c.Stashed, c.Ran, c.Tables = r.Written, r.Secrets, r.Unread, r.Stashed, r.Ran, r.Tables
+		c.Written, c.Secrets, c.Unread, c.Stashed, c.Ran, c.Tables, c.Branches = r.Written, r.Secrets, r.Unread, r.Stashed, r.Ran, r.Tables, r.Branches
 		return c, m.in, true
 	}
 	c, in, ok = s.readCallOf(p)
@@ -610,7 +610,7 @@ func (s *session) readCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 		c.NewText, c.OldText = nb.String(), ob.String()
 	}
 	r := s.riskState()
-	c.Written, c.Secrets, c.Unread, c.Stashed, c.Ran, c.Tables = r.Written, r.Secrets, r.Unread, r.Stashed, r.Ran, r.Tables
+	c.Written, c.Secrets, c.Unread, c.Stashed, c.Ran, c.Tables, c.Branches = r.Written, r.Secrets, r.Unread, r.Stashed, r.Ran, r.Tables, r.Branches
 	return c, in, true
 }
 
@@ -670,6 +670,9 @@ func (s *session) riskRemember(p *Payload, c risk.Call) {
 	}
 	for _, t := range risk.CreatedTables(c) {
 		r.Tables = appendBounded(r.Tables, fit.Bytes(t, 128), state.MaxTables)
+	}
+	for _, b := range risk.CreatedBranches(c) {
+		r.Branches = appendBounded(r.Branches, fit.Bytes(b, 256), state.MaxBranches)
 	}
 }
 

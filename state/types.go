@@ -401,6 +401,9 @@ type Risk struct {
 	// file it wrote, a query it ran), newest last: dropping one undoes
 	// its own work.
 	Tables []string `json:"tables,omitempty"`
+	// Branches are the git branches the session created, newest last:
+	// deleting one undoes its own work.
+	Branches []string `json:"branches,omitempty"`
 	// Advised is the tool-call count at each catalogue entry's last
 	// advisory.
 	Advised map[string]int `json:"advised,omitempty"`
@@ -420,6 +423,9 @@ const MaxRan = 256
 
 // MaxTables bounds Risk.Tables.
 const MaxTables = 32
+
+// MaxBranches bounds Risk.Branches.
+const MaxBranches = 32
 
 // Asked is one call Djinn asked the person about.
 type Asked struct {

@@ -54,6 +54,9 @@ type Call struct {
 	// Tables are the database tables the session's own SQL creates
 	// (CreatedTables): dropping one undoes its own work.
 	Tables []string
+	// Branches are the git branches the session created
+	// (CreatedBranches): deleting one undoes its own work.
+	Branches []string
 	// Root is where the paths live when not at "/": a replay's scratch
 	// file system, whose own place (under /dev/shm) says nothing of
 	// whether a path is temporary. "" for a live hook.
@@ -184,7 +187,46 @@ func Check(c Call) []Finding {
 			return f.Entry == SQLDrop && slices.Contains(c.Tables, tableName(f.Target))
 		})
 	}
+	if len(c.Branches) > 0 {
+		// A branch the session made (git worktree add -b, checkout -b):
+		// deleting it undoes its own work (ext-carehomepage #176, a
+		// branch made empty one call before, labelled false by both
+		// judges of the thirty-eighth set).
+		out = slices.DeleteFunc(out, func(f Finding) bool {
+			return f.Entry == GitBranchDelete && slices.Contains(c.Branches, f.Target)
+		})
+	}
 	return dedupe(out)
+}
+
+// CreatedBranches are the git branches a call's commands create: the
+// name given to checkout's and worktree add's -b or -B, switch's -c, -C,
+// --create or --force-create, and git branch NAME with no option.
+func CreatedBranches(c Call) []string {
+	cmds, _ := c.commands()
+	var out []string
+	for _, x := range cmds {
+		if len(x.args) == 0 || path.Base(x.args[0]) != "git" {
+			continue
+		}
+		g, _, ok := readGit(c, x)
+		if !ok {
+			continue
+		}
+		switch g.sub {
+		case "checkout", "switch", "worktree":
+			for i, a := range g.rest {
+				if (a == "-b" || a == "-B" || a == "-c" || a == "-C" || a == "--create" || a == "--force-create") && i+1 < len(g.rest) {
+					out = append(out, g.rest[i+1])
+				}
+			}
+		case "branch":
+			if len(g.flags) == 0 && len(g.params) > 0 {
+				out = append(out, g.params[0])
+			}
+		}
+	}
+	return out
 }
 
 func dedupe(fs []Finding) []Finding {

@@ -1074,6 +1074,35 @@ func TestCreatedTables(t *testing.T) {
 	}
 }
 
+// TestCreatedBranches: the branches a command creates are the session's
+// own to delete (ext-carehomepage #176); another branch is still
+// git-branch-delete.
+func TestCreatedBranches(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  string
+		want []string
+	}{
+		{"git worktree add .worktrees/feature/x -b feature/x develop 2>&1", []string{"feature/x"}},
+		{"git checkout -b fix/menu && git push -u origin fix/menu", []string{"fix/menu"}},
+		{"git switch -c spike", []string{"spike"}},
+		{"git branch experiment", []string{"experiment"}},
+		{"git branch -D old", nil},
+		{"git checkout main", nil},
+	} {
+		if got := CreatedBranches(Call{Tool: "Bash", Command: tc.cmd}); !slices.Equal(got, tc.want) {
+			t.Errorf("CreatedBranches(%q) = %q, want %q", tc.cmd, got, tc.want)
+		}
+	}
+	c := Call{Tool: "Bash", Command: "git worktree remove .worktrees/feature/x && git branch -D feature/x", ProjectDir: proj, Branches: []string{"feature/x"}}
+	if got := idsOf(Check(c)); strings.Contains(got, "git-branch-delete") {
+		t.Errorf("own branch deleted: %s", got)
+	}
+	c.Command = "git branch -D feature/payments"
+	if got := idsOf(Check(c)); !strings.Contains(got, "git-branch-delete") {
+		t.Errorf("another branch deleted: %q, want git-branch-delete", got)
+	}
+}
+
 // TestCommitSummary: git commit's own summary of a commit that created
 // files, also printed by a script that commits; git log and git show, which
 // print create mode lines too, do not print its first line.
