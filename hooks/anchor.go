@@ -5,9 +5,11 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/engines/lcs"
+	"github.com/djinn-cc/djinn/engines/risk"
 	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/internal/sat"
 	"github.com/djinn-cc/djinn/state"
@@ -188,6 +190,16 @@ good great perfect nice cool lgtm do it that's that right correct alright fine d
 carry looks start begin let's lets with`
 
 func onlyAcknowledgement(t string) bool {
+	if strings.IndexFunc(t, func(r rune) bool { return unicode.IsLetter(r) && r > unicode.MaxASCII }) >= 0 {
+		// Words of another script are not in the list: a Korean prompt
+		// ("이번주에 사이잘룩러그 아이보리색상이 출시되었어 …", a new
+		// topic) split on Latin letters has no words, and read as "ok"
+		// made the agent's last report the task (ext-weeklysalesqc #59,
+		// a pressure advisory whose goal was that report, labelled false
+		// by both judges of the thirty-eighth set). Only a go-ahead in
+		// any language ("네", "si", "oui") lets the agent go on.
+		return risk.GoAhead(t)
+	}
 	for _, w := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r == '\'')
 	}) {

@@ -45,6 +45,12 @@ func TestClassifyPrompt(t *testing.T) {
 		{"继续吧", "", promptIgnored},
 		{"fix step 2 of the migration", "", promptGoal},
 		{"option 2, but keep the old API", "", promptGoal},
+		// A spaced script with no Latin letters is not "ok" unless it says
+		// yes (ext-weeklysalesqc before #59: a new topic in Korean).
+		{"이번주에 사이잘룩러그 아이보리색상이 출시되었어 그 기억나", "", promptGoal},
+		{"오케이 업로드완료 분석시작", "", promptIgnored},
+		{"네 진행해주세요", "", promptIgnored},
+		{"давай сделаем новый экран настроек", "", promptGoal},
 	} {
 		if got := classifyPrompt(tc.prompt, tc.source); got != tc.want {
 			t.Errorf("classifyPrompt(%q, %q) = %v, want %v", tc.prompt, tc.source, got, tc.want)

@@ -904,7 +904,10 @@ func GoAhead(prompt string) bool {
 	case "go", "yes", "yep", "yeah", "y", "ok", "okay", "sure", "proceed", "continue", "lgtm", "approved", "do",
 		// Yes in Italian, Spanish, Portuguese, French, German, Russian,
 		// Korean, Japanese and Chinese ("si", ext-dotfoldercleanup).
-		"si", "sì", "sí", "sim", "oui", "ja", "да", "네", "예", "はい", "好", "是":
+		"si", "sì", "sí", "sim", "oui", "ja", "да", "네", "예", "はい", "好", "是",
+		// Korean, Japanese and Chinese okays ("오케이 업로드완료
+		// 분석시작", okay, uploaded, start the analysis: ext-weeklysalesqc).
+		"오케이", "넵", "응", "좋아", "그래", "ㅇㅇ", "ㅇㅋ", "うん", "了解", "オッケー", "好的", "可以", "行":
 		return true
 	}
 	return false

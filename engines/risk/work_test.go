@@ -92,6 +92,8 @@ func TestGoAhead(t *testing.T) {
 		{"yes please go ahead and move all of the docker data now", false},
 		// Another step instead (ext-skogci #32).
 		{"do a pr instead", false},
+		{"오케이 업로드완료 분석시작", true},
+		{"이번주에 사이잘룩러그 아이보리색상이 출시되었어", false},
 	} {
 		if got := GoAhead(tc.prompt); got != tc.want {
 			t.Errorf("GoAhead(%q) = %v, want %v", tc.prompt, got, tc.want)
