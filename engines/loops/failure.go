@@ -490,7 +490,7 @@ const (
 )
 
 // retryProof are those keys, for failThreshold.
-var retryProof = map[string]bool{PageTooLongKey: true, SudoKey: true, IgnoredKey: true, RulesKey: true, SplitPathKey: true, BrewLatestKey: true, TaskNotFoundKey: true, MissingScriptKey: true, NoChangeKey: true, ClassifierKey: true}
+var retryProof = map[string]bool{SelfKillKey: true, PageTooLongKey: true, SudoKey: true, IgnoredKey: true, RulesKey: true, SplitPathKey: true, BrewLatestKey: true, TaskNotFoundKey: true, MissingScriptKey: true, NoChangeKey: true, ClassifierKey: true}
 
 // RetryProofKeys are the keys of failures no retry changes, sorted: each
 // needs the step that does change it (hooks/advice).

@@ -3,6 +3,7 @@ package loops
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -124,6 +125,49 @@ func emptyFailure(text string) bool {
 		return allDigits(rest)
 	}
 	return t == "" || t == "Error"
+}
+
+// SelfKillKey is the key of a command that killed its own shell: a
+// pkill -f or a kill of pgrep -f's pids whose pattern is also in the
+// command line of the shell running them, so the shell dies with it and
+// the call ends with a bare "Exit code 144" (143, 137) however often it is
+// sent (ext-sentinellitellm #66-#67 and #86-#92, both marked by both
+// judges of the thirty-eighth set).
+const SelfKillKey = "pkill -f or pgrep -f matched the command's own shell and killed it"
+
+// selfKillKey is SelfKillKey for a command with a pkill -f or pgrep -f
+// that ended with nothing but a signal's exit code, else "".
+func selfKillKey(command, text string) string {
+	switch strings.TrimSpace(text) {
+	case "Exit code 143", "Exit code 144", "Exit code 137":
+	default:
+		return ""
+	}
+	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
+	if err != nil {
+		return ""
+	}
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		c, ok := n.(*syntax.CallExpr)
+		if !ok || found || len(c.Args) < 2 {
+			return !found
+		}
+		args := make([]string, len(c.Args))
+		for i, w := range c.Args {
+			args[i] = shellword.Lenient(w)
+		}
+		if name := path.Base(args[0]); name == "pkill" || name == "pgrep" {
+			found = slices.ContainsFunc(args[1:], func(a string) bool {
+				return strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "f")
+			}) || slices.Contains(args[1:], "--full")
+		}
+		return !found
+	})
+	if !found {
+		return ""
+	}
+	return SelfKillKey
 }
 
 // TimeoutKey is the start of the key of a command the CLI killed when its

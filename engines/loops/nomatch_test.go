@@ -60,6 +60,12 @@ func TestCommandFailureKeysNoMatch(t *testing.T) {
 		{"npm run dev &", "Error: listen EADDRINUSE: address already in use :::3000", false, "address in use :3000"},
 		{"npm run dev", "Error: listen EADDRINUSE: address already in use :::3000", true, "address in use :3000"},
 		{"go test ./srv -run TestListen", "--- FAIL: TestListen (0.00s)\n    listen tcp :8080: bind: address already in use", false, "address in use :8080\ntest failed \"TestListen\""},
+		// pkill -f / pgrep -f whose pattern is in the shell's own command
+		// line kill that shell (ext-sentinellitellm #66, #67).
+		{`pkill -f "litellm.*4001" 2>/dev/null; sleep 2; nohup litellm --port 4001 &`, "Exit code 144", false, SelfKillKey},
+		{`kill $(pgrep -f "litellm.*4001") 2>/dev/null; sleep 1`, "Exit code 143", false, SelfKillKey},
+		{`pkill litellm`, "Exit code 144", false, ""},
+		{`pkill -f "litellm.*4001"`, "Exit code 1", false, ""},
 	} {
 		if got := CommandFailureKeys(tc.command, tc.text, tc.exited0); got != tc.want {
 			t.Errorf("CommandFailureKeys(%q, %q, %v) = %q, want %q", tc.command, tc.text, tc.exited0, got, tc.want)

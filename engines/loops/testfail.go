@@ -213,7 +213,9 @@ func CommandFailureKeys(command, text string, exited0 bool) string {
 			}
 		}
 	} else if emptyFailure(text) {
-		if k := noMatchKey(command); k != "" {
+		if k := selfKillKey(command, text); k != "" {
+			keys = append(keys, k)
+		} else if k := noMatchKey(command); k != "" {
 			keys = append(keys, k)
 		}
 	} else if k := timeoutKey(command, text); k != "" {

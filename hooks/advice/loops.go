@@ -368,6 +368,7 @@ type silentOutcome struct{ what, detail, next string }
 // settledNext is the next step for a failure no retry can change: what
 // does change it.
 var settledNext = map[string]string{
+	loops.SelfKillKey:      "pkill -f and pgrep -f match whole command lines, and the pattern is in the command line of the shell that runs them, so they kill that shell (the bare exit code) before the restart after them runs; kill by pid (pgrep -f PATTERN, then kill the pid it prints, in a separate call), by port (lsof -ti :PORT), or with a pattern the shell's own line does not hold ('[l]itellm'), and check the process is gone before starting it again.",
 	loops.PageTooLongKey:   "the pages are too long for WebFetch's prompt, and a shorter question does not make them shorter; fetch a narrower page (one section's URL, the raw file), or search for the part you need, instead of fetching the same kind of page again.",
 	loops.SudoKey:          "sudo cannot ask for a password in this shell, however the command is varied (a password the user gives in their own terminal does not reach it); do without sudo, or give the user the commands to run themselves and ask for their output.",
 	loops.IgnoredKey:       "the path is ignored by .gitignore, so git add refuses it each time; leave it out, or ask the user whether it should be tracked (git add -f, or a change to .gitignore) before adding it.",
