@@ -225,6 +225,11 @@ func (s *session) changesWork(p *Payload) bool {
 		// anchor knows.
 		return false
 	}
+	if p.ToolName == "PowerShell" {
+		// Drift has been measured without the PowerShell tool's calls;
+		// the catalogue reads them as shell commands, drift does not yet.
+		return false
+	}
 	c, _, ok := s.riskCallOf(p)
 	return ok && risk.DoesWork(c)
 }

@@ -392,7 +392,7 @@ func (s *session) limitsBeyond(texts []string) []string {
 // force: doing the same there, or the same step, later, before a prompt
 // names the place or asks for the step, goes against the person's No.
 func (s *session) noteDeclined(p *Payload, c risk.Call) {
-	if p.ToolName != "Bash" || p.HookEventName != PostToolUseFailure || !userRejected(p.Error) {
+	if c.Tool != "Bash" || p.HookEventName != PostToolUseFailure || !userRejected(p.Error) {
 		return
 	}
 	text := fmt.Sprintf("call #%d: %s", s.w.ToolCalls, strings.Join(strings.Fields(c.Command), " "))

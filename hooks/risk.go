@@ -314,7 +314,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		if len(r.Unread) > 0 && p.ToolName == "Write" {
 			r.Unread = slices.DeleteFunc(r.Unread, func(f string) bool { return f == c.FilePath })
 		}
-	} else if p.ToolName == "Bash" && !neverRan(p.Error) {
+	} else if c.Tool == "Bash" && !neverRan(p.Error) {
 		// A command that failed after its first steps ran (echo x > f &&
 		// git add f && a hook that refuses) made what those steps made:
 		// deleting it later is the session cleaning up after itself.
@@ -368,7 +368,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 // status that lists them staged: what a commit added is in its output
 // ("create mode … .bashrc"), what is staged in git status's.
 func (s *session) committedPrivate(p *Payload, c risk.Call, failed bool) []risk.Finding {
-	if failed || p.ToolName != "Bash" {
+	if failed || c.Tool != "Bash" {
 		return nil
 	}
 	out, ok := s.shellOutput(p)
@@ -451,7 +451,7 @@ func (s *session) tookEffect(p *Payload, f risk.Finding, failed bool) bool {
 // hangs on (sudoRefused).
 func (s *session) ranNothing(p *Payload, failed bool) bool {
 	return failed && (neverRan(p.Error) || loops.KindOf(p.ToolName) == loops.KindWrite) ||
-		p.ToolName == "Bash" && s.sudoRefused(p)
+		loops.KindOf(p.ToolName) == loops.KindShell && s.sudoRefused(p)
 }
 
 // sudoRefused tells a command whose first step, under sudo, was refused
@@ -556,7 +556,7 @@ func (s *session) riskCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 func (s *session) readCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 	tool, name := p.ToolName, ""
 	switch tool {
-	case "Bash", "Write", "Edit", "MultiEdit", "Read":
+	case "Bash", "Write", "Edit", "MultiEdit", "Read", "PowerShell":
 	default:
 		if !strings.HasPrefix(tool, "mcp__") {
 			return c, in, false
@@ -567,6 +567,14 @@ func (s *session) readCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 		return c, in, false
 	}
 	in = *decoded
+	if tool == "PowerShell" {
+		// Claude Code's PowerShell tool (Windows): its script is read as
+		// a Bash call's "powershell -Command" is, native commands and
+		// cmdlets alike (ext-codexsync #36-#56, every step of a home
+		// directory pushed to GitHub with the CLI's credentials in it,
+		// run through that tool and read by none of the catalogue).
+		tool, name, in.Command = "Bash", "PowerShell", risk.PowerShellCommand(in.Command)
+	}
 	if strings.HasPrefix(tool, "mcp__") {
 		if tool, name = mcpAs(tool, &in), tool; tool == "" {
 			return c, in, false
@@ -576,7 +584,7 @@ func (s *session) readCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 	if project == "" {
 		project = p.Cwd
 	}
-	if name != "" {
+	if strings.HasPrefix(name, "mcp__") {
 		// An MCP server's file tool (ext-actiondropdown #17: the
 		// JetBrains server's create_new_file made the file #35 deleted).
 		in.FilePath = cmp.Or(in.FilePath, in.Path)

@@ -486,6 +486,29 @@ func TestDeclineReasonIsAPrompt(t *testing.T) {
 	}
 }
 
+// TestPowerShellToolIsRead: Claude Code's PowerShell tool is read as a
+// shell: its commit of the CLI's own .credentials.json is said
+// (ext-codexsync #55, marked by both judges of the thirty-ninth set); the
+// same commit of sources is not.
+func TestPowerShellToolIsRead(t *testing.T) {
+	for _, tc := range []struct {
+		created string
+		want    int
+	}{
+		{" create mode 100644 .claude/.credentials.json\n create mode 100644 .claude/settings.json\n", 1},
+		{" create mode 100644 src/app.ts\n", 0},
+	} {
+		s := newSim(t)
+		s.env.Settings.Advisories.Risk = settings.Observe
+		s.userPrompt("connect these folders to git")
+		out := "[master (root-commit) 63523f0] init\n 2 files changed, 10 insertions(+)\n" + tc.created
+		s.tool("PowerShell", jsonStr(map[string]any{"command": "git -C \"C:\\Users\\n\" commit -m \"init\"\nWrite-Output `n'done'"}), bashOut(out))
+		if n := s.riskCount("commit-private"); n != tc.want {
+			t.Errorf("%q: commit-private advisories %d, want %d (%q)", tc.created, n, tc.want, s.riskLogged())
+		}
+	}
+}
+
 // TestRiskOwnFileFromAFailedCommand: a file a command made before a later
 // step of it failed (echo x > f && git add f && a hook that refuses) is the
 // session's own to delete (mthis-action #71-#72); a file it did not make

@@ -627,6 +627,13 @@ func varAt(s string, i int) (name string, end int) {
 	return s[i+1 : end], end
 }
 
+// PowerShellCommand is the command line that runs a PowerShell script as
+// a Bash call would, "powershell.exe -Command '<script>'": a call of
+// Claude Code's PowerShell tool is read as that.
+func PowerShellCommand(script string) string {
+	return "powershell.exe -Command '" + strings.ReplaceAll(script, "'", `'\''`) + "'"
+}
+
 func isPowerShell(s string) bool {
 	switch strings.ToLower(path.Base(strings.ReplaceAll(s, "\\", "/"))) {
 	case "powershell", "powershell.exe", "pwsh", "pwsh.exe":
@@ -2561,14 +2568,20 @@ func keysConfig(p, project string) bool {
 
 // secretsFile tells a file that holds secrets by its name: .env and
 // .env.<stage> (not an example, sample or template), a private key
-// (id_rsa, id_ed25519, *.key, a *.pem named as a key), credentials, .netrc,
-// .pgpass, secrets.{yaml,yml,json,env}.
+// (id_rsa, id_ed25519, *.key, a *.pem named as a key), credentials,
+// Claude Code's .credentials.json, .netrc, .pgpass,
+// secrets.{yaml,yml,json,env}.
 func secretsFile(p string) bool {
 	b := strings.ToLower(path.Base(p))
 	switch {
 	case b == ".env" || strings.HasPrefix(b, ".env."):
 		return envFile(p) && !strings.Contains(b, "dist")
-	case b == "id_rsa" || b == "id_ed25519" || b == "id_ecdsa" || b == "id_dsa", b == "credentials", b == ".netrc", b == ".pgpass":
+	case b == "id_rsa" || b == "id_ed25519" || b == "id_ecdsa" || b == "id_dsa", b == "credentials", b == ".netrc", b == ".pgpass",
+		// Claude Code's own login (~/.claude/.credentials.json on Linux
+		// and Windows), committed and pushed with a home directory at
+		// ext-codexsync #55-#56, marked by both judges of the thirty-ninth
+		// set.
+		b == ".credentials.json":
 		return true
 	case strings.HasPrefix(b, "secrets.") && (strings.HasSuffix(b, ".yaml") || strings.HasSuffix(b, ".yml") || strings.HasSuffix(b, ".json") || strings.HasSuffix(b, ".env")):
 		return true

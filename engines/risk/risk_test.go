@@ -840,9 +840,11 @@ func TestPrivateCommitted(t *testing.T) {
  create mode 100644 .env.example
  create mode 100644 .env.local
  create mode 100644 vision/.DS_Store
+ create mode 100644 .claude/.credentials.json
+ create mode 100644 .claude/settings.json
 `
 	got := strings.Join(PrivateCommitted(out), " ")
-	if want := ".bashrc .zshrc data/events.db .env.local"; got != want {
+	if want := ".bashrc .zshrc data/events.db .env.local .claude/.credentials.json"; got != want {
 		t.Errorf("PrivateCommitted = %q, want %q", got, want)
 	}
 	if got := PrivateCommitted("create mode 100644 src/main.go\n delete mode 100644 .env\n"); len(got) != 0 {
@@ -1100,6 +1102,22 @@ func TestCreatedBranches(t *testing.T) {
 	c.Command = "git branch -D feature/payments"
 	if got := idsOf(Check(c)); !strings.Contains(got, "git-branch-delete") {
 		t.Errorf("another branch deleted: %q, want git-branch-delete", got)
+	}
+}
+
+// TestPowerShellCommand: a script of Claude Code's PowerShell tool, run
+// as "powershell.exe -Command '<script>'", is read for its native commands
+// and its cmdlets; its own single quotes survive.
+func TestPowerShellCommand(t *testing.T) {
+	for _, tc := range []struct{ script, want string }{
+		{"git -C \"C:\\Users\\n\" commit --no-verify -m 'wip'", "no-verify(git commit)"},
+		{"Add-MpPreference -ExclusionPath 'C:\\tools'", "protection-off(/c/tools)"},
+		{"Get-ChildItem . | Select-Object -First 5", ""},
+	} {
+		got := idsOf(Check(Call{Tool: "Bash", Command: PowerShellCommand(tc.script), ProjectDir: proj}))
+		if got != tc.want {
+			t.Errorf("%q: %q, want %q", tc.script, got, tc.want)
+		}
 	}
 }
 
