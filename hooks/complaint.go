@@ -475,6 +475,13 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 		if c := s.w.Complaints; c != nil && len(c.Reports) > 0 && mayMatch(prompt, fineWords) && fineRe().MatchString(head) {
 			c.Reports = nil
 		}
+		if strings.HasPrefix(strings.TrimSpace(p.Prompt), "/") {
+			// A slash command run again with the same arguments runs the
+			// command again, often one the agent just changed, to try it
+			// (ext-notebooklmpipeline #113, labelled false by both judges
+			// of the thirty-ninth set): no request sent again.
+			return nil
+		}
 		return s.askedAgain(prompt)
 	}
 	if c := s.w.Complaints; c != nil {

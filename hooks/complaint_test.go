@@ -325,6 +325,9 @@ func TestRequestSentAgainQuiet(t *testing.T) {
 		"api error":     {"perfect - i agree, engage!", "API Error: Connection error.", "perfect - i agree, engage!", false},
 		"worked on":     {"try the terminal mcp", "The server started successfully.", "try the terminal mcp", true},
 		"other request": {"try the terminal mcp", "The server started successfully.", "now try the browser mcp", false},
+		// The same slash command run again, to try the skill the agent
+		// just changed (ext-notebooklmpipeline #113).
+		"command again": {"/notebooklm-research VCF 9 Supervisor", "The skill now works exactly as you originally intended.", "/notebooklm-research VCF 9 Supervisor", false},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
