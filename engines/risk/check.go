@@ -209,21 +209,30 @@ func CreatedBranches(c Call) []string {
 		if len(x.args) == 0 || path.Base(x.args[0]) != "git" {
 			continue
 		}
-		g, _, ok := readGit(c, x)
-		if !ok {
-			continue
+		if g, _, ok := readGit(c, x); ok {
+			out = append(out, branchesMade(g)...)
 		}
-		switch g.sub {
-		case "checkout", "switch", "worktree":
-			for i, a := range g.rest {
-				if (a == "-b" || a == "-B" || a == "-c" || a == "-C" || a == "--create" || a == "--force-create") && i+1 < len(g.rest) {
-					out = append(out, g.rest[i+1])
-				}
+	}
+	return out
+}
+
+// branchCreate are the options of checkout, switch and worktree add whose
+// value is a branch they create.
+var branchCreate = map[string]bool{"-b": true, "-B": true, "-c": true, "-C": true, "--create": true, "--force-create": true}
+
+// branchesMade are the branches one git command creates.
+func branchesMade(g gitCall) []string {
+	var out []string
+	switch g.sub {
+	case "checkout", "switch", "worktree":
+		for i, a := range g.rest {
+			if branchCreate[a] && i+1 < len(g.rest) {
+				out = append(out, g.rest[i+1])
 			}
-		case "branch":
-			if len(g.flags) == 0 && len(g.params) > 0 {
-				out = append(out, g.params[0])
-			}
+		}
+	case "branch":
+		if len(g.flags) == 0 && len(g.params) > 0 {
+			out = append(out, g.params[0])
 		}
 	}
 	return out
