@@ -1347,8 +1347,15 @@ var logLine = lazy(`\b(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\b|\b\d{1,2}:\d{2}:
 // the box-drawing characters of a rich traceback. Its quoted values are
 // data, not a choice of the user's (ext-pvcase #189 and ext-tripolar
 // #110: reanchor blocks restating such lines as instructions in force,
-// labelled false by both judges of the twenty-eighth set).
-var dataLine = lazy(`"[A-Za-z_]\w*"\s*:\s|'[A-Za-z_]\w*'\s*:\s|[│┃┆┊║╭╮╯╰]`)
+// labelled false by both judges of the twenty-eighth set); or a line of
+// source code: a ternary's branches ("'text-red-600' : 'text-green-600'",
+// or a line opening with "?" or ":" and a quoted value: ext-dairydashboard
+// #54 and #123, a pasted component read as values the user named,
+// labelled false by both judges of the fortieth set), an arrow function,
+// a strict comparison, a className, a statement ending in ";" or opening
+// with const, let, var, return, import, export or function, a markup tag,
+// a line that opens or closes a brace.
+var dataLine = lazy(`"[A-Za-z_]\w*"\s*:\s|'[A-Za-z_]\w*'\s*:\s|[│┃┆┊║╭╮╯╰]|['"][^'"\s]+['"]\s*:\s*(?:['"]|$)|^\s*[?:]\s*['"]|=>|===|!==|\bclassName=|;\s*$|^\s*(?:const|let|var|return|import|export|function)\s|<[A-Za-z][\w-]*(?:\s[^>]*)?>|^\s*[{}]|[{}]\s*,?\s*$`)
 
 func NamedValues(text string) []Limit {
 	var out []Limit
@@ -1359,7 +1366,11 @@ func NamedValues(text string) []Limit {
 		}
 		return sentence
 	}
-	for _, s := range sentences(text) {
+	ss := sentences(text)
+	if pastedCode(ss) {
+		return nil
+	}
+	for _, s := range ss {
 		if strings.HasSuffix(s[0], "?") || strings.ContainsRune(s[0], '\x1b') || logLine().MatchString(s[0]) || dataLine().MatchString(s[0]) {
 			continue
 		}
@@ -1377,6 +1388,20 @@ func NamedValues(text string) []Limit {
 		}
 	}
 	return out
+}
+
+// pastedCode tells a prompt that is mostly pasted code or data: five of its
+// sentences or more, and a third of them, read as such (dataLine). Its
+// other lines are the code's too (a quoted class name alone on a line of a
+// component, ext-dairydashboard #123).
+func pastedCode(ss [][2]string) bool {
+	n := 0
+	for _, s := range ss {
+		if dataLine().MatchString(s[0]) {
+			n++
+		}
+	}
+	return n >= 5 && 3*n >= len(ss)
 }
 
 // keepable tells a value that names one thing exactly: letters, digits

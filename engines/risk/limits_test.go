@@ -267,6 +267,10 @@ func TestNamedValues(t *testing.T) {
 		{`"source_document": "initial_report_PV-2026-0451.pdf",`, ""},
 		{"│ │ │ │ 'id': 'llama-3.1-8b', │ │", ""},
 		{`keep the model "llama-3.1-8b": it is the one we tested`, "keep:llama-3.1-8b"},
+		// Source code pasted in (ext-dairydashboard #54, #123): a ternary's
+		// branches, and a component whose lines are mostly code.
+		{`{trend > 0 ? 'text-red-600' : 'text-green-600'}`, ""},
+		{"fix the colours in this:\nconst color = (v) => {\n  if (v > 5)\n    return 'bg-amber-500';\n  return v === 0\n    ? 'bg-gray-500'\n    : 'bg-emerald-500';\n}\n<span className={color(x)}>{x}</span>\n  'bg-blue-500'", ""},
 	} {
 		if got := limitsString(NamedValues(tc.text)); got != tc.want {
 			t.Errorf("NamedValues(%q) = %q, want %q", tc.text, got, tc.want)
