@@ -86,15 +86,21 @@ func TestNoDriftRightAfterPrompt(t *testing.T) {
 	}
 }
 
-// TestOkStartKeepsProposedTask: after a planning exchange, "ok, start"
-// keeps the task the agent proposed, and its implementation stays quiet.
-func TestOkStartKeepsProposedTask(t *testing.T) {
-	s := newSim(t)
+// planningExchange is a question the agent answers with a plan it offers
+// to start: the set-up of the replies that follow it.
+func planningExchange(s *sim) {
 	s.userPrompt("How should we handle rate limits in the API gateway? Make a plan first")
 	s.tool("Read", jsonStr(map[string]any{"file_path": s.file("gateway/router.go", "package gateway")}), map[string]any{"type": "text", "file": map[string]any{"content": "package gateway", "numLines": 1, "startLine": 1, "totalLines": 1}})
 	proposal := "Plan: add a token bucket limiter in limiter/bucket.go, keyed by client id, wire it into the middleware chain, and cover refill and burst in limiter/bucket_test.go. Shall I start?"
 	s.assistant(proposal, 20000)
 	s.run(&Payload{HookEventName: Stop, LastAssistantMessage: proposal})
+}
+
+// TestOkStartKeepsProposedTask: after a planning exchange, "ok, start"
+// keeps the task the agent proposed, and its implementation stays quiet.
+func TestOkStartKeepsProposedTask(t *testing.T) {
+	s := newSim(t)
+	planningExchange(s)
 	s.userPrompt("ok, start")
 	a := s.anchor()
 	if a.Task == nil || a.Task.Source != "proposed" || !strings.Contains(a.Task.Text, "token bucket") || a.Task.PromptID != "prompt-2" {
@@ -391,11 +397,7 @@ func TestReplyToTheProposal(t *testing.T) {
 	} {
 		t.Run(tc.reply, func(t *testing.T) {
 			s := newSim(t)
-			s.userPrompt("How should we handle rate limits in the API gateway? Make a plan first")
-			s.tool("Read", jsonStr(map[string]any{"file_path": s.file("gateway/router.go", "package gateway")}), map[string]any{"type": "text", "file": map[string]any{"content": "package gateway", "numLines": 1, "startLine": 1, "totalLines": 1}})
-			proposal := "Plan: add a token bucket limiter in limiter/bucket.go, keyed by client id, wire it into the middleware chain, and cover refill and burst in limiter/bucket_test.go. Shall I start?"
-			s.assistant(proposal, 20000)
-			s.run(&Payload{HookEventName: Stop, LastAssistantMessage: proposal})
+			planningExchange(s)
 			s.userPrompt(tc.reply)
 			a := s.anchor()
 			if got := a.Task != nil && a.Task.Source == "proposed" && strings.Contains(a.Task.Text, "token bucket"); got != tc.proposed {

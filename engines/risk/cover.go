@@ -27,35 +27,32 @@ type Instruction struct {
 // typed themselves (a secret written where the user gave it).
 func Covered(f Finding, ins []Instruction) bool {
 	for _, in := range ins {
-		if in.Answered {
-			// The agent's message the person said yes to, when it
-			// proposes deleting ("ELIMINABILI IMMEDIATAMENTE", "Should I
-			// delete …?"): the paths it names are asked to be deleted;
-			// nothing else it says is asked for. A message that proposes
-			// no deletion asks for none of the files it names (dmux #42:
-			// the settings file a feature's proposal named, deleted by
-			// a test script after "yes", labelled useful).
-			toks := tokens(in.Text)
-			if f.Entry.Category == DeleteData && f.Entry.TargetCovers && asksToDelete(toks) && targetNamed(f, in.Text, toks) {
-				return true
-			}
-			continue
-		}
-		if in.Plan || longPrompt(in.Text) {
-			if planCovers(f, in.Text) {
-				return true
-			}
-			continue
-		}
-		toks := tokens(in.Text)
-		if coverPhrase(f, toks) || f.Entry.TargetCovers && targetNamed(f, in.Text, toks) && !namesOnly(f, toks) {
-			return true
-		}
-		if f.Cover != "" && strings.Contains(in.Text, f.Cover) {
+		if covers(f, in) {
 			return true
 		}
 	}
 	return false
+}
+
+// covers tells whether one instruction asks for a finding's step (Covered).
+func covers(f Finding, in Instruction) bool {
+	switch {
+	case in.Answered:
+		// The agent's message the person said yes to, when it proposes
+		// deleting ("ELIMINABILI IMMEDIATAMENTE", "Should I delete …?"):
+		// the paths it names are asked to be deleted; nothing else it
+		// says is asked for. A message that proposes no deletion asks for
+		// none of the files it names (dmux #42: the settings file a
+		// feature's proposal named, deleted by a test script after "yes",
+		// labelled useful).
+		toks := tokens(in.Text)
+		return f.Entry.Category == DeleteData && f.Entry.TargetCovers && asksToDelete(toks) && targetNamed(f, in.Text, toks)
+	case in.Plan || longPrompt(in.Text):
+		return planCovers(f, in.Text)
+	}
+	toks := tokens(in.Text)
+	return coverPhrase(f, toks) || f.Entry.TargetCovers && targetNamed(f, in.Text, toks) && !namesOnly(f, toks) ||
+		f.Cover != "" && strings.Contains(in.Text, f.Cover)
 }
 
 // namesOnly tells a prompt that names what lies outside the project

@@ -1367,11 +1367,15 @@ func NamedValues(text string) []Limit {
 		return sentence
 	}
 	ss := sentences(text)
-	if pastedCode(ss) {
+	code := make([]bool, len(ss))
+	for i, s := range ss {
+		code[i] = dataLine().MatchString(s[0])
+	}
+	if pastedCode(code) {
 		return nil
 	}
-	for _, s := range ss {
-		if strings.HasSuffix(s[0], "?") || strings.ContainsRune(s[0], '\x1b') || logLine().MatchString(s[0]) || dataLine().MatchString(s[0]) {
+	for i, s := range ss {
+		if strings.HasSuffix(s[0], "?") || strings.ContainsRune(s[0], '\x1b') || logLine().MatchString(s[0]) || code[i] {
 			continue
 		}
 		for _, m := range quoted().FindAllStringSubmatchIndex(s[0], 8) {
@@ -1391,17 +1395,18 @@ func NamedValues(text string) []Limit {
 }
 
 // pastedCode tells a prompt that is mostly pasted code or data: five of its
-// sentences or more, and a third of them, read as such (dataLine). Its
+// sentences or more, and a third of them, read as such (dataLine, code[i]
+// for sentence i). Its
 // other lines are the code's too (a quoted class name alone on a line of a
 // component, ext-dairydashboard #123).
-func pastedCode(ss [][2]string) bool {
+func pastedCode(code []bool) bool {
 	n := 0
-	for _, s := range ss {
-		if dataLine().MatchString(s[0]) {
+	for _, c := range code {
+		if c {
 			n++
 		}
 	}
-	return n >= 5 && 3*n >= len(ss)
+	return n >= 5 && 3*n >= len(code)
 }
 
 // keepable tells a value that names one thing exactly: letters, digits
