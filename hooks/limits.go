@@ -337,6 +337,7 @@ func (s *session) limitCall(p *Payload, c risk.Call) []advice.Advisory {
 			Call: s.w.ToolCalls, Tool: p.ToolName, Step: b.step,
 			Said: b.l.Text, Source: b.l.Source, Failed: p.HookEventName == PostToolUseFailure,
 			Named: b.l.Class == string(risk.Keep), Again: b.l.Class == string(risk.DeclinedStep),
+			Branch: b.l.Class == string(risk.NewBranch),
 		}))
 	}
 	return advs
@@ -379,7 +380,11 @@ func (s *session) limitsBeyond(texts []string) []string {
 		case fromDeclined:
 			t = "the user declined " + t
 		case fromRequest:
-			t = "the user asked only: " + t
+			if l.Class == string(risk.NewBranch) {
+				t = "the user asked for a new branch: " + t
+			} else {
+				t = "the user asked only: " + t
+			}
 		}
 		out = append(out, t)
 	}
