@@ -279,45 +279,6 @@ func TestCommitAskedPushNot(t *testing.T) {
 	}
 }
 
-// TestNewBranchAsked: a prompt that asks for a new branch is broken by a
-// commit or push before any branch is made (procrypto-localapi #35, marked
-// by judge O: committed and pushed onto the branch of an open PR); a
-// branch made first, in the same call or before, keeps it, and the next
-// prompt lifts it.
-func TestNewBranchAsked(t *testing.T) {
-	commit := jsonStr(map[string]any{"command": "git add ai.md && git commit -m 'docs: update'"})
-	for _, tc := range []struct {
-		name, prompt, before, next, call string
-		want                             int
-	}{
-		{"commit on the branch there", "create a branch/pr for this change", "", "", commit, 1},
-		{"push on the branch there", "create a branch/pr for this change", "", "", jsonStr(map[string]any{"command": "git push"}), 1},
-		{"branch made first", "create a branch/pr for this change", "git checkout -b docs/ai-count", "", commit, 0},
-		{"branch made in the call", "do it on a branch for safety", "", "", jsonStr(map[string]any{"command": "git switch -c fix/tokens && git commit -am fix"}), 0},
-		{"no branch asked", "commit and push this change", "", "", commit, 0},
-		{"the next prompt", "create a branch/pr for this change", "", "just commit it here", commit, 0},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s := newSim(t)
-			s.env.Settings.Advisories.Instruction = settings.Observe
-			s.userPrompt(tc.prompt)
-			if tc.before != "" {
-				s.tool("Bash", jsonStr(map[string]any{"command": tc.before}), bashOut("Switched to a new branch"))
-			}
-			if tc.next != "" {
-				s.userPrompt(tc.next)
-			}
-			s.tool("Bash", tc.call, bashOut("[main 1a2b3c4] docs: update"))
-			if n := s.countObserved("instruction"); n != tc.want {
-				t.Fatalf("instruction advisories %d, want %d: %q", n, tc.want, s.observed)
-			}
-			if tc.want == 1 && !strings.Contains(s.observed[0], `but the user asked for a new branch: "`+tc.prompt+`". No branch was made since`) {
-				t.Errorf("advisory = %q", s.observed[0])
-			}
-		})
-	}
-}
-
 // TestHookRefusedGuard: a file the user's own hook kept the agent from,
 // reached another way, is said against the hook (ext-adhs #17: a script
 // that creates .env after the hook refused a Write of .env); a prompt that

@@ -37,10 +37,6 @@ const (
 	// takes it out of a file puts the agent's choice in place of the
 	// user's.
 	Keep LimitClass = "keep"
-	// NewBranch is what a request for a new branch asks to be done
-	// first (branchLimits): a commit or a push before a branch is made
-	// breaks it.
-	NewBranch LimitClass = "branch"
 )
 
 // toolNames are the CLI's tool names a limit may forbid, by the word a
@@ -686,12 +682,7 @@ func Broken(ls []Limit, c Call) []string {
 		return steps
 	}
 	cmds, _ := c.commands()
-	branched := slices.ContainsFunc(ls, func(l Limit) bool { return l.Class == NewBranch }) && len(CreatedBranches(c)) > 0
 	for i, l := range ls {
-		if l.Class == NewBranch && branched {
-			// The call makes the branch it then commits or pushes on.
-			continue
-		}
 		for _, x := range cmds {
 			if len(x.args) == 0 {
 				continue
@@ -1016,10 +1007,6 @@ func breaksCommand(l Limit, x cmd, project string) string {
 	case NoChange:
 		if touchesTarget(l, x) {
 			return changeStep(x, project, runs)
-		}
-	case NewBranch:
-		if sub := gitSub(args); name == "git" && (sub == "commit" || sub == "push" && (l.Target == "" || !slices.Contains(args, l.Target))) {
-			return "runs git " + sub
 		}
 	case DeclinedStep:
 		if stepOf(x) == l.Target {
@@ -1475,20 +1462,13 @@ func dropsValue(l Limit, c Call) string {
 var pushWords = []string{"push", "pr", "prs", "pull", "ship", "deploy", "publish", "upstream", "remote", "origin", "sync", "github", "gitlab", "bitbucket", "release", "merge", "etc", "usual", "everything",
 	"pouss", "publie", "sube", "subir", "súbe", "empuj", "empurr", "envia", "hochlad"}
 
-// RequestLimits returns what a request leaves to the user, or asks to be
-// done first, until the next prompt: the push, when it asks to commit
-// (commitLimits); commits and pushes onto the branch already there, when
-// it asks for a new branch (branchLimits). Questions set none.
-func RequestLimits(text string) []Limit {
-	return append(commitLimits(text), branchLimits(text)...)
-}
-
-// commitLimits returns what a request to commit leaves to the user: a
+// RequestLimits returns what a request to commit leaves to the user: a
 // prompt that asks to commit ("commit the PAI changes we made") and says
 // nothing of pushing, the remote or the like (pushWords) asks for a local
 // step, and a push after it publishes what the user meant to keep
-// (procrypto-weaknesses #259: pushed to the public upstream).
-func commitLimits(text string) []Limit {
+// (procrypto-weaknesses #259: pushed to the public upstream). The limit
+// holds until the next prompt; questions set none.
+func RequestLimits(text string) []Limit {
 	var commit string
 	ss := sentences(text)
 	if len(ss) > 0 && statusQuestion(words(ss[0][1])) {
@@ -1510,70 +1490,6 @@ func commitLimits(text string) []Limit {
 		return nil
 	}
 	return []Limit{{Class: NoPush, Text: commit}}
-}
-
-// branchLimits returns the limit a request for a new branch sets ("create
-// a branch/pr for this change", "do it on a branch for safety", "push
-// these changes to a fresh pr on a fresh feature branch"): a commit or a
-// push before any branch is made lands on the branch already checked out,
-// where the user did not want it (procrypto-localapi #35: committed and
-// pushed onto the branch of an open PR, marked by judge O). Its Target is
-// the branch's name when the request gives one ("a new branch called
-// main"): a push to it keeps the request.
-func branchLimits(text string) []Limit {
-	for _, s := range sentences(outsideFences(text)) {
-		if strings.HasSuffix(s[0], "?") {
-			continue
-		}
-		ws := words(s[1])
-		if slices.ContainsFunc(ws, func(w string) bool { return notBranchAsk[w] || hasPrefix(w, notBranchWork) }) {
-			continue
-		}
-		for i, w := range ws {
-			if (w == "branch" || strings.HasPrefix(w, "branch/")) && newBranchAt(ws, i) {
-				return []Limit{{Class: NewBranch, Target: branchName(ws[i+1:]), Text: s[0]}}
-			}
-		}
-	}
-	return nil
-}
-
-// newBranchWords, within two words before "branch", make it one to be
-// made ("a new branch", "a fresh feature branch", "on a branch").
-var newBranchWords = map[string]bool{"a": true, "new": true, "fresh": true, "separate": true, "another": true, "own": true, "feature": true, "dedicated": true, "different": true}
-
-// notBranchWork are the starts of words that make a sentence about an
-// existing branch, or about not making one: "delete a branch", "merge a
-// feature branch", "no new branch".
-var notBranchWork = []string{"delet", "remov", "merg", "rebas", "renam", "prun"}
-
-// notBranchAsk are words that make a sentence ask no branch to be made:
-// "no new branch", "which branch are we on", "if on a branch".
-var notBranchAsk = map[string]bool{"no": true, "don't": true, "never": true, "without": true, "which": true, "what": true, "whether": true, "if": true, "not": true}
-
-// newBranchAt tells whether "branch" at ws[i] is one a request asks to be
-// made: a newBranchWords word just before it, and a verb or place before
-// that which asks for work there (create, make, checkout to, on, in).
-func newBranchAt(ws []string, i int) bool {
-	fresh := false
-	for j := max(0, i-2); j < i; j++ {
-		fresh = fresh || newBranchWords[ws[j]]
-	}
-	if !fresh {
-		return false
-	}
-	return slices.ContainsFunc(ws[:i], func(w string) bool {
-		return hasPrefix(w, []string{"creat", "make", "open", "start", "checkout", "switch", "cut"}) || w == "on" || w == "in" || w == "to" || w == "use"
-	})
-}
-
-// branchName is the name a request gives its branch: the word after
-// "called", "named" or "name" right after "branch", "" if none.
-func branchName(rest []string) string {
-	if len(rest) >= 2 && (rest[0] == "called" || rest[0] == "named" || rest[0] == "name") {
-		return rest[1]
-	}
-	return ""
 }
 
 // statusLimits are what a prompt that opens with a status question

@@ -199,15 +199,6 @@ func TestBreaks(t *testing.T) {
 		{Limit{Class: NoCommit}, Call{Tool: "Bash", Command: "git add . && git commit -m wip"}, true},
 		{Limit{Class: NoCommit}, Call{Tool: "Bash", Command: "git log --oneline"}, false},
 		{Limit{Class: NoPush}, Call{Tool: "Bash", Command: "git -C repo push origin main"}, true},
-		// A request for a new branch: committing or pushing before one
-		// is made goes against it; making it in the same call keeps it.
-		{Limit{Class: NewBranch}, Call{Tool: "Bash", Command: "git add ai.md && git commit -m docs"}, true},
-		{Limit{Class: NewBranch}, Call{Tool: "Bash", Command: "git push"}, true},
-		{Limit{Class: NewBranch}, Call{Tool: "Bash", Command: "git checkout -b feat/env && git push -u origin feat/env"}, false},
-		{Limit{Class: NewBranch}, Call{Tool: "Bash", Command: "git switch -c fix && git commit -am fix"}, false},
-		{Limit{Class: NewBranch}, Call{Tool: "Bash", Command: "git status && git log --oneline -3"}, false},
-		{Limit{Class: NewBranch, Target: "main"}, Call{Tool: "Bash", Command: "git checkout main && git merge consolidation && git push -u origin main"}, false},
-		{Limit{Class: NewBranch, Target: "main"}, Call{Tool: "Bash", Command: "git push origin dev"}, true},
 		{Limit{Class: NoComment}, Call{Tool: "Bash", Command: `gh pr close 15 --comment "Superseded by #16"`}, true},
 		{Limit{Class: NoComment}, Call{Tool: "Bash", Command: "gh pr comment 12 --body lgtm"}, true},
 		{Limit{Class: NoComment}, Call{Tool: "Bash", Command: "gh pr review 12 --approve"}, true},
@@ -378,35 +369,6 @@ func TestRequestLimits(t *testing.T) {
 			t.Errorf("RequestLimits(%q) = %+v, want none", tc.prompt, got)
 		case tc.want != "" && (len(got) != 1 || got[0].Class != NoPush || got[0].Text != tc.want):
 			t.Errorf("RequestLimits(%q) = %+v, want a push limit from %q", tc.prompt, got, tc.want)
-		}
-	}
-	for _, tc := range []struct {
-		prompt, want, target string // want: the sentence kept, "" for no limit
-	}{
-		{"create a branch/pr for this change", "create a branch/pr for this change", ""},
-		{"You can do it on a branch for safety", "You can do it on a branch for safety", ""},
-		{"push these changes to a fresh pr on a fresh feature branch", "push these changes to a fresh pr on a fresh feature branch", ""},
-		{"make a new branch called main and make it the default", "make a new branch called main and make it the default", "main"},
-		{"checkout to another branch name enhance/serena, commit and push", "checkout to another branch name enhance/serena, commit and push", "enhance/serena"},
-		{"can u check if its on another branch still?", "", ""},
-		{"which branch are we on", "", ""},
-		{"delete a branch that was merged", "", ""},
-		{"merge the feature branch into main", "", ""},
-		{"no need for a new branch, commit to main", "", ""},
-		{"the new branch broke the build", "", ""},
-		{"commit to the current branch", "", ""},
-	} {
-		var got []Limit
-		for _, l := range RequestLimits(tc.prompt) {
-			if l.Class == NewBranch {
-				got = append(got, l)
-			}
-		}
-		switch {
-		case tc.want == "" && len(got) != 0:
-			t.Errorf("RequestLimits(%q) = %+v, want no branch limit", tc.prompt, got)
-		case tc.want != "" && (len(got) != 1 || got[0].Text != tc.want || got[0].Target != tc.target):
-			t.Errorf("RequestLimits(%q) = %+v, want a branch limit from %q on %q", tc.prompt, got, tc.want, tc.target)
 		}
 	}
 	for text, want := range map[string]bool{
