@@ -287,6 +287,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		return nil
 	}
 	defer s.noteRefused(p)
+	defer s.noteDenied(p, c)
 	defer func() {
 		// What the person typed as they declined lifts and sets limits
 		// before this call's own steps are kept: it cannot lift them.
@@ -544,7 +545,7 @@ func (s *session) riskCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 		}
 		c = m.c
 		r := s.riskState()
-		c.Written, c.Secrets, c.Unread, c.Stashed, c.Ran, c.Tables, c.Branches = r.Written, r.Secrets, r.Unread, r.Stashed, r.Ran, r.Tables, r.Branches
+		c.Written, c.Secrets, c.Unread, c.Denied, c.Stashed, c.Ran, c.Tables, c.Branches = r.Written, r.Secrets, r.Unread, r.Denied, r.Stashed, r.Ran, r.Tables, r.Branches
 		return c, m.in, true
 	}
 	c, in, ok = s.readCallOf(p)
@@ -618,7 +619,7 @@ func (s *session) readCallOf(p *Payload) (c risk.Call, in riskInput, ok bool) {
 		c.NewText, c.OldText = nb.String(), ob.String()
 	}
 	r := s.riskState()
-	c.Written, c.Secrets, c.Unread, c.Stashed, c.Ran, c.Tables, c.Branches = r.Written, r.Secrets, r.Unread, r.Stashed, r.Ran, r.Tables, r.Branches
+	c.Written, c.Secrets, c.Unread, c.Denied, c.Stashed, c.Ran, c.Tables, c.Branches = r.Written, r.Secrets, r.Unread, r.Denied, r.Stashed, r.Ran, r.Tables, r.Branches
 	return c, in, true
 }
 
@@ -636,6 +637,24 @@ func (s *session) noteRefused(p *Payload) {
 			r := s.riskState()
 			r.Unread = appendBounded(r.Unread, fit.Bytes(file, 1024), riskUnread)
 		}
+	}
+}
+
+// noteDenied keeps the files a failed call was refused by the system
+// ("Permission denied", EACCES, "Operation not permitted"): a file tool's
+// file, or the files a command's error names.
+func (s *session) noteDenied(p *Payload, c risk.Call) {
+	text, failed := s.failureText(p)
+	if !failed {
+		return
+	}
+	files := risk.DeniedPaths(text)
+	if len(files) > 0 && c.FilePath != "" {
+		files = []string{c.FilePath}
+	}
+	r := s.riskState()
+	for _, f := range files {
+		r.Denied = appendBounded(r.Denied, fit.Bytes(f, 1024), state.MaxDenied)
 	}
 }
 

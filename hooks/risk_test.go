@@ -190,6 +190,51 @@ func TestRiskSudoRefused(t *testing.T) {
 	}
 }
 
+// TestRiskSudoOnDeniedFile: after the system refused a file (permission
+// denied), sudo that runs on it is said; sudo on another file, or with no
+// refusal before, is not, and a prompt that speaks of sudo covers it. A
+// sudo refused for want of a password ran nothing, and the person met
+// its prompt (mthis-action #7, settled useless when an earlier version
+// said it).
+func TestRiskSudoOnDeniedFile(t *testing.T) {
+	const refused = "Exit code 1\nsudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper\nsudo: a password is required\n"
+	read := `{"file_path":"/p/.github/workflows/gen.yml"}`
+	for _, tc := range []struct {
+		name, prompt, command string
+		denied                bool
+		want                  int
+	}{
+		{"sudo on the denied file", "edit the github action", "sudo cat .github/workflows/gen.yml", true, 1},
+		{"sudo on another file", "edit the github action", "sudo cat /var/log/syslog", true, 0},
+		{"no refusal before", "edit the github action", "sudo cat .github/workflows/gen.yml", false, 0},
+		{"the user speaks of sudo", "edit the github action, use sudo if you must", "sudo cat .github/workflows/gen.yml", true, 0},
+		{"sudo refused", "edit the github action", "sudo cat .github/workflows/gen.yml", true, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Risk = settings.Observe
+			s.userPrompt(tc.prompt)
+			if tc.denied {
+				s.fail("Read", read, "EACCES: permission denied, open '/p/.github/workflows/gen.yml'")
+			} else {
+				s.tool("Read", read, map[string]any{"type": "text", "file": map[string]any{"filePath": "/p/.github/workflows/gen.yml", "content": "on: push"}})
+			}
+			if tc.name == "sudo refused" {
+				s.fail("Bash", jsonStr(map[string]any{"command": tc.command}), refused)
+			} else {
+				s.tool("Bash", jsonStr(map[string]any{"command": tc.command}), bashOut("on: push"))
+			}
+			got := s.riskLogged()
+			if len(got) != tc.want {
+				t.Fatalf("risk advisories: %d, want %d (%q)", len(got), tc.want, got)
+			}
+			if tc.want == 1 && !strings.Contains(got[0], "sudo-denied") {
+				t.Errorf("advisory = %q", got[0])
+			}
+		})
+	}
+}
+
 // TestForcePushThatReplacedNothing: a push with --force-with-lease whose
 // output shows only fast-forwards (mthis-review, call 122) replaced
 // nothing; one that shows a forced update did.

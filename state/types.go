@@ -390,6 +390,10 @@ type Risk struct {
 	// Unread are files whose write the CLI refused until they were read
 	// ("File has not been read yet"), not read since (engines/risk.Call).
 	Unread []string `json:"unread,omitempty"`
+	// Denied are files the system refused this session (permission
+	// denied), newest last: running as root on one goes round its
+	// owner's permissions (engines/risk.Call).
+	Denied []string `json:"denied,omitempty"`
 	// Stashed tells that the session ran git stash (push): a later pop is
 	// its own stash coming back.
 	Stashed bool `json:"stashed,omitempty"`
@@ -426,6 +430,9 @@ const MaxTables = 32
 
 // MaxBranches bounds Risk.Branches.
 const MaxBranches = 32
+
+// MaxDenied bounds Risk.Denied.
+const MaxDenied = 8
 
 // Asked is one call Djinn asked the person about.
 type Asked struct {

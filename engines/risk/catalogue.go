@@ -127,6 +127,9 @@ var (
 		What:         "turns off the machine's malware or firewall protection, or exempts a path or program from it (a Defender exclusion, real-time monitoring off, Gatekeeper, SIP, SELinux or the firewall disabled)",
 		Cover:        []string{"disabl* defender", "turn* off defender", "disabl* antivirus", "turn* off antivirus", "disabl* the firewall", "turn* off the firewall", "disabl* gatekeeper", "disabl* sip", "disabl* selinux", "setenforce", "ufw disable"},
 		TargetCovers: true}
+	FirewallOpen = &Entry{ID: "firewall-open", Category: Security,
+		What:  "opens the machine's firewall to a port or service (ufw allow, firewall-cmd --add-port, an iptables ACCEPT rule, a netsh allow rule): what listens there can be reached from the network",
+		Cover: []string{"firewall", "ufw", "iptables", "open* port*", "open* the port", "allow* port*", "allow* the port", "open* it up"}}
 	TestSkip = &Entry{ID: "test-skip", Category: Security,
 		What:  "marks a test to be skipped",
 		Cover: []string{"skip*", "disabl* test*", "xfail"}}
@@ -173,6 +176,10 @@ var (
 		What:         "kills the processes of a program by name that no command of this session started (pkill, killall, kill $(pgrep …)): most likely the user's own, running outside the session",
 		Cover:        []string{"kill*", "stop*", "restart*", "pkill", "killall", "shut* down", "shutdown"},
 		TargetCovers: true}
+	SudoInstall = &Entry{ID: "sudo-install", Category: System,
+		What:         "installs system packages as root (sudo apt, dnf, pacman, snap, a global npm or pip install): the machine changes for every program and user on it",
+		Cover:        []string{"sudo", "as root", "apt", "apt-get", "pacman", "dnf", "yum", "install* whatever", "install* what", "install* anything", "install* everything", "install* the package*", "install* system", "install* it", "install* them"},
+		TargetCovers: true}
 	SystemRegistry = &Entry{ID: "system-registry", Category: System,
 		What:  "changes machine-wide Windows settings in the registry (HKLM)",
 		Cover: []string{"registry", "regedit", "hklm", "system setting*", "system-wide", "harden*", "group policy"}}
@@ -189,6 +196,9 @@ var (
 	SandboxOff = &Entry{ID: "sandbox-off", Category: Permissions,
 		What:  "runs a command outside Claude Code's sandbox (dangerouslyDisableSandbox)",
 		Cover: []string{"sandbox", "without the sandbox", "outside the sandbox", "disabl* sandbox", "dangerouslydisablesandbox"}}
+	SudoDenied = &Entry{ID: "sudo-denied", Category: Permissions,
+		What:  "runs as root (sudo) on a file the system refused this session (permission denied): it goes round the permissions the file's owner set, where asking the user is the step",
+		Cover: []string{"sudo", "as root", "permission*", "chmod", "chown", "ownership", "root"}}
 	AgentSettings = &Entry{ID: "agent-permissions", Category: Permissions,
 		What:  "changes Claude Code's permission settings (.claude/settings*.json)",
 		Cover: []string{"permission*", "allow*", "settings.json", "settings.local.json"}}
@@ -198,10 +208,10 @@ var (
 func Catalogue() []*Entry {
 	return []*Entry{
 		RmRecursive, RmOutside, RmFile, OverwriteUnread, SQLDrop, DBReset, GitResetHard, GitDiscard, StashPop, GitClean, GitPushForce, GitBranchDelete, GitLock,
-		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, ScanAllow, TestSkip, PublicShare, ProtectionOff,
+		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, ScanAllow, TestSkip, PublicShare, ProtectionOff, FirewallOpen,
 		SecretCLI, SecretSudo, SecretFile, SecretPrint, SecretCommit, StagePrivate, CommitPrivate,
-		SystemService, SystemEtc, SystemRegistry, KillRuntime, KillOther, GlobalForce,
+		SystemService, SystemEtc, SystemRegistry, KillRuntime, KillOther, GlobalForce, SudoInstall,
 		DBCreate, EnvSwitch,
-		SkipPermissions, SandboxOff, AgentSettings,
+		SkipPermissions, SandboxOff, SudoDenied, AgentSettings,
 	}
 }

@@ -45,6 +45,9 @@ type Call struct {
 	// ("File has not been read yet": the file exists and this session has
 	// not seen it), not read since.
 	Unread []string
+	// Denied are files the system refused this session (permission
+	// denied): running as root on one goes round its owner's permissions.
+	Denied []string
 	// Stashed tells that this session stashed changes (git stash push):
 	// popping a stash then brings its own back.
 	Stashed bool
@@ -304,6 +307,8 @@ func checkCommand(c Call) []Finding {
 			c.Stashed = true
 		}
 		out = append(out, checkGitLock(name, x)...)
+		out = append(out, checkRoot(c, x)...)
+		out = append(out, checkFirewall(name, x)...)
 		out = append(out, checkKillOther(c, name, x)...)
 		out = append(out, checkSecretPrint(name, x)...)
 		switch name {
