@@ -333,8 +333,9 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		findings = nil
 	}
 	ins := s.instructions()
+	said := map[string]bool{} // the targets this call's advisories name
 	for _, f := range findings {
-		if !s.tookEffect(p, f, failed) {
+		if !s.tookEffect(p, f, failed) || said[f.Target] {
 			continue
 		}
 		if f.Entry == risk.SecretFile && !failed {
@@ -356,6 +357,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 			continue
 		}
 		r.Advised[f.Entry.ID] = s.w.ToolCalls
+		said[f.Target] = true
 		advs = append(advs, advice.Risk(advice.RiskFacts{
 			Call: s.w.ToolCalls, Tool: p.ToolName, Target: relTargets(f.Target, project),
 			Entry: f.Entry.ID, Category: string(f.Entry.Category), What: f.Entry.What, Failed: failed,

@@ -235,6 +235,21 @@ func TestRiskSudoOnDeniedFile(t *testing.T) {
 	}
 }
 
+// TestRiskOnePerTarget: two entries a call matches on one target are one
+// advisory (ext-mastercontroller #112: sudo sed -i on an /etc file whose
+// Edit the system had refused is system-etc and sudo-denied at once).
+func TestRiskOnePerTarget(t *testing.T) {
+	s := newSim(t)
+	s.env.Settings.Advisories.Risk = settings.Observe
+	s.userPrompt("the site shows a 503, find out why")
+	s.fail("Edit", `{"file_path":"/etc/apache2/sites-enabled/site.conf","old_string":"3001","new_string":"3002"}`, "EACCES: permission denied, open '/etc/apache2/sites-enabled/site.conf'")
+	s.tool("Bash", `{"command":"sudo sed -i 's/3001/3002/' /etc/apache2/sites-enabled/site.conf"}`, bashOut(""))
+	got := s.riskLogged()
+	if len(got) != 1 || !strings.Contains(got[0], "system-etc") {
+		t.Fatalf("risk advisories %q, want one, system-etc", got)
+	}
+}
+
 // TestForcePushThatReplacedNothing: a push with --force-with-lease whose
 // output shows only fast-forwards (mthis-review, call 122) replaced
 // nothing; one that shows a forced update did.

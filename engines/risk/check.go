@@ -307,8 +307,6 @@ func checkCommand(c Call) []Finding {
 			c.Stashed = true
 		}
 		out = append(out, checkGitLock(name, x)...)
-		out = append(out, checkRoot(c, x)...)
-		out = append(out, checkFirewall(name, x)...)
 		out = append(out, checkKillOther(c, name, x)...)
 		out = append(out, checkSecretPrint(name, x)...)
 		switch name {
@@ -348,6 +346,8 @@ func checkCommand(c Call) []Finding {
 		}
 		out = append(out, checkDBTools(name, x)...)
 		out = append(out, checkSQL(name, x)...)
+		out = append(out, checkFirewall(name, x)...)
+		out = append(out, checkRoot(c, x)...)
 	})
 	return out
 }
