@@ -681,7 +681,11 @@ func (s *session) riskRemember(p *Payload, c risk.Call) {
 	switch c.Tool {
 	case "Bash":
 		r.Stashed = r.Stashed || risk.Stashes(c)
-		made = risk.Creates(c)
+		// A file the CLI said exists unseen ("not read yet") is not made
+		// by a command that names it (touch): it stays the user's
+		// (templar-2 #158, overwritten after a touch, useful to both
+		// judges).
+		made = slices.DeleteFunc(risk.Creates(c), func(f string) bool { return slices.Contains(r.Unread, f) })
 		r.Written = risk.Moved(c, r.Written)
 		if out, ok := s.shellOutput(p); ok && p.HookEventName != PostToolUseFailure {
 			made = append(made, risk.OutputMade(out, c.ProjectDir, c.Root)...)

@@ -80,14 +80,18 @@ func TestRiskObserved(t *testing.T) {
 func TestOverwriteUnreadFile(t *testing.T) {
 	refused := "<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"
 	for _, tc := range []struct {
-		name  string
-		read  bool
-		other bool
-		want  int
+		name       string
+		read       bool
+		other, own bool
+		want       int
 	}{
-		{"refused, then written unread", false, false, 1},
-		{"refused, read, then written", true, false, 0},
-		{"another file written", false, true, 0},
+		{"refused, then written unread", false, false, false, 1},
+		{"refused, read, then written", true, false, false, 0},
+		{"another file written", false, true, false, 0},
+		// The session's own file, refused after a compaction forgot it
+		// was read: rewriting it loses only its own work (ext-jankengame
+		// #144 and #201, idle to both judges of the forty-first set).
+		{"the session's own file", false, false, true, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)
@@ -95,6 +99,9 @@ func TestOverwriteUnreadFile(t *testing.T) {
 			s.userPrompt("add a doctor command that checks the environment")
 			f := s.file("cmd/doctor.go", "package cmd\n\n// the user's draft\n")
 			in := jsonStr(map[string]any{"file_path": f, "content": "package cmd\n"})
+			if tc.own {
+				s.writeFile(f, "package cmd\n\n// the user's draft\n", "package cmd\n\n// the session's draft\n")
+			}
 			s.fail("Write", in, refused)
 			s.fail("Write", in, refused)
 			if n := len(s.riskLogged()); n != 0 {

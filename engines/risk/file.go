@@ -100,7 +100,12 @@ func checkFile(c Call) []Finding {
 		return nil
 	}
 	var out []Finding
-	if c.Tool == "Write" && slices.Contains(c.Unread, c.FilePath) {
+	// A file this session made or wrote before (a compaction forgets
+	// what the CLI knew was read) is no unseen file: rewriting it loses
+	// only the session's own work (ext-jankengame #201, its own fresh
+	// copy, and #144, its own debug script: idle to both judges of the
+	// forty-first set).
+	if c.Tool == "Write" && slices.Contains(c.Unread, c.FilePath) && !created(p, c.Written) {
 		out = append(out, Finding{Entry: OverwriteUnread, Target: p, Names: []string{p}})
 	}
 	// rp is the path on the session's machine (a replay keeps the files

@@ -390,8 +390,10 @@ func TestOverwriteUnread(t *testing.T) {
 		{"write over the refused file", "Write", proj + "/cmd/doctor.go", "overwrite-unread"},
 		{"write of another file", "Write", proj + "/cmd/other.go", ""},
 		{"edit of the refused file", "Edit", proj + "/cmd/doctor.go", ""},
+		{"write over the session's own file", "Write", proj + "/own/doctor.go", ""},
 	} {
-		got := idsOf(Check(Call{Tool: tc.tool, FilePath: tc.file, NewText: "package cmd", ProjectDir: proj, Unread: unread}))
+		un := append(unread, proj+"/own/doctor.go")
+		got := idsOf(Check(Call{Tool: tc.tool, FilePath: tc.file, NewText: "package cmd", ProjectDir: proj, Unread: un, Written: []string{proj + "/own"}}))
 		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
 			t.Errorf("%s: got %s, want %q", tc.name, got, tc.want)
 		}
