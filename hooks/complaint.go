@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/engines/lcs"
@@ -43,7 +44,15 @@ var (
 		return regexp.MustCompile(`(?i)\b(still|again|same|keeps?|once more)\b`)
 	})
 	claimRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(fixed|resolved|should (now )?(work|pass|run|succeed|be (fixed|working|resolved|gone))|should now (load|show|appear|display|render)|should (load|show|appear|display|render) (now|correctly|properly)|(now|all) (works?|passe?s?|passing|succeeds?)|works now|(is|are) (now )?working|are passing|(tests?|checks?) (now |all )?pass(es|ing)?|no longer (fails?|crash\w*|errors?|happens?)|(now|please) (try (it )?again|retry))\b`)
+		return regexp.MustCompile(`(?i)\b(fixed|resolved|should (now )?(work|pass|run|succeed|be (fixed|working|resolved|gone))|should now (load|show|appear|display|render)|should (load|show|appear|display|render) (now|correctly|properly)|(now|all) (works?|passe?s?|passing|succeeds?)|works now|(is|are) (now )?working|(is|are) now (correct|right|fixed)|are passing|(tests?|checks?) (now |all )?pass(es|ing)?|no longer (fails?|crash\w*|errors?|happens?)|(now|please) (try (it )?again|retry))\b` +
+			// "The slider should now:" and a list of what it does.
+			`|\bshould now:` +
+			// Japanese: 解決しました/修正完了 (fixed), 動作するはず (should
+			// work), 表示されるはず (should show); and Hindi in Latin
+			// script: "fix ho gaya", "ab try karo" (ext-jankengame,
+			// ext-vercelrootdir, ext-qeegquota, the forty-first set).
+			`|解決(?:しました|完了|済)|修正(?:しました|完了|済)|直(?:しました|りました)|(?:する|される|できる|動く|成功する)はず` +
+			`|\b(?:fix|theek|thik|solve|resolve) ho gaya\b|\bab try karo\b`)
 	})
 )
 
@@ -63,8 +72,35 @@ var persistsRe = sync.OnceValue(func() *regexp.Regexp {
 		// (ext-chatiainstall, thirty-second set, marked by both judges).
 		// The noun must come first: "continua" alone is also "go on!".
 		`|\b(?:erros?|errores|problemas?|falhas?|fallos?)\s+(?:ainda\s+|todav[ií]a\s+)?(?:continua|continuam|contin[uú]an?|persiste|persistem|persisten|sigue|siguen)\b|\bainda\s+persistem?\b` +
-		`|\b(?:errors?|issues?|problems?)\s+(?:still\s+)?(?:persists?|continues?|remains?)\b`)
+		`|\b(?:errors?|issues?|problems?)\s+(?:still\s+)?(?:persists?|continues?|remains?)\b` +
+		// "the behavior is still unstable", "the values are still
+		// -1000000 10000000" (ext-thresholdslider #28, #88, the
+		// forty-first set, marked by both judges).
+		`|\bstill,? (?:unstable|unresponsive|unchanged|unusable|flicker\w*|glitch\w*|[-+]?\d)`)
 })
+
+// japanesePersistsRe matches a Japanese report that the result did not
+// come: だめだった / 駄目やね (no good), 変わらなかった (nothing changed),
+// 相変わらず (as before), 表示されない / でない (does not show), 動かない
+// (does not work), まだ…ない (still not) (ext-jankengame #63-#142, the
+// forty-first set, marked by both judges). でない counts only at a
+// sentence's end ("でないと" is "unless").
+var japanesePersistsRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`だめ|ダメ|駄目|変わら(?:ない|なかった|ず)|変わってない|相変わらず|同じ(?:エラー|問題|症状)` +
+		`|(?:表示され|出|動か|動作し|直ら|直って|動いて|反映され|効か|起動し|開か|消え)(?:ない|なかった|ません|ていない|てない)` +
+		`|で(?:ない|ません)(?:ね|よ|な|[。、！!？?\s]|$)|まだ[^。！？\n]{0,12}(?:ない|ません)`)
+})
+
+// unspaced tells a word written in a script without spaces between
+// words (kana, Han).
+func unspaced(t string) bool {
+	return strings.ContainsFunc(t, func(r rune) bool { return unicode.In(r, unicode.Hiragana, unicode.Katakana, unicode.Han) })
+}
+
+// hasJapanese tells a text with kana in it.
+func hasJapanese(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return unicode.In(r, unicode.Hiragana, unicode.Katakana) })
+}
 
 // koreanPersistsRe matches a Korean report that the result did not come:
 // "근데도 안돼" (even so it doesn't work), "안 없어진거 같은데" (it doesn't
@@ -100,7 +136,7 @@ func stillWrong(head string) bool {
 	if mayMatch(first, persistsWords) && persistsRe().MatchString(first) {
 		return true
 	}
-	return hasHangul(two) && koreanPersistsRe().MatchString(two)
+	return hasHangul(two) && koreanPersistsRe().MatchString(two) || hasJapanese(two) && japanesePersistsRe().MatchString(two)
 }
 
 // hasHangul tells a text with a Hangul syllable in it.
@@ -132,7 +168,7 @@ var (
 		"freez", "frozen", "time", "stuck", "blank", "work", "load", "start", "run", "connect", "compile", "build",
 		"show", "open", "pass", "respond", "see", "appear", "display", "render", "found", "no such"}
 	repeatWords = []string{"still", "again", "same", "keep", "once more"}
-	claimWords  = []string{"fixed", "resolved", "should", "work", "pass", "succeed", "test", "check", "no longer", "try"}
+	claimWords  = []string{"fixed", "resolved", "should", "work", "pass", "succeed", "test", "check", "no longer", "try", "correct", "right", "ho gaya"}
 )
 
 // mayMatch is false only when re cannot match text because text is ASCII
@@ -237,6 +273,11 @@ func complaintStems(text string, persists bool) (stems, failures []string) {
 			continue
 		}
 		st := drift.Stem(t)
+		if unspaced(t) {
+			// A run of Japanese or Chinese is a phrase, not a word: kept
+			// to its start rather than dropped for its length.
+			st = fit.Bytes(t, 60)
+		}
 		if len(st) < 3 || complaintStop[st] || complaintStop[t] || len(st) > 64 || allDigits(t) {
 			continue
 		}
@@ -271,7 +312,9 @@ func claimAbout(claim string, reports ...[]string) bool {
 func claimStems(claim string) []string {
 	var out []string
 	for _, t := range lcs.Normalize(claim) {
-		if len(t) < 2 {
+		if len(t) < 2 || unspaced(t) {
+			// A run of Japanese or Chinese is many words with no space
+			// between: it names nothing a report's words could share.
 			continue
 		}
 		st := drift.Stem(t)
@@ -441,12 +484,13 @@ func sentenceAround(text string, i, j int) string {
 	}
 	end := len(text)
 	if m := sentenceEnd().FindStringIndex(text[j:]); m != nil {
-		end = j + m[0] + 1
+		_, size := utf8.DecodeRuneInString(text[j+m[0]:])
+		end = j + m[0] + size
 	}
 	return strings.Join(strings.Fields(text[start:end]), " ")
 }
 
-var sentenceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?](\s|$)|\n`) })
+var sentenceEnd = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[.!?](\s|$)|[。！？]|\n`) })
 
 func (s *session) complaints() *state.Complaints {
 	if s.w.Complaints == nil {

@@ -205,9 +205,30 @@ func TestFailureRightAfterAClaim(t *testing.T) {
 		t.Errorf("a complaint after \"should now show\": %q", r3.Context)
 	}
 
+	// Claims in Japanese and in Hindi written in Latin script, and an
+	// English claim that lists what now holds (ext-jankengame #62,
+	// ext-qeegquota #46, ext-thresholdslider #27 and #87, the forty-first
+	// set, marked by both judges).
+	for _, c := range []struct{ claim, report string }{
+		{"現在のコードは正常に動作するはずなので、強制リロードしてください。", "リロードしたけどだめだったよ"},
+		{"Quota wala issue fix ho gaya hai.", "still not working, same quota error"},
+		{"The slider should now: - Not snap back - Update smoothly", "the slider behavior is still unstable"},
+		{"The threshold behavior is now correct: [0, 0] shows all values.", "the starting threshold values are still -1000000 10000000"},
+	} {
+		s := newSim(t)
+		s.turn("fix it", c.claim)
+		if r := s.userPrompt(c.report); !strings.Contains(strings.Join(r.Context, "\n"), "right after the agent said it was fixed") {
+			t.Errorf("claim %q, report %q: %q", c.claim, c.report, r.Context)
+		}
+	}
+
 	for name, run := range map[string]func(s *sim) Response{
 		// openshrooly #158 (labelled false): what the user should see is
 		// no claim of a fix.
+		"a Japanese claim over another failure's words": func(s *sim) Response {
+			s.turn("画面を直して", "ボタンの色を修正しました。")
+			return s.userPrompt("The export button fails with a 500 error on large reports")
+		},
 		"an expectation, not a claim": func(s *sim) Response {
 			s.turn("Flash the OpenShrooly firmware", "Can you check the Shrooly's screen — it should display the IP address.")
 			return s.userPrompt("its still not connecting and i cant see the network")
@@ -399,6 +420,20 @@ func TestStillWrongAfterATurn(t *testing.T) {
 		{"korean further on", "좋아, 잘했어. 다음으로 로그인 화면을 봐줘. 아까 버튼이 안 바뀐건 괜찮아", true, false},
 		{"korean request", "필터 적용 버튼의 배경부분을 수정해야하는데 어디 부분인지 파악 좀 해볼래?", true, false},
 		{"korean, no change in the turn", "클로드야 안 없어진거 같은데?", false, false},
+		// Japanese (ext-jankengame #63-#142, the forty-first set, marked by
+		// both judges): no good, nothing changed, does not show; "でないと"
+		// (unless) and a request are none.
+		{"japanese no good", "リロードしたけどだめだったよ", true, true},
+		{"japanese nothing changed", "変わらなかった", true, true},
+		{"japanese does not show", "新しいゲムでない。Script loaded DOM loaded", true, true},
+		{"japanese as before", "相変わらずでないしログも若干広くなった気がする", true, true},
+		{"japanese unless", "ボタンを押さないでないと困るので、色を青にして", true, false},
+		{"japanese request", "もう変化がわかるように派手にしてくれる？", true, false},
+		{"japanese, no change in the turn", "変わらなかった", false, false},
+		// Still unstable, still the old value (ext-thresholdslider #28,
+		// #88, marked by both judges of the forty-first set).
+		{"still unstable", "the behavior is still unstable and now the mouse gets stuck", true, true},
+		{"still the old value", "the starting threshold values are still -1000000 10000000", true, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := newSim(t)
