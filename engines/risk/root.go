@@ -74,24 +74,14 @@ func systemInstall(args []string) ([]string, bool) {
 	flags, params := splitFlags(args[1:])
 	switch name {
 	case "pacman":
-		for _, f := range flags {
-			if (strings.HasPrefix(f, "-S") && !strings.ContainsAny(f[2:], "silgpcw")) || strings.HasPrefix(f, "-U") || f == "--sync" || f == "--upgrade" {
-				return params, true
-			}
-		}
-		return nil, false
+		return params, slices.ContainsFunc(flags, pacmanInstalls)
 	case "dpkg":
-		if slices.Contains(flags, "-i") || slices.Contains(flags, "--install") {
-			return params, true
-		}
-		return nil, false
+		return params, slices.Contains(flags, "-i") || slices.Contains(flags, "--install")
 	case "npm", "pnpm", "yarn":
-		global := slices.Contains(flags, "-g") || slices.Contains(flags, "--global") || len(params) > 0 && params[0] == "global"
-		if !global {
-			return nil, false
-		}
 		if len(params) > 0 && params[0] == "global" {
 			params = params[1:]
+		} else if !slices.Contains(flags, "-g") && !slices.Contains(flags, "--global") {
+			return nil, false
 		}
 	}
 	subs, ok := packageManagers[name]
@@ -101,39 +91,61 @@ func systemInstall(args []string) ([]string, bool) {
 	return params[1:], true
 }
 
-// checkFirewall reads a command that opens the machine's firewall: ufw
-// allow, firewall-cmd --add-port/--add-service/--add-rich-rule,
-// iptables -A/-I INPUT … -j ACCEPT, netsh advfirewall firewall add rule
-// … action=allow.
+// pacmanInstalls tells a pacman option that installs: -S (with no query
+// letter) or -U.
+func pacmanInstalls(f string) bool {
+	return strings.HasPrefix(f, "-S") && !strings.ContainsAny(f[2:], "silgpcw") || strings.HasPrefix(f, "-U") || f == "--sync" || f == "--upgrade"
+}
+
+// checkFirewall reads a command that opens the machine's firewall
+// (firewallOpeners).
 func checkFirewall(name string, x cmd) []Finding {
-	args := x.args[1:]
-	open := false
-	switch strings.TrimSuffix(name, ".exe") {
-	case "ufw":
-		i := 0
-		if len(args) > 1 && (args[0] == "insert" || args[0] == "prepend" || args[0] == "route") {
-			i = 1
-			if args[0] == "insert" && len(args) > 2 {
-				i = 2
-			}
-		}
-		open = len(args) > i && args[i] == "allow" || len(args) > 2 && args[0] == "default" && args[1] == "allow"
-	case "firewall-cmd":
-		open = slices.ContainsFunc(args, func(a string) bool {
-			return strings.HasPrefix(a, "--add-port") || strings.HasPrefix(a, "--add-service") || strings.HasPrefix(a, "--add-rich-rule") || strings.HasPrefix(a, "--add-source")
-		})
-	case "iptables", "ip6tables":
-		chain := slices.IndexFunc(args, func(a string) bool { return a == "-A" || a == "-I" || a == "--append" || a == "--insert" })
-		jump := slices.IndexFunc(args, func(a string) bool { return a == "-j" || a == "--jump" })
-		open = chain >= 0 && chain+1 < len(args) && args[chain+1] == "INPUT" && jump >= 0 && jump+1 < len(args) && args[jump+1] == "ACCEPT"
-	case "netsh":
-		low := strings.ToLower(strings.Join(args, " "))
-		open = strings.Contains(low, "advfirewall firewall add rule") && strings.Contains(low, "action=allow")
-	}
-	if !open {
+	opens, ok := firewallOpeners[strings.TrimSuffix(name, ".exe")]
+	if !ok || !opens(x.args[1:]) {
 		return nil
 	}
 	return []Finding{{Entry: FirewallOpen, Target: strings.Join(x.args[:min(len(x.args), 5)], " ")}}
+}
+
+// firewallOpeners are the programs that open a firewall, each with the
+// arguments that do: ufw allow (also insert N allow, route allow, default
+// allow), firewall-cmd --add-port/--add-service/--add-rich-rule/
+// --add-source, iptables -A/-I INPUT … -j ACCEPT, netsh advfirewall
+// firewall add rule … action=allow.
+var firewallOpeners = map[string]func(args []string) bool{
+	"ufw": func(a []string) bool {
+		i := 0
+		switch {
+		case len(a) > 2 && a[0] == "insert":
+			i = 2
+		case len(a) > 1 && (a[0] == "prepend" || a[0] == "route"):
+			i = 1
+		}
+		return len(a) > i && a[i] == "allow" || len(a) > 2 && a[0] == "default" && a[1] == "allow"
+	},
+	"firewall-cmd": func(a []string) bool {
+		return slices.ContainsFunc(a, func(w string) bool {
+			return hasPrefix(w, []string{"--add-port", "--add-service", "--add-rich-rule", "--add-source"})
+		})
+	},
+	"iptables":  iptablesAccepts,
+	"ip6tables": iptablesAccepts,
+	"netsh": func(a []string) bool {
+		low := strings.ToLower(strings.Join(a, " "))
+		return strings.Contains(low, "advfirewall firewall add rule") && strings.Contains(low, "action=allow")
+	},
+}
+
+// iptablesAccepts tells an iptables rule appended or inserted into INPUT
+// that accepts.
+func iptablesAccepts(a []string) bool {
+	valueOf := func(opts ...string) string {
+		if i := slices.IndexFunc(a, func(w string) bool { return slices.Contains(opts, w) }); i >= 0 && i+1 < len(a) {
+			return a[i+1]
+		}
+		return ""
+	}
+	return valueOf("-A", "-I", "--append", "--insert") == "INPUT" && valueOf("-j", "--jump") == "ACCEPT"
 }
 
 // deniedRe finds the file a refusal names: "EACCES: permission denied,
