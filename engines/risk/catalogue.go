@@ -178,7 +178,7 @@ var (
 		TargetCovers: true}
 	SudoInstall = &Entry{ID: "sudo-install", Category: System,
 		What:         "installs system packages as root (sudo apt, dnf, pacman, snap, a global npm or pip install): the machine changes for every program and user on it",
-		Cover:        []string{"sudo", "as root", "apt", "apt-get", "pacman", "dnf", "yum", "install* whatever", "install* what", "install* anything", "install* everything", "install* the package*", "install* system", "install* it", "install* them"},
+		Cover:        []string{"sudo", "as root", "apt", "apt-get", "pacman", "dnf", "yum", "install*"},
 		TargetCovers: true}
 	SystemRegistry = &Entry{ID: "system-registry", Category: System,
 		What:  "changes machine-wide Windows settings in the registry (HKLM)",
