@@ -139,7 +139,7 @@ func TestNoMatchLoop(t *testing.T) {
 func TestKilledByTimeoutLoop(t *testing.T) {
 	killed := "Command timed out after 15s      warning: clauses with the same name and arity should be grouped together"
 	taken := "[INFO] Starting the gradio app\nOSError: Cannot find empty port in range: 7888-7888. You can specify a different port by setting the GRADIO_SERVER_PORT environment variable"
-	killedTwice := []string{"2 calls were killed when their timeout ran out", "killed by its timeout: mix", "run_in_background, or &"}
+	killedTwice := []string{"2 calls were killed when their timeout ran out", "killed by its timeout: mix", "whether it still runs is not known", "still holds its port", "run_in_background, or &"}
 	portTaken := []string{"2 calls could not run a server in the foreground", `"address in use :7888"`, "the last found its port taken", "lsof -i"}
 	for _, tc := range []struct {
 		name  string
