@@ -209,15 +209,85 @@ func failureStems(head string) []string {
 	if !mayMatch(head, failureWords) {
 		return nil
 	}
+	head = reportedPart(head)
 	var out []string
 	for _, ix := range failureRe().FindAllStringIndex(head, 8) {
-		if suppressed(head[:ix[0]]) {
+		if suppressed(head[:ix[0]]) || strings.HasPrefix(strings.ToLower(head[ix[0]:]), "kick") && strings.HasPrefix(strings.ToLower(head[ix[1]:]), " off") || inIdentifier(head, ix[0], ix[1]) {
+			// "kick off the design" starts something; console.error() is
+			// a name in code (ext-chromestoragetests #47, the forty-second
+			// set).
 			continue
 		}
 		f := strings.Fields(head[ix[0]:ix[1]])
 		out = appendStem(out, drift.Stem(strings.ToLower(f[len(f)-1])))
 	}
 	return out
+}
+
+// inIdentifier tells a match that is part of a name in code: right after
+// a dot or an underscore, or right before a dot, an underscore or a
+// parenthesis (console.error(), on_error, error.message).
+func inIdentifier(text string, i, j int) bool {
+	return i > 0 && (text[i-1] == '.' || text[i-1] == '_') || j < len(text) && (text[j] == '(' || text[j] == '_' || text[j] == '.' && j+1 < len(text) && text[j+1] != ' ' && text[j+1] != '\n')
+}
+
+// praised tells a prompt that opens by thanking or praising the agent:
+// what it says next is no report that the fix failed.
+func praised(head string) bool {
+	t := strings.ToLower(strings.TrimSpace(head))
+	for _, p := range []string{"thanks", "thank you", "thx", "you're awesome", "you are awesome", "awesome", "great job", "great work", "perfect", "excellent", "good job", "well done", "amazing", "nice work", "nice job"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// reportedPart is a prompt's head without the sentences that report
+// nothing, whatever failure words they hold: a rule ("Always fix test
+// warnings and errors", "- Never move on until the tests pass") and a
+// question about what something means or how to do it ("What does the
+// test \"combines storage and validation errors correctly\" mean?", "how
+// do we fix those error logs?"); ext-chromestoragetests #52, #55, the
+// forty-second set, false to both judges. "Why does it fail?" stays a
+// report.
+func reportedPart(head string) string {
+	var b strings.Builder
+	start := 0
+	keep := func(end int) {
+		sent := head[start:end]
+		if !ruleOrQuestion(sent) {
+			b.WriteString(sent)
+		} else {
+			b.WriteString(" ")
+		}
+		start = end
+	}
+	for _, m := range sentenceEnd().FindAllStringIndex(head, -1) {
+		keep(m[1])
+	}
+	keep(len(head))
+	return b.String()
+}
+
+// ruleOrQuestion tells a sentence that sets a rule or asks what something
+// means or how to do something (reportedPart).
+func ruleOrQuestion(sent string) bool {
+	t := strings.ToLower(strings.TrimLeft(strings.TrimSpace(sent), "-*•0123456789. "))
+	for _, p := range []string{"always ", "never ", "make sure ", "ensure ", "don't ", "do not ", "remember "} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	if !strings.HasSuffix(strings.TrimSpace(t), "?") {
+		return false
+	}
+	for _, p := range []string{"what does ", "what do ", "what's the difference", "what is the difference", "how do ", "how can ", "how should ", "should ", "can we ", "could we ", "would it ", "do we ", "is there "} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // suppressVerbs ask for failures to be kept out of sight or handled
@@ -439,16 +509,22 @@ func (s *session) noteDone(text string, claims [][]int, dones bool) {
 func (s *session) askedAgain(prompt string) []advice.Advisory {
 	c := s.complaints()
 	now := strings.ToLower(strings.Join(strings.Fields(prompt), " "))
-	asked := c.Asked
+	asked, done := c.Asked, c.Done
 	c.Asked = fit.Runes(now, 300)
+	// What the agent said was done answers the request before this one:
+	// the next Stop notes the answer to this one. A request the CLI
+	// aborted before any answer, sent again, is no complaint
+	// (ext-chromestoragetests #52: "API Error: Request was aborted.", false
+	// to both judges of the forty-second set).
+	c.Done = nil
 	if asked == "" || asked != c.Asked || len(strings.Fields(now)) < 3 {
 		return nil
 	}
-	if d := c.Done; d == nil || d.Seq != s.w.ToolCalls {
+	if done == nil || done.Seq != s.w.ToolCalls {
 		return nil
 	}
 	return []advice.Advisory{advice.RepeatComplaint(advice.ComplaintFacts{
-		Now: prompt, Reports: 2, Claims: []string{c.Done.Text}, Request: true,
+		Now: prompt, Reports: 2, Claims: []string{done.Text}, Request: true,
 	})}
 }
 
@@ -536,9 +612,15 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 	c := s.complaints()
 	earlier, shared, reports := sameReports(c.Reports, head, stems, failures, again)
 	var out []advice.Advisory
-	if earlier == nil {
+	switch {
+	case praised(head):
+		// "You're awesome. Thanks for figuring out how to fix all of
+		// those warnings. Now how do we fix those error logs?": the fix
+		// held, and what follows is a new request (ext-chromestoragetests
+		// #46, the forty-second set, false to both judges).
+	case earlier == nil:
 		out = s.rightAfterClaim(prompt, stems, failures, again, persists)
-	} else {
+	default:
 		out = s.reportedAgain(prompt, earlier, reports, shared, stems)
 	}
 	sat.Inc(&c.Clock)

@@ -95,6 +95,31 @@ func TestRepeatComplaintQuiet(t *testing.T) {
 			{"no, it looks okay to me. Lets check our status here and maybe commit", "Committed the change."},
 			{"is our app named ash_chat now? Check errors: KeyError in delegating_handler.ex:8", "Yes, it is."},
 		},
+		// The forty-second set, false to both judges: thanks for the fix,
+		// then a new request (ext-chromestoragetests #46); questions
+		// about what tests named after failures mean (#55); rules for
+		// CLAUDE.md that name errors (#52); console.error() as a name in
+		// code (#47); "kick off" (ext-gadcommands #57).
+		"thanks, then a new request": {
+			{"The tests print act() warnings and error logs", "Now all tests pass and the act() warnings have been eliminated."},
+			{"You're awesome. Thanks for figuring out how to fix all of those warnings. Now how do we fix those error logs? Just because we're testing error conditions doesn't mean there should be error logs in the console.", "Removed them."},
+		},
+		"questions about test names": {
+			{"Questions to answer:\n1. What's the difference between the \"sets error state when storage operations fail\" and \"handles errors gracefully\" tests?", "The first checks the state, the second the log. All tests pass now."},
+			{"What does the test \"combines storage and validation errors correctly\" mean?", "It checks both errors are kept."},
+		},
+		"rules that name errors": {
+			{"The tests fail with errors", "Fixed: all tests pass now."},
+			{"Update @CLAUDE.md to instruct Claude to do the following:\n- Always fix test warnings and errors.\n- Never move on until all of the tests are passing with no warnings or errors.\n", "Added the rules."},
+		},
+		"a name in code": {
+			{"the error tests fail and print console logs on every run", "Fixed: the error tests pass now and print no console logs."},
+			{"Instead of mocking calls to `console.error()` let's get rid of the calls to `console.error()` in the tests", "Removed them."},
+		},
+		"kick off": {
+			{"so I could kick off the app design with /design and fine tune features with /feat; the design errors show up later?", "This is exactly how architectural design should work."},
+			{"how about this instead: /designcode kicks off the design process for each feature", "Sounds good."},
+		},
 		"a slowness of something else": {
 			{"the dashboard page loads slowly", "Fixed: the dashboard query uses the index now."},
 			{"the test suite is slow, can you make the CI faster?", "I split the suite into shards."},
@@ -350,6 +375,18 @@ func TestRequestSentAgainQuiet(t *testing.T) {
 		// just changed (ext-notebooklmpipeline #113).
 		"command again": {"/notebooklm-research VCF 9 Supervisor", "The skill now works exactly as you originally intended.", "/notebooklm-research VCF 9 Supervisor", false},
 	}
+	// A request the CLI aborted before any answer, sent again
+	// (ext-chromestoragetests #52, "API Error: Request was aborted.", no
+	// Stop between the two): the done before it answered another request.
+	t.Run("aborted, sent again", func(t *testing.T) {
+		s := newSim(t)
+		s.turn("make the tests run clean", "Perfect! The test suite is all set: it runs clean.")
+		s.userPrompt("Update CLAUDE.md with the testing rules we agreed on")
+		s.userPrompt("Update CLAUDE.md with the testing rules we agreed on")
+		if n := s.count("repeat-complaint"); n != 0 {
+			t.Errorf("%d repeat-complaint advisories, want none: %q", n, s.said)
+		}
+	})
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
 			s := newSim(t)
