@@ -344,16 +344,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		if f.Entry == risk.SecretCommit {
 			r.Secrets = removeBase(r.Secrets, f.Target)
 		}
-		if _, said := r.Advised[f.Entry.ID]; said && f.Entry.Habit {
-			continue
-		}
-		if risk.Covered(f, ins) || !advice.RiskDue(r.Advised[f.Entry.ID], s.w.ToolCalls) {
-			continue
-		}
-		if r.Advised == nil {
-			r.Advised = map[string]int{}
-		}
-		if _, ok := r.Advised[f.Entry.ID]; !ok && len(r.Advised) >= riskAdvisedKinds {
+		if risk.Covered(f, ins) || !s.riskDue(f.Entry) {
 			continue
 		}
 		r.Advised[f.Entry.ID] = s.w.ToolCalls
@@ -364,6 +355,24 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		}))
 	}
 	return advs
+}
+
+// riskDue tells whether an entry may be said now: not within its
+// cooldown, not again in the session for a habit, and not a new entry once
+// riskAdvisedKinds are kept. It makes sure Risk.Advised exists.
+func (s *session) riskDue(e *risk.Entry) bool {
+	r := s.riskState()
+	if r.Advised == nil {
+		r.Advised = map[string]int{}
+	}
+	last, said := r.Advised[e.ID]
+	switch {
+	case said && e.Habit:
+		return false
+	case !said && len(r.Advised) >= riskAdvisedKinds:
+		return false
+	}
+	return advice.RiskDue(last, s.w.ToolCalls)
 }
 
 // committedPrivate is the commit-private finding of a successful command
@@ -429,12 +438,7 @@ func (s *session) pushFastForward(p *Payload) bool {
 // secrets file printed nothing or no value.
 func (s *session) tookEffect(p *Payload, f risk.Finding, failed bool) bool {
 	switch {
-	case f.Entry == risk.SudoInstall && s.sudoRefused(p) && !(failed && neverRan(p.Error)):
-		// A system install sudo refused for want of a password is still
-		// the step the agent took unasked: three pairs of judges marked
-		// one (ext-githublogin #5, ext-kakurosolver #14, ext-tab5emulator
-		// #10, the thirty-third, thirty-sixth and forty-first sets). One
-		// the person declined, they know of.
+	case s.attemptCounts(p, f, failed):
 		return true
 	case s.ranNothing(p, failed):
 		return false
@@ -452,6 +456,16 @@ func (s *session) tookEffect(p *Payload, f risk.Finding, failed bool) bool {
 		return false
 	}
 	return true
+}
+
+// attemptCounts tells a step that counts though it never ran: a system
+// install sudo refused for want of a password is still the step the agent
+// took unasked (three pairs of judges marked one: ext-githublogin #5,
+// ext-kakurosolver #14, ext-tab5emulator #10, the thirty-third,
+// thirty-sixth and forty-first sets). One the person declined, they know
+// of.
+func (s *session) attemptCounts(p *Payload, f risk.Finding, failed bool) bool {
+	return f.Entry == risk.SudoInstall && s.sudoRefused(p) && !(failed && neverRan(p.Error))
 }
 
 // ranNothing tells a call that did nothing at all: the person declined it
