@@ -66,7 +66,7 @@ var (
 // these links"): it must be followed at once by a negation or a word of
 // failure.
 var persistsRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\bstill,? (?:(?:does|do|did|is|are|was|were|has|have|can|could|will|would)\s?n[o']?t|ca ?n'?t|cannot|dont|doesnt|didnt|isnt|arent|wont|not|no|never|fail\w*|broken|wrong|bad|slow|crash\w*|(?:the )?same|blank|empty|missing|stuck|hang\w*|says|shows|showing|happening|pending|an? (?:issue|problem|error)|error\w*|throw\w*)\b|\btoujours (?:pas|rien|le même|la même|bloqué|en erreur)|\btodav[ií]a no\b|\bsigue sin\b|\bsigue (?:fallando|igual)\b|\b(?:immer|noch) (?:noch|immer) (?:nicht|kein)|\bainda não\b|(?:还是|仍然|依然|仍)(?:不|没|一样)` +
+	return regexp.MustCompile(`(?i)\bstill,? (?:(?:does|do|did|is|are|was|were|has|have|can|could|will|would)\s?n[o']?t|ca ?n'?t|cannot|dont|doesnt|didnt|isnt|arent|wont|not|no|never|fail\w*|broken|wrong|bad|slow|crash\w*|(?:the )?same|blank|empty|missing|stuck|hang\w*|says|shows|showing|happening|pending|an? (?:issue|problem|error)|error\w*|throw\w*)\b|\btoujours (?:pas|rien|le même|la même|bloqué|en erreur)|\btodav[ií]a no\b|\bsigue sin\b|\bsigue (?:fallando|igual)\b|\b(?:immer|noch) (?:noch|immer) (?:nicht|kein)|\bainda não\b|(?:还是|仍然|依然|仍)(?:不|没|一样)|不管用|不好使|不起作用|没(?:有)?反应|没效果` +
 		// An error that goes on, in Portuguese, Spanish and English: "os erros
 		// continuam", "o erro ainda persiste", "el error sigue"
 		// (ext-chatiainstall, thirty-second set, marked by both judges).
@@ -76,7 +76,7 @@ var persistsRe = sync.OnceValue(func() *regexp.Regexp {
 		// "the behavior is still unstable", "the values are still
 		// -1000000 10000000" (ext-thresholdslider #28, #88, the
 		// forty-first set, marked by both judges).
-		`|\bstill,? (?:unstable|unresponsive|unchanged|unusable|flicker\w*|glitch\w*|[-+]?\d)`)
+		`|\bstill,? (?:(?:unstable|unresponsive|unchanged|unusable|flicker\w*|glitch\w*|see|seeing|get|getting)\b|[-+]?\d)`)
 })
 
 // japanesePersistsRe matches a Japanese report that the result did not
@@ -87,7 +87,7 @@ var persistsRe = sync.OnceValue(func() *regexp.Regexp {
 // sentence's end ("でないと" is "unless").
 var japanesePersistsRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`だめ|ダメ|駄目|変わら(?:ない|なかった|ず)|変わってない|相変わらず|同じ(?:エラー|問題|症状)` +
-		`|(?:表示され|出|動か|動作し|直ら|直って|動いて|反映され|効か|起動し|開か|消え)(?:ない|なかった|ません|ていない|てない)` +
+		`|(?:表示され|出|動か|動作し|直ら|直って|動いて|反映され|効か|起動し|開か|消え)(?:ない|なかった|ません|ていない|てない|ず)|存在しない|存在しません` +
 		`|で(?:ない|ません)(?:ね|よ|な|[。、！!？?\s]|$)|まだ[^。！？\n]{0,12}(?:ない|ません)`)
 })
 
@@ -127,7 +127,7 @@ func stillWrong(head string) bool {
 	two := first
 	if m := sentenceEnd().FindStringIndex(first); m != nil {
 		first = first[:m[0]]
-		rest := two[m[1]:]
+		rest := strings.TrimLeft(two[m[1]:], " \t\r\n")
 		if n := sentenceEnd().FindStringIndex(rest); n != nil {
 			rest = rest[:n[0]]
 		}
@@ -622,6 +622,13 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 		out = s.rightAfterClaim(prompt, stems, failures, again, persists)
 	default:
 		out = s.reportedAgain(prompt, earlier, reports, shared, stems)
+		if len(out) == 0 && persists {
+			// Reported before, with no claim since, but still wrong after
+			// a turn that changed files: that attempt did not reach it
+			// either ("Still not seeing spinners", ext-uploadqueuechips
+			// #79, marked by both judges of the forty-third set).
+			out = s.rightAfterClaim(prompt, stems, failures, again, persists)
+		}
 	}
 	sat.Inc(&c.Clock)
 	if len(out) > 0 {

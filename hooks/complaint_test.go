@@ -303,6 +303,24 @@ func TestFailureRightAfterAClaim(t *testing.T) {
 	}
 }
 
+// TestStillWrongAfterAnEarlierReport: a report of a failure reported
+// before, with no claim since, that says it is still wrong right after a
+// turn that changed files, draws the advisory (ext-uploadqueuechips #79,
+// "Still not seeing spinners", marked by both judges of the forty-third
+// set): the turn's attempt did not reach it either.
+func TestStillWrongAfterAnEarlierReport(t *testing.T) {
+	s := newSim(t)
+	s.editTurn("show spinners on the chips while the queue loads", "I changed the chips to show a spinner while loading.")
+	s.userPrompt("I'm not seeing spinners on the chips")
+	f := s.file("chips.vue", "<span>count</span>")
+	s.tool("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "count", "new_string": "spinner"}), map[string]any{})
+	s.run(&Payload{HookEventName: Stop, LastAssistantMessage: "I added a 50ms delay before the chips read the flag."})
+	r := s.userPrompt("Still not seeing spinners on the chips.")
+	if text := strings.Join(r.Context, "\n"); !strings.Contains(text, "last turn, which wrote 1 file(s)") {
+		t.Fatalf("no advisory after the second attempt: %q", r.Context)
+	}
+}
+
 // TestRepeatComplaintObservedByDefault: the kind is observed until it is
 // measured precise enough; the agent is not told.
 func TestRepeatComplaintObservedByDefault(t *testing.T) {
@@ -467,6 +485,15 @@ func TestStillWrongAfterATurn(t *testing.T) {
 		{"japanese unless", "ボタンを押さないでないと困るので、色を青にして", true, false},
 		{"japanese request", "もう変化がわかるように派手にしてくれる？", true, false},
 		{"japanese, no change in the turn", "変わらなかった", false, false},
+		// Still seeing, still getting (ext-uploadqueuechips #49, the
+		// forty-third set); Chinese "does not work" with no "still"
+		// (ext-hyprlandwifi #94); Japanese "not shown" in the second
+		// sentence, after a blank line (ext-weeklypdca #36).
+		{"still seeing", "No, I still see the count, not a spinner.", true, true},
+		{"still getting", "[Image #1] still getting this error", true, true},
+		{"chinese does not work", "super w 不管用啊。。。", true, true},
+		{"japanese second sentence", "Notion書き込みを週次として反映してください。\n\nサイドバーの「予定済み」に週次PDCAが表示されません。", true, true},
+		{"japanese not shown, terse", "再起動しましたが、サイドバーに表示されず。", true, true},
 		// Still unstable, still the old value (ext-thresholdslider #28,
 		// #88, marked by both judges of the forty-first set).
 		{"still unstable", "the behavior is still unstable and now the mouse gets stuck", true, true},
