@@ -590,19 +590,7 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 	persists := stillWrong(head)
 	stems, failures := complaintStems(prompt, persists)
 	if len(stems) == 0 && len(failures) == 0 {
-		// The user saying it works now ("no, it looks okay to me") ends
-		// the complaints made so far: a later report is a new one.
-		if c := s.w.Complaints; c != nil && len(c.Reports) > 0 && mayMatch(prompt, fineWords) && fineRe().MatchString(head) {
-			c.Reports = nil
-		}
-		if strings.HasPrefix(strings.TrimSpace(p.Prompt), "/") {
-			// A slash command run again with the same arguments runs the
-			// command again, often one the agent just changed, to try it
-			// (ext-notebooklmpipeline #113, labelled false by both judges
-			// of the thirty-ninth set): no request sent again.
-			return nil
-		}
-		return s.askedAgain(prompt)
+		return s.noReport(p, prompt, head)
 	}
 	if c := s.w.Complaints; c != nil {
 		// A report is no request to send again.
@@ -618,17 +606,16 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 		// those warnings. Now how do we fix those error logs?": the fix
 		// held, and what follows is a new request (ext-chromestoragetests
 		// #46, the forty-second set, false to both judges).
-	case earlier == nil:
-		out = s.rightAfterClaim(prompt, stems, failures, again, persists)
-	default:
+	case earlier != nil:
 		out = s.reportedAgain(prompt, earlier, reports, shared, stems)
-		if len(out) == 0 && persists {
-			// Reported before, with no claim since, but still wrong after
-			// a turn that changed files: that attempt did not reach it
-			// either ("Still not seeing spinners", ext-uploadqueuechips
-			// #79, marked by both judges of the forty-third set).
-			out = s.rightAfterClaim(prompt, stems, failures, again, persists)
-		}
+	}
+	if len(out) == 0 && !praised(head) && (earlier == nil || persists) {
+		// A first report, or one reported before with no claim since but
+		// still wrong after a turn that changed files: that attempt did
+		// not reach it either ("Still not seeing spinners",
+		// ext-uploadqueuechips #79, marked by both judges of the
+		// forty-third set).
+		out = s.rightAfterClaim(prompt, stems, failures, again, persists)
 	}
 	sat.Inc(&c.Clock)
 	if len(out) > 0 {
@@ -639,6 +626,23 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 		c.Reports = c.Reports[len(c.Reports)-maxReports:]
 	}
 	return out
+}
+
+// noReport handles a prompt that reports no failure: the user saying it
+// works now ("no, it looks okay to me") ends the complaints made so far (a
+// later report is a new one), and a request sent again word for word may
+// say the work was not done (askedAgain). A slash command run again with
+// the same arguments runs the command again, often one the agent just
+// changed, to try it (ext-notebooklmpipeline #113, labelled false by both
+// judges of the thirty-ninth set): no request sent again.
+func (s *session) noReport(p *Payload, prompt, head string) []advice.Advisory {
+	if c := s.w.Complaints; c != nil && len(c.Reports) > 0 && mayMatch(prompt, fineWords) && fineRe().MatchString(head) {
+		c.Reports = nil
+	}
+	if strings.HasPrefix(strings.TrimSpace(p.Prompt), "/") {
+		return nil
+	}
+	return s.askedAgain(prompt)
 }
 
 // sameReports finds the earlier reports of the failure a report (its
