@@ -91,12 +91,6 @@ var japanesePersistsRe = sync.OnceValue(func() *regexp.Regexp {
 		`|で(?:ない|ません)(?:ね|よ|な|[。、！!？?\s]|$)|まだ[^。！？\n]{0,12}(?:ない|ません)`)
 })
 
-// unspaced tells a word written in a script without spaces between
-// words (kana, Han).
-func unspaced(t string) bool {
-	return strings.ContainsFunc(t, func(r rune) bool { return unicode.In(r, unicode.Hiragana, unicode.Katakana, unicode.Han) })
-}
-
 // hasJapanese tells a text with kana in it.
 func hasJapanese(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool { return unicode.In(r, unicode.Hiragana, unicode.Katakana) })
@@ -343,7 +337,7 @@ func complaintStems(text string, persists bool) (stems, failures []string) {
 			continue
 		}
 		st := drift.Stem(t)
-		if unspaced(t) {
+		if drift.UnsegmentedLetters(t) > 0 {
 			// A run of Japanese or Chinese is a phrase, not a word: kept
 			// to its start rather than dropped for its length.
 			st = fit.Bytes(t, 60)
@@ -382,7 +376,7 @@ func claimAbout(claim string, reports ...[]string) bool {
 func claimStems(claim string) []string {
 	var out []string
 	for _, t := range lcs.Normalize(claim) {
-		if len(t) < 2 || unspaced(t) {
+		if len(t) < 2 || drift.UnsegmentedLetters(t) > 0 {
 			// A run of Japanese or Chinese is many words with no space
 			// between: it names nothing a report's words could share.
 			continue
@@ -600,8 +594,9 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 	c := s.complaints()
 	earlier, shared, reports := sameReports(c.Reports, head, stems, failures, again)
 	var out []advice.Advisory
+	thanked := praised(head)
 	switch {
-	case praised(head):
+	case thanked:
 		// "You're awesome. Thanks for figuring out how to fix all of
 		// those warnings. Now how do we fix those error logs?": the fix
 		// held, and what follows is a new request (ext-chromestoragetests
@@ -609,7 +604,7 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 	case earlier != nil:
 		out = s.reportedAgain(prompt, earlier, reports, shared, stems)
 	}
-	if len(out) == 0 && !praised(head) && (earlier == nil || persists) {
+	if len(out) == 0 && !thanked && (earlier == nil || persists) {
 		// A first report, or one reported before with no claim since but
 		// still wrong after a turn that changed files: that attempt did
 		// not reach it either ("Still not seeing spinners",
