@@ -215,7 +215,34 @@ func failureStems(head string) []string {
 		f := strings.Fields(head[ix[0]:ix[1]])
 		out = appendStem(out, drift.Stem(strings.ToLower(f[len(f)-1])))
 	}
+	if pastedException(head) {
+		out = appendStem(out, "error")
+	}
 	return out
+}
+
+// pastedExceptionRe matches what a pasted exception shows: its class
+// ("KeyError: 'Year'", "TypeError: ne.price.toFixed is not a function",
+// "java.net.UnknownHostException"; the first letter may be lost in the
+// paste, "eyError") or a Python traceback.
+var pastedExceptionRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9]*(?:Error|Exception)\b|\bTraceback\b`)
+})
+
+// pastedException tells a prompt whose head pastes an exception, a
+// failure whatever other words it has: the user pasting the traceback the
+// app printed is reporting it, often with no word of their own
+// (ext-camsdashboard #71 and #82, the same KeyError traceback pasted after
+// "All column mapping issues have been resolved", marked by both judges of
+// the forty-second set). A class named in code (errors.KeyError,
+// KeyError()) or in a rule or a question is not pasted.
+func pastedException(head string) bool {
+	for _, ix := range pastedExceptionRe().FindAllStringIndex(head, 8) {
+		if !inIdentifier(head, ix[0], ix[1]) {
+			return true
+		}
+	}
+	return false
 }
 
 // inIdentifier tells a match that is part of a name in code: right after

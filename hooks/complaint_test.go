@@ -52,6 +52,17 @@ func TestRepeatComplaintFires(t *testing.T) {
 	if n := s2.count("repeat-complaint"); n != 1 {
 		t.Errorf("the same exception reported again after a claim: %d advisories, want 1: %q", n, s2.said)
 	}
+	// A traceback pasted with no word of the user's own is a report: the
+	// same KeyError pasted again after "All column mapping issues have been
+	// resolved" (ext-camsdashboard #82, marked by both judges of the
+	// forty-second set), its first letter lost in the paste.
+	s6 := newSim(t)
+	tb := "KeyError: 'Year'\nTraceback:\nFile \"C:\\Users\\julie\\wintermute\\dashboard.py\", line 138, in <module>\n    report = analyzer.generate_summary_report(df, nation)"
+	s6.turn(tb, "All column mapping issues have been resolved and the dashboard is robust to different CSV formats.")
+	s6.userPrompt(tb[1:])
+	if n := s6.count("repeat-complaint"); n != 1 {
+		t.Errorf("the same traceback pasted again after a claim: %d advisories, want 1: %q", n, s6.said)
+	}
 	if len(r.Context) == 0 || !strings.Contains(strings.Join(r.Context, "\n"), "[djinn:repeat-complaint]") {
 		t.Fatalf("third report: no advisory: %q", r.Context)
 	}
@@ -115,6 +126,10 @@ func TestRepeatComplaintQuiet(t *testing.T) {
 		"a name in code": {
 			{"the error tests fail and print console logs on every run", "Fixed: the error tests pass now and print no console logs."},
 			{"Instead of mocking calls to `console.error()` let's get rid of the calls to `console.error()` in the tests", "Removed them."},
+		},
+		"an exception class named in code": {
+			{"The import fails with a KeyError: 'Year' in the dashboard", "Fixed: the dashboard maps the column names now."},
+			{"Let's raise errors.ValidationError() from the loader and wrap it with a KeyError() subclass", "Done."},
 		},
 		"kick off": {
 			{"so I could kick off the app design with /design and fine tune features with /feat; the design errors show up later?", "This is exactly how architectural design should work."},
