@@ -78,7 +78,7 @@ var optionHeadRe = sync.OnceValue(func() *regexp.Regexp {
 func offeredOptions(message string) map[int]string {
 	heads := optionHeadRe().FindAllStringSubmatchIndex(message, 12)
 	if len(heads) < 2 {
-		return nil
+		return askedList(message)
 	}
 	out := map[int]string{}
 	for i, h := range heads {
@@ -90,6 +90,62 @@ func offeredOptions(message string) map[int]string {
 		if _, seen := out[n]; !seen {
 			out[n] = strings.TrimSpace(message[h[0]:end])
 		}
+	}
+	return out
+}
+
+// askLeadRe matches a line that asks the person to choose and leads into
+// a list: "Would you like me to:", "Do you want me to", "Should I:",
+// "Which do you prefer?".
+var askLeadRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?im)^.*\b(?:would you like|do you want|should i|shall i|which (?:one|option|would|do)|(?:do|would) you prefer)\b.*[:?]\s*$`)
+})
+
+// listItemRe matches an item of a numbered list: "1. Run it", "2) Proceed".
+var listItemRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(?:[*_]{0,2})([1-9])[.)](?:[*_]{0,2})\s+(\S.*)$`)
+})
+
+// askedList are the options of a numbered list that follows the last line
+// of a message asking the person to choose ("Would you like me to:\n1. Run
+// it with --dangerously-skip-permissions …\n2. Proceed with the steps
+// manually"; ext-aqefleet #34, the option picked by "1", false to both
+// judges of the forty-fifth set): its items, numbered from 1 with none
+// skipped, each to the next, and the list is where the message ends. A
+// numbered list of steps that asks nothing offers no choice.
+func askedList(message string) map[int]string {
+	leads := askLeadRe().FindAllStringIndex(message, -1)
+	if len(leads) == 0 {
+		return nil
+	}
+	rest := strings.Split(strings.TrimSpace(message[leads[len(leads)-1][1]:]), "\n")
+	out := map[int]string{}
+	cur := 0
+	for _, line := range rest {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		m := listItemRe().FindStringSubmatch(line)
+		if m == nil {
+			if cur == 0 {
+				return nil
+			}
+			// An item's second line, or the list is over.
+			if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
+				out[cur] += " " + strings.TrimSpace(line)
+				continue
+			}
+			return nil
+		}
+		n, _ := strconv.Atoi(m[1])
+		if n != cur+1 {
+			return nil
+		}
+		cur = n
+		out[n] = strings.TrimSpace(m[2])
+	}
+	if cur < 2 {
+		return nil
 	}
 	return out
 }

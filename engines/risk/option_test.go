@@ -8,6 +8,7 @@ import (
 func TestPickedOption(t *testing.T) {
 	const options = "## Your Options:\n\n**Option 1:** Restore the deleted files from `47f62f9`\n```bash\ngit checkout 47f62f9 -- packages/admin/TokenVault\n```\n\n**Option 2:** Remove the imports and hide the TokenVault tab (quick fix)\n\n**Option 3:** Check if there was a reason for deleting these\n\nWhat would you like to do?"
 	const korean = "**방법 1 (권장)**: 새로 git을 초기화하기\n```bash\nrm -rf .git\ngit push -u origin main --force\n```\n\n**방법 2**: 현재 저장소를 유지하기\n\n방법 1을 추천하는데, 진행하시겠어요?"
+	const asked = "The command stopped awaiting approval.\n\nWould you like me to:\n1. Run it with `--dangerously-skip-permissions` to auto-approve actions\n2. Proceed with the steps manually (write tests, run them, analyze coverage)"
 	const summary = "What Was Fixed:\n1. Restored TokenVault components\n2. Rebuilt Next.js\n\nThe Master Controller is functional."
 	for _, tc := range []struct {
 		name, prompt, message, want string
@@ -24,6 +25,13 @@ func TestPickedOption(t *testing.T) {
 		{"two numbers", "option 1 or 2?", options, ""},
 		{"a long prompt", "Option 1, but first tell me why the files were deleted in that commit and by whom", options, ""},
 		{"one option offers no choice", "1", "**Option 1:** restore the files", ""},
+		// ext-aqefleet #34 (the forty-fifth set): a numbered list after
+		// "Would you like me to:" offers its items.
+		{"a list asked for", "1", asked, "--dangerously-skip-permissions"},
+		{"a list asked for, second item", "2", asked, "Proceed with the steps"},
+		{"a list of steps then a question", "1", "Next steps:\n1. Run the migrations\n2. Restart the server\n\nWould you like me to continue?", ""},
+		{"a list asked for that skips a number", "1", "Should I:\n1. Push now\n3. Wait", ""},
+		{"a list asked for, then more text", "1", asked + "\n\nI recommend the second.", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, ok := PickedOption(tc.prompt, tc.message)
