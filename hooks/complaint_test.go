@@ -63,6 +63,16 @@ func TestRepeatComplaintFires(t *testing.T) {
 	if n := s6.count("repeat-complaint"); n != 1 {
 		t.Errorf("the same traceback pasted again after a claim: %d advisories, want 1: %q", n, s6.said)
 	}
+	// A console line pasted with its "< " prompt is the user's report, and
+	// "Restart and try again" claims a fix (ext-gilasintents #64, the
+	// forty-fifth set, marked by both judges).
+	s7 := newSim(t)
+	line := "< Failed to fetch Twitter timeline: Waiting for selector `input[type=\"password\"]` failed"
+	s7.turn(line, "Now it waits for whichever field appears first. Timeouts are bumped to 15 seconds. Restart and try again.")
+	s7.userPrompt(line)
+	if n := s7.count("repeat-complaint"); n != 1 {
+		t.Errorf("the same console line pasted again after 'Restart and try again': %d advisories, want 1: %q", n, s7.said)
+	}
 	if len(r.Context) == 0 || !strings.Contains(strings.Join(r.Context, "\n"), "[djinn:repeat-complaint]") {
 		t.Fatalf("third report: no advisory: %q", r.Context)
 	}
@@ -130,6 +140,11 @@ func TestRepeatComplaintQuiet(t *testing.T) {
 		"an exception class named in code": {
 			{"The import fails with a KeyError: 'Year' in the dashboard", "Fixed: the dashboard maps the column names now."},
 			{"Let's raise errors.ValidationError() from the loader and wrap it with a KeyError() subclass", "Done."},
+		},
+		// What Claude Code injects opens with a tag, not the user's words.
+		"an injected notification": {
+			{"<task-notification> <status>failed</status> <summary>Background command \"npm test\" failed (exit code 1)</summary> </task-notification>", "Fixed: the test passes now. Restart and try again."},
+			{"<task-notification> <status>failed</status> <summary>Background command \"npm test\" failed (exit code 1)</summary> </task-notification>", "Looking."},
 		},
 		"kick off": {
 			{"so I could kick off the app design with /design and fine tune features with /feat; the design errors show up later?", "This is exactly how architectural design should work."},
