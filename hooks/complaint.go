@@ -38,7 +38,7 @@ const (
 // their words (most of them) compiles none.
 var (
 	failureRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(fail\w*|errors?|crash\w*|broken|breaks|exceptions?|kick\w*|wrong|hangs?|freez\w*|frozen|time[sd]? ?out|stuck|blank|slow(ly)?|(does ?n[o']?t|do ?n[o']?t|did ?n[o']?t|is ?n[o']?t|are ?n[o']?t|wo ?n'?t|ca ?n'?t|can ?n[o']?t|not) (work|load|start|run|connect|compile|build|show|open|pass|respond|see|appear|display|render)\w*|(not|no \w+) found|no such)\b`)
+		return regexp.MustCompile(`(?i)\b(fail\w*|errors?|crash\w*|broken|breaks|exceptions?|kick\w*|wrong|hangs?|freez\w*|frozen|time[sd]? ?out|stuck|blank|slow(ly)?|(does ?n[o']?t|do ?n[o']?t|did ?n[o']?t|is ?n[o']?t|are ?n[o']?t|wo ?n'?t|ca ?n'?t|can ?n[o']?t|not) (work|load|start|run|connect|compile|build|show|open|pass|respond|see|appear|display|render|save|persist)\w*|(not|no \w+) found|no such)\b`)
 	})
 	repeatRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(still|again|same|keeps?|once more)\b`)
@@ -76,7 +76,13 @@ var persistsRe = sync.OnceValue(func() *regexp.Regexp {
 		// "the behavior is still unstable", "the values are still
 		// -1000000 10000000" (ext-thresholdslider #28, #88, the
 		// forty-first set, marked by both judges).
-		`|\bstill,? (?:(?:unstable|unresponsive|unchanged|unusable|flicker\w*|glitch\w*|see|seeing|get|getting)\b|[-+]?\d)`)
+		`|\bstill,? (?:(?:unstable|unresponsive|unchanged|unusable|flicker\w*|glitch\w*|see|seeing|get|getting)\b|[-+]?\d)` +
+		// "huh where did you do that nothing changed, look at this image"
+		// (ext-tenderactions #12, the forty-fifth set, marked by a judge):
+		// the change the agent reported did not reach what the user sees.
+		// "Nothing changed in the API since v2" says what is so, not that
+		// the attempt failed: the words must end a clause.
+		`|\bnothing (?:has )?chang(?:ed|es)(?:\s*(?:[,.!?;:]|$)|\s+(?:at all|look|see)\b)`)
 })
 
 // japanesePersistsRe matches a Japanese report that the result did not
@@ -143,7 +149,7 @@ func hasHangul(s string) bool {
 var imageRefRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[Image #\d+\]`) })
 
 // persistsWords hold a word every match of persistsRe contains.
-var persistsWords = []string{"still", "toujours", "todav", "sigue", "immer", "ainda", "erro", "problem", "falha", "fallo", "issue"}
+var persistsWords = []string{"still", "toujours", "todav", "sigue", "immer", "ainda", "erro", "problem", "falha", "fallo", "issue", "nothing"}
 
 // fineRe matches a user saying the failure is gone: "it looks okay to
 // me", "that worked", "works now".
@@ -160,7 +166,7 @@ var fineWords = []string{"look", "work", "fixed", "good"}
 var (
 	failureWords = []string{"fail", "error", "crash", "broke", "break", "exception", "kick", "wrong", "hang", "slow",
 		"freez", "frozen", "time", "stuck", "blank", "work", "load", "start", "run", "connect", "compile", "build",
-		"show", "open", "pass", "respond", "see", "appear", "display", "render", "found", "no such"}
+		"show", "open", "pass", "respond", "see", "appear", "display", "render", "save", "persist", "found", "no such"}
 	repeatWords = []string{"still", "again", "same", "keep", "once more"}
 	claimWords  = []string{"fixed", "resolved", "should", "work", "pass", "succeed", "test", "check", "no longer", "try", "correct", "right", "ho gaya"}
 )

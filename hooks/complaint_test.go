@@ -73,6 +73,15 @@ func TestRepeatComplaintFires(t *testing.T) {
 	if n := s7.count("repeat-complaint"); n != 1 {
 		t.Errorf("the same console line pasted again after 'Restart and try again': %d advisories, want 1: %q", n, s7.said)
 	}
+	// "it does not save them" after "saving should work" reports the
+	// styles not saving again (ext-diplocaption #101, the forty-fifth set,
+	// marked by both judges).
+	s8 := newSim(t)
+	s8.turn("The styles are not saving, it says failed to save.", "After restarting the server, the migration will run correctly and saving should work.")
+	s8.userPrompt("The issue is that when I try to change the name of the styles, it does not save them.")
+	if n := s8.count("repeat-complaint"); n != 1 {
+		t.Errorf("styles not saving again after a claim: %d advisories, want 1: %q", n, s8.said)
+	}
 	if len(r.Context) == 0 || !strings.Contains(strings.Join(r.Context, "\n"), "[djinn:repeat-complaint]") {
 		t.Fatalf("third report: no advisory: %q", r.Context)
 	}
@@ -489,6 +498,10 @@ func TestStillWrongAfterATurn(t *testing.T) {
 		{"still as a request", "we still need a footer on the page", true, false},
 		{"still as a question", "do we still have these links in the README?", true, false},
 		{"still have no idea", "i still have no idea whether the data reaches the backend", true, false},
+		// ext-tenderactions #12, the forty-fifth set: nothing changed where
+		// the user looks; "nothing changed in the API" says what is so.
+		{"nothing changed", "huh where did you do that nothing changed, look at this image: attached_assets/image_1.png", true, true},
+		{"nothing changed in something", "Nothing changed in the API since v2, so add the endpoint to the client too", true, false},
 		{"slash command alone", "/full-context", true, false},
 		// Korean says it with the result negated (ext-adminfilter #47,
 		// #90, #97, the thirty-fourth set, marked by both judges); a bare
