@@ -356,10 +356,39 @@ func failIdentities(e *Event) (ids []string, file bool, ok bool) {
 		return keys, false, true
 	}
 	if e.Failed {
-		return []string{"call\x00" + e.Tool + "\x00" + e.Target + "\x00" + e.Error}, false, true
+		ids := []string{"call\x00" + e.Tool + "\x00" + e.Target + "\x00" + e.Error}
+		if len(e.Error) >= minSharedError && namesFailure(e.Error) {
+			// The same long error text, whatever command met it: three
+			// node -e probes of one module each dying in the same 10 KB
+			// of its minified source (ext-gilasintents #119-#121, a loop
+			// to both judges of the forty-fifth set).
+			ids = append(ids, "err\x00"+e.Tool+"\x00"+e.Error)
+		}
+		return ids, false, true
 	}
 	return nil, false, false
 }
+
+// namesFailure tells an error fingerprint that says something failed, not
+// only a warning every call of a kind prints (ssh's "** WARNING:
+// connection is not using a post-quantum key exchange algorithm" above a
+// grep that found nothing, mthis-router #9, #10, #16).
+func namesFailure(fp string) bool {
+	low := strings.ToLower(fp)
+	for _, w := range []string{"error", "fail", "exception", "fatal", "panic", "denied", "refused", "cannot", "unable", "invalid", "abort", "not found", "no such", "traceback", "segmentation", "killed", "timed out", "timeout"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// minSharedError is the shortest error fingerprint that identifies a
+// failure by itself, whichever call met it: one ErrorFingerprint clipped,
+// of a text at least that long, its head, tail and a hash of the whole; a
+// short one ("Exit code 1", "command not found: x") is met by unrelated
+// calls alike.
+const minSharedError = MaxFingerprint
 
 // chainMatch follows one failure identity back through a window: it
 // reports whether an identity of an earlier event is the same failure,
@@ -436,7 +465,7 @@ func failChain(mem []Remembered, win []Event, writes uint64, id string, file boo
 	// streak (ext-wazuhsynthlog #160, the journal showing another rule
 	// error after each edit, labelled false by both judges of the
 	// thirty-seventh set).
-	c.editEnds = strings.HasPrefix(id, "call\x00") && detailElsewhere(cur.Error)
+	c.editEnds = (strings.HasPrefix(id, "call\x00") || strings.HasPrefix(id, "err\x00")) && detailElsewhere(cur.Error)
 	cm := c.collect(id, file, cur)
 	if key, isKey := strings.CutPrefix(id, "key\x00"); isKey && strings.HasPrefix(key, TimeoutKey) &&
 		!slices.ContainsFunc(c.idx, func(i int) bool { return strings.HasPrefix(c.at(i).Fail, TimeoutKey) }) {
