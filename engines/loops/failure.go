@@ -38,7 +38,24 @@ func FailureKey(text string) string {
 	if changedSinceRead(text) {
 		return ChangedKey
 	}
+	if storePython(text) {
+		return StorePythonKey
+	}
 	return scanFailure(text, nil)
+}
+
+// storePython tells the failure of Windows' app-execution alias for
+// python: no Python is installed, and the alias exits 49 printing only
+// "Python" (or says so in full when run from a console). Every python,
+// python3 or pip call meets it until a real one is installed
+// (ext-weeklypdca #66-#73, a loop to both judges of the forty-third set).
+func storePython(text string) bool {
+	t := strings.TrimSpace(text)
+	if strings.Contains(t, "Python was not found; run without arguments to install from the Microsoft Store") {
+		return true
+	}
+	rest, ok := strings.CutPrefix(t, "Exit code 49")
+	return ok && strings.TrimSpace(rest) == "Python"
 }
 
 // classifierDenied tells the error of a call the CLI's auto mode refused
@@ -487,10 +504,12 @@ const (
 	ChangedKey = "the file changed on disk after it was read"
 	// ClassifierKey: a call the CLI's auto-mode classifier denied.
 	ClassifierKey = "denied by Claude Code's auto-mode classifier"
+	// StorePythonKey: Windows' Microsoft Store alias answered for python.
+	StorePythonKey = "python is Windows' Microsoft Store alias, not an installed Python"
 )
 
 // retryProof are those keys, for failThreshold.
-var retryProof = map[string]bool{SelfKillKey: true, PageTooLongKey: true, SudoKey: true, IgnoredKey: true, RulesKey: true, SplitPathKey: true, BrewLatestKey: true, TaskNotFoundKey: true, MissingScriptKey: true, NoChangeKey: true, ClassifierKey: true}
+var retryProof = map[string]bool{SelfKillKey: true, PageTooLongKey: true, SudoKey: true, IgnoredKey: true, RulesKey: true, SplitPathKey: true, BrewLatestKey: true, TaskNotFoundKey: true, MissingScriptKey: true, NoChangeKey: true, ClassifierKey: true, StorePythonKey: true}
 
 // RetryProofKeys are the keys of failures no retry changes, sorted: each
 // needs the step that does change it (hooks/advice).

@@ -9,6 +9,11 @@ import (
 func TestFailureKey(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"Error: listen EADDRINUSE: address already in use :::3000", "address in use :3000"},
+		// Windows' Store alias for python (ext-weeklypdca #66-#73); a
+		// program that exits 49 saying more is not it.
+		{"Exit code 49\nPython", StorePythonKey},
+		{"Python was not found; run without arguments to install from the Microsoft Store, or disable this shortcut from Settings > Manage App Execution Aliases.", StorePythonKey},
+		{"Exit code 49\nPython 3.12.1 traceback follows", ""},
 		{"The following paths are ignored by one of your .gitignore files:\nathena\nhint: Use -f if you really want to add them.", "git add refused: the path is ignored by .gitignore"},
 		{"OSError: [Errno 98] Address already in use (port 8000)", "address in use :8000"},
 		{"error: password authentication failed for user \"app\"", "authentication failed for user \"app\""},

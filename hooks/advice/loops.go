@@ -378,6 +378,7 @@ var settledNext = map[string]string{
 	loops.NoChangeKey:      "the Edit's old_string and new_string are the same text, so it changes nothing and the CLI refuses it however often it is sent: read the lines the change is for, and if the file already holds what you want, move on; otherwise send the new text as it should read.",
 	loops.MissingScriptKey: "npm runs the scripts of the package.json in the directory it runs in, and that one has none of these (the same error for each script asked): find the package.json that defines them and run from its directory (cd there, or npm --prefix <dir> run <script>) instead of running them again here.",
 	loops.BrewLatestKey:    "Homebrew's package is at the version installed, so brew update, upgrade or reinstall get the same one however they are run; tell the user the newer release is not in Homebrew yet (or name the package's own updater) instead of trying brew again.",
+	loops.StorePythonKey:   "no Python is installed: python (and python3, pip) is Windows' Microsoft Store alias, which exits 49 whatever it is given; run the step another way (node, PowerShell), or ask the user to install Python or to turn the alias off (Settings > Apps > App execution aliases) instead of calling python again.",
 	loops.RulesKey:         "the remote's rules refuse what the push carries (a secret in a commit, a protected branch); a new commit on top does not take a secret out of the commits already made: read which commit and path the error names, and rewrite that commit or ask the user before pushing again.",
 }
 
