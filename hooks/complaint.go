@@ -82,7 +82,18 @@ var persistsRe = sync.OnceValue(func() *regexp.Regexp {
 		// the change the agent reported did not reach what the user sees.
 		// "Nothing changed in the API since v2" says what is so, not that
 		// the attempt failed: the words must end a clause.
-		`|\bnothing (?:has )?chang(?:ed|es)(?:\s*(?:[,.!?;:]|$)|\s+(?:at all|look|see)\b)`)
+		`|\bnothing (?:has )?chang(?:ed|es)(?:\s*(?:[,.!?;:]|$)|\s+(?:at all|look|see)\b)` +
+		// Spanish and Portuguese with the negation first: "NO ESTOY VIENDO
+		// LOS CORAZON TODA VIA" (not seeing them yet; ext-restaurant #139,
+		// the twenty-second set), "mesmo fazendo o hard reload não sai da
+		// splash screen" (even after a hard reload it does not leave;
+		// ext-chatiainstall #222, the thirty-second), both marked by both
+		// judges.
+		// The verb must say something is not shown or not working: "no lo
+		// hagas todavía" (don't do it yet) and "mesmo depois, não esqueça"
+		// (even then, don't forget) ask.
+		`|\bno\s+(?:(?:se|lo|la|los|las|me)\s+)?(?:est[aá]n?|estoy|veo|vemos|ven?|funciona\w*|carga\w*|aparece\w*|muestra\w*|sale\w*)\b[^.!?\n]{0,40}\btoda ?v[ií]a\b` +
+		`|\bmesmo\s+(?:fazendo|depois|ap[oó]s|com)\b[^.!?\n]{0,60}\bn[aã]o\s+(?:sai\w*|funciona\w*|carrega\w*|aparece\w*|mostra\w*|abre|muda\w*|vejo|v[eê]|est[aá]|est[aã]o)\b`)
 })
 
 // japanesePersistsRe matches a Japanese report that the result did not
@@ -149,7 +160,7 @@ func hasHangul(s string) bool {
 var imageRefRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[Image #\d+\]`) })
 
 // persistsWords hold a word every match of persistsRe contains.
-var persistsWords = []string{"still", "toujours", "todav", "sigue", "immer", "ainda", "erro", "problem", "falha", "fallo", "issue", "nothing"}
+var persistsWords = []string{"still", "toujours", "todav", "toda v", "sigue", "immer", "ainda", "mesmo", "erro", "problem", "falha", "fallo", "issue", "nothing"}
 
 // fineRe matches a user saying the failure is gone: "it looks okay to
 // me", "that worked", "works now".

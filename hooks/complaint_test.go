@@ -502,6 +502,13 @@ func TestStillWrongAfterATurn(t *testing.T) {
 		// the user looks; "nothing changed in the API" says what is so.
 		{"nothing changed", "huh where did you do that nothing changed, look at this image: attached_assets/image_1.png", true, true},
 		{"nothing changed in something", "Nothing changed in the API since v2, so add the endpoint to the client too", true, false},
+		// Spanish and Portuguese with the negation first (ext-restaurant
+		// #139, ext-chatiainstall #222); "not yet" and "even then, don't"
+		// ask.
+		{"spanish not seeing yet", "NO ESTOY VIENDO LOS CORAZON TODA VIA. NUNCA ASUMAS SIEMPRE COMPRIEBA", true, true},
+		{"spanish don't yet", "no lo hagas todavía, primero revisa el plan", true, false},
+		{"portuguese even after", "mesmo fazendo o hard reload não sai da splash screen", true, true},
+		{"portuguese even then, don't", "mesmo depois disso, não esqueça de rodar os testes", true, false},
 		{"slash command alone", "/full-context", true, false},
 		// Korean says it with the result negated (ext-adminfilter #47,
 		// #90, #97, the thirty-fourth set, marked by both judges); a bare
