@@ -76,7 +76,7 @@ var persistsRe = sync.OnceValue(func() *regexp.Regexp {
 		// "the behavior is still unstable", "the values are still
 		// -1000000 10000000" (ext-thresholdslider #28, #88, the
 		// forty-first set, marked by both judges).
-		`|\bstill,? (?:(?:unstable|unresponsive|unchanged|unusable|flicker\w*|glitch\w*|see|seeing|get|getting)\b|[-+]?\d)` +
+		`|\bstill,? (?:(?:unstable|unresponsive|unchanged|unusable|flicker\w*|glitch\w*|see|seeing|get|getting)\b|(?:(?:around|about|over|roughly|like|~)\s*)?[-+]?\d)` +
 		// "huh where did you do that nothing changed, look at this image"
 		// (ext-tenderactions #12, the forty-fifth set, marked by a judge):
 		// the change the agent reported did not reach what the user sees.
