@@ -426,6 +426,10 @@ func TestValidateDifferences(t *testing.T) {
 		{"a limit from nowhere", state.KindWindow, `{` + win + `,"tool_calls":1,"risk":{"limits":[{"class":"push","text":"commit the changes","source":"guess"}]}}`, false, false, ""},
 		{"keep limit with five files", state.KindWindow, `{` + win + `,"tool_calls":1,"risk":{"limits":[{"class":"keep","target":"v1.2","text":"t","source":"prompt","files":["a","b","c","d","e"]}]}}`, false, false, ""},
 		{"keep limit with a long file name", state.KindWindow, `{` + win + `,"tool_calls":1,"risk":{"limits":[{"class":"keep","target":"v1.2","text":"t","source":"prompt","files":["` + strings.Repeat("f", 1025) + `"]}]}}`, false, false, ""},
+		// Two loop-event members whose bounds the check once lacked (the
+		// oracle met the first by chance, on a remembered failure).
+		{"loop failure key too long", state.KindWindow, `{` + win + `,"tool_calls":1,"loops":{"main":{"events":[],"failures":[{"n":1,"tool":"Bash","failed":true,"fail":"` + strings.Repeat("y", 1025) + `"}],"n":1,"patterns":{},"writes":0}}}`, false, false, ""},
+		{"loop event shown too long", state.KindWindow, `{` + win + `,"tool_calls":1,"loops":{"main":{"events":[{"n":1,"tool":"Bash","shown":"` + strings.Repeat("h", 65) + `"}],"n":1,"patterns":{},"writes":0}}}`, false, false, ""},
 		{"config integer as 1.0", state.KindConfig, `{"loops":{"window":30.0}}`, true, false, "integer-spelling"},
 		{"config null", state.KindConfig, `{"loops":{"window":null}}`, false, false, ""},
 		{"config exclusive minimum", state.KindConfig, `{"loops":{"alpha":0}}`, false, false, ""},
