@@ -28,60 +28,6 @@ func TestRepeatComplaintFires(t *testing.T) {
 		t.Fatalf("second report: %d repeat-complaint advisories, want 1: %q", n, s.said)
 	}
 	r := s.userPrompt("still crashes on startup!!")
-	// A slowness reported again after a claimed fix (procrypto-screener
-	// #112, seventh held-out set, marked by both judges).
-	s3 := newSim(t)
-	s3.turn("why are the token names in the watchlist loading so slowly?", "SUMMARY: Fixed slow token symbols by using the watchlist WebSocket store.")
-	s3.userPrompt("they are loading slowly - is it because we fill the watchlist from the slow source first?")
-	if n := s3.count("repeat-complaint"); n != 1 {
-		t.Errorf("the same slowness reported after a claimed fix: %d advisories, want 1: %q", n, s3.said)
-	}
-	// "didn't respond" is a failure report (procrypto-briefing #7, marked
-	// by both judges of the twelfth set): the Slack check failing again
-	// after "Fixed."
-	s5 := newSim(t)
-	s5.turn("Your request URL responded with an HTTP error. Update your URL to receive a new request and challenge value.", "Fixed. Now redeploy, then retry the Request URL in Slack. It should verify now.")
-	s5.userPrompt("Request URL Your URL didn't respond with the value of the challenge parameter.")
-	if n := s5.count("repeat-complaint"); n != 1 {
-		t.Errorf("the check failing again after a claimed fix: %d advisories, want 1: %q", n, s5.said)
-	}
-	// The same exception named again is the same failure.
-	s2 := newSim(t)
-	s2.turn("Check errors: KeyError in delegating_handler.ex:8", "Fixed! The KeyError is resolved, the handler reads the key with Map.get.")
-	s2.userPrompt("Check errors: KeyError in delegating_handler.ex:8")
-	if n := s2.count("repeat-complaint"); n != 1 {
-		t.Errorf("the same exception reported again after a claim: %d advisories, want 1: %q", n, s2.said)
-	}
-	// A traceback pasted with no word of the user's own is a report: the
-	// same KeyError pasted again after "All column mapping issues have been
-	// resolved" (ext-camsdashboard #82, marked by both judges of the
-	// forty-second set), its first letter lost in the paste.
-	s6 := newSim(t)
-	tb := "KeyError: 'Year'\nTraceback:\nFile \"C:\\Users\\julie\\wintermute\\dashboard.py\", line 138, in <module>\n    report = analyzer.generate_summary_report(df, nation)"
-	s6.turn(tb, "All column mapping issues have been resolved and the dashboard is robust to different CSV formats.")
-	s6.userPrompt(tb[1:])
-	if n := s6.count("repeat-complaint"); n != 1 {
-		t.Errorf("the same traceback pasted again after a claim: %d advisories, want 1: %q", n, s6.said)
-	}
-	// A console line pasted with its "< " prompt is the user's report, and
-	// "Restart and try again" claims a fix (ext-gilasintents #64, the
-	// forty-fifth set, marked by both judges).
-	s7 := newSim(t)
-	line := "< Failed to fetch Twitter timeline: Waiting for selector `input[type=\"password\"]` failed"
-	s7.turn(line, "Now it waits for whichever field appears first. Timeouts are bumped to 15 seconds. Restart and try again.")
-	s7.userPrompt(line)
-	if n := s7.count("repeat-complaint"); n != 1 {
-		t.Errorf("the same console line pasted again after 'Restart and try again': %d advisories, want 1: %q", n, s7.said)
-	}
-	// "it does not save them" after "saving should work" reports the
-	// styles not saving again (ext-diplocaption #101, the forty-fifth set,
-	// marked by both judges).
-	s8 := newSim(t)
-	s8.turn("The styles are not saving, it says failed to save.", "After restarting the server, the migration will run correctly and saving should work.")
-	s8.userPrompt("The issue is that when I try to change the name of the styles, it does not save them.")
-	if n := s8.count("repeat-complaint"); n != 1 {
-		t.Errorf("styles not saving again after a claim: %d advisories, want 1: %q", n, s8.said)
-	}
 	if len(r.Context) == 0 || !strings.Contains(strings.Join(r.Context, "\n"), "[djinn:repeat-complaint]") {
 		t.Fatalf("third report: no advisory: %q", r.Context)
 	}
@@ -94,6 +40,47 @@ func TestRepeatComplaintFires(t *testing.T) {
 	w := s.window()
 	if c := w.Complaints; c == nil || len(c.Reports) != 3 || len(c.Claims) != 2 {
 		t.Fatalf("window complaints = %+v", w.Complaints)
+	}
+}
+
+// TestRepeatComplaintAfterOneClaim: a report, a claim of a fix, and the
+// same failure reported again draw one advisory, however the report is
+// worded or pasted.
+func TestRepeatComplaintAfterOneClaim(t *testing.T) {
+	tb := "KeyError: 'Year'\nTraceback:\nFile \"C:\\Users\\julie\\wintermute\\dashboard.py\", line 138, in <module>\n    report = analyzer.generate_summary_report(df, nation)"
+	line := "< Failed to fetch Twitter timeline: Waiting for selector `input[type=\"password\"]` failed"
+	for _, c := range []struct{ name, report, claim, again string }{
+		// procrypto-screener #112, seventh held-out set, marked by both
+		// judges.
+		{"a slowness", "why are the token names in the watchlist loading so slowly?", "SUMMARY: Fixed slow token symbols by using the watchlist WebSocket store.",
+			"they are loading slowly - is it because we fill the watchlist from the slow source first?"},
+		// "didn't respond" is a failure report (procrypto-briefing #7,
+		// marked by both judges of the twelfth set).
+		{"a check that did not respond", "Your request URL responded with an HTTP error. Update your URL to receive a new request and challenge value.",
+			"Fixed. Now redeploy, then retry the Request URL in Slack. It should verify now.",
+			"Request URL Your URL didn't respond with the value of the challenge parameter."},
+		{"the same exception named", "Check errors: KeyError in delegating_handler.ex:8", "Fixed! The KeyError is resolved, the handler reads the key with Map.get.",
+			"Check errors: KeyError in delegating_handler.ex:8"},
+		// A traceback pasted with no word of the user's own, its first
+		// letter lost in the paste (ext-camsdashboard #82, marked by both
+		// judges of the forty-second set).
+		{"a pasted traceback", tb, "All column mapping issues have been resolved and the dashboard is robust to different CSV formats.", tb[1:]},
+		// A console line pasted with its "< " prompt; "Restart and try
+		// again" claims a fix (ext-gilasintents #64, the forty-fifth set,
+		// marked by both judges).
+		{"a pasted console line", line, "Now it waits for whichever field appears first. Timeouts are bumped to 15 seconds. Restart and try again.", line},
+		// ext-diplocaption #101, the forty-fifth set, marked by both judges.
+		{"does not save", "The styles are not saving, it says failed to save.", "After restarting the server, the migration will run correctly and saving should work.",
+			"The issue is that when I try to change the name of the styles, it does not save them."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := newSim(t)
+			s.turn(c.report, c.claim)
+			s.userPrompt(c.again)
+			if n := s.count("repeat-complaint"); n != 1 {
+				t.Errorf("%d repeat-complaint advisories, want 1: %q", n, s.said)
+			}
+		})
 	}
 }
 
