@@ -146,7 +146,7 @@ func (s *session) driftCall(tool string, cs drift.CallSig, changes bool) []advic
 	if s.callFailed {
 		d.FailedAt = s.w.ToolCalls
 	}
-	if !advice.DriftDue(facts) || s.w.ToolCalls-d.PromptAt <= set.PromptGrace ||
+	if !advice.DriftDue(facts) || s.w.ToolCalls-d.PromptAt <= set.PromptGrace || drift.WholeRepo(s.anchorText()) ||
 		d.FailedAt > 0 && s.w.ToolCalls-d.FailedAt <= set.FailureGrace {
 		// Right after a prompt the user is steering; right after a
 		// failure the agent is unblocking the work.

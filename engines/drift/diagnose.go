@@ -30,3 +30,34 @@ func Diagnostic(task string) bool {
 	}
 	return false
 }
+
+// repoStems are the stems of words that make a task the repository's
+// bookkeeping: commit, push, stage, untracked, gitignore; buildStems those
+// of work that makes something ("add", but for "git add").
+var (
+	repoStems  = WordSet("commit push stage untrack gitignor")
+	buildStems = WordSet("add implement build creat write fix refactor develop featur migrat design")
+)
+
+// WholeRepo reports whether a task is only the repository's bookkeeping
+// ("review what we have done, then git add the untracked files and commit
+// them"): every file of the repository is its subject, so no work on one
+// is a detour from it (ext-callcentercommit #15: the untracked files
+// reviewed before the commit the user asked for, called off-goal; false to
+// both judges of the forty-fifth set). A task that also builds something
+// ("add dark mode and commit it") is not.
+func WholeRepo(task string) bool {
+	repo, build := repoStems(), buildStems()
+	ws := strings.FieldsFunc(strings.ToLower(task), func(r rune) bool { return !unicode.IsLetter(r) })
+	found := false
+	for i, w := range ws {
+		st := Stem(w)
+		switch {
+		case build[st] && !(st == "add" && i > 0 && ws[i-1] == "git"):
+			return false
+		case repo[st]:
+			found = true
+		}
+	}
+	return found
+}

@@ -27,3 +27,23 @@ func TestDiagnostic(t *testing.T) {
 		}
 	}
 }
+
+// TestWholeRepo: a task of the repository's bookkeeping only, not one that
+// builds something and then commits it.
+func TestWholeRepo(t *testing.T) {
+	for _, tc := range []struct {
+		task string
+		want bool
+	}{
+		{"please reviw what we have done so far, then git add untracked files and then commit them accordingly", true},
+		{"commit and push", true},
+		{"add the build folder to .gitignore", false},
+		{"add dark mode to the settings page and commit it", false},
+		{"fix the failing test, then push", false},
+		{"review the parser for bugs", false},
+	} {
+		if got := WholeRepo(tc.task); got != tc.want {
+			t.Errorf("WholeRepo(%q) = %v, want %v", tc.task, got, tc.want)
+		}
+	}
+}
