@@ -192,7 +192,7 @@ const ShortThreshold = 2
 // retry, and needs the usual threshold.
 func failThreshold(id string, span uint64, cfg Config) int {
 	key, isKey := strings.CutPrefix(id, "key\x00")
-	if isKey && (strings.HasPrefix(key, TimeoutKey) || retryProof[key]) && span < uint64(cfg.Window) {
+	if isKey && (strings.HasPrefix(key, TimeoutKey) || strings.HasPrefix(key, InterruptKey) || retryProof[key]) && span < uint64(cfg.Window) {
 		return min(cfg.FailThreshold, ShortThreshold)
 	}
 	return cfg.FailThreshold
@@ -210,6 +210,40 @@ func timeoutKey(command, text string) string {
 	}
 	return foregroundKey(command)
 }
+
+// InterruptKey is the start of the key of a command the user stopped
+// while it ran in the foreground and printed ("[Request interrupted by user
+// for tool use]" and its output so far): "stopped by the user: npm". A
+// server or watcher started in the foreground hangs the session until the
+// user stops it; started the same way again, it is a loop at the second
+// (ShortThreshold), as a timeout's kill is (ext-duckdbdemo #124, #127: tsx
+// watch run in the foreground and stopped by the user each time, a loop to
+// both judges of the forty-sixth set).
+const InterruptKey = "stopped by the user: "
+
+// interruptKey is the key of a failure text that says the user stopped
+// the command after it had printed something, for the command's program
+// when it ran in the foreground, or "". A command stopped before it
+// printed anything may have been stopped for any reason.
+func interruptKey(command, text string) string {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(text), "[Request interrupted by user for tool use]")
+	if !ok || !servesRe().MatchString(rest) {
+		// Stopped before it said it serves or watches: a test run or a
+		// build stopped midway may have been stopped for any reason
+		// (templar #211, #214, a subagent's go test runs).
+		return ""
+	}
+	if k := foregroundKey(command); k != "" {
+		return InterruptKey + strings.TrimPrefix(k, TimeoutKey)
+	}
+	return ""
+}
+
+// servesRe matches what a server or a watcher prints once it runs: that it
+// listens, is ready, serves a local address, watches files.
+var servesRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:listening|ready in|local:\s+https?://|watching|watch mode|running on https?://|server (?:is )?(?:running|started|listening)|started server|rerunning|press ctrl\+c|hot reload|tsx watch|nodemon)\b`)
+})
 
 // SleepKey is the key of a command killed by its timeout while it slept
 // for longer than the timeout allows ("sleep 180 && gh run view" under

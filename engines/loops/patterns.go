@@ -336,6 +336,12 @@ func (failLoop) Name() string { return FailLoop }
 // failure, and for an interruption.
 func failIdentities(e *Event) (ids []string, file bool, ok bool) {
 	if e.Interrupted {
+		// The user stopping a call is the user steering, not a failure;
+		// but the same foreground server stopped again is one
+		// (InterruptKey).
+		if strings.HasPrefix(e.Fail, InterruptKey) {
+			return []string{"key\x00" + e.Fail}, false, true
+		}
 		return nil, false, false
 	}
 	if k := KindOf(e.Tool); e.Failed && (k == KindRead || k == KindWrite) && e.Target != "" {

@@ -128,6 +128,12 @@ func runScenario(t *testing.T, sc scenario, cfg Config) {
 			e.Failed = true
 			e.Error = ErrorFingerprint(*se.Error)
 			e.Fail = FailureKey(*se.Error)
+			var in struct{ Command string }
+			if se.Tool == "Bash" && json.Unmarshal(se.Input, &in) == nil {
+				// As the hook reads a shell command's failure: with the
+				// command (a timeout's kill, a stopped watcher).
+				e.Fail = CommandFailureKeys(in.Command, *se.Error, false)
+			}
 		}
 		if se.Output != nil {
 			e.Fail = OutputFailureKey(e.Target, *se.Output)

@@ -193,6 +193,9 @@ func names(command string, t testFailure) bool {
 // keys share one, with compatible messages, met the same failure.
 func CommandFailureKeys(command, text string, exited0 bool) string {
 	var keys []string
+	if k := interruptKey(command, text); k != "" && !exited0 {
+		return k
+	}
 	if exited0 {
 		k := OutputFailureKey(command, text)
 		if k == "" && !ownOutput(command) {

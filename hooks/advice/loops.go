@@ -430,6 +430,9 @@ func silentFailure(key string) (silentOutcome, bool) {
 		// judges of the forty-second set).
 		return silentOutcome{"calls were killed when their timeout ran out", ": a command that runs until stopped or for long (a server, a watcher, a long install) was started in the foreground and cut off at the timeout each time, so what it printed after that is not seen, and whether it still runs is not known (a server may still hold its port)",
 			"start it in the background (run_in_background, or & with its output sent to a log file), check whether an earlier one still holds its port, and read its output to see it come up, instead of running it in the foreground again."}, true
+	case strings.HasPrefix(key, loops.InterruptKey):
+		return silentOutcome{"calls were stopped by the user while they ran", ": a command that runs until stopped (a server, a watcher) was started in the foreground, so the session waited on it until the user stopped it, each time",
+			"start it in the background (run_in_background, or & with its output sent to a log file) and read its output to see it come up, instead of running it in the foreground again."}, true
 	case key == loops.PromptKey:
 		return silentOutcome{"calls waited for an answer", ": the command stops at a question of its own, and what is piped into it answers only some of them, if any",
 			"pass the options that answer its questions on the command line (its --help lists them: --yes, --no-<feature>, a non-interactive or CI flag) instead of running it again with other input."}, true
