@@ -344,10 +344,11 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		if f.Entry == risk.SecretCommit {
 			r.Secrets = removeBase(r.Secrets, f.Target)
 		}
-		if risk.Covered(f, ins) || !s.riskDue(f.Entry) {
+		key := riskKey(f.Entry, p.AgentID)
+		if risk.Covered(f, ins) || !s.riskDue(f.Entry, key) {
 			continue
 		}
-		r.Advised[f.Entry.ID] = s.w.ToolCalls
+		r.Advised[key] = s.w.ToolCalls
 		said[f.Target] = true
 		advs = append(advs, advice.Risk(advice.RiskFacts{
 			Call: s.w.ToolCalls, Tool: p.ToolName, Target: relTargets(f.Target, project),
@@ -357,15 +358,28 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 	return advs
 }
 
+// riskKey is the key under which Risk.Advised remembers an entry said: its
+// id for the main agent, and apart for subagents, whose context the main
+// agent does not share: a habit said to a subagent is news to the main
+// agent (ext-hasuraauthaudit #50 and #112: .env.local read whole by a
+// subagent, then by the main agent, both marked by judges of the
+// forty-sixth set).
+func riskKey(e *risk.Entry, agent string) string {
+	if agent != "" {
+		return e.ID + "@subagent"
+	}
+	return e.ID
+}
+
 // riskDue tells whether an entry may be said now: not within its
 // cooldown, not again in the session for a habit, and not a new entry once
 // riskAdvisedKinds are kept. It makes sure Risk.Advised exists.
-func (s *session) riskDue(e *risk.Entry) bool {
+func (s *session) riskDue(e *risk.Entry, key string) bool {
 	r := s.riskState()
 	if r.Advised == nil {
 		r.Advised = map[string]int{}
 	}
-	last, said := r.Advised[e.ID]
+	last, said := r.Advised[key]
 	switch {
 	case said && e.Habit:
 		return false

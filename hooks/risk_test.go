@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -441,6 +442,32 @@ func TestSecretPrintOncePerSession(t *testing.T) {
 	s.tool("Bash", in, bashOut("DATABASE_URL=postgres://u:pw4f2a9c@localhost/app\n"))
 	if n := s.riskCount("secret-print"); n != 1 {
 		t.Errorf("secret-print advisories: %d, want 1 (%q)", n, s.riskLogged())
+	}
+}
+
+// TestSecretPrintOncePerAgentContext: a habit said to a subagent is news to
+// the main agent, whose context it never reached: .env.local read whole by
+// a subagent, then by the main agent, draws one advisory each
+// (ext-hasuraauthaudit #50 and #112, the forty-sixth set); a third read,
+// by another subagent, draws none.
+func TestSecretPrintOncePerAgentContext(t *testing.T) {
+	s := newSim(t)
+	s.env.Settings.Advisories.Risk = settings.Observe
+	s.userPrompt("audit the auth and logging setup")
+	in := jsonStr(map[string]any{"command": "cat .env.local"})
+	out, _ := json.Marshal(bashOut("CLERK_SECRET_KEY=sk_live_4f2a9c7d1e\n"))
+	read := func(agent string) {
+		s.calls++
+		s.run(&Payload{HookEventName: PostToolUse, ToolName: "Bash", ToolInput: json.RawMessage(in), ToolResponse: out, AgentID: agent, ToolUseID: fmt.Sprintf("toolu_%d", s.calls)})
+		for i := 0; i < advice.RiskCooldown+1; i++ {
+			s.tool("Bash", jsonStr(map[string]any{"command": fmt.Sprintf("ls src/%d%s", i, agent)}), bashOut(""))
+		}
+	}
+	read("a1")
+	read("")
+	read("a2")
+	if n := s.riskCount("secret-print"); n != 2 {
+		t.Errorf("secret-print advisories: %d, want 2 (%q)", n, s.riskLogged())
 	}
 }
 
