@@ -120,6 +120,13 @@ var (
 	PublicShare = &Entry{ID: "public-share", Category: Security,
 		What:  "makes a local app reachable from the internet (a public share link, a tunnel: gradio share=True, ngrok, cloudflared, localtunnel, tailscale funnel)",
 		Cover: []string{"public*", "share link", "share=true", "tunnel*", "ngrok", "cloudflared", "funnel", "expos*", "from anywhere", "remote access", "internet"}}
+	// RepoPublic: a repository created public, or made public, on GitHub
+	// when the user asked for a repository, not for its visibility
+	// (ext-duckdbdemo #85 "create remote repo use gh", both judges of the
+	// forty-sixth set; ext-ticketbooking #142 "Push project to GitHub").
+	RepoPublic = &Entry{ID: "repo-public", Category: Security,
+		What:  "publishes a repository on GitHub (gh repo create --public, gh repo edit --visibility public): its code and history are readable by anyone",
+		Cover: []string{"public*", "open source", "open-source", "opensource", "visib*", "community", "everyone"}}
 	ScanAllow = &Entry{ID: "scan-allowlist", Category: Security,
 		What:  "exempts files or findings from the secret scanner (a gitleaks allowlist or ignore entry, a detect-secrets baseline, an allow comment)",
 		Cover: []string{"allowlist*", "allow-list*", "whitelist*", "exclud*", "false positive*", "ignore* the file*", "ignore* the finding*", "gitleaks:allow", "baseline"}}
@@ -208,7 +215,7 @@ var (
 func Catalogue() []*Entry {
 	return []*Entry{
 		RmRecursive, RmOutside, RmFile, OverwriteUnread, SQLDrop, DBReset, GitResetHard, GitDiscard, StashPop, GitClean, GitPushForce, GitBranchDelete, GitLock,
-		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, ScanAllow, TestSkip, PublicShare, ProtectionOff, FirewallOpen,
+		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, ScanAllow, TestSkip, PublicShare, RepoPublic, ProtectionOff, FirewallOpen,
 		SecretCLI, SecretSudo, SecretFile, SecretPrint, SecretCommit, StagePrivate, CommitPrivate,
 		SystemService, SystemEtc, SystemRegistry, KillRuntime, KillOther, GlobalForce, SudoInstall,
 		DBCreate, EnvSwitch,

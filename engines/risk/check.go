@@ -331,6 +331,8 @@ func checkCommand(c Call) []Finding {
 			out = append(out, checkGlobalForce(name, x)...)
 		case "ngrok", "cloudflared", "lt", "localtunnel", "tailscale":
 			out = append(out, checkTunnel(name, x)...)
+		case "gh":
+			out = append(out, checkRepoPublic(x)...)
 		case "npx", "pnpx", "bunx":
 			if len(x.args) > 1 {
 				inner := x
@@ -2279,6 +2281,31 @@ func checkTunnel(name string, x cmd) []Finding {
 		return nil
 	}
 	return []Finding{{Entry: PublicShare, Target: name + " " + strings.Join(a, " ")}}
+}
+
+// checkRepoPublic reads a gh command that publishes a repository: gh repo
+// create with --public, gh repo edit with --visibility public.
+func checkRepoPublic(x cmd) []Finding {
+	a := x.args[1:]
+	if len(a) < 2 || a[0] != "repo" {
+		return nil
+	}
+	public := false
+	switch a[1] {
+	case "create":
+		public = contains(a, "--public")
+	case "edit":
+		i := indexOf(a, "--visibility")
+		public = i >= 0 && i+1 < len(a) && a[i+1] == "public" || contains(a, "--visibility=public")
+	}
+	if !public {
+		return nil
+	}
+	target := "gh repo " + a[1]
+	if len(a) > 2 && !strings.HasPrefix(a[2], "-") {
+		target += " " + a[2]
+	}
+	return []Finding{{Entry: RepoPublic, Target: target + " (public)"}}
 }
 
 // runtimes are the programs many applications run in: killing every

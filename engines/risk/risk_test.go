@@ -268,6 +268,12 @@ func TestCommands(t *testing.T) {
 		{"tailscale funnel 443 on", "public-share"},
 		{"tailscale status", ""},
 		{"ngrok config add-authtoken x", ""},
+		// A repository published (ext-duckdbdemo #85, ext-ticketbooking
+		// #142); a private one is not.
+		{"gh repo create hesocial-platform --public --source=. --remote=origin --push", "repo-public"},
+		{"gh repo edit --visibility public", "repo-public"},
+		{"gh repo create api-shrooms --private --source=. --push", ""},
+		{"gh repo view --web", ""},
 		{"npm install --force", ""},
 		{"pip install -r requirements.txt", ""},
 		{"brew link node@20", ""},
@@ -427,6 +433,9 @@ func TestCovered(t *testing.T) {
 		cmd, prompt string
 		covered     bool
 	}{
+		{"gh repo create site --public --push", "create remote repo use gh for me", false},
+		{"gh repo create site --public --push", "put it on github as a public repo", true},
+		{"gh repo create loopkit --public", "generate something better for the AI community to use", true},
 		{"git push --force", "ok now force push the branch", true},
 		{"git push --force", "push the branch", false},
 		{"git reset --hard origin/main", "reset hard to origin", true},
