@@ -389,6 +389,12 @@ func namesFailure(fp string) bool {
 	return false
 }
 
+// byErrorText tells a failure identity that is the error's text (with or
+// without the call that met it), not a class of failure.
+func byErrorText(id string) bool {
+	return strings.HasPrefix(id, "call\x00") || strings.HasPrefix(id, "err\x00")
+}
+
 // minSharedError is the shortest error fingerprint that identifies a
 // failure by itself, whichever call met it: one ErrorFingerprint clipped,
 // of a text at least that long, its head, tail and a hash of the whole; a
@@ -471,7 +477,7 @@ func failChain(mem []Remembered, win []Event, writes uint64, id string, file boo
 	// streak (ext-wazuhsynthlog #160, the journal showing another rule
 	// error after each edit, labelled false by both judges of the
 	// thirty-seventh set).
-	c.editEnds = (strings.HasPrefix(id, "call\x00") || strings.HasPrefix(id, "err\x00")) && detailElsewhere(cur.Error)
+	c.editEnds = byErrorText(id) && detailElsewhere(cur.Error)
 	cm := c.collect(id, file, cur)
 	if key, isKey := strings.CutPrefix(id, "key\x00"); isKey && strings.HasPrefix(key, TimeoutKey) &&
 		!slices.ContainsFunc(c.idx, func(i int) bool { return strings.HasPrefix(c.at(i).Fail, TimeoutKey) }) {

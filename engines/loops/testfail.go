@@ -193,9 +193,6 @@ func names(command string, t testFailure) bool {
 // keys share one, with compatible messages, met the same failure.
 func CommandFailureKeys(command, text string, exited0 bool) string {
 	var keys []string
-	if k := interruptKey(command, text); k != "" && !exited0 {
-		return k
-	}
 	if exited0 {
 		k := OutputFailureKey(command, text)
 		if k == "" && !ownOutput(command) {
@@ -204,6 +201,8 @@ func CommandFailureKeys(command, text string, exited0 bool) string {
 		if k != "" {
 			keys = append(keys, k)
 		}
+	} else if k := interruptKey(command, text); k != "" {
+		return k
 	} else if k := FailureKey(text); k != "" {
 		keys = append(keys, k)
 		if strings.HasPrefix(k, PortBusyKey) && len(testKeys(command, text)) == 0 {
