@@ -185,3 +185,50 @@ func TestSleepPollLoop(t *testing.T) {
 		})
 	}
 }
+
+// TestEmptyLookLoop: a background job's output file looked at three times,
+// each time another way and each time empty, with a status check between,
+// is a tool-loop at the third look that says the file stays empty and
+// why that can be (ext-hcrregistration #72-#81, marked by both judges of
+// the thirty-ninth set); a file that printed something, or one the agent
+// wrote between the looks, stays quiet.
+func TestEmptyLookLoop(t *testing.T) {
+	const out = "/tmp/claude/tasks/b3rbj8i2t.output"
+	looks := []string{"tail -50 " + out + " 2>&1", "cat " + out + " 2>&1", "cat " + out + " 2>&1 | head -100"}
+	for _, tc := range []struct {
+		name    string
+		fires   bool
+		printed func(i int) string
+		between func(s *sim, i int)
+	}{
+		{"empty each time", true, func(int) string { return "" }, func(s *sim, i int) {
+			s.tool("Bash", jsonStr(map[string]any{"command": "ps aux | grep run_revival | grep -v grep"}), bashOut(fmt.Sprintf("root 381581 99.%d python3 run_revival.py\n", i)))
+		}},
+		{"the file fills", false, func(i int) string {
+			if i == 1 {
+				return "subject 1 of 6: done\n"
+			}
+			return ""
+		}, func(s *sim, i int) {}},
+		{"the agent truncates it between", false, func(int) string { return "" }, func(s *sim, i int) {
+			if i == 2 {
+				s.tool("Bash", jsonStr(map[string]any{"command": ": > " + out}), bashOut(""))
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("run P1 on all six subjects and report the scores")
+			for i, c := range looks {
+				if i > 0 {
+					tc.between(s, i)
+				}
+				s.tool("Bash", jsonStr(map[string]any{"command": c}), bashOut(tc.printed(i)))
+			}
+			said, ok := s.loopWithin("tool-loop", tc.fires, 5)
+			if ok && (!strings.Contains(said, "empty each time") || !strings.Contains(said, "a pipe to tail or head holds all output")) {
+				t.Errorf("advisory does not say the file stays empty and why: %q", said)
+			}
+		})
+	}
+}

@@ -262,6 +262,7 @@ type LoopEvent struct {
 	Printed     string `json:"printed,omitempty"`
 	Wrote       string `json:"wrote,omitempty"`
 	Run         string `json:"run,omitempty"`
+	Look        string `json:"look,omitempty"`
 }
 
 // LoopPattern is what the loop engine remembers about one pattern (the

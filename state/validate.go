@@ -549,6 +549,7 @@ func validateLoopEvent(v *vet, e *LoopEvent) {
 	v.maxLen("printed", e.Printed, 16)
 	v.maxLen("wrote", e.Wrote, 1024)
 	v.maxLen("run", e.Run, 160)
+	v.maxLen("look", e.Look, 1024)
 }
 
 func (d *Drift) validate(v *vet) {

@@ -112,6 +112,10 @@ type Finding struct {
 	// sleeps before it looks (sleep 60 && tail log): it waited each time
 	// and got the same answer.
 	Polled bool `json:"polled,omitempty"`
+	// Looked (tool-loop) tells that the calls were looks at one file
+	// (Target, Event.Look), however each showed it, that printed nothing
+	// each time: the file stayed empty.
+	Looked bool `json:"looked,omitempty"`
 }
 
 // Step is one call of a tool-loop cycle.

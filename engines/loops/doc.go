@@ -111,7 +111,13 @@
 //     rounds, successful, with no other call's write, no subagent and no
 //     user prompt between, and not all one command, is a tool-loop too
 //     (Finding.Rerun): nothing it reads changed, so each run only cuts the
-//     same verdict another way.
+//     same verdict another way. Failing that, looks at one file (Event.Look:
+//     cat, head, tail, less or more of it, whatever window) that each
+//     printed nothing, in three rounds within one user prompt, with no look
+//     between that printed something and no write of the file, are a
+//     tool-loop too (Finding.Looked): a background job's output file that
+//     stays empty however it is shown; other calls between (ps, ls) do not
+//     end the streak.
 //
 // # Alerts
 //

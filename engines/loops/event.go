@@ -97,6 +97,11 @@ type Event struct {
 	// bytes): set by NewEventIn from the whole command, which Target may
 	// cut. Runs of one key with no write between are a tool-loop.
 	Run string `json:"run,omitempty"`
+	// Look is, for a shell command that only shows one file (cat, head,
+	// tail, less or more of it, whatever window, after a cd or a wait),
+	// that file as ShellKey spells it: set by NewEventIn (LookOf). Looks
+	// at one file that print nothing, again and again, are a tool-loop.
+	Look string `json:"look,omitempty"`
 }
 
 // minPrinted bounds from below the output Printing hashes: shorter
@@ -238,6 +243,7 @@ func NewEventIn(tool string, input json.RawMessage, target, rng, dir string) (Ev
 			if len(writes.run) <= MaxTarget {
 				e.Run = writes.run
 			}
+			e.Look = LookOf(key)
 			return e, view
 		}
 	}

@@ -615,6 +615,10 @@ func oSameCall(a, b Event) bool {
 		return false
 	case a.Failed:
 		return a.Error == b.Error
+	case a.Empty || b.Empty:
+		// Printing nothing is one result, whatever the rest of the
+		// response held.
+		return a.Empty && b.Empty
 	default:
 		return a.Result != "" && a.Result == b.Result
 	}
@@ -629,7 +633,48 @@ func oracleToolLoop(h []Event, cfg Config) (Finding, bool) {
 	if f, ok := oracleSameOutput(h); ok {
 		return f, true
 	}
-	return oracleRerun(h)
+	if f, ok := oracleRerun(h); ok {
+		return f, true
+	}
+	return oracleEmptyLooks(h)
+}
+
+// oracleEmptyLooks: the newest call is a successful look at a file (Look)
+// that printed nothing; the looks at that file since the last boundary (a
+// call in another prompt, a look at it that printed something or failed,
+// a write of it or a command that writes some file) fall into exactly
+// three rounds, the newest opening the third.
+func oracleEmptyLooks(h []Event) (Finding, bool) {
+	n := len(h)
+	last := h[n-1]
+	if last.Look == "" || !last.Empty || !oSucceeded(last) {
+		return Finding{}, false
+	}
+	from := 0
+	for i := range n {
+		e := h[i]
+		look := e.Look == last.Look
+		writes := oSucceeded(e) && (oracleWrites[e.Tool] && e.Target == last.Look || oracleShells[e.Tool] && (e.Wrote == last.Look || e.Edits))
+		if e.Prompt != last.Prompt || look && (!e.Empty || !oSucceeded(e)) || !look && writes {
+			from = i + 1
+		}
+	}
+	var in []int
+	for i := from; i < n; i++ {
+		if h[i].Look == last.Look {
+			in = append(in, i)
+		}
+	}
+	r := oRounds(h, in)
+	if len(r) != 3 || r[2] != n-1 {
+		return Finding{}, false
+	}
+	f := Finding{Tool: last.Tool, Target: last.Look, Count: len(in), Cycle: 1, Empty: true, Looked: true}
+	for _, i := range in {
+		f.Events = append(f.Events, h[i].Seq)
+		f.Steps = append(f.Steps, Step{Tool: h[i].Tool, Target: h[i].Target})
+	}
+	return f, true
 }
 
 // oRunsSinceBoundary lists the runs of the newest call's script (Run)
@@ -796,9 +841,10 @@ func oracleRepeatLoop(h []Event, cfg Config) (Finding, bool) {
 		if waits && m < 10 && m < max(cfg.ExemptRepeats, 10) {
 			return Finding{}, false // each call waited: ten the same before it is a loop
 		}
-		f := Finding{Tool: h[n-1].Tool, Target: h[n-1].Target, Count: m, Cycle: k}
+		f := Finding{Tool: h[n-1].Tool, Target: h[n-1].Target, Count: m, Cycle: k, Empty: k == 1}
 		for _, e := range h[n-m*k:] {
 			f.Events = append(f.Events, e.Seq)
+			f.Empty = f.Empty && e.Empty
 		}
 		for _, e := range last {
 			f.Steps = append(f.Steps, Step{Tool: e.Tool, Target: e.Target})
@@ -976,6 +1022,9 @@ func randomHistory(r *rand.Rand, n int) []Event {
 		if e.Tool == "Bash" && r.IntN(2) == 0 {
 			e.Run = pick(r, []string{"npm test", "npm test", "go test"})
 		}
+		if e.Tool == "Bash" && r.IntN(3) == 0 {
+			e.Look, e.Empty = pick(r, []string{"out.log", "out.log", "b.txt"}), r.IntN(4) != 0
+		}
 		if r.IntN(2) == 0 {
 			e.Before = pick(r, append(genHashes, ""))
 		}
@@ -1063,10 +1112,16 @@ func realisticHistory(r *rand.Rand, n int) []Event {
 				e.Edits, e.Wrote, e.After = true, f, pick(r, genHashes)
 				state[f] = e.After
 			}
-		case 8: // search or poll
+		case 8: // search or poll, or a look at a job's output file
 			e = Event{Tool: pick(r, []string{"Grep", "mcp__s__poll"}), Target: "q"}
 			e.Input = e.Tool + "q"
 			e.Result = pick(r, genResults)
+			if r.IntN(2) == 0 {
+				view := pick(r, []string{"cat", "tail", "head"})
+				e = Event{Tool: "Bash", Target: view + " out.log", Input: "bash" + view, Look: "out.log", Empty: r.IntN(5) != 0}
+				e.Result = pick(r, genResults)
+				e.Batch = pick(r, []string{"", "", "b2"})
+			}
 		case 9, 10, 11, 12: // replay the last few calls, to make cycles
 			k := 1 + r.IntN(4)
 			if k > len(h) {

@@ -769,7 +769,10 @@ func (toolLoop) Check(w []Event, cfg Config) (Finding, bool) {
 	if f, ok := sameOutput(w); ok {
 		return f, true
 	}
-	return rerun(w)
+	if f, ok := rerun(w); ok {
+		return f, true
+	}
+	return emptyLooks(w)
 }
 
 // repeatLoop is tool-loop's first half: the same call, or a cycle of calls,

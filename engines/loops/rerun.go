@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/djinn-cc/djinn/internal/shellword"
 )
 
 // RerunRounds is how many rounds of one run of a test, build or package
@@ -33,13 +35,18 @@ var filters = map[string]bool{
 }
 
 // RunnerKey is the run of a test, build or package script a shell command
-// makes ("pnpm run coverage"), "" when it makes none: the words of the one
-// command it runs, whatever filters its output goes through (| grep …,
-// | tail -50, | tee out.txt), whatever cd comes before it and whatever
-// echo of its exit status after it. Seven runs of pnpm run coverage, each
+// makes ("pnpm run coverage @1a2b3c4d"), "" when it makes none: the words
+// of the one command it runs, whatever filters its output goes through
+// (| grep …, | tail -50, | tee out.txt) and whatever echo of its exit
+// status after it, and a hash of the directory it runs in (dir, the
+// directory the command starts in, moved by any cd before the run; ~ is the
+// home directory dir is under). Seven runs of pnpm run coverage, each
 // through another grep, are one run made seven times (ext-paymentkit
-// #135-#143, a tool-loop to both judges of the twenty-ninth set).
-func RunnerKey(command string) string {
+// #135-#143, a tool-loop to both judges of the twenty-ninth set); the same
+// script in another package is another run (ext-paymentkit #15 against
+// #23, ext-pdvblankscreen #31 against #36, which their judges found were
+// not one run made again). RunShown is the run without its directory.
+func RunnerKey(command, dir string) string {
 	if len(command) > maxShellKeyInput {
 		return ""
 	}
@@ -47,12 +54,20 @@ func RunnerKey(command string) string {
 	if err != nil {
 		return ""
 	}
-	return runnerKey(f)
+	return runnerKey(f, dir)
+}
+
+// RunShown is a RunnerKey without the hash of its directory.
+func RunShown(run string) string {
+	if i := strings.LastIndex(run, " @"); i >= 0 {
+		return run[:i]
+	}
+	return run
 }
 
 // runnerKey is RunnerKey of a parsed command.
-func runnerKey(f *syntax.File) string {
-	var sc runScan
+func runnerKey(f *syntax.File, dir string) string {
+	sc := runScan{at: path.Clean("/" + dir)}
 	for _, st := range f.Stmts {
 		if st.Cmd == nil || st.Background {
 			return ""
@@ -71,14 +86,70 @@ func runnerKey(f *syntax.File) string {
 		words = append(words, b.String())
 	}
 	words[0] = path.Base(words[0])
-	return strings.Join(words, " ")
+	return strings.Join(words, " ") + " @" + ShortHash([]byte(sc.at))[:8]
+}
+
+// homeOf is the home directory a path is under (/Users/NAME, /home/NAME,
+// /root, a directory named ~; also below another prefix, as a replay's
+// scratch tree puts them), "" when none.
+func homeOf(p string) string {
+	if i := strings.Index(p+"/", "/~/"); i >= 0 {
+		// A transcript that wrote the home directory as ~ (its cwd
+		// "~/project"), replayed below a scratch tree.
+		return p[:i+2]
+	}
+	for _, h := range []string{"/Users/", "/home/"} {
+		if i := strings.Index(p, h); i >= 0 {
+			rest := p[i+len(h):]
+			name, _, _ := strings.Cut(rest, "/")
+			if name != "" {
+				return p[:i+len(h)] + name
+			}
+		}
+	}
+	if p == "/root" || strings.HasPrefix(p, "/root/") {
+		return "/root"
+	}
+	return ""
 }
 
 // runScan walks a command for RunnerKey: the runner commands it runs
-// (runs), and whether it does anything else (bad).
+// (runs), whether it does anything else (bad), and the directory its cds
+// lead to (at, from the directory it starts in).
 type runScan struct {
 	runs []*syntax.CallExpr
 	bad  bool
+	at   string
+}
+
+// cd follows a cd to a literal directory (~ for the home directory the
+// start is under); any other cd makes the run's directory unknown (bad).
+func (sc *runScan) cd(c *syntax.CallExpr) {
+	if len(sc.runs) > 0 {
+		return // a cd after the run does not move it
+	}
+	if len(c.Args) != 2 {
+		sc.bad = true
+		return
+	}
+	to, ok := shellword.Text(c.Args[1], false)
+	rest, home := strings.CutPrefix(to, "~")
+	if !ok || to == "" || to == "-" || strings.ContainsAny(rest, "$`*?") || home && rest != "" && !strings.HasPrefix(rest, "/") {
+		sc.bad = true
+		return
+	}
+	if home {
+		h := homeOf(sc.at)
+		if h == "" {
+			sc.bad = true
+			return
+		}
+		to = h + rest
+	}
+	if !strings.HasPrefix(to, "/") {
+		to = path.Join(sc.at, to)
+	}
+	sc.at = path.Clean(to)
 }
 
 // command reads one command: && and || lists by their parts, a pipeline
@@ -98,7 +169,9 @@ func (sc *runScan) command(c syntax.Command) {
 		}
 	case *syntax.CallExpr:
 		switch name := callName(x); {
-		case name == "cd" || name == "echo" || name == "printf" || name == "":
+		case name == "cd":
+			sc.cd(x)
+		case name == "echo" || name == "printf" || name == "":
 		case runners[name]:
 			sc.runs = append(sc.runs, x)
 		default:
@@ -188,7 +261,7 @@ func rerun(w []Event) (Finding, bool) {
 		// repeatLoop's to judge (a flaky or timed verdict changes).
 		return Finding{}, false
 	}
-	f := Finding{Tool: cur.Tool, Target: key, Count: len(idx), Cycle: 1, Rerun: true}
+	f := Finding{Tool: cur.Tool, Target: RunShown(key), Count: len(idx), Cycle: 1, Rerun: true}
 	for _, i := range idx {
 		f.Events = append(f.Events, w[i].Seq)
 		f.Steps = append(f.Steps, Step{Tool: w[i].Tool, Target: w[i].Target})

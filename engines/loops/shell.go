@@ -69,7 +69,7 @@ func shellKey(command, dir string) (key string, view View, writes shellWrites) {
 		writes.whole, _ = heredocWrite(f, dir, 0)
 		writes.any = writes.whole.file != "" || writesFile(f)
 		if len(command) <= maxShellKeyInput {
-			writes.run = runnerKey(f)
+			writes.run = runnerKey(f, dir)
 		}
 	}
 	if len(command) > maxShellKeyInput || err != nil || len(f.Stmts) == 0 {

@@ -319,6 +319,14 @@ func toolLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 			c.show(f.Target), plural(f.Count, "time"), callList(f.Events), who, chronic, next),
 			"it ran %s %d× with nothing changed between%s", Quote(f.Target, 60), f.Count, again)
 	}
+	if f.Looked {
+		if sev != Hard {
+			next = "the file stays empty however it is shown: check that what writes it is alive and writing (its process and CPU; a pipe to tail or head holds all output until the command ends), or wait for the job's completion notice, instead of reading it again."
+		}
+		return withGist(finish(KindToolLoop, sev, nums, "%s was shown %s with nothing written to it between, empty each time (calls %s)%s.%s Next step: %s",
+			target, plural(f.Count, "time"), callList(f.Events), who, chronic, next),
+			"it looked at %s %d× and it was empty each time%s", short, f.Count, again)
+	}
 	if f.Polled && f.Cycle <= 1 {
 		return pollText(f, w)
 	}
