@@ -342,7 +342,7 @@ func TestStillWrongAfterAnEarlierReport(t *testing.T) {
 	s.tool("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "count", "new_string": "spinner"}), map[string]any{})
 	s.run(&Payload{HookEventName: Stop, LastAssistantMessage: "I added a 50ms delay before the chips read the flag."})
 	r := s.userPrompt("Still not seeing spinners on the chips.")
-	if text := strings.Join(r.Context, "\n"); !strings.Contains(text, "last turn, which wrote 1 file(s)") {
+	if text := strings.Join(r.Context, "\n"); !strings.Contains(text, "last turn, which made 1 file write") {
 		t.Fatalf("no advisory after the second attempt: %q", r.Context)
 	}
 }
@@ -554,7 +554,7 @@ func TestStillWrongAfterATurn(t *testing.T) {
 			}
 			if c.want {
 				text := strings.Join(r.Context, "\n")
-				if !strings.Contains(text, "last turn, which wrote 1 file(s)") && !strings.Contains(text, "said it was fixed") {
+				if !strings.Contains(text, "last turn, which made 1 file write") && !strings.Contains(text, "said it was fixed") {
 					t.Errorf("advisory does not say what it answers: %q", text)
 				}
 			}

@@ -27,8 +27,9 @@ type ComplaintFacts struct {
 	// Request tells a request sent again word for word (Now) right after
 	// the agent said it was done (Claims holds what it said).
 	Request bool
-	// Writes, when no claim is quoted, counts the files the agent's last
-	// turn wrote: Now says the thing is still wrong right after it.
+	// Writes, when no claim is quoted, counts the file writes of the
+	// agent's last turn (writes, not files: four edits of two files are
+	// four): Now says the thing is still wrong right after it.
 	Writes int
 }
 
@@ -48,8 +49,8 @@ func RepeatComplaint(f ComplaintFacts) Advisory {
 	}
 	if f.Earlier == "" && len(f.Claims) == 0 {
 		return withGist(finish(KindRepeatComplaint, Soft, nums,
-			"The user says the problem is still there right after the agent's last turn, which wrote %d file(s): now %s. That attempt did not reach what the user sees. Next step: "+verifyStep,
-			f.Writes, Quote(f.Now, 240)),
+			"The user says the problem is still there right after the agent's last turn, which made %s: now %s. That attempt did not reach what the user sees. Next step: "+verifyStep,
+			plural(f.Writes, "file write"), Quote(f.Now, 240)),
 			"you said it is still wrong right after its last changes; check it where you see it")
 	}
 	if f.Earlier == "" {
