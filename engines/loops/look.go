@@ -1,7 +1,6 @@
 package loops
 
 import (
-	"slices"
 	"strings"
 )
 
@@ -24,23 +23,9 @@ var lookers = map[string]bool{"cat": true, "head": true, "tail": true, "less": t
 // command, one of several files or a glob, and a follow (tail -f), which
 // never ends on its own.
 func LookOf(key string) string {
-	windowed := false
-	for _, p := range []string{"[tail] ", "[head] "} {
-		if rest, ok := strings.CutPrefix(key, p); ok {
-			key, windowed = rest, true
-		}
-	}
-	if head, fallback, ok := strings.Cut(key, " || "); ok {
-		if fallback != "true" && !strings.HasPrefix(fallback, "echo ") {
-			return ""
-		}
-		key = head
-	}
-	if before, after, ok := strings.Cut(key, " && "); ok {
-		if !strings.HasPrefix(before, "cd ") || strings.Contains(after, " && ") {
-			return ""
-		}
-		key = after
+	key, windowed, ok := lookCommand(key)
+	if !ok {
+		return ""
 	}
 	words := strings.Fields(key)
 	file := ""
@@ -54,6 +39,30 @@ func LookOf(key string) string {
 		return ""
 	}
 	return file
+}
+
+// lookCommand is a ShellKey without what a look may have around it: the
+// window it shows (windowed), an `|| echo …` or `|| true` after it, a cd
+// before it; not ok when what is around it does more.
+func lookCommand(key string) (rest string, windowed, ok bool) {
+	for _, p := range []string{"[tail] ", "[head] "} {
+		if r, cut := strings.CutPrefix(key, p); cut {
+			key, windowed = r, true
+		}
+	}
+	if head, fallback, cut := strings.Cut(key, " || "); cut {
+		if fallback != "true" && !strings.HasPrefix(fallback, "echo ") {
+			return "", false, false
+		}
+		key = head
+	}
+	if before, after, cut := strings.Cut(key, " && "); cut {
+		if !strings.HasPrefix(before, "cd ") || strings.Contains(after, " && ") {
+			return "", false, false
+		}
+		key = after
+	}
+	return key, windowed, true
 }
 
 // MaxLook bounds Event.Look: a longer path is no look.
@@ -72,34 +81,19 @@ func emptyLooks(w []Event) (Finding, bool) {
 	if cur.Look == "" || !cur.Empty || !ok(cur) {
 		return Finding{}, false
 	}
-	var idx []int
-	for i := n - 1; i >= 0; i-- {
-		e := &w[i]
-		if e.Prompt != cur.Prompt {
-			break
+	idx := streakBack(w, func(e *Event) streakStep {
+		switch {
+		case e.Look == cur.Look && e.Empty && ok(e):
+			return streakTake
+		case e.Look == cur.Look || writesLook(e, cur.Look):
+			return streakEnd
 		}
-		if e.Look == cur.Look {
-			if !e.Empty || !ok(e) {
-				break
-			}
-			idx = append(idx, i)
-			continue
-		}
-		if writesLook(e, cur.Look) {
-			break
-		}
-	}
-	slices.Reverse(idx)
-	rounds := roundStarts(idx, func(i int) *Event { return &w[i] })
-	if len(rounds) != EmptyLookRounds || rounds[len(rounds)-1] != n-1 {
+		return streakSkip
+	})
+	if !closesRounds(w, idx, EmptyLookRounds) {
 		return Finding{}, false
 	}
-	f := Finding{Tool: cur.Tool, Target: cur.Look, Count: len(idx), Cycle: 1, Empty: true, Looked: true}
-	for _, i := range idx {
-		f.Events = append(f.Events, w[i].Seq)
-		f.Steps = append(f.Steps, Step{Tool: w[i].Tool, Target: w[i].Target})
-	}
-	return f, true
+	return withCalls(Finding{Tool: cur.Tool, Target: cur.Look, Count: len(idx), Cycle: 1, Empty: true, Looked: true}, w, idx), true
 }
 
 // writesLook tells an event that wrote file, or may have: a file tool's

@@ -230,30 +230,22 @@ func rerun(w []Event) (Finding, bool) {
 	if key == "" {
 		return Finding{}, false
 	}
-	var idx []int
-	for i := n - 1; i >= 0; i-- {
-		e := &w[i]
-		if e.Prompt != cur.Prompt {
-			break
-		}
-		if e.Run == key {
-			if !ok(e) {
-				// A failed run is fail-loop's, and what it printed may
-				// have moved the agent on.
-				break
-			}
-			idx = append(idx, i)
-			continue
-		}
-		if isEdit(e) || e.Tool == "Task" || e.Tool == "Agent" {
+	idx := streakBack(w, func(e *Event) streakStep {
+		switch {
+		case e.Run == key && ok(e):
+			return streakTake
+		case e.Run == key:
+			// A failed run is fail-loop's, and what it printed may have
+			// moved the agent on.
+			return streakEnd
+		case isEdit(e) || e.Tool == "Task" || e.Tool == "Agent":
 			// A subagent may have changed what the run reads (big3 #44
 			// fixed the failing tests between #42 and #45).
-			break
+			return streakEnd
 		}
-	}
-	slices.Reverse(idx)
-	rounds := roundStarts(idx, func(i int) *Event { return &w[i] })
-	if len(rounds) != RerunRounds || rounds[len(rounds)-1] != n-1 {
+		return streakSkip
+	})
+	if !closesRounds(w, idx, RerunRounds) {
 		return Finding{}, false
 	}
 	if !cutAnotherWay(w, idx) {
@@ -261,12 +253,51 @@ func rerun(w []Event) (Finding, bool) {
 		// repeatLoop's to judge (a flaky or timed verdict changes).
 		return Finding{}, false
 	}
-	f := Finding{Tool: cur.Tool, Target: RunShown(key), Count: len(idx), Cycle: 1, Rerun: true}
+	return withCalls(Finding{Tool: cur.Tool, Target: RunShown(key), Count: len(idx), Cycle: 1, Rerun: true}, w, idx), true
+}
+
+// streakStep is what streakBack does with one event.
+type streakStep uint8
+
+const (
+	streakSkip streakStep = iota // not part of the streak, nor its end
+	streakTake                   // part of the streak
+	streakEnd                    // the streak starts after it
+)
+
+// streakBack walks back from the newest event within its user prompt and
+// lists (oldest first) the events step takes, up to the first it ends at.
+func streakBack(w []Event, step func(*Event) streakStep) []int {
+	n := len(w)
+	var idx []int
+	for i := n - 1; i >= 0 && w[i].Prompt == w[n-1].Prompt; i-- {
+		s := step(&w[i])
+		if s == streakEnd {
+			break
+		}
+		if s == streakTake {
+			idx = append(idx, i)
+		}
+	}
+	slices.Reverse(idx)
+	return idx
+}
+
+// closesRounds tells a streak (indexes into w, oldest first) that falls
+// into exactly want rounds, the newest event opening the last: so one
+// streak is said once.
+func closesRounds(w []Event, idx []int, want int) bool {
+	rounds := roundStarts(idx, func(i int) *Event { return &w[i] })
+	return len(rounds) == want && rounds[len(rounds)-1] == len(w)-1
+}
+
+// withCalls fills a finding's Events and Steps with the streak's calls.
+func withCalls(f Finding, w []Event, idx []int) Finding {
 	for _, i := range idx {
 		f.Events = append(f.Events, w[i].Seq)
 		f.Steps = append(f.Steps, Step{Tool: w[i].Tool, Target: w[i].Target})
 	}
-	return f, true
+	return f
 }
 
 // cutAnotherWay tells runs (indexes into w) that were not all one command.

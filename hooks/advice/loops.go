@@ -320,12 +320,7 @@ func toolLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 			"it ran %s %d× with nothing changed between%s", Quote(f.Target, 60), f.Count, again)
 	}
 	if f.Looked {
-		if sev != Hard {
-			next = "the file stays empty however it is shown: check that what writes it is alive and writing (its process and CPU; a pipe to tail or head holds all output until the command ends), or wait for the job's completion notice, instead of reading it again."
-		}
-		return withGist(finish(KindToolLoop, sev, nums, "%s was shown %s with nothing written to it between, empty each time (calls %s)%s.%s Next step: %s",
-			target, plural(f.Count, "time"), callList(f.Events), who, chronic, next),
-			"it looked at %s %d× and it was empty each time%s", short, f.Count, again)
+		return lookedText(f, w)
 	}
 	if f.Polled && f.Cycle <= 1 {
 		return pollText(f, w)
@@ -355,6 +350,18 @@ func toolLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 		gist = fmt.Sprintf("a cycle of %d calls repeated %d× with the same results", f.Cycle, f.Count)
 	}
 	return withGist(finish(KindToolLoop, sev, nums, "%s (calls %s)%s.%s Next step: %s", what, callList(f.Events), who, chronic, next), "%s%s", gist, again)
+}
+
+// lookedText words a tool-loop of looks at one file that stayed empty
+// (Finding.Looked).
+func lookedText(f loops.Finding, w loopWords) Advisory {
+	next := w.next
+	if w.sev != Hard {
+		next = "the file stays empty however it is shown: check that what writes it is alive and writing (its process and CPU; a pipe to tail or head holds all output until the command ends), or wait for the job's completion notice, instead of reading it again."
+	}
+	return withGist(finish(KindToolLoop, w.sev, w.nums, "%s was shown %s with nothing written to it between, empty each time (calls %s)%s.%s Next step: %s",
+		w.target, plural(f.Count, "time"), callList(f.Events), w.who, w.chronic, next),
+		"it looked at %s %d× and it was empty each time%s", w.short, f.Count, w.again)
 }
 
 // pollText words a tool-loop of one shell poll that sleeps and then looks
