@@ -123,6 +123,12 @@ func (s *session) riskText(t string) {
 		r := s.riskState()
 		r.Answered, r.AnsweredPrompt = s.w.LastAssistant, s.w.UserPrompts
 	}
+	for _, item := range risk.ItemsNamed(t, s.w.LastAssistant) {
+		// "version managers ok cancella": the item of the agent's list
+		// the person names by its title is what they ask to delete, with
+		// the words they asked it in.
+		s.keepPrompt(item + "\n" + t)
+	}
 	s.limitsFromPrompt(t)
 	if l, ok := risk.ShellInstead(t, s.declinedBash()); ok {
 		s.addLimit(l, fromPrompt)

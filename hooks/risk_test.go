@@ -1334,6 +1334,9 @@ func TestRiskYesToTheProposal(t *testing.T) {
 		{"a cleanup", "### ELIMINABILI IMMEDIATAMENTE\n\n#### AI Tools Non Installati\n| Cartella | Size |\n|---|---|\n| `.codeium` | **11GB** |\n\nVuoi che li rimuova?", "si", 0},
 		{"a cleanup, asked by its heading", "### ELIMINABILI IMMEDIATAMENTE\n\n#### AI Tools Non Installati\n| Cartella | Size |\n|---|---|\n| `.codeium` | **11GB** |", "andiamo per passi: AI Tools Non Installati, puoi rimuoverli", 0},
 		{"a feature", "Plan: keep the setting in /srv/tools/.codeium and read it at start-up. Shall I implement it?", "yes", 1},
+		// ext-dotfoldercleanup #40: the item named by its title.
+		{"an item of the list by its title", "Le opzioni sono:\n1. **Unused AI Tools** - `.codeium` (11GB)\n2. **Version Managers** - `.rvm` + `.asdf`", "unused ai tools ok cancella", 0},
+		{"another item's title", "Le opzioni sono:\n1. **Unused AI Tools** - `.codeium` (11GB)\n2. **Version Managers** - `.rvm` + `.asdf`", "version managers ok cancella", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -167,4 +168,52 @@ func LastQuestion(message string) string {
 		}
 	}
 	return ""
+}
+
+// boldRe matches the bold title of a list item: **Version Managers**.
+var boldRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\*\*([^*]+)\*\*`)
+})
+
+// ItemsNamed are the items of the numbered lists of an agent's message
+// that a prompt asking to delete something names by their title: every
+// word of the title (its bold part, else its text before " - "), two words
+// or more of three letters or more, is a word of the prompt. "version
+// managers ok cancella" names "3. **Version Managers** - `.rvm` (495MB) +
+// `.asdf` (1.8GB)", so the folders that item lists are asked to be
+// deleted (ext-dotfoldercleanup #40). One word ("remove the cache") names
+// no item.
+func ItemsNamed(prompt, message string) []string {
+	toks := tokens(prompt)
+	if message == "" || !asksToDelete(toks) {
+		return nil
+	}
+	var out []string
+	for line := range strings.Lines(message) {
+		m := listItemRe().FindStringSubmatch(strings.TrimRight(line, "\r\n"))
+		if m == nil {
+			continue
+		}
+		item := m[2]
+		title := item
+		if b := boldRe().FindStringSubmatch(item); b != nil {
+			title = b[1]
+		} else if before, _, ok := strings.Cut(item, " - "); ok {
+			title = before
+		} else {
+			continue
+		}
+		n, all := 0, true
+		for _, w := range strings.FieldsFunc(strings.ToLower(title), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			if utf8.RuneCountInString(w) < 3 {
+				continue
+			}
+			n++
+			all = all && toks[w]
+		}
+		if all && n >= 2 {
+			out = append(out, item)
+		}
+	}
+	return out
 }

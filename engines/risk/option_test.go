@@ -90,3 +90,26 @@ func TestLastQuestion(t *testing.T) {
 		}
 	}
 }
+
+// TestItemsNamed: a prompt that asks to delete names an item of the
+// agent's numbered list by its title ("version managers ok cancella",
+// ext-dotfoldercleanup #40); a title of one word, a title not all said, or
+// a prompt that asks nothing picks none.
+func TestItemsNamed(t *testing.T) {
+	msg := "**Fatto.**\n\nProssimo step? Le opzioni sono:\n1. **Backup Claude** (~7MB) - 7 cartelle `.claude-backup-*`\n2. **Backup Shell** - file `.bashrc.*`\n3. **Version Managers** - `.rvm` (495MB) + `.asdf` (1.8GB)\n4. GitHub Actions Runners - 3 cartelle (1.5GB)\n5. **Cache** - `.npm`\n"
+	for _, tc := range []struct {
+		name, prompt string
+		want         []string
+	}{
+		{"a bold title", "version managers ok cancella", []string{"**Version Managers** - `.rvm` (495MB) + `.asdf` (1.8GB)"}},
+		{"a title before the dash", "remove the github actions runners", []string{"GitHub Actions Runners - 3 cartelle (1.5GB)"}},
+		{"a title of one word", "delete the cache", nil},
+		{"a title half said", "remove the version folders", nil},
+		{"no delete verb", "what are version managers?", nil},
+	} {
+		got := ItemsNamed(tc.prompt, msg)
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("%s: ItemsNamed = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
