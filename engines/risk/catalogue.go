@@ -130,6 +130,9 @@ var (
 	ScanAllow = &Entry{ID: "scan-allowlist", Category: Security,
 		What:  "exempts files or findings from the secret scanner (a gitleaks allowlist or ignore entry, a detect-secrets baseline, an allow comment)",
 		Cover: []string{"allowlist*", "allow-list*", "whitelist*", "exclud*", "false positive*", "ignore* the file*", "ignore* the finding*", "gitleaks:allow", "baseline"}}
+	EncodedCommand = &Entry{ID: "encoded-command", Category: Security,
+		What:  "runs a PowerShell script handed over base64-encoded (-EncodedCommand), which hides what runs from the person reading the call and from the checks that read it",
+		Cover: []string{"encodedcommand", "encoded command", "base64", "encode*"}}
 	ProtectionOff = &Entry{ID: "protection-off", Category: Security,
 		What:         "turns off the machine's malware or firewall protection, or exempts a path or program from it (a Defender exclusion, real-time monitoring off, Gatekeeper, SIP, SELinux or the firewall disabled)",
 		Cover:        []string{"disabl* defender", "turn* off defender", "disabl* antivirus", "turn* off antivirus", "disabl* the firewall", "turn* off the firewall", "disabl* gatekeeper", "disabl* sip", "disabl* selinux", "setenforce", "ufw disable"},
@@ -215,7 +218,7 @@ var (
 func Catalogue() []*Entry {
 	return []*Entry{
 		RmRecursive, RmOutside, RmFile, OverwriteUnread, SQLDrop, DBReset, GitResetHard, GitDiscard, StashPop, GitClean, GitPushForce, GitBranchDelete, GitLock,
-		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, ScanAllow, TestSkip, PublicShare, RepoPublic, ProtectionOff, FirewallOpen,
+		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, ScanAllow, TestSkip, PublicShare, RepoPublic, ProtectionOff, FirewallOpen, EncodedCommand,
 		SecretCLI, SecretSudo, SecretFile, SecretPrint, SecretCommit, StagePrivate, CommitPrivate,
 		SystemService, SystemEtc, SystemRegistry, KillRuntime, KillOther, GlobalForce, SudoInstall,
 		DBCreate, EnvSwitch,

@@ -1381,3 +1381,29 @@ func TestNamedByWords(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodedCommand: PowerShell started with its script base64-encoded,
+// from the PowerShell tool or a shell, hides what runs (ext-streamoverlay
+// #12, after the classifier refused the script at #10); a script run by
+// file or by -Command, or -enc as another program's word, is not it.
+func TestEncodedCommand(t *testing.T) {
+	for _, tc := range []struct {
+		name, cmd string
+		want      bool
+	}{
+		{"the PowerShell tool", PowerShellCommand("$code = Get-Content 'c:\\\\aaa\\\\repro.ps1' -Raw\n$enc = [Convert]::ToBase64String([Text.Encoding]::Unicode.GetBytes($code))\n& 'C:\\\\Windows\\\\SysWOW64\\\\WindowsPowerShell\\\\v1.0\\\\powershell.exe' -NoProfile -EncodedCommand $enc"), true},
+		{"a shell, short form", "powershell.exe -NoProfile -enc SQBFAFgA", true},
+		{"pwsh, -e", "pwsh -e SQBFAFgA", true},
+		{"a script file", "powershell.exe -NoProfile -ExecutionPolicy Bypass -File x.ps1", false},
+		{"-Command", `powershell.exe -Command "Get-Process"`, false},
+		{"another program's -enc", "openssl enc -enc -aes256 -in a -out b", false},
+	} {
+		got := false
+		for _, f := range Check(Call{Tool: "Bash", Command: tc.cmd, ProjectDir: "/p"}) {
+			got = got || f.Entry == EncodedCommand
+		}
+		if got != tc.want {
+			t.Errorf("%s: encoded-command found = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
