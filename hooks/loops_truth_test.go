@@ -323,7 +323,7 @@ func TestFailLoopSameFailureOtherMeans(t *testing.T) {
 		// ext-pxappraisal, calls 16-64: every Edit refused as the file
 		// changed since it was read, right after a fresh Read, whichever
 		// file: the third refusal is a loop across the files.
-		{"writes refused as changed since read, three files, each after a fresh Read", 6, []string{"3 calls failed with the same failure", "the file changed on disk after it was read", "changes these files on disk"}, func(s *sim, p string) {
+		{"writes refused as changed since read, three files, each after a fresh Read", 6, []string{"3 calls failed with the same failure", "the file changed on disk after it was read", "takes these files for changed"}, func(s *sim, p string) {
 			for i := range 3 {
 				f := fmt.Sprintf("%s/src/f%d.js", s.project, i)
 				s.readFile(f, "export const a = 1\n", nil)

@@ -400,7 +400,7 @@ var settledNext = map[string]string{
 // keyedNext is the next step for a keyed failure that retries can change
 // but that the keys of different calls show is not the call's own.
 var keyedNext = map[string]string{
-	loops.ChangedKey: "something changes these files on disk between your Read and your write (an editor or a formatter on save, a sync, a line-ending conversion), and a fresh Read before each Edit has not stopped it: stop sending Edits that the CLI refuses; write the change in one step (one command or script that reads and writes the file) and Read the file after to check it, and tell the user what keeps changing the files if you can see it.",
+	loops.ChangedKey: "the CLI takes these files for changed between your Read and your write (an editor or a formatter on save, a sync, a line-ending conversion; on Windows its Edit tool has been seen to refuse so with nothing else touching the file), and a fresh Read before each Edit has not stopped it: stop sending Edits that the CLI refuses; write the change in one step (one command or script that reads and writes the file) and Read the file after to check it, and tell the user what keeps changing the files if you can see it.",
 }
 
 // keyNext is the next step a failure's key calls for, if it has its own:
