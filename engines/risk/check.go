@@ -344,9 +344,7 @@ func checkCommand(c Call) []Finding {
 		case "spctl", "csrutil", "setenforce", "ufw", "netsh", "netsh.exe":
 			out = append(out, protectionOff(name, x)...)
 		case "powershell", "powershell.exe", "pwsh", "pwsh.exe":
-			if f, ok := encodedCommand(x.args); ok {
-				out = append(out, f)
-			}
+			out = append(out, encodedCommand(x.args)...)
 			out = append(out, checkPowerShell(x.args[1:])...)
 		}
 		out = append(out, checkDBTools(name, x)...)
@@ -2005,7 +2003,7 @@ func checkPowerShell(args []string) []Finding {
 			}
 			continue
 		}
-		for _, f := range checkWindowsWords(words) {
+		for _, f := range append(encodedCommand(words), checkWindowsWords(words)...) {
 			out, keys = append(out, f), append(keys, k)
 		}
 	}
@@ -2086,9 +2084,6 @@ func checkWindowsWords(words []string) []Finding {
 			strings.HasPrefix(u, "REGISTRY::HKEY_LOCAL_MACHINE")
 	}
 	var out []Finding
-	if f, ok := encodedCommand(words); ok {
-		out = append(out, f)
-	}
 	switch verb {
 	case "reg", "reg.exe":
 		if len(words) > 2 && regVerbs[strings.ToLower(words[1])] && hklm(words[2]) {
@@ -2664,7 +2659,7 @@ func secretsFile(p string) bool {
 // refused (#10) that way, unasked, marked by both judges of the
 // forty-seventh set (in-sample); no other call of the labelled sessions
 // does it.
-func encodedCommand(words []string) (Finding, bool) {
+func encodedCommand(words []string) []Finding {
 	for i, w := range words {
 		base := strings.ToLower(path.Base(strings.ReplaceAll(strings.Trim(w, `'"&`), `\`, "/")))
 		if base != "powershell" && base != "powershell.exe" && base != "pwsh" && base != "pwsh.exe" {
@@ -2676,9 +2671,9 @@ func encodedCommand(words []string) (Finding, bool) {
 				continue
 			}
 			if strings.HasPrefix("-encodedcommand", a) && (a == "-e" || a == "-ec" || len(a) >= 4) {
-				return Finding{Entry: EncodedCommand, Target: "-EncodedCommand"}, true
+				return []Finding{{Entry: EncodedCommand, Target: "-EncodedCommand"}}
 			}
 		}
 	}
-	return Finding{}, false
+	return nil
 }
