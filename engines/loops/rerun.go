@@ -98,14 +98,8 @@ func homeOf(p string) string {
 		// "~/project"), replayed below a scratch tree.
 		return p[:i+2]
 	}
-	for _, h := range []string{"/Users/", "/home/"} {
-		if i := strings.Index(p, h); i >= 0 {
-			rest := p[i+len(h):]
-			name, _, _ := strings.Cut(rest, "/")
-			if name != "" {
-				return p[:i+len(h)] + name
-			}
-		}
+	if h := shellword.HomeOf(p); h != "" {
+		return h
 	}
 	if p == "/root" || strings.HasPrefix(p, "/root/") {
 		return "/root"

@@ -842,18 +842,8 @@ func SlashPath(p string) string {
 // none (a project under /mnt/c or /srv), unknownHome: a hook does not read
 // $HOME, which replay and the person's machine disagree on.
 func homeOf(project string) string {
-	for _, root := range []string{"/home/", "/Users/"} {
-		i := strings.LastIndex(project, root)
-		if i < 0 {
-			continue
-		}
-		rest := project[i+len(root):]
-		if j := strings.IndexByte(rest, '/'); j >= 0 {
-			rest = rest[:j]
-		}
-		if rest != "" {
-			return project[:i+len(root)] + rest
-		}
+	if h := shellword.HomeOf(project); h != "" {
+		return h
 	}
 	return unknownHome
 }

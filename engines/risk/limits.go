@@ -957,7 +957,7 @@ func names(p, target string) bool {
 	if len(t) < 4 {
 		return false
 	}
-	for _, w := range strings.FieldsFunc(base, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+	for _, w := range letterWords(base) {
 		if w == t || strings.TrimSuffix(w, "s") == t {
 			return true
 		}

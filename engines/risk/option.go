@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -204,7 +203,7 @@ func ItemsNamed(prompt, message string) []string {
 			continue
 		}
 		n, all := 0, true
-		for _, w := range strings.FieldsFunc(strings.ToLower(title), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		for _, w := range letterWords(strings.ToLower(title)) {
 			if utf8.RuneCountInString(w) < 3 {
 				continue
 			}

@@ -179,3 +179,25 @@ func SSHSplit(args []string) (dest, remote string) {
 	}
 	return "", ""
 }
+
+// HomeOf is the home directory a path shows, for a ~ to stand for when no
+// $HOME may be read (a hook's view and replay's differ): "/home/ana" of
+// "/home/ana/src/app", "/Users/ana" of "/Users/ana/app", also below another
+// prefix (a replay's scratch tree), the last such when there are several;
+// "" when it shows none.
+func HomeOf(p string) string {
+	for _, root := range []string{"/home/", "/Users/"} {
+		i := strings.LastIndex(p, root)
+		if i < 0 {
+			continue
+		}
+		rest := p[i+len(root):]
+		if j := strings.IndexByte(rest, '/'); j >= 0 {
+			rest = rest[:j]
+		}
+		if rest != "" {
+			return p[:i+len(root)] + rest
+		}
+	}
+	return ""
+}

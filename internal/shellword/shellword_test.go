@@ -94,3 +94,20 @@ func TestWords(t *testing.T) {
 		t.Errorf("Words with a command substitution = %q, %v; want nil, false", got, ok)
 	}
 }
+
+// TestHomeOf: the home a path shows, below another prefix too; none for a
+// path under no home.
+func TestHomeOf(t *testing.T) {
+	for _, tc := range []struct{ p, want string }{
+		{"/home/ana/src/app", "/home/ana"},
+		{"/Users/ana/app", "/Users/ana"},
+		{"/dev/shm/replay/fs/Users/ana/app", "/dev/shm/replay/fs/Users/ana"},
+		{"/home/ana", "/home/ana"},
+		{"/srv/app", ""},
+		{"/home/", ""},
+	} {
+		if got := HomeOf(tc.p); got != tc.want {
+			t.Errorf("HomeOf(%q) = %q, want %q", tc.p, got, tc.want)
+		}
+	}
+}
