@@ -402,7 +402,20 @@ func (s *session) limitsBeyond(texts []string) []string {
 // force: doing the same there, or the same step, later, before a prompt
 // names the place or asks for the step, goes against the person's No.
 func (s *session) noteDeclined(p *Payload, c risk.Call) {
-	if c.Tool != "Bash" || p.HookEventName != PostToolUseFailure || !userRejected(p.Error) {
+	if p.HookEventName != PostToolUseFailure || !userRejected(p.Error) {
+		return
+	}
+	r := s.riskState()
+	cancelled := batchCancelled(p.Error)
+	if !cancelled {
+		// The call the person said No to, which the rest of its batch
+		// was cancelled with.
+		r.RejectedCommit = 0
+		if risk.Commits(c) {
+			r.RejectedCommit = s.w.ToolCalls
+		}
+	}
+	if c.Tool != "Bash" {
 		return
 	}
 	text := fmt.Sprintf("call #%d: %s", s.w.ToolCalls, strings.Join(strings.Fields(c.Command), " "))
@@ -410,6 +423,15 @@ func (s *session) noteDeclined(p *Payload, c risk.Call) {
 		s.addLimit(risk.Limit{Class: risk.NoChange, Target: place, Text: text}, fromDeclined)
 	}
 	for _, step := range risk.StepsOf(c) {
+		if cancelled && r.RejectedCommit > 0 && risk.PushStep(step) {
+			// A push cancelled with the commit the person refused had
+			// only that commit to carry: the No was to the commit (its
+			// message, its attribution), and the push of the commit
+			// redone as they ask is the step they asked for
+			// (ext-terraformlambda #43 and #73, false to both judges
+			// of the forty-eighth set).
+			continue
+		}
 		s.addLimit(risk.Limit{Class: risk.DeclinedStep, Target: step, Text: text}, fromDeclined)
 	}
 	s.trimLimits(fromDeclined)

@@ -548,6 +548,13 @@ func userRejected(errText string) bool {
 		strings.Contains(errText, "The user doesn't want to take this action")
 }
 
+// batchCancelled tells the error of a call the CLI cancelled because the
+// person declined another call of the same batch ("The user doesn't want
+// to take this action right now").
+func batchCancelled(errText string) bool {
+	return strings.Contains(errText, "The user doesn't want to take this action")
+}
+
 // hookBlocked tells the error of a call a PreToolUse hook of the user's
 // refused before it ran: "Bash operation blocked by hook:\n- [cmd]: reason"
 // (CLI 1.0 and 2.1), "PreToolUse:Bash hook error: [cmd]: reason" (2.0).

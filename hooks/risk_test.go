@@ -565,6 +565,39 @@ func TestDeclinedStepAgain(t *testing.T) {
 	}
 }
 
+// TestPushCancelledWithARejectedCommit: the CLI cancels the rest of a
+// batch when the person declines one call ("doesn't want to take this
+// action right now"). A push cancelled with the commit they refused had
+// only that commit to carry: the commit redone as they asked, and its
+// push, go with their request (ext-terraformlambda #43, #73, false to
+// both judges of the forty-eighth set). A step cancelled with another
+// refused step (a checkout with a stash, ext-adminfilter #70, useful) is
+// still held, as is the push the person refused itself.
+func TestPushCancelledWithARejectedCommit(t *testing.T) {
+	const cancelled = "The user doesn't want to take this action right now. STOP what you are doing and wait for the user to tell you how to proceed."
+	for _, tc := range []struct {
+		name, refused, cancelled, again string
+		want                            int
+	}{
+		{"push with a refused commit", "git commit -m 'feat: x'", "git push origin topic", "git push origin topic", 0},
+		{"checkout with a refused stash", "git stash", "git checkout master", "git checkout master", 1},
+		{"push refused itself", "git push origin topic", "git status", "git push origin topic", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Instruction = settings.Observe
+			s.userPrompt("commit and push")
+			s.fail("Bash", jsonStr(map[string]any{"command": tc.refused}), cliDeclined+"\nTo tell you how to proceed, the user said:\nremove attribution to claude")
+			s.fail("Bash", jsonStr(map[string]any{"command": tc.cancelled}), cancelled)
+			s.tool("Bash", jsonStr(map[string]any{"command": "git commit -m 'feat: x'"}), bashOut("[topic 1a2b3c4] feat: x"))
+			s.tool("Bash", jsonStr(map[string]any{"command": tc.again}), bashOut(""))
+			if n := s.countObserved("instruction"); n != tc.want {
+				t.Fatalf("instructions: %d, want %d (%q)", n, tc.want, s.observed)
+			}
+		})
+	}
+}
+
 // TestDeclineReasonIsAPrompt: what the person types as they decline a
 // call ("To tell you how to proceed, the user said: …") is their words: a
 // limit it sets holds the next calls, as a prompt's would.

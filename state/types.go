@@ -398,6 +398,10 @@ type Risk struct {
 	// Stashed tells that the session ran git stash (push): a later pop is
 	// its own stash coming back.
 	Stashed bool `json:"stashed,omitempty"`
+	// RejectedCommit is the tool-call count at the call the person last
+	// declined, when it committed (0 when it did not): a push cancelled
+	// with it is not held against them.
+	RejectedCommit int `json:"rejected_commit,omitempty"`
 	// Ran are the words of the commands the session ran (engines/risk.
 	// RanWords), newest last: a program killed by a name among them is
 	// one it started.

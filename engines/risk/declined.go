@@ -16,6 +16,25 @@ import (
 // the user gave the commands that add README.md alone).
 const DeclinedStep LimitClass = "declined-step"
 
+// Commits tells a Bash call with a git commit among its commands.
+func Commits(c Call) bool {
+	if c.Tool != "Bash" {
+		return false
+	}
+	cmds, _ := c.commands()
+	for _, x := range cmds {
+		if len(x.args) > 0 && path.Base(x.args[0]) == "git" {
+			if g, _, ok := readGit(Call{}, x); ok && g.sub == "commit" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// PushStep tells a step StepsOf words as a push.
+func PushStep(step string) bool { return strings.HasPrefix(step, "git push") }
+
 // StepsOf words the steps of a Bash call that a person's No holds on:
 // pushing a branch, switching to one, staging everything, merging,
 // rebasing, a hard reset, installing packages. Each is its program, its
