@@ -60,11 +60,6 @@ func (s *session) limitsFromPrompt(text string) {
 			s.addLimit(l, fromRequest)
 		}
 	}
-	if l, ok := risk.BranchRequest(text); ok {
-		// Held, as a request's limits are, until the next prompt, or
-		// until the session makes a branch (riskRemember).
-		s.addLimit(l, fromRequest)
-	}
 	s.keepNamed(text)
 }
 
@@ -342,7 +337,6 @@ func (s *session) limitCall(p *Payload, c risk.Call) []advice.Advisory {
 			Call: s.w.ToolCalls, Tool: p.ToolName, Step: b.step,
 			Said: b.l.Text, Source: b.l.Source, Failed: p.HookEventName == PostToolUseFailure,
 			Named: b.l.Class == string(risk.Keep), Again: b.l.Class == string(risk.DeclinedStep),
-			Branch: b.l.Class == string(risk.NewBranch),
 		}))
 	}
 	return advs
@@ -385,11 +379,7 @@ func (s *session) limitsBeyond(texts []string) []string {
 		case fromDeclined:
 			t = "the user declined " + t
 		case fromRequest:
-			if l.Class == string(risk.NewBranch) {
-				t = "the user asked for a new branch: " + t
-			} else {
-				t = "the user asked only: " + t
-			}
+			t = "the user asked only: " + t
 		}
 		out = append(out, t)
 	}

@@ -279,46 +279,6 @@ func TestCommitAskedPushNot(t *testing.T) {
 	}
 }
 
-// TestNewBranchAsked: after "create a branch/pr for this change", a commit
-// or push before the session makes a branch goes on the branch the work
-// was on (procrypto-localapi #35-36, marked by judge O); one made first,
-// in the same command or before, keeps the request, and the next prompt
-// ends it.
-func TestNewBranchAsked(t *testing.T) {
-	for _, tc := range []struct {
-		name, prompt, next string
-		calls              []string
-		want               int
-	}{
-		{"commit on the old branch", "create a branch/pr for this change", "", []string{"git add ai.md && git commit -m docs", "git push"}, 1},
-		{"push alone", "push these changes to a fresh pr on a fresh feature branch", "", []string{"git push"}, 1},
-		{"branch made in the same command", "create a branch/pr for this change", "", []string{"git checkout -b docs/x && git commit -am docs && git push -u origin docs/x"}, 0},
-		{"branch made before", "create a branch/pr for this change", "", []string{"git switch -c docs/x", "git commit -am docs", "git push -u origin docs/x"}, 0},
-		{"a refspec names the new branch", "create a new branch for this", "", []string{"git push origin HEAD:refs/heads/docs/x"}, 0},
-		{"a question", "is it on another branch?", "", []string{"git commit -am docs"}, 0},
-		{"no branch asked", "commit this", "", []string{"git commit -am docs"}, 0},
-		{"the next prompt", "create a branch/pr for this change", "actually just commit to main", []string{"git commit -am docs"}, 0},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s := newSim(t)
-			s.env.Settings.Advisories.Instruction = settings.Observe
-			s.userPrompt(tc.prompt)
-			if tc.next != "" {
-				s.userPrompt(tc.next)
-			}
-			for _, c := range tc.calls {
-				s.tool("Bash", jsonStr(map[string]any{"command": c}), bashOut("ok"))
-			}
-			if n := s.countObserved("instruction"); n != tc.want {
-				t.Fatalf("instruction advisories %d, want %d: %q", n, tc.want, s.observed)
-			}
-			if tc.want == 1 && !strings.Contains(s.observed[0], `the user asked for a new branch: "`+tc.prompt+`". No branch was made since.`) {
-				t.Errorf("advisory = %q", s.observed[0])
-			}
-		})
-	}
-}
-
 // TestHookRefusedGuard: a file the user's own hook kept the agent from,
 // reached another way, is said against the hook (ext-adhs #17: a script
 // that creates .env after the hook refused a Write of .env); a prompt that

@@ -754,8 +754,6 @@ func (s *session) riskRemember(p *Payload, c risk.Call) {
 	}
 	for _, b := range risk.CreatedBranches(c) {
 		r.Branches = appendBounded(r.Branches, fit.Bytes(b, 256), state.MaxBranches)
-		// The branch the user asked for is made: the work may go on it.
-		r.Limits = slices.DeleteFunc(r.Limits, func(l state.Limit) bool { return l.Class == string(risk.NewBranch) })
 	}
 }
 

@@ -423,7 +423,6 @@ func TestValidateDifferences(t *testing.T) {
 		{"keep limit with its files", state.KindWindow, `{` + win + `,"tool_calls":1,"risk":{"limits":[{"class":"keep","target":"gpt-4o-mini","text":"use \"gpt-4o-mini\"","source":"prompt","files":["/p/a.yml"]}]}}`, true, true, ""},
 		{"a request's limit", state.KindWindow, `{` + win + `,"tool_calls":1,"risk":{"limits":[{"class":"push","text":"commit the changes","source":"request"}]}}`, true, true, ""},
 		{"a hook's guard", state.KindWindow, `{` + win + `,"tool_calls":1,"risk":{"limits":[{"class":"guard-access","target":"/p/.env","text":"call #3 (Write): BLOCKED: Access to .env files is prohibited","source":"hook"}]}}`, true, true, ""},
-		{"a new branch asked for", state.KindWindow, `{` + win + `,"tool_calls":1,"risk":{"limits":[{"class":"new-branch","text":"create a branch/pr for this change","source":"request"}]}}`, true, true, ""},
 		{"a rejected commit", state.KindWindow, `{` + win + `,"tool_calls":3,"risk":{"rejected_commit":2}}`, true, true, ""},
 		{"a rejected commit below zero", state.KindWindow, `{` + win + `,"tool_calls":3,"risk":{"rejected_commit":-1}}`, false, false, ""},
 		{"a limit from nowhere", state.KindWindow, `{` + win + `,"tool_calls":1,"risk":{"limits":[{"class":"push","text":"commit the changes","source":"guess"}]}}`, false, false, ""},

@@ -458,10 +458,8 @@ type Limit struct {
 	// Class is what it forbids: change, commit, push, install, delete,
 	// restart, checks, tool, comment, keep (a value the user named),
 	// guard-access (a file the user's hook refused: reading or writing
-	// Target), declined-step (a step of a command the person declined,
-	// run again) or new-branch (the user asked for the work on a new
-	// branch: a commit or push before one is made); Target, if set, the
-	// one thing it protects.
+	// Target) or declined-step (a step of a command the person declined,
+	// run again); Target, if set, the one thing it protects.
 	Class  string `json:"class"`
 	Target string `json:"target,omitempty"`
 	Text   string `json:"text"`

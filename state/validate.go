@@ -364,7 +364,7 @@ func (v *vet) sessionID(key, id string) {
 var (
 	intentTypes   = []string{"feature", "bugfix", "refactor", "research", "docs", "unknown"}
 	topics        = []string{"anchored", "unanchored", "conflict", "neutral"}
-	limitClasses  = []string{"change", "commit", "push", "install", "delete", "restart", "checks", "tool", "comment", "keep", "guard-access", "declined-step", "new-branch"}
+	limitClasses  = []string{"change", "commit", "push", "install", "delete", "restart", "checks", "tool", "comment", "keep", "guard-access", "declined-step"}
 	limitSources  = []string{"prompt", "CLAUDE.md", "file", "declined", "request", "hook"}
 	detectors     = append([]string{"all"}, Detectors()...)
 	verdictKinds  = []string{"no_anchor", "insufficient_data", "on_task", "tolerable_side_quest", "refocus_moment", "real_drift"}

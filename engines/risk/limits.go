@@ -682,7 +682,6 @@ func Broken(ls []Limit, c Call) []string {
 		return steps
 	}
 	cmds, _ := c.commands()
-	newBranchSteps(ls, cmds, steps)
 	for i, l := range ls {
 		for _, x := range cmds {
 			if len(x.args) == 0 {

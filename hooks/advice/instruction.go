@@ -23,9 +23,6 @@ type InstructionFacts struct {
 	// Again: the instruction is a step of a command the user declined,
 	// which the call runs again.
 	Again bool
-	// Branch: the instruction asks for the work on a new branch, and the
-	// call commits or pushes before any was made.
-	Branch bool
 }
 
 // Instruction words the advisory: the step, the instruction it goes
@@ -44,10 +41,6 @@ func Instruction(f InstructionFacts) Advisory {
 		}
 	case "request":
 		where, lifted = "the user asked only", "That leaves this step to the user."
-		if f.Branch {
-			where, lifted = "the user asked for a new branch", "No branch was made since."
-			next = "stop and tell the user in one sentence which branch the work went to; move it to a new branch if they want, and ask before pushing."
-		}
 	case "hook":
 		where, lifted = "the user's own hook refused", "Doing it another way goes round the user's rule."
 		next = "stop and tell the user in one sentence what the hook refused and what was done instead; undo it if they did not want it, and ask before going further."
