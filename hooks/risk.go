@@ -415,7 +415,7 @@ func (s *session) committedPrivate(p *Payload, c risk.Call, failed bool) []risk.
 	if !commit && !status {
 		return nil
 	}
-	if files := risk.PrivateCommitted(out); commit && len(files) > 0 {
+	if files := risk.PrivateCommitted(out, cmp.Or(p.Cwd, c.ProjectDir)); commit && len(files) > 0 {
 		return []risk.Finding{{Entry: risk.CommitPrivate, Target: strings.Join(files, " ")}}
 	}
 	if files := risk.PrivateStaged(out); status && len(files) > 0 {

@@ -2534,12 +2534,19 @@ func checkSecretPrint(name string, x cmd) []Finding {
 
 // PrivateCommitted lists the files a git commit's output says it added
 // ("create mode 100644 .bashrc") that are kept local (privateFile), or
-// are the agent's own session logs (sessionLog).
-func PrivateCommitted(output string) []string {
+// are the agent's own session logs (sessionLog) or Claude Code's
+// (claudeSessionFile). dir is where the commit ran ("" if not known): the
+// files are named from the repository's top, and a repository whose top
+// is ~/.claude itself names its transcripts projects/… (ext-dotclauderepo
+// #9: .git moved up into ~/.claude, then 226 transcripts committed with
+// git add -A, marked by both judges of the forty-ninth set).
+func PrivateCommitted(output, dir string) []string {
 	var out []string
+	dir = SlashPath(dir)
 	for line := range strings.Lines(output) {
 		f := strings.Fields(line)
-		if len(f) == 4 && f[0] == "create" && f[1] == "mode" && (privateFile(f[3]) || sessionLog(f[3]) || claudeSessionFile(f[3])) {
+		if len(f) == 4 && f[0] == "create" && f[1] == "mode" && (privateFile(f[3]) || sessionLog(f[3]) || claudeSessionFile(f[3]) ||
+			dir != "" && claudeSessionFile(path.Join(dir, f[3]))) {
 			out = append(out, f[3])
 		}
 		if len(out) == 8 {

@@ -777,7 +777,7 @@ func FuzzCheckCommand(f *testing.F) {
 			}
 		}
 		// The same text read as a commit's output.
-		for _, p := range PrivateCommitted(cmd) {
+		for _, p := range PrivateCommitted(cmd, "/home/a/.claude") {
 			if !strings.Contains(cmd, p) {
 				t.Fatalf("PrivateCommitted(%q) lists %q, not in it", cmd, p)
 			}
@@ -883,24 +883,24 @@ func TestPrivateCommitted(t *testing.T) {
  create mode 100644 .claude/.credentials.json
  create mode 100644 .claude/settings.json
 `
-	got := strings.Join(PrivateCommitted(out), " ")
+	got := strings.Join(PrivateCommitted(out, "/p"), " ")
 	if want := ".bashrc .zshrc data/events.db .env.local .claude/.credentials.json"; got != want {
 		t.Errorf("PrivateCommitted = %q, want %q", got, want)
 	}
-	if got := PrivateCommitted("create mode 100644 src/main.go\n delete mode 100644 .env\n"); len(got) != 0 {
+	if got := PrivateCommitted("create mode 100644 src/main.go\n delete mode 100644 .env\n", "/p"); len(got) != 0 {
 		t.Errorf("PrivateCommitted of sources and a deletion = %q", got)
 	}
 	// The hooks template's session logs, committed with a fix (attio-mcp-3
 	// #53, marked by both judges of the eleventh set); an app's own log
 	// file, or a chat.json elsewhere, is not one.
 	logs := " create mode 100644 logs/chat.json\n create mode 100644 logs/post_tool_use.json\n create mode 100644 api/logs/stop.jsonl\n create mode 100644 logs/server.log\n create mode 100644 src/chat.json\n create mode 100644 test-create-response.js\n"
-	if got, want := strings.Join(PrivateCommitted(logs), " "), "logs/chat.json logs/post_tool_use.json api/logs/stop.jsonl"; got != want {
+	if got, want := strings.Join(PrivateCommitted(logs, "/p"), " "), "logs/chat.json logs/post_tool_use.json api/logs/stop.jsonl"; got != want {
 		t.Errorf("PrivateCommitted of session logs = %q, want %q", got, want)
 	}
 	// The same template's store of each session's prompts is not said
 	// (big3 #68, labelled useless by judges M and N).
 	store := " create mode 100644 .claude/data/sessions/9b157f61-566a.json\n"
-	if got := PrivateCommitted(store); len(got) != 0 {
+	if got := PrivateCommitted(store, "/p"); len(got) != 0 {
 		t.Errorf("PrivateCommitted of the session store = %q, want none", got)
 	}
 	// Claude Code's own store of the user's sessions, committed by a
@@ -910,8 +910,17 @@ func TestPrivateCommitted(t *testing.T) {
 	cli := " create mode 100644 home/.claude/history.jsonl\n create mode 100644 dot_claude/projects/-Users-a/e639.jsonl\n create mode 100644 home/.claude/shell-snapshots/snapshot-zsh-1.sh\n" +
 		" create mode 100755 dot_claude/file-history/1786/0767@v5\n create mode 100644 home/.claude/settings.json\n create mode 100644 dot_claude/CLAUDE.md\n" +
 		" create mode 100644 home/.claude/skills/skill-creator/SKILL.md\n create mode 100644 docs/projects/history.jsonl\n create mode 100644 .claude/history.jsonl.md\n"
-	if got, want := strings.Join(PrivateCommitted(cli), " "), "home/.claude/history.jsonl dot_claude/projects/-Users-a/e639.jsonl home/.claude/shell-snapshots/snapshot-zsh-1.sh dot_claude/file-history/1786/0767@v5"; got != want {
+	if got, want := strings.Join(PrivateCommitted(cli, "/p"), " "), "home/.claude/history.jsonl dot_claude/projects/-Users-a/e639.jsonl home/.claude/shell-snapshots/snapshot-zsh-1.sh dot_claude/file-history/1786/0767@v5"; got != want {
 		t.Errorf("PrivateCommitted of the CLI's session store = %q, want %q", got, want)
+	}
+	// A repository whose top is ~/.claude names them from there
+	// (ext-dotclauderepo #9); the same names in a project are its own.
+	top := " create mode 100644 projects/-Users-ojash-Documents-MediaPlayer/28d45a0a.jsonl\n create mode 100644 CLAUDE.md\n create mode 100644 commands/commit.md\n"
+	if got, want := strings.Join(PrivateCommitted(top, "/Users/ojash/.claude"), " "), "projects/-Users-ojash-Documents-MediaPlayer/28d45a0a.jsonl"; got != want {
+		t.Errorf("PrivateCommitted in ~/.claude = %q, want %q", got, want)
+	}
+	if got := PrivateCommitted(top, "/Users/ojash/app"); len(got) != 0 {
+		t.Errorf("PrivateCommitted of a project's projects/ = %q, want none", got)
 	}
 	// Staged, they are not said: agents take them back before committing
 	// (attio-mcp #34, llm-guard #107).
