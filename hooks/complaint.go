@@ -38,7 +38,7 @@ const (
 // their words (most of them) compiles none.
 var (
 	failureRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\b(fail\w*|errors?|crash\w*|broken|breaks|exceptions?|kick\w*|wrong|hangs?|freez\w*|frozen|time[sd]? ?out|stuck|blank|slow(ly)?|(does ?n[o']?t|do ?n[o']?t|did ?n[o']?t|is ?n[o']?t|are ?n[o']?t|wo ?n'?t|ca ?n'?t|can ?n[o']?t|not) (work|load|start|run|connect|compile|build|show|open|pass|respond|see|appear|display|render|save|persist)\w*|(not|no \w+) found|no such)\b`)
+		return regexp.MustCompile(`(?i)\b(fail\w*|errors?|crash\w*|broken|breaks|exceptions?|kick\w*|wrong|hangs?|freez\w*|frozen|time[sd]? ?out|stuck|blank|slow(ly)?|(does ?n[o']?t|do ?n[o']?t|did ?n[o']?t|is ?n[o']?t|are ?n[o']?t|wo ?n'?t|ca ?n'?t|can ?n[o']?t|not) (work|load|start|run|connect|compile|build|show|open|pass|respond|see|hear|play|sound|speak|appear|display|render|save|persist)\w*|(not|no \w+) found|no such)\b`)
 	})
 	repeatRe = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)\b(still|again|same|keeps?|once more)\b`)
@@ -177,7 +177,7 @@ var fineWords = []string{"look", "work", "fixed", "good"}
 var (
 	failureWords = []string{"fail", "error", "crash", "broke", "break", "exception", "kick", "wrong", "hang", "slow",
 		"freez", "frozen", "time", "stuck", "blank", "work", "load", "start", "run", "connect", "compile", "build",
-		"show", "open", "pass", "respond", "see", "appear", "display", "render", "save", "persist", "found", "no such"}
+		"show", "open", "pass", "respond", "see", "hear", "play", "sound", "speak", "appear", "display", "render", "save", "persist", "found", "no such"}
 	repeatWords = []string{"still", "again", "same", "keep", "once more"}
 	claimWords  = []string{"fixed", "resolved", "should", "work", "pass", "succeed", "test", "check", "no longer", "try", "correct", "right", "ho gaya"}
 )

@@ -256,6 +256,26 @@ func TestFailureRightAfterAClaim(t *testing.T) {
 		t.Errorf("a complaint after \"should now show\": %q", r3.Context)
 	}
 
+	// A failure heard, not seen: "I didn't hear my own prompt" again after
+	// "Fixed! The TTS will now always include your prompt"
+	// (ext-ttshookprompt #39, marked by both judges of the forty-ninth
+	// set, in-sample since); a report that names no failure is none.
+	for _, c := range []struct {
+		report string
+		want   bool
+	}{
+		{"Can you review the log because I didn't hear my own prompt?", true},
+		{"Can you review the log and tell me what my own prompt was?", false},
+	} {
+		s := newSim(t)
+		s.userPrompt("I didn't hear my own prompt which said hello")
+		s.turn("make the TTS read my prompt", "Fixed! The TTS will now always include your prompt + my response.")
+		r := s.userPrompt(c.report)
+		if got := strings.Contains(strings.Join(r.Context, "\n"), "[djinn:repeat-complaint]"); got != c.want {
+			t.Errorf("report %q: advisory %v, want %v (%q)", c.report, got, c.want, r.Context)
+		}
+	}
+
 	// Claims in Japanese and in Hindi written in Latin script, and an
 	// English claim that lists what now holds (ext-jankengame #62,
 	// ext-qeegquota #46, ext-thresholdslider #27 and #87, the forty-first
