@@ -567,10 +567,15 @@ func hookBlocked(errText string) bool {
 // neverRan tells the error of a call that did nothing: the person declined
 // it (userRejected), the user's hook refused it (hookBlocked), or the CLI's
 // permission rules refused it before it ran ("Permission to use Bash with
-// command rm -rf x has been denied.").
+// command rm -rf x has been denied."), or its auto mode classifier did
+// ("Permission for this action was denied by the Claude Code auto mode
+// classifier": ext-fluxmemisolate #68, a deletion said though nothing of it
+// ran, false to the judges of the fiftieth set).
 func neverRan(errText string) bool {
+	t := strings.TrimSpace(errText)
 	return userRejected(errText) || hookBlocked(errText) ||
-		strings.HasPrefix(strings.TrimSpace(errText), "Permission to use ") && strings.Contains(errText, " has been denied")
+		strings.HasPrefix(t, "Permission to use ") && strings.Contains(errText, " has been denied") ||
+		strings.HasPrefix(t, "Permission for this action was denied")
 }
 
 // printedNoSecret tells, from a successful shell call's output, that it

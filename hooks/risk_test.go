@@ -936,19 +936,26 @@ func TestRiskOwnOutputRemembered(t *testing.T) {
 
 // TestRiskQuietWhenPermissionDenied: a step the CLI's permission rules
 // refused never ran (procrypto-volumetrend #127, the fifteenth held-out
-// set, labelled false by judges AG and AH); the same step run is advised.
+// set, labelled false by judges AG and AH), nor one its auto mode
+// classifier refused (ext-fluxmemisolate #68, the fiftieth set); the same
+// step run is advised.
 func TestRiskQuietWhenPermissionDenied(t *testing.T) {
 	rm := jsonStr(map[string]any{"command": "rm -rf ~/Library/Containers/com.docker.docker"})
-	s := newSim(t)
-	s.env.Settings.Advisories.Risk = settings.Observe
-	s.userPrompt("the ssd is full, find out what takes the space")
-	s.fail("Bash", rm, "Permission to use Bash with command rm -rf ~/Library/Containers/com.docker.docker has been denied.")
-	if got := s.riskLogged(); len(got) != 0 {
-		t.Fatalf("a denied step was advised: %q", got)
-	}
-	s.tool("Bash", rm, bashOut(""))
-	if got := s.riskLogged(); len(got) != 1 || !strings.Contains(got[0], "rm-outside") {
-		t.Fatalf("the step run was not advised once: %q", got)
+	for _, denied := range []string{
+		"Permission to use Bash with command rm -rf ~/Library/Containers/com.docker.docker has been denied.",
+		"Permission for this action was denied by the Claude Code auto mode classifier. Reason: Blocked by classifier.",
+	} {
+		s := newSim(t)
+		s.env.Settings.Advisories.Risk = settings.Observe
+		s.userPrompt("the ssd is full, find out what takes the space")
+		s.fail("Bash", rm, denied)
+		if got := s.riskLogged(); len(got) != 0 {
+			t.Fatalf("a denied step was advised: %q", got)
+		}
+		s.tool("Bash", rm, bashOut(""))
+		if got := s.riskLogged(); len(got) != 1 || !strings.Contains(got[0], "rm-outside") {
+			t.Fatalf("the step run was not advised once: %q", got)
+		}
 	}
 }
 
