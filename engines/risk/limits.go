@@ -495,6 +495,9 @@ func namesChecks(ws []string) bool {
 // call cannot be matched against ("don't write tests", "don't change
 // behaviour"), which sets no limit.
 func objectOf(c LimitClass, rest []string) (string, bool) {
+	if c == NoCommit || c == NoPush {
+		return gitObject(rest), true
+	}
 	if c != NoChange && c != NoDelete {
 		return "", true
 	}
@@ -518,6 +521,37 @@ func objectOf(c LimitClass, rest []string) (string, bool) {
 	}
 	return "", false
 }
+
+// gitObject is what a prohibition of committing or pushing names, rest
+// the words after its verb: a file or branch ("Never commit `*.pkl`",
+// "never push to main", "don't commit secrets.json"), or "" when it names
+// none and forbids every commit or push ("don't commit yet", "don't push
+// the changes", "don't commit or push until I review"). A named one is
+// broken only by a command that names it: a commit of whatever was staged
+// is not known to hold it (ext-fluxmemisolate #100 and #172, commits with
+// no .pkl said to break "Never commit *.pkl", false to both judges of the
+// fiftieth set).
+func gitObject(rest []string) string {
+	i := 0
+	for i < len(rest) && gitObjectSkip[rest[i]] {
+		i++
+	}
+	if i >= len(rest) || objectWords[rest[i]] || gitObjectNone[rest[i]] || len(rest[i]) < 2 {
+		return ""
+	}
+	return rest[i]
+}
+
+// gitObjectSkip are the words before what a commit or push prohibition
+// names: "never push directly to main", "don't commit any of the".
+var gitObjectSkip = map[string]bool{"to": true, "into": true, "onto": true, "directly": true, "straight": true, "the": true, "any": true, "your": true, "my": true, "our": true}
+
+// gitObjectNone are words after the verb that name nothing to commit or
+// push: a conjunction, a time, a pronoun, the remote itself ("don't push to
+// the remote": every push).
+var gitObjectNone = map[string]bool{"or": true, "nor": true, "unless": true, "until": true, "before": true, "without": true, "yet": true, "now": true,
+	"anymore": true, "ever": true, "again": true, "them": true, "anything": true, "upstream": true, "commits": true, "changes": true, "work": true,
+	"either": true, "automatically": true, "on": true, "remote": true, "origin": true, "github": true, "gitlab": true, "repo": true, "repository": true, "server": true, "with": true, "if": true, "when": true, "while": true, "after": true, "unasked": true}
 
 // hasPrefix reports whether w is one of ps or, for those of four letters
 // or more, starts with one ("fixing" for "fix" would need three: "fix" is
@@ -951,7 +985,8 @@ func names(p, target string) bool {
 		return strings.HasSuffix(strings.TrimSuffix(p, "/"), t) || strings.Contains(p, "/"+t+"/")
 	}
 	base := path.Base(p)
-	if base == t {
+	if base == t || strings.HasSuffix(base, "."+t) {
+		// The name, or its ending: "*.pkl" and ".env" read as pkl and env.
 		return true
 	}
 	if len(t) < 4 {
@@ -977,11 +1012,11 @@ func breaksCommand(l Limit, x cmd, project string) string {
 	runs := "runs " + strings.Join(x.args[:min(len(x.args), 4)], " ")
 	switch l.Class {
 	case NoCommit:
-		if name == "git" && gitSub(args) == "commit" {
+		if name == "git" && (gitSub(args) == "commit" && touchesTarget(l, x) || l.Target != "" && gitSub(args) == "add" && touchesTarget(l, x)) {
 			return runs
 		}
 	case NoPush:
-		if name == "git" && gitSub(args) == "push" {
+		if name == "git" && gitSub(args) == "push" && touchesTarget(l, x) {
 			return runs
 		}
 	case NoComment:
