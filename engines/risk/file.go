@@ -254,7 +254,35 @@ func suppressionAdded(newText, oldText string) string {
 // touches its permissions: the new text names them (permissionText) and,
 // where both texts are whole objects, they changed (samePermissions).
 func permissionsEdit(newText, oldText string) bool {
-	return permissionText(newText) && !samePermissions(newText, oldText)
+	return permissionText(newText) && !samePermissions(newText, oldText) && !outsidePermissions(newText, oldText)
+}
+
+// outsidePermissions tells an Edit whose changed lines, those it adds and
+// those it takes away, name no permission (no permission word, tool
+// pattern or mode): the lines it keeps may ("{\n  \"permissions\": {" kept
+// as the anchor of an "env" block put before it, ext-fluxmemisolate #48,
+// false to both judges of the fiftieth set). A Write, whose old text is
+// not known, is not one.
+func outsidePermissions(newText, oldText string) bool {
+	if oldText == "" {
+		return false
+	}
+	lines := func(t string) map[string]bool {
+		m := map[string]bool{}
+		for l := range strings.Lines(t) {
+			m[strings.TrimSpace(l)] = true
+		}
+		return m
+	}
+	n, o := lines(newText), lines(oldText)
+	for _, pair := range [2][2]map[string]bool{{n, o}, {o, n}} {
+		for l := range pair[0] {
+			if !pair[1][l] && (permissionText(l) || statePermissions(l)) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // samePermissions tells an edit of a settings file that leaves its

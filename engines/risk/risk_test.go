@@ -339,6 +339,11 @@ func TestFiles(t *testing.T) {
 		{"hook beside permissions", "Edit", "/home/u/.claude/settings.json", "{\n  \"permissions\": {\"allow\": [\"Bash(ls:*)\"]},\n  \"hooks\": {\"Notification\": []}\n}", "{\n  \"permissions\": {\n    \"allow\": [\"Bash(ls:*)\"]\n  }\n}", ""},
 		{"permissions widened", "Edit", "/home/u/.claude/settings.json", "{\n  \"permissions\": {\"allow\": [\"Bash(*)\"]},\n  \"hooks\": {\"Notification\": []}\n}", "{\n  \"permissions\": {\n    \"allow\": [\"Bash(ls:*)\"]\n  }\n}", "agent-permissions"},
 		{"claude hooks only", "Edit", proj + "/.claude/settings.json", `"hooks": {}`, `{}`, ""},
+		// An env block put before the permissions key, which the edit
+		// keeps as its anchor (ext-fluxmemisolate #48, the fiftieth set);
+		// a rule added the same way is a change.
+		{"env before permissions", "Edit", proj + "/.claude/settings.local.json", "{\n  \"env\": {\n    \"ANTHROPIC_BASE_URL\": \"http://127.0.0.1:8787\"\n  },\n  \"permissions\": {", "{\n  \"permissions\": {", ""},
+		{"rule after permissions", "Edit", proj + "/.claude/settings.local.json", "\"permissions\": {\n    \"allow\": [\n      \"Bash(rm:*)\",", "\"permissions\": {\n    \"allow\": [", "agent-permissions"},
 		{"wifi password", "Edit", proj + "/esphome/x.yaml", "wifi:\n  ssid: \"home\"\n  password: \"@@Hunter99.55\"", "wifi:\n", "secret-file"},
 		{"secret placeholder", "Edit", proj + "/esphome/x.yaml", "wifi:\n  password: !secret wifi_password", "wifi:\n", ""},
 		{"word for a key", "Write", proj + "/jcode/config.toml", `api_key = "ollama"`, "", ""},
