@@ -46,6 +46,9 @@ func covers(f Finding, in Instruction) bool {
 		// feature's proposal named, deleted by a test script after "yes",
 		// labelled useful).
 		toks := tokens(in.Text)
+		if f.Entry.Category == System || f.Entry.Category == Databases {
+			return proposalNames(f, in.Text)
+		}
 		return f.Entry.Category == DeleteData && f.Entry.TargetCovers && asksToDelete(toks) && targetNamed(f, in.Text, toks)
 	case in.Plan || longPrompt(in.Text):
 		return planCovers(f, in.Text)
@@ -54,6 +57,52 @@ func covers(f Finding, in Instruction) bool {
 	return coverPhrase(f, toks) || f.Entry.TargetCovers && targetNamed(f, in.Text, toks) && !namesOnly(f, toks) ||
 		f.Cover != "" && strings.Contains(in.Text, f.Cover)
 }
+
+// proposalNames tells an agent's message the person said yes to that
+// names the program or file a system or database step acts on: "需要我实施这个方案吗？只需修改Nginx配置"
+// (shall I implement this plan? only the Nginx config changes), answered
+// "实施", asks for the writes under /etc/nginx and the reload of nginx
+// (ext-bucket403rca #43 and #49, false to both judges of the fiftieth
+// set). The words are the target's own, not the directories and verbs
+// every such step has (etc, systemctl, reload), matched as words in any
+// script: "Nginx配置" names nginx.
+func proposalNames(f Finding, text string) bool {
+	l := strings.ToLower(text)
+	for _, w := range strings.FieldsFunc(strings.ToLower(f.Target), func(r rune) bool { return r == '/' || r == ' ' || r == '\t' }) {
+		if len(w) < 4 || proposalGeneric[w] || strings.ContainsAny(w, "*?$") {
+			continue
+		}
+		for i := 0; ; {
+			j := strings.Index(l[i:], w)
+			if j < 0 {
+				break
+			}
+			j += i
+			if !asciiWordByte(l, j-1) && !asciiWordByte(l, j+len(w)) {
+				return true
+			}
+			i = j + 1
+		}
+	}
+	return false
+}
+
+// asciiWordByte tells an ASCII letter, digit or '_' at s[i] (false out of
+// range): a byte that would make a match part of a longer word.
+func asciiWordByte(s string, i int) bool {
+	if i < 0 || i >= len(s) {
+		return false
+	}
+	c := s[i]
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z'
+}
+
+// proposalGeneric are the words of a system step's target that every such
+// step has: they name no program.
+var proposalGeneric = map[string]bool{"sudo": true, "systemctl": true, "service": true, "launchctl": true, "start": true, "stop": true,
+	"restart": true, "reload": true, "enable": true, "disable": true, "status": true, "daemon-reload": true, "sites-available": true,
+	"sites-enabled": true, "conf.d": true, "init.d": true, "system": true, "user": true, "home": true, "root": true, "--now": true,
+	"default": true, "config": true, "local": true, "share": true, "library": true, "launchagents": true, "launchdaemons": true}
 
 // namesOnly tells a prompt that names what lies outside the project
 // without asking to remove or replace anything: "添加 worktree

@@ -941,7 +941,10 @@ func GoAhead(prompt string) bool {
 		"si", "sì", "sí", "sim", "oui", "ja", "да", "네", "예", "はい", "好", "是",
 		// Korean, Japanese and Chinese okays ("오케이 업로드완료
 		// 분석시작", okay, uploaded, start the analysis: ext-weeklysalesqc).
-		"오케이", "넵", "응", "좋아", "그래", "ㅇㅇ", "ㅇㅋ", "うん", "了解", "オッケー", "好的", "可以", "行":
+		"오케이", "넵", "응", "좋아", "그래", "ㅇㅇ", "ㅇㅋ", "うん", "了解", "オッケー", "好的", "可以", "行",
+		// Implement, execute, go on, in Chinese, Japanese and Korean
+		// ("实施" to "shall I implement this plan?": ext-bucket403rca).
+		"实施", "执行", "继续", "开始", "実施", "実行", "進めて", "진행", "진행해":
 		return true
 	}
 	return false

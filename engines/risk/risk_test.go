@@ -1355,6 +1355,7 @@ func TestAnsweredCover(t *testing.T) {
 	cleanup := "### ELIMINABILI IMMEDIATAMENTE (~25GB)\n\n#### AI Tools Non Installati\n| Cartella | Size |\n|---|---|\n| `.codeium` | **11GB** |\n| `.aitk` | 4.6GB |\n"
 	feature := "Plan: add skipPermissions to the settings in ~/.dmux.global.json and pass --dangerously-skip-permissions when it is set. Shall I implement it?"
 	push := "Removed the stale branch. I could also force push the rebased main. Want me to?"
+	nginx := "**最佳解决方案**：混合架构（反向代理 + 本地API）\n需要我实施这个方案吗？只需修改Nginx配置，无需挂载s3fs。"
 	for _, tc := range []struct {
 		name, msg string
 		f         Finding
@@ -1364,6 +1365,12 @@ func TestAnsweredCover(t *testing.T) {
 		{"a folder it does not list", cleanup, Finding{Entry: RmRecursive, Target: "/Users/r/.gnupg"}, false},
 		{"a file a feature's plan names", feature, Finding{Entry: RmOutside, Target: "/Users/d/.dmux.global.json"}, false},
 		{"a step the message mentions", push, Finding{Entry: GitPushForce, Target: "main"}, false},
+		// A system step on what the proposal names (ext-bucket403rca #43
+		// and #49, the fiftieth set), not on what it does not.
+		{"the config the proposal names", nginx, Finding{Entry: SystemEtc, Target: "/etc/nginx/sites-available/linapp-redirect.bak"}, true},
+		{"the service the proposal names", nginx, Finding{Entry: SystemService, Target: "systemctl reload nginx"}, true},
+		{"a unit it does not name", nginx, Finding{Entry: SystemEtc, Target: "/etc/systemd/system/s3fs-www.service"}, false},
+		{"a word inside another", "Shall I tune the nginxconf tool?", Finding{Entry: SystemService, Target: "systemctl reload nginx"}, false},
 	} {
 		if got := Covered(tc.f, []Instruction{{Text: tc.msg, Answered: true}}); got != tc.want {
 			t.Errorf("%s: Covered = %v, want %v", tc.name, got, tc.want)

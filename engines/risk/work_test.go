@@ -93,6 +93,7 @@ func TestGoAhead(t *testing.T) {
 		// Another step instead (ext-skogci #32).
 		{"do a pr instead", false},
 		{"오케이 업로드완료 분석시작", true},
+		{"实施", true},
 		{"이번주에 사이잘룩러그 아이보리색상이 출시되었어", false},
 	} {
 		if got := GoAhead(tc.prompt); got != tc.want {
