@@ -315,6 +315,9 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		s.noteHookRefused(p, c)
 		return nil
 	}
+	if failed && neverRan(p.Error) && c.Tool == "Bash" {
+		r.Refused, r.RefusedPrompt = fit.Bytes(strings.Join(strings.Fields(c.Command), " "), 1024), s.w.UserPrompts
+	}
 	findings := append(risk.Check(c), s.committedPrivate(p, c, failed)...)
 	if !failed {
 		s.riskRemember(p, c)
@@ -351,7 +354,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 			r.Secrets = removeBase(r.Secrets, f.Target)
 		}
 		key := riskKey(f.Entry, p.AgentID)
-		if risk.Covered(f, ins) || !s.riskDue(f.Entry, key) {
+		if risk.Covered(f, ins) || s.retriedAfterYes(c) || !s.riskDue(f.Entry, key) {
 			continue
 		}
 		r.Advised[key] = s.w.ToolCalls
@@ -362,6 +365,18 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		}))
 	}
 	return advs
+}
+
+// retriedAfterYes tells a shell command run again, word for word, after
+// it was declined or refused and the person then said yes to the agent's
+// question (ext-fluxmemisolate #69: the deletion the auto mode classifier
+// refused at #68, the agent asking "Want me to retry the deletion?", the
+// user answering "Go ahead with this"; false to both judges of the
+// fiftieth set). The step is what the person said yes to.
+func (s *session) retriedAfterYes(c risk.Call) bool {
+	r := s.riskState()
+	return c.Tool == "Bash" && r.Refused != "" && r.AnsweredPrompt == s.w.UserPrompts && r.AnsweredPrompt > r.RefusedPrompt &&
+		fit.Bytes(strings.Join(strings.Fields(c.Command), " "), 1024) == r.Refused
 }
 
 // riskKey is the key under which Risk.Advised remembers an entry said: its

@@ -402,6 +402,13 @@ type Risk struct {
 	// declined, when it committed (0 when it did not): a push cancelled
 	// with it is not held against them.
 	RejectedCommit int `json:"rejected_commit,omitempty"`
+	// Refused is the last shell command that never ran because the person
+	// declined it or the CLI refused it (its words joined by single
+	// spaces), and RefusedPrompt the count of user prompts then: run again
+	// after a go-ahead to the agent's question, it is the step the person
+	// said yes to.
+	Refused       string `json:"refused,omitempty"`
+	RefusedPrompt uint64 `json:"refused_prompt,omitempty"`
 	// Ran are the words of the commands the session ran (engines/risk.
 	// RanWords), newest last: a program killed by a name among them is
 	// one it started.

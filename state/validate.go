@@ -455,6 +455,7 @@ func (w Window) Validate() error {
 			v.strs("tables", r.Tables, MaxTables, 128)
 			v.strs("branches", r.Branches, MaxBranches, 256)
 			v.min("rejected_commit", int64(r.RejectedCommit), 0)
+			v.maxLen("refused", r.Refused, 1024)
 			members(&v, "advised", r.Advised, 32, func(id string, n int) { v.min(id, int64(n), 0) })
 			v.each("limits", len(r.Limits), MaxLimits, func(i int) {
 				l := &r.Limits[i]

@@ -923,7 +923,7 @@ func Places(c Call) []string {
 // it", "ok proceed"): six words at most, the first a yes or a word that
 // asks to go on, no negation.
 func GoAhead(prompt string) bool {
-	ws := words(prompt)
+	ws := words(strings.ToLower(prompt))
 	if len(ws) == 0 || len(ws) > 6 {
 		return false
 	}

@@ -94,6 +94,10 @@ func TestGoAhead(t *testing.T) {
 		{"do a pr instead", false},
 		{"오케이 업로드완료 분석시작", true},
 		{"实施", true},
+		// Capitals count as the same word (ext-fluxmemisolate #69, #133).
+		{"Go ahead with this", true},
+		{"Sure go for phase 3", true},
+		{"OK", true},
 		{"이번주에 사이잘룩러그 아이보리색상이 출시되었어", false},
 	} {
 		if got := GoAhead(tc.prompt); got != tc.want {
