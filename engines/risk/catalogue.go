@@ -45,8 +45,10 @@ type Entry struct {
 // unusedCover asks to delete what a change leaves unused ("remove
 // anything unused", in Russian "то что будет неиспользовать ... удали":
 // ext-actiondropdown #97, a stylesheet the new dropdown left unused,
-// labelled false by both judges of the thirty-fifth set).
-var unusedCover = []string{"delet* unused", "remov* unused", "clean* unused", "drop* unused", "удал* неиспольз*"}
+// labelled false by both judges of the thirty-fifth set), or clears what
+// is not used ("clear the not used files": ext-hookmanifest #28, false to
+// both judges of the forty-ninth set).
+var unusedCover = []string{"delet* unused", "remov* unused", "clean* unused", "drop* unused", "clear* unused", "delet* not used", "remov* not used", "clean* not used", "clear* not used", "удал* неиспольз*"}
 
 // The catalogue. docs/risk.md documents each entry; keep the two in step.
 var (

@@ -1336,9 +1336,12 @@ func TestUnusedCover(t *testing.T) {
 	for text, want := range map[string]bool{
 		"замени на странице BankAccountsPage.tsx `bank-accounts-page__last-sync` с новым дропдаун меню, то что будет неиспользовать в старой реализации удали": true,
 		"swap in the new dropdown and remove anything unused": true,
-		"fix the unused variable warnings":                    false,
-		"remove the old button from the page":                 false,
-		"удали старую кнопку":                                 false,
+		// "Clear" and "not used" said of the files (ext-hookmanifest #28,
+		// false to both judges of the forty-ninth set).
+		"@.ai/.claude/hooks/ clear the not used files": true,
+		"fix the unused variable warnings":             false,
+		"remove the old button from the page":          false,
+		"удали старую кнопку":                          false,
 	} {
 		if got := Covered(f, []Instruction{{Text: text}}); got != want {
 			t.Errorf("Covered(rm-file, %q) = %v, want %v", text, got, want)
