@@ -322,10 +322,10 @@ func TestHostileValuesEverySource(t *testing.T) {
 
 // TestModes: each advisory kind's mode is set from every source, and the
 // defaults follow the README's table: under 90 % measured precision (or
-// unmeasured), observe.
+// unmeasured), observe; never useful on the labelled sessions, off.
 func TestModes(t *testing.T) {
 	want := map[string]Mode{
-		"drift": Observe, "read-loop": Observe, "edit-revert": Observe, "fail-loop": Advise,
+		"drift": Off, "read-loop": Observe, "edit-revert": Observe, "fail-loop": Advise,
 		"tool-loop": Advise, "stall": Advise, "pressure": Observe, "reanchor": Observe, "compacted": Advise,
 		"repeat-complaint": Observe,
 		"no-such-kind":     Advise,

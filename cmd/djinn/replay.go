@@ -223,6 +223,11 @@ func (a *app) spliceReplay(c *cli.Context, set settings.Settings) error {
 		Before    int               `json:"drift_before_splice"`
 	}
 	var results []result
+	if set.Advisories.Drift == settings.Off && set.Drift.Enabled {
+		// The evaluation is of drift's advisory, off by default: record
+		// it (observe) unless drift itself is disabled.
+		set.Advisories.Drift = settings.Observe
+	}
 	for _, path := range c.Args().Slice() {
 		data, info, err := replay.Splice(path, c.String("splice"), c.Float64("at"))
 		if err != nil {

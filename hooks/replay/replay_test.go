@@ -45,11 +45,19 @@ func sharedCorpus(t *testing.T) string {
 
 func replayFile(t *testing.T, path string) *Report {
 	t.Helper()
-	rep, err := Run(context.Background(), path, Options{Settings: settings.Default()})
+	rep, err := Run(context.Background(), path, Options{Settings: driftOn()})
 	if err != nil {
 		t.Fatalf("replay %s: %v", path, err)
 	}
 	return rep
+}
+
+// driftOn is the default settings with drift's advisory recorded
+// (observe), as the evaluations of drift need it: its default is off.
+func driftOn() settings.Settings {
+	set := settings.Default()
+	set.Advisories.Drift = settings.Observe
+	return set
 }
 
 var measured = map[string]bool{
