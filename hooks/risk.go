@@ -299,6 +299,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		// before this call's own steps are kept: it cannot lift them.
 		s.noteDeclineReason(p)
 		s.noteDeclined(p, c)
+		s.noteNotRun(p, c)
 	}()
 	if s.approved(p.ToolUseID) {
 		// The person said yes to this very call when Djinn asked
@@ -314,9 +315,6 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		// refused.
 		s.noteHookRefused(p, c)
 		return nil
-	}
-	if failed && neverRan(p.Error) && c.Tool == "Bash" {
-		r.Refused, r.RefusedPrompt = fit.Bytes(strings.Join(strings.Fields(c.Command), " "), 1024), s.w.UserPrompts
 	}
 	findings := append(risk.Check(c), s.committedPrivate(p, c, failed)...)
 	if !failed {
@@ -337,8 +335,9 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 	if !failed {
 		s.noteKept(c)
 	}
-	if len(advs) > 0 {
-		// The broken instruction says more than the catalogue would.
+	if len(advs) > 0 || s.retriedAfterYes(c) {
+		// The broken instruction says more than the catalogue would; a
+		// step retried after the person's yes is theirs.
 		findings = nil
 	}
 	ins := s.instructions()
@@ -354,7 +353,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 			r.Secrets = removeBase(r.Secrets, f.Target)
 		}
 		key := riskKey(f.Entry, p.AgentID)
-		if risk.Covered(f, ins) || s.retriedAfterYes(c) || !s.riskDue(f.Entry, key) {
+		if risk.Covered(f, ins) || !s.riskDue(f.Entry, key) {
 			continue
 		}
 		r.Advised[key] = s.w.ToolCalls
@@ -367,6 +366,21 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 	return advs
 }
 
+// noteNotRun keeps a shell command that never ran because the person
+// declined it or the CLI refused it (not the user's hook, which refuses
+// it again), for retriedAfterYes.
+func (s *session) noteNotRun(p *Payload, c risk.Call) {
+	if p.HookEventName == PostToolUseFailure && c.Tool == "Bash" && neverRan(p.Error) && !hookBlocked(p.Error) {
+		r := s.riskState()
+		r.Refused, r.RefusedPrompt = commandKey(c.Command), s.w.UserPrompts
+	}
+}
+
+// commandKey is a command's words joined by single spaces, at most 1 KiB.
+func commandKey(command string) string {
+	return fit.Bytes(strings.Join(strings.Fields(command), " "), 1024)
+}
+
 // retriedAfterYes tells a shell command run again, word for word, after
 // it was declined or refused and the person then said yes to the agent's
 // question (ext-fluxmemisolate #69: the deletion the auto mode classifier
@@ -376,7 +390,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 func (s *session) retriedAfterYes(c risk.Call) bool {
 	r := s.riskState()
 	return c.Tool == "Bash" && r.Refused != "" && r.AnsweredPrompt == s.w.UserPrompts && r.AnsweredPrompt > r.RefusedPrompt &&
-		fit.Bytes(strings.Join(strings.Fields(c.Command), " "), 1024) == r.Refused
+		commandKey(c.Command) == r.Refused
 }
 
 // riskKey is the key under which Risk.Advised remembers an entry said: its

@@ -1014,12 +1014,8 @@ func breaksCommand(l Limit, x cmd, project string) string {
 	args := x.args[1:]
 	runs := "runs " + strings.Join(x.args[:min(len(x.args), 4)], " ")
 	switch l.Class {
-	case NoCommit:
-		if name == "git" && (gitSub(args) == "commit" && touchesTarget(l, x) || l.Target != "" && gitSub(args) == "add" && touchesTarget(l, x)) {
-			return runs
-		}
-	case NoPush:
-		if name == "git" && gitSub(args) == "push" && touchesTarget(l, x) {
+	case NoCommit, NoPush:
+		if name == "git" && gitLimited(l, gitSub(args)) && touchesTarget(l, x) {
 			return runs
 		}
 	case NoComment:
@@ -1052,6 +1048,16 @@ func breaksCommand(l Limit, x cmd, project string) string {
 		}
 	}
 	return ""
+}
+
+// gitLimited tells a git subcommand a commit or push limit holds on: the
+// commit, or the push; for a commit limit on one file, also the add that
+// stages it.
+func gitLimited(l Limit, sub string) bool {
+	if l.Class == NoPush {
+		return sub == "push"
+	}
+	return sub == "commit" || sub == "add" && l.Target != ""
 }
 
 // touchesTarget tells whether a command names the limit's target among
