@@ -1399,6 +1399,11 @@ func TestNamedByWords(t *testing.T) {
 		{"a pattern with a word not said", ask, "/Users/r/.cursor-backup-*", false},
 		{"the words but no delete verb", "the backup claude made is big", "/Users/r/.claude-backup-*", false},
 		{"the words apart", "remove claude, then make a backup", "/Users/r/.claude.json.backup", false},
+		// A name too short for a word, as the end of a path (the option
+		// chosen, ext-dotfoldercleanup #48); not as the start of a longer
+		// one.
+		{"a short name ending a path", "Sì, rimuovi tutto: brew uninstall go golangci-lint + rimuovi ~/go", "/Users/r/go", true},
+		{"a short name starting a longer one", "rimuovi ~/go-cache", "/Users/r/go", false},
 	} {
 		if got := Covered(Finding{Entry: RmRecursive, Target: tc.target}, []Instruction{{Text: tc.prompt}}); got != tc.want {
 			t.Errorf("%s: Covered = %v, want %v", tc.name, got, tc.want)
