@@ -875,6 +875,21 @@ func TestCommitPrivate(t *testing.T) {
 	}
 }
 
+// TestCommitPrivateOnce: commit-private is said once a session, as a
+// habit: the second commit of such files, once the agent was told, is
+// noise (ext-dotclauderepo #66, a to-do file committed after the
+// transcripts at #9 were said; false to the judges DS and DT).
+func TestCommitPrivateOnce(t *testing.T) {
+	s := newSim(t)
+	s.env.Settings.Advisories.Risk = settings.Observe
+	s.userPrompt("move the repository root up")
+	s.tool("Bash", jsonStr(map[string]any{"command": "git commit -m restructure"}), bashOut("[main c8ee325] restructure\n 2 files changed\n create mode 100644 .claude/projects/-Users-o/2615fa7c.jsonl\n"))
+	s.tool("Bash", jsonStr(map[string]any{"command": "git commit -m docs"}), bashOut("[main d9ff436] docs\n 2 files changed\n create mode 100644 .claude/todos/fc90ca95-agent.json\n"))
+	if n := s.riskCount("commit-private"); n != 1 {
+		t.Fatalf("commit-private advisories %d, want 1 (%q)", n, s.riskLogged())
+	}
+}
+
 // TestGeneratedFileLimitsKept: the latest four generated files read stay in
 // force; reading one of them again keeps the four.
 func TestGeneratedFileLimitsKept(t *testing.T) {

@@ -166,7 +166,7 @@ var (
 	CommitPrivate = &Entry{ID: "commit-private", Category: Secrets,
 		What:         "commits files that are kept local: shell start-up files (.bashrc, .zshrc), an env file, a private key or credentials, a local database, or the agent's session logs (logs/chat.json and the like, every prompt and tool output; Claude Code's own history.jsonl, transcripts under projects/, shell snapshots and file history)",
 		Cover:        []string{"commit* everything", "commit* all", "dotfile*", "commit* the env*", "commit* the database", "commit* the db", "commit* the log*", "commit* log*"},
-		TargetCovers: true}
+		TargetCovers: true, Habit: true}
 	StagePrivate = &Entry{ID: "stage-private", Category: Secrets,
 		What:         "stages for the next commit files that are kept local (git status lists them as new files to be committed): shell start-up files (.bashrc, .zshrc), an env file, a private key or credentials, a local database",
 		Cover:        []string{"commit* everything", "commit* all", "add* everything", "add* all", "stage* everything", "stage* all", "dotfile*", "commit* the env*", "commit* the database", "commit* the db"},
