@@ -98,7 +98,7 @@ func (m Mode) Valid() bool { return m == Advise || m == Observe || m == Off }
 // kind's default follows its measured precision on the labelled real
 // sessions (README, "Which advisories the agent is told"): under 90 %, or
 // not measured, it is Observe; never useful there over at least ten
-// advisories, it is Off (drift: none of the 26 it gave on the 370 labelled
+// advisories, it is Off (drift: none of the 39 it gave on the labelled
 // sessions, blind sets included, was useful); compacted reports a fact the
 // agent needs and is Advise. For stall, whose finding is a rollback, Observe means no
 // rollback and no advice, the finding recorded.
