@@ -216,6 +216,29 @@ func mayMatchEach(text string, lists ...[]string) []bool {
 // failureStems are the stems of the failures a prompt's head reports:
 // the last word of each failureRe match that no suppressVerbs word
 // precedes.
+// withoutDirs is text with each path of two or more folders cut to its
+// last part: the folders of a pasted traceback ("/Users/lee/Documents/src/
+// bep-oms-broker/.venv/lib/…/state.py") say where the code lives, not
+// what failed, and two reports of different errors from one project share
+// them all (ext-ormmappers #68: a TypeError and a ProgrammingError matched
+// on "user, lee, document, src, bep, broker", false to both judges).
+func withoutDirs(text string) string {
+	if !strings.ContainsAny(text, "/\\") {
+		return text
+	}
+	fields := strings.Fields(text)
+	for i, f := range fields {
+		if strings.Count(f, "/")+strings.Count(f, "\\") < 2 {
+			continue
+		}
+		parts := strings.FieldsFunc(f, func(r rune) bool { return r == '/' || r == '\\' })
+		if len(parts) > 0 {
+			fields[i] = parts[len(parts)-1]
+		}
+	}
+	return strings.Join(fields, " ")
+}
+
 func failureStems(head string) []string {
 	if !mayMatch(head, failureWords) {
 		return nil
@@ -382,7 +405,7 @@ func complaintStems(text string, persists bool) (stems, failures []string) {
 	if len(failures) == 0 && !persists {
 		return nil, nil
 	}
-	for _, t := range lcs.Normalize(head) {
+	for _, t := range lcs.Normalize(withoutDirs(head)) {
 		if len(t) < 3 || len(stems) >= 48 {
 			continue
 		}

@@ -276,6 +276,20 @@ func TestFailureRightAfterAClaim(t *testing.T) {
 		}
 	}
 
+	// Two tracebacks of different errors from one project share only the
+	// folders their paths run through: not the same report
+	// (ext-ormmappers #68, false to both judges).
+	s4 := newSim(t)
+	s4.userPrompt(`File "/Users/lee/Documents/src/bep-oms-broker/.venv/lib/python3.12/site-packages/sqlalchemy/orm/state.py", line 569, in _initialize_instance TypeError: 'account_id' is an invalid keyword argument`)
+	s4.turn("fix it", "Fixed domain mapping in the order repository.")
+	r4 := s4.userPrompt(`File "/Users/lee/Documents/src/bep-oms-broker/.venv/lib/python3.12/site-packages/asyncpg/connection.py", line 12 ProgrammingError: column "updated_at" does not exist`)
+	if strings.Contains(strings.Join(r4.Context, "\n"), "reports a failure again") {
+		t.Errorf("two errors matched on their paths' folders: %q", r4.Context)
+	}
+	if got := withoutDirs(`File "/Users/lee/src/app/state.py", line 5 and C:\\proj\\src\\main.go failed`); got != `File state.py", line 5 and main.go failed` {
+		t.Errorf("withoutDirs = %q", got)
+	}
+
 	// Claims in Japanese and in Hindi written in Latin script, and an
 	// English claim that lists what now holds (ext-jankengame #62,
 	// ext-qeegquota #46, ext-thresholdslider #27 and #87, the forty-first
