@@ -280,9 +280,13 @@ func TestFailureRightAfterAClaim(t *testing.T) {
 	// folders their paths run through: not the same report
 	// (ext-ormmappers #68, false to both judges).
 	s4 := newSim(t)
-	s4.userPrompt(`File "/Users/lee/Documents/src/bep-oms-broker/.venv/lib/python3.12/site-packages/sqlalchemy/orm/state.py", line 569, in _initialize_instance TypeError: 'account_id' is an invalid keyword argument`)
-	s4.turn("fix it", "Fixed domain mapping in the order repository.")
-	r4 := s4.userPrompt(`File "/Users/lee/Documents/src/bep-oms-broker/.venv/lib/python3.12/site-packages/asyncpg/connection.py", line 12 ProgrammingError: column "updated_at" does not exist`)
+	// The earlier report as kept (its first 300 characters) names no
+	// exception: the traceback's folders come first.
+	s4.userPrompt(`File "/Users/lee/Documents/src/bep-oms-broker/.venv/lib/python3.12/site-packages/sqlalchemy/orm/state.py", line 569, in _initialize_instance
+  File "/Users/lee/Documents/src/bep-oms-broker/.venv/lib/python3.12/site-packages/sqlalchemy/orm/decl_base.py", line 2179, in _declarative_constructor
+  File "/Users/lee/Documents/src/bep-oms-broker/app/order/repository.py", line 40 error: 'account_id' is an invalid keyword argument for Order`)
+	s4.turn("fix it", "Order Repository - Fixed domain mapping in the order repository.")
+	r4 := s4.userPrompt(`File "/Users/lee/Documents/src/bep-oms-broker/.venv/lib/python3.12/site-packages/asyncpg/connection.py", line 12 ProgrammingError: column "updated_at" does not exist; call: /order.OrderService/CreateOrder took 28756.87ms`)
 	if strings.Contains(strings.Join(r4.Context, "\n"), "reports a failure again") {
 		t.Errorf("two errors matched on their paths' folders: %q", r4.Context)
 	}
