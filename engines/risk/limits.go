@@ -353,6 +353,30 @@ func ParseLimits(text string) []Limit {
 	return out
 }
 
+// pointsAtImage tells "look [at] [the] @image.png", "see the screenshot"
+// from the verb at ws[i]: the user points at what shows the problem, not
+// asking for analysis only ("just look the @image.png the streaming answer
+// … is not using all the space": ext-tripolar #191, false to both judges
+// of the twenty-eighth set).
+func pointsAtImage(ws []string, i int) bool {
+	for j := i + 1; j < len(ws) && j <= i+3; j++ {
+		w := strings.TrimPrefix(ws[j], "@")
+		switch {
+		case w == "at" || w == "the" || w == "this" || w == "my":
+			continue
+		case w == "image" || w == "screenshot" || w == "screenshots" || w == "picture" || w == "pic" || w == "photo":
+			return true
+		}
+		for _, ext := range []string{".png", ".jpg", ".jpeg", ".gif", ".webp"} {
+			if strings.HasSuffix(w, ext) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
 // holdsOff tells whether ws[i] asks for no work yet: "only analyse",
 // "just look", "let's pause on it", "hold off", "before we proceed",
 // "read-only". Such a limit is soft: a request for work in the same
@@ -362,7 +386,7 @@ func holdsOff(ws []string, i int) bool {
 	next := func(set ...string) bool { return i+1 < len(ws) && slices.Contains(set, ws[i+1]) }
 	switch w {
 	case "only", "just":
-		return i+1 < len(ws) && hasPrefix(ws[i+1], analysis)
+		return i+1 < len(ws) && hasPrefix(ws[i+1], analysis) && !pointsAtImage(ws, i+1)
 	case "pause":
 		// "Let's pause on it before we proceed": wait for the user.
 		return i > 0 && (ws[i-1] == "let's" || ws[i-1] == "us") || next("on")

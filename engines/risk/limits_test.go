@@ -30,6 +30,11 @@ func TestParseLimits(t *testing.T) {
 		{"Commit blocked:\n\x1b[1;33mTo scan without committing:\x1b[0m\n  gitleaks detect", ""},
 		{"please fix this\n\x1b[31mError\x1b[0m\nand don't push yet", "push"},
 		{"Only analyze the logs for now.", "change"},
+		// Pointing at a screenshot is no analysis-only request
+		// (ext-tripolar #191); looking at the logs only is.
+		{"great now is working well just look the @image.png the streaming answer is not using all the space", ""},
+		{"just look at the screenshot, the button is off", ""},
+		{"just look at the logs", "change"},
 		{"Don't commit anything until I say so.", "commit"},
 		{"dont push", "push"},
 		// A file or branch named is the one thing forbidden (ext-fluxmemisolate
