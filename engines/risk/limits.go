@@ -161,10 +161,27 @@ func negatedLimits(ws []string, i int, text string) []Limit {
 	// commit", "don't touch config/prod.yaml".
 	if c, ok := verbClass(v); ok {
 		if t, ok := objectOf(c, ws[j+1:]); ok {
+			if t == "" && c == NoChange && i > 0 && itemName(ws[i-1]) && strings.Join(ws[:i-1], "") == "" {
+				// "- **`schema.prisma`**: No changes.": a plan's item
+				// says that one file stays as it is (ext-prismavercel
+				// #3, another file the plan changes said against it,
+				// false to both judges of the forty-eighth set).
+				t = ws[i-1]
+			}
 			return []Limit{{Class: c, Target: t, Text: text}}
 		}
 	}
 	return nil
+}
+
+// itemName tells a word that names a file as a plan's item does
+// ("schema.prisma", "src/db.ts"): a path, or a name with one dot inside it.
+func itemName(w string) bool {
+	if pathLike(w) {
+		return true
+	}
+	i := strings.IndexByte(w, '.')
+	return len(w) >= 4 && i > 0 && i < len(w)-1 && strings.Count(w, ".") == 1
 }
 
 // remoteAction reads what a negation forbids, ws starting at its verb: any

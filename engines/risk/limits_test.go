@@ -35,6 +35,8 @@ func TestParseLimits(t *testing.T) {
 		{"great now is working well just look the @image.png the streaming answer is not using all the space", ""},
 		{"just look at the screenshot, the button is off", ""},
 		{"just look at the logs", "change"},
+		// A plan's item: that one file (ext-prismavercel #3).
+		{"- **`schema.prisma`**: No changes.", "change:schema.prisma"},
 		{"Don't commit anything until I say so.", "commit"},
 		{"dont push", "push"},
 		// A file or branch named is the one thing forbidden (ext-fluxmemisolate
