@@ -161,17 +161,25 @@ func negatedLimits(ws []string, i int, text string) []Limit {
 	// commit", "don't touch config/prod.yaml".
 	if c, ok := verbClass(v); ok {
 		if t, ok := objectOf(c, ws[j+1:]); ok {
-			if t == "" && c == NoChange && i > 0 && itemName(ws[i-1]) && strings.Join(ws[:i-1], "") == "" {
-				// "- **`schema.prisma`**: No changes.": a plan's item
-				// says that one file stays as it is (ext-prismavercel
-				// #3, another file the plan changes said against it,
-				// false to both judges of the forty-eighth set).
-				t = ws[i-1]
+			if t == "" && c == NoChange {
+				t = itemOf(ws, i)
 			}
 			return []Limit{{Class: c, Target: t, Text: text}}
 		}
 	}
 	return nil
+}
+
+// itemOf is the file a plan's item names before its negation at ws[i],
+// the item's only word: "- **`schema.prisma`**: No changes." says that one
+// file stays as it is (ext-prismavercel #3, another file the plan changes
+// said against it, false to both judges of the forty-eighth set); "" when
+// there is none.
+func itemOf(ws []string, i int) string {
+	if i == 0 || !itemName(ws[i-1]) || strings.Join(ws[:i-1], "") != "" {
+		return ""
+	}
+	return ws[i-1]
 }
 
 // itemName tells a word that names a file as a plan's item does
