@@ -64,16 +64,24 @@ func covers(f Finding, in Instruction) bool {
 // chosen, then rm -rf ~/go: ext-dotfoldercleanup #48, false to the judges
 // who labelled the advisories no judge had seen).
 func endsPath(text, b string) bool {
+	return occurs(text, "/"+b, func(_, end int) bool {
+		return end == len(text) || !asciiWordByte(text, end) && text[end] != '.' && text[end] != '-' && text[end] != '/'
+	})
+}
+
+// occurs tells whether w stands in text at a place bounded accepts (its
+// start and end).
+func occurs(text, w string, bounded func(start, end int) bool) bool {
 	for i := 0; ; {
-		j := strings.Index(text[i:], "/"+b)
+		j := strings.Index(text[i:], w)
 		if j < 0 {
 			return false
 		}
-		end := i + j + 1 + len(b)
-		if end == len(text) || !asciiWordByte(text, end) && text[end] != '.' && text[end] != '-' && text[end] != '/' {
+		j += i
+		if bounded(j, j+len(w)) {
 			return true
 		}
-		i += j + 1
+		i = j + 1
 	}
 }
 
@@ -91,16 +99,8 @@ func proposalNames(f Finding, text string) bool {
 		if len(w) < 4 || proposalGeneric[w] || strings.ContainsAny(w, "*?$") {
 			continue
 		}
-		for i := 0; ; {
-			j := strings.Index(l[i:], w)
-			if j < 0 {
-				break
-			}
-			j += i
-			if !asciiWordByte(l, j-1) && !asciiWordByte(l, j+len(w)) {
-				return true
-			}
-			i = j + 1
+		if occurs(l, w, func(start, end int) bool { return !asciiWordByte(l, start-1) && !asciiWordByte(l, end) }) {
+			return true
 		}
 	}
 	return false
