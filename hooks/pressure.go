@@ -28,7 +28,7 @@ func (s *session) measure(p *Payload) (transcript.Scan, bool) {
 	if s.scanned {
 		return s.scan, s.scanOK
 	}
-	s.scanned = true
+	s.scanned, s.scanFrom = true, -1
 	path := p.TranscriptPath
 	if path == "" {
 		return s.scan, false
@@ -37,7 +37,7 @@ func (s *session) measure(p *Payload) (transcript.Scan, bool) {
 	if s.w.Pressure != nil && len(s.w.Pressure.Cursor) > 0 {
 		var c transcript.Cursor
 		if json.Unmarshal(s.w.Pressure.Cursor, &c) == nil {
-			prev = &c
+			prev, s.scanFrom = &c, c.Boundary
 		}
 	}
 	// The hot path needs the latest usage and the latest prose only; what

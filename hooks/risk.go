@@ -10,6 +10,7 @@ import (
 	"github.com/djinn-cc/djinn/engines/loops"
 	"github.com/djinn-cc/djinn/engines/risk"
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/hooks/transcript"
 	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
@@ -278,6 +279,7 @@ func (s *session) notePlan(p *Payload) {
 // most once per advice.RiskCooldown calls. It also remembers the files the
 // call creates and those it writes a literal secret into.
 func (s *session) riskCall(p *Payload) []advice.Advisory {
+	s.noteQueued(p)
 	s.forgetRead(p)
 	s.noteGenerated(p)
 	s.notePlan(p)
@@ -557,6 +559,39 @@ func (s *session) noteDeclineReason(p *Payload) {
 		return
 	}
 	if t := declineReason(p.Error); t != "" {
+		s.riskText(t)
+	}
+}
+
+// maxQueuedBytes bounds what noteQueued reads of the transcript: the
+// newest of the lines written since it was last read, usually a tool
+// result, the queued message and the agent's next message, in that order.
+const maxQueuedBytes = 256 << 10
+
+// noteQueued reads what the person typed while the agent worked, handed to
+// the model between two calls (transcript.QueuedPrompts), as a prompt of
+// theirs for the risk catalogue and the instructions in force: it may ask
+// for a step, approve one, or set a limit. Claude Code runs no
+// UserPromptSubmit hook for it. Only the lines written since the
+// transcript was last read are looked at, so each message is read once;
+// the first read of a session reads none. It counts no prompt: the work
+// it came into goes on.
+func (s *session) noteQueued(p *Payload) {
+	if p.AgentID != "" || p.TranscriptPath == "" {
+		return
+	}
+	scan, ok := s.measure(p)
+	if !ok || s.scanFrom < 0 {
+		return
+	}
+	texts, err := transcript.QueuedPrompts(p.TranscriptPath, s.scanFrom, scan.Cursor.Boundary, maxQueuedBytes)
+	if err != nil {
+		return
+	}
+	for _, t := range texts {
+		if strings.HasPrefix(t, "/") || strings.HasPrefix(t, "<") {
+			continue // a command, or what the IDE says the person opened
+		}
 		s.riskText(t)
 	}
 }

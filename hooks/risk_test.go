@@ -1437,3 +1437,87 @@ func TestRiskYesToTheProposal(t *testing.T) {
 		})
 	}
 }
+
+// queuedLine is the transcript line Claude Code 2.1 writes when it hands a
+// message the person typed while the agent worked to the model mid-turn.
+func queuedLine(prompt string, origin any) map[string]any {
+	a := map[string]any{"type": "queued_command", "prompt": prompt, "commandMode": "prompt"}
+	if origin != nil {
+		a["origin"] = origin
+	}
+	return map[string]any{"type": "attachment", "isSidechain": false, "attachment": a}
+}
+
+// TestRiskQueuedPrompt: what the person typed while the agent worked
+// reaches the model mid-turn with no UserPromptSubmit hook (jcode,
+// 2.1.191): read from the transcript, it asks for a step and sets limits
+// as a prompt does. A background task's notification is not their words,
+// and a queued message read before (the first hook of the session has no
+// earlier reading to start from) is not read again.
+func TestRiskQueuedPrompt(t *testing.T) {
+	const rm = "rm -rf ~/models/egolife"
+	for _, tc := range []struct {
+		name  string
+		lines []map[string]any
+		cmd   string
+		kind  string
+		want  int
+	}{
+		{"deletion asked for mid-turn", []map[string]any{queuedLine("delete the egolife model too, I don't use it", map[string]any{"kind": "human"})}, rm, "risk", 0},
+		{"asked for in text blocks", []map[string]any{{"type": "attachment", "attachment": map[string]any{"type": "queued_command", "commandMode": "prompt",
+			"prompt": []any{map[string]any{"type": "text", "text": "delete the egolife model too"}}}}}, rm, "risk", 0},
+		{"nothing typed", nil, rm, "risk", 1},
+		{"a task notification", []map[string]any{{"type": "attachment", "attachment": map[string]any{"type": "queued_command", "commandMode": "task-notification",
+			"prompt": "<task-notification>delete the egolife model</task-notification>"}}}, rm, "risk", 1},
+		{"not typed by the person", []map[string]any{queuedLine("delete the egolife model", map[string]any{"kind": "coordinator"})}, rm, "risk", 1},
+		{"a subagent's", []map[string]any{{"type": "attachment", "isSidechain": true, "attachment": map[string]any{"type": "queued_command", "commandMode": "prompt",
+			"prompt": "delete the egolife model"}}}, rm, "risk", 1},
+		{"a limit set mid-turn", []map[string]any{queuedLine("don't push anything yet", nil)}, "git push origin main", "instruction", 1},
+		{"no limit", nil, "git push origin main", "instruction", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Risk = settings.Observe
+			s.env.Settings.Advisories.Instruction = settings.Observe
+			s.userPrompt("update the README, then commit and push it")
+			s.tool("Bash", jsonStr(map[string]any{"command": "ls"}), bashOut("src\n"))
+			for _, l := range tc.lines {
+				s.line(l)
+			}
+			s.tool("Bash", jsonStr(map[string]any{"command": tc.cmd}), bashOut(""))
+			if n := s.countObserved(tc.kind); n != tc.want {
+				t.Fatalf("%s advisories: %d, want %d (%q)", tc.kind, n, tc.want, s.observed)
+			}
+		})
+	}
+}
+
+// TestRiskQueuedPromptReadOnce: a queued message is read by the hook after
+// it was written, not again by later hooks, and not before the transcript
+// was first read (it may be from long before Djinn was installed).
+func TestRiskQueuedPromptReadOnce(t *testing.T) {
+	s := newSim(t)
+	s.line(queuedLine("don't push anything", nil))
+	s.userPrompt("tidy the repository")
+	s.tool("Bash", jsonStr(map[string]any{"command": "ls"}), bashOut("src\n"))
+	s.tool("Bash", jsonStr(map[string]any{"command": "git push origin main"}), bashOut(""))
+	if n := len(s.window().Risk.Limits); n != 0 {
+		t.Fatalf("limits from a message older than the first reading: %+v", s.window().Risk.Limits)
+	}
+	s.line(queuedLine("don't push anything", nil))
+	s.tool("Bash", jsonStr(map[string]any{"command": "git status"}), bashOut(""))
+	s.tool("Bash", jsonStr(map[string]any{"command": "git status --short"}), bashOut(""))
+	if got := s.window().Risk.Prompts; countOf(got, "don't push anything") != 1 {
+		t.Fatalf("kept prompts %q: want the queued message once", got)
+	}
+}
+
+func countOf(ss []string, s string) int {
+	n := 0
+	for _, x := range ss {
+		if strings.Contains(x, s) {
+			n++
+		}
+	}
+	return n
+}

@@ -77,6 +77,10 @@ type session struct {
 	scanned bool
 	scanOK  bool
 	scan    transcript.Scan
+	// scanFrom is the boundary of the cursor the scan started from (-1
+	// without one): the lines from there to scan.Cursor.Boundary were
+	// written since the transcript was last read.
+	scanFrom int64
 
 	// userMessage is a systemMessage for the user, where the event allows.
 	userMessage string

@@ -1,0 +1,133 @@
+package e2e
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+)
+
+// TestQueuedMessageInTheTerminal drives the interactive CLI through a
+// pseudo-terminal. While the scripted model's first call (a slow check)
+// runs, the person types "Don't delete anything." The CLI hands that to
+// the model with its next request and records it as a queued_command
+// attachment in the transcript, and runs no UserPromptSubmit hook for it:
+// Djinn's state counts one prompt, the first. Djinn reads the message from
+// the transcript all the same, so the deletion the model then makes draws
+// an instruction advisory quoting it.
+func TestQueuedMessageInTheTerminal(t *testing.T) {
+	t.Parallel()
+	stub := NewStub(t)
+	stateDir := t.TempDir()
+	env := djinnEnv(t, stub, stateDir)
+	env.Env = append(env.Env, "DJINN_ADVISORIES_INSTRUCTION=advise")
+	victim := filepath.Join(env.Project, "cache.db")
+	writeFile(t, victim, "precious\n")
+	stub.Push(Bash("sleep 8; echo checked", "run the slow check"), Bash("rm -f cache.db", "clear the cache"), Text("Done."))
+	cfg, _ := json.Marshal(map[string]any{
+		"hasCompletedOnboarding": true, "theme": "dark",
+		"customApiKeyResponses": map[string][]string{"approved": {"sk-ant-dummy"}, "rejected": {}},
+		"projects":              map[string]any{env.Project: map[string]bool{"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true}},
+	})
+	writeFile(t, filepath.Join(env.Home, ".claude.json"), string(cfg))
+
+	cmd := exec.CommandContext(testContext(t), env.Bin, "Run the slow check, then tidy the cache.", "--plugin-dir", repoRoot(t), "--allowedTools", "Bash")
+	// The prompt comes first: --allowedTools takes every argument after it.
+	cmd.Dir = env.Project
+	cmd.Env = env.environ([]string{"TERM=xterm-256color"})
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: 160})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait(); _ = f.Close() })
+	var sc screen
+	go func() { _, _ = io.Copy(&sc, f) }()
+
+	// The slow check is running: the model has been asked once.
+	sc.waitFor(t, "sleep 8; echo checked", 90*time.Second)
+	if n := len(stub.Messages(KindMain)); n != 1 {
+		t.Fatalf("the model was asked %d times before the message was typed, want 1", n)
+	}
+	for _, b := range []string{"Don't delete anything.", "\r"} {
+		if _, err := f.Write([]byte(b)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	deadline := time.Now().Add(90 * time.Second)
+	for len(stub.Messages(KindMain)) < 3 && time.Now().Before(deadline) {
+		time.Sleep(200 * time.Millisecond)
+	}
+	main := stub.Messages(KindMain)
+	if len(main) < 3 {
+		t.Fatalf("the model was asked %d times, want 3 (after the check, after the deletion); screen:\n%s", len(main), tail(sc.text(), 2000))
+	}
+	if !main[1].Contains("Don't delete anything.") {
+		t.Fatalf("the typed message did not reach the model with the check's result")
+	}
+	if _, err := os.Stat(victim); err == nil {
+		t.Fatalf("the scripted deletion did not run")
+	}
+	if !main[2].Contains("[djinn:instruction]") || !main[2].Contains("Don't delete anything") {
+		t.Errorf("after the deletion the model was not told the instruction it broke")
+	}
+
+	// The CLI recorded the message as a queued_command attachment.
+	transcripts, _ := filepath.Glob(filepath.Join(env.TranscriptDir(), "*.jsonl"))
+	if len(transcripts) != 1 {
+		t.Fatalf("transcripts: %v", transcripts)
+	}
+	if !queuedInTranscript(t, transcripts[0], "Don't delete anything.") {
+		t.Errorf("the transcript holds no queued_command line with the message")
+	}
+	// No UserPromptSubmit hook ran for it: Djinn counted one prompt.
+	sessions, _ := filepath.Glob(filepath.Join(stateDir, "sessions", "*", "window.json"))
+	if len(sessions) != 1 {
+		t.Fatalf("sessions with state: %v", sessions)
+	}
+	raw, err := os.ReadFile(sessions[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w struct {
+		UserPrompts int `json:"user_prompts"`
+	}
+	if err := json.Unmarshal(raw, &w); err != nil {
+		t.Fatal(err)
+	}
+	if w.UserPrompts != 1 {
+		t.Errorf("Djinn counted %d prompts, want 1: a UserPromptSubmit hook ran for the typed message", w.UserPrompts)
+	}
+}
+
+// queuedInTranscript reports whether the transcript at path holds a
+// queued_command attachment whose prompt contains text.
+func queuedInTranscript(t *testing.T, path, text string) bool {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		var l struct {
+			Attachment struct {
+				Type   string          `json:"type"`
+				Prompt json.RawMessage `json:"prompt"`
+			} `json:"attachment"`
+		}
+		if json.Unmarshal(sc.Bytes(), &l) == nil && l.Attachment.Type == "queued_command" && strings.Contains(string(l.Attachment.Prompt), text) {
+			return true
+		}
+	}
+	return false
+}
