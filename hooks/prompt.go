@@ -111,32 +111,35 @@ func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, er
 			s.setAnchor(na)
 			s.rebaseDriftKeep(na)
 		default:
-			// A follow-up continues, narrows or redirects the work,
-			// whatever its wording: it becomes the current task, and stays
-			// among the instructions in force; the goal is background.
-			if s.w.Drift != nil {
-				learnRecent(s.w.Drift)
-			}
-			ratio := lcs.Ratio(a.Tokens, lcs.Normalize(prompt))
-			if ratio < s.env.Settings.Drift.DeltaRatio {
-				addDelta(a, prompt, ratio, s.now, p.PromptID)
-			}
-			addInstruction(a, prompt, ratio, s, p.PromptID)
-			if s.w.LastAssistant != "" && opensWithYes(prompt) {
-				// "yes go ahead, and delete the plan file": the task is
-				// what the agent proposed, with what the reply adds
-				// (ext-benchscaffold #25: drift measured against the reply
-				// alone, labelled false by both judges of the
-				// thirty-sixth set).
-				s.setTask(a, prompt+"\n\n"+s.w.LastAssistant, p.PromptID, "proposed")
-			} else {
-				s.setTask(a, prompt, p.PromptID, "prompt")
-			}
-			s.setAnchor(a)
-			s.rebaseDrift(a)
+			s.followUp(a, prompt, p.PromptID)
 		}
 	}
 	return resp, nil
+}
+
+// followUp reads a prompt that follows the goal: it continues, narrows or
+// redirects the work, whatever its wording, so it becomes the current task
+// and stays among the instructions in force; the goal is background.
+func (s *session) followUp(a *state.Anchor, prompt, promptID string) {
+	if s.w.Drift != nil {
+		learnRecent(s.w.Drift)
+	}
+	ratio := lcs.Ratio(a.Tokens, lcs.Normalize(prompt))
+	if ratio < s.env.Settings.Drift.DeltaRatio {
+		addDelta(a, prompt, ratio, s.now, promptID)
+	}
+	addInstruction(a, prompt, ratio, s, promptID)
+	if s.w.LastAssistant != "" && opensWithYes(prompt) {
+		// "yes go ahead, and delete the plan file": the task is what the
+		// agent proposed, with what the reply adds (ext-benchscaffold #25:
+		// drift measured against the reply alone, labelled false by both
+		// judges of the thirty-sixth set).
+		s.setTask(a, prompt+"\n\n"+s.w.LastAssistant, promptID, "proposed")
+	} else {
+		s.setTask(a, prompt, promptID, "prompt")
+	}
+	s.setAnchor(a)
+	s.rebaseDrift(a)
 }
 
 // reorientRe's text after the command: an optional --force, then the new

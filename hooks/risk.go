@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/engines/loops"
 	"github.com/djinn-cc/djinn/engines/risk"
 	"github.com/djinn-cc/djinn/hooks/advice"
@@ -279,7 +280,6 @@ func (s *session) notePlan(p *Payload) {
 // most once per advice.RiskCooldown calls. It also remembers the files the
 // call creates and those it writes a literal secret into.
 func (s *session) riskCall(p *Payload) []advice.Advisory {
-	s.noteQueued(p)
 	s.forgetRead(p)
 	s.noteGenerated(p)
 	s.notePlan(p)
@@ -570,12 +570,13 @@ const maxQueuedBytes = 256 << 10
 
 // noteQueued reads what the person typed while the agent worked, handed to
 // the model between two calls (transcript.QueuedPrompts), as a prompt of
-// theirs for the risk catalogue and the instructions in force: it may ask
-// for a step, approve one, or set a limit. Claude Code runs no
+// theirs: for the risk catalogue and the instructions in force it may ask
+// for a step, approve one, or set a limit; a follow-up becomes the current
+// task, as a typed prompt does (queuedTask). Claude Code runs no
 // UserPromptSubmit hook for it. Only the lines written since the
 // transcript was last read are looked at, so each message is read once;
 // the first read of a session reads none. It counts no prompt: the work
-// it came into goes on.
+// it came into goes on, and a go-ahead before it still holds.
 func (s *session) noteQueued(p *Payload) {
 	if p.AgentID != "" || p.TranscriptPath == "" {
 		return
@@ -588,12 +589,38 @@ func (s *session) noteQueued(p *Payload) {
 	if err != nil {
 		return
 	}
+	set := s.env.Settings
 	for _, t := range texts {
 		if strings.HasPrefix(t, "/") || strings.HasPrefix(t, "<") {
 			continue // a command, or what the IDE says the person opened
 		}
-		s.riskText(t)
+		if set.Enabled && !s.disabled("risk") {
+			s.riskText(t)
+		}
+		if set.Drift.Enabled && !s.disabled("drift") {
+			s.queuedTask(t, p.PromptID)
+		}
 	}
+}
+
+// queuedTask reads a message typed while the agent worked against the
+// goal, as handleUserPrompt reads a prompt: a follow-up (not a short reply,
+// a pivot or a command) becomes the current task. A message of two words
+// ("no wait", "stop that") says to stop, not what to do next; and before
+// the goal has words enough to measure against, the message is left to the
+// next prompt.
+func (s *session) queuedTask(t, promptID string) {
+	prompt := withoutPlaceholders(t)
+	if classifyPrompt(prompt, "") != promptGoal ||
+		len(strings.Fields(prompt)) < 3 && drift.UnsegmentedLetters(fit.Runes(prompt, 64)) <= maxIdeographReply {
+		return
+	}
+	a, err := s.loadAnchor()
+	if err != nil || a == nil || len(a.Tokens) < s.env.Settings.Drift.MinAnchorTokens {
+		return
+	}
+	s.userSpoke()
+	s.followUp(a, prompt, promptID)
 }
 
 // declineReason is the text after "the user said:" in a declined call's

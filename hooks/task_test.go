@@ -406,3 +406,50 @@ func TestReplyToTheProposal(t *testing.T) {
 		})
 	}
 }
+
+// TestQueuedFollowUpIsTheTask: a follow-up typed while the agent worked
+// (a queued_command line; Claude Code runs no UserPromptSubmit hook for it)
+// becomes the current task as a typed one does, and the goal stays as
+// background; a short reply typed mid-turn ("no wait"), a task
+// notification, or a message read before leaves the task as it was.
+func TestQueuedFollowUpIsTheTask(t *testing.T) {
+	const goal = "Add dark-mode support with a11y keyboard-trap tests"
+	const follow = "also cover the high-contrast variant of the dark theme"
+	for _, tc := range []struct {
+		name string
+		line map[string]any
+		want string
+	}{
+		{"a follow-up", queuedLine(follow, map[string]any{"kind": "human"}), follow},
+		{"a follow-up in Chinese", queuedLine("我想要可爱的橘子风格然后可以选择颜色", nil), "我想要可爱的橘子风格然后可以选择颜色"},
+		{"a short reply", queuedLine("no wait", map[string]any{"kind": "human"}), goal},
+		{"a task notification", map[string]any{"type": "attachment", "attachment": map[string]any{"type": "queued_command", "commandMode": "task-notification", "prompt": follow}}, goal},
+		{"nothing typed", nil, goal},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt(goal)
+			for i := 0; i < 3; i++ {
+				s.edit("src/theme/dark.ts")
+			}
+			if tc.line != nil {
+				s.line(tc.line)
+			}
+			s.edit("src/theme/high-contrast.ts")
+			a := s.anchor()
+			task := a.Text
+			if a.Task != nil {
+				task = a.Task.Text
+			}
+			if task != tc.want {
+				t.Fatalf("task %q, want %q", task, tc.want)
+			}
+			if a.Text != goal {
+				t.Errorf("goal %q, want the first prompt kept", a.Text)
+			}
+			if got := s.window().UserPrompts; got != 1 {
+				t.Errorf("user prompts %d, want 1: a queued message counts none", got)
+			}
+		})
+	}
+}

@@ -34,6 +34,7 @@ func handleToolCall(ctx context.Context, s *session, p *Payload) (Response, erro
 		return Response{}, nil
 	}
 	sat.Inc(&s.w.ToolCalls)
+	s.noteQueued(p)
 	sig := drift.Extract(p.ToolName, p.ToolInput, s.w.ProjectDir)
 	// The target is read once: the input can hold a whole file (Write).
 	target, rng := loops.TargetOf(p.ToolName, p.ToolInput)
