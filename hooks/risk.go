@@ -598,7 +598,9 @@ func (s *session) noteQueued(p *Payload) {
 			s.riskText(t)
 		}
 		if set.Drift.Enabled && !s.disabled("drift") {
-			s.queuedTask(t, p.PromptID)
+			// Its own prompt id: the report shows a prompt's words at the
+			// calls of that prompt, and these are not the typed prompt's.
+			s.queuedTask(t, "queued:"+p.PromptID)
 		}
 	}
 }

@@ -447,6 +447,9 @@ func TestQueuedFollowUpIsTheTask(t *testing.T) {
 			if a.Text != goal {
 				t.Errorf("goal %q, want the first prompt kept", a.Text)
 			}
+			if tc.want != goal && (a.Task == nil || a.Task.PromptID != "queued:prompt-1") {
+				t.Errorf("task %+v, want prompt id queued:prompt-1 (the typed prompt's is prompt-1)", a.Task)
+			}
 			if got := s.window().UserPrompts; got != 1 {
 				t.Errorf("user prompts %d, want 1: a queued message counts none", got)
 			}
