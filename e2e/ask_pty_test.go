@@ -53,11 +53,47 @@ func (s *screen) waitFor(t *testing.T, want string, timeout time.Duration) {
 	t.Fatalf("the screen never showed %q; last 2000 characters:\n%s", want, tail(s.text(), 2000))
 }
 
+// onlySession is the id of the one session under stateDir.
+func onlySession(t *testing.T, stateDir string) string {
+	t.Helper()
+	sessions, _ := filepath.Glob(filepath.Join(stateDir, "sessions", "*", "window.json"))
+	if len(sessions) != 1 {
+		t.Fatalf("sessions with state: %v", sessions)
+	}
+	return filepath.Base(filepath.Dir(sessions[0]))
+}
+
 func tail(s string, n int) string {
 	if len(s) > n {
 		return s[len(s)-n:]
 	}
 	return s
+}
+
+// startTerminal starts the interactive CLI in env's project with args,
+// on a pseudo-terminal of 50 rows and 160 columns, and returns what it
+// draws and the terminal to type into. Its scratch HOME has been through
+// the CLI's first-run questions (theme, the API key, trusting the
+// project). The process is killed when the test ends.
+func startTerminal(t *testing.T, env *Env, args ...string) (*screen, *os.File) {
+	t.Helper()
+	cfg, _ := json.Marshal(map[string]any{
+		"hasCompletedOnboarding": true, "theme": "dark",
+		"customApiKeyResponses": map[string][]string{"approved": {"sk-ant-dummy"}, "rejected": {}},
+		"projects":              map[string]any{env.Project: map[string]bool{"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true}},
+	})
+	writeFile(t, filepath.Join(env.Home, ".claude.json"), string(cfg))
+	cmd := exec.CommandContext(testContext(t), env.Bin, args...)
+	cmd.Dir = env.Project
+	cmd.Env = env.environ([]string{"TERM=xterm-256color"})
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: 160})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait(); _ = f.Close() })
+	sc := &screen{}
+	go func() { _, _ = io.Copy(sc, f) }()
+	return sc, f
 }
 
 // TestAskQuestionInTheTerminal drives the interactive CLI through a
@@ -80,25 +116,7 @@ func TestAskQuestionInTheTerminal(t *testing.T) {
 			victim := filepath.Join(env.Project, "cache.db")
 			writeFile(t, victim, "precious\n")
 			stub.Push(Bash("rm -f cache.db", "clear the cache"), Text("Done."))
-			// A scratch HOME that has been through the CLI's first-run
-			// questions (theme, the API key, trusting the project).
-			cfg, _ := json.Marshal(map[string]any{
-				"hasCompletedOnboarding": true, "theme": "dark",
-				"customApiKeyResponses": map[string][]string{"approved": {"sk-ant-dummy"}, "rejected": {}},
-				"projects":              map[string]any{env.Project: map[string]bool{"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true}},
-			})
-			writeFile(t, filepath.Join(env.Home, ".claude.json"), string(cfg))
-
-			cmd := exec.CommandContext(testContext(t), env.Bin, "--plugin-dir", repoRoot(t), "The app is slow. Just analyse why, don't do anything yet.")
-			cmd.Dir = env.Project
-			cmd.Env = env.environ([]string{"TERM=xterm-256color"})
-			f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: 160})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait(); _ = f.Close() })
-			var sc screen
-			go func() { _, _ = io.Copy(&sc, f) }()
+			sc, f := startTerminal(t, env, "--plugin-dir", repoRoot(t), "The app is slow. Just analyse why, don't do anything yet.")
 
 			sc.waitFor(t, "Do you want to proceed?", 90*time.Second)
 			sc.waitFor(t, `[djinn:instruction] Djinn asks before this call: it runs rm -f cache.db, but the user said: "Just analyse why, don't do anything yet."`, time.Second)
@@ -123,24 +141,7 @@ func TestAskQuestionInTheTerminal(t *testing.T) {
 				}
 			}
 			_, statErr := os.Stat(victim)
-			sessions, _ := filepath.Glob(filepath.Join(stateDir, "sessions", "*", "window.json"))
-			if len(sessions) != 1 {
-				t.Fatalf("sessions with state: %v", sessions)
-			}
-			raw, err := os.ReadFile(sessions[0])
-			if err != nil {
-				t.Fatal(err)
-			}
-			var w struct {
-				Risk *struct {
-					Asked []struct {
-						ID string `json:"id"`
-					} `json:"asked"`
-				} `json:"risk"`
-			}
-			if err := json.Unmarshal(raw, &w); err != nil {
-				t.Fatal(err)
-			}
+			w := readState(t, stateDir, onlySession(t, stateDir))
 			asked := 0
 			if w.Risk != nil {
 				asked = len(w.Risk.Asked)

@@ -3,15 +3,11 @@ package e2e
 import (
 	"bufio"
 	"encoding/json"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/creack/pty"
 )
 
 // TestQueuedMessageInTheTerminal drives the interactive CLI through a
@@ -31,24 +27,8 @@ func TestQueuedMessageInTheTerminal(t *testing.T) {
 	victim := filepath.Join(env.Project, "cache.db")
 	writeFile(t, victim, "precious\n")
 	stub.Push(Bash("sleep 8; echo checked", "run the slow check"), Bash("rm -f cache.db", "clear the cache"), Text("Done."))
-	cfg, _ := json.Marshal(map[string]any{
-		"hasCompletedOnboarding": true, "theme": "dark",
-		"customApiKeyResponses": map[string][]string{"approved": {"sk-ant-dummy"}, "rejected": {}},
-		"projects":              map[string]any{env.Project: map[string]bool{"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true}},
-	})
-	writeFile(t, filepath.Join(env.Home, ".claude.json"), string(cfg))
-
-	cmd := exec.CommandContext(testContext(t), env.Bin, "Run the slow check, then tidy the cache.", "--plugin-dir", repoRoot(t), "--allowedTools", "Bash")
 	// The prompt comes first: --allowedTools takes every argument after it.
-	cmd.Dir = env.Project
-	cmd.Env = env.environ([]string{"TERM=xterm-256color"})
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: 160})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait(); _ = f.Close() })
-	var sc screen
-	go func() { _, _ = io.Copy(&sc, f) }()
+	sc, f := startTerminal(t, env, "Run the slow check, then tidy the cache.", "--plugin-dir", repoRoot(t), "--allowedTools", "Bash")
 
 	// The slow check is running: the model has been asked once.
 	sc.waitFor(t, "sleep 8; echo checked", 90*time.Second)
@@ -88,20 +68,7 @@ func TestQueuedMessageInTheTerminal(t *testing.T) {
 		t.Errorf("the transcript holds no queued_command line with the message")
 	}
 	// No UserPromptSubmit hook ran for it: Djinn counted one prompt.
-	sessions, _ := filepath.Glob(filepath.Join(stateDir, "sessions", "*", "window.json"))
-	if len(sessions) != 1 {
-		t.Fatalf("sessions with state: %v", sessions)
-	}
-	raw, err := os.ReadFile(sessions[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	var w struct {
-		UserPrompts int `json:"user_prompts"`
-	}
-	if err := json.Unmarshal(raw, &w); err != nil {
-		t.Fatal(err)
-	}
+	w := readState(t, stateDir, onlySession(t, stateDir))
 	if w.UserPrompts != 1 {
 		t.Errorf("Djinn counted %d prompts, want 1: a UserPromptSubmit hook ran for the typed message", w.UserPrompts)
 	}
