@@ -565,8 +565,13 @@ func (s *session) noteDeclineReason(p *Payload) {
 
 // maxQueuedBytes bounds what noteQueued reads of the transcript: the
 // newest of the lines written since it was last read, usually a tool
-// result, the queued message and the agent's next message, in that order.
-const maxQueuedBytes = 256 << 10
+// result, the queued message and the agent's next message, in that order;
+// queuedLookback, what it reads before them for the texts an older CLI
+// queued before the last hook ran (transcript.QueuedPrompts).
+const (
+	maxQueuedBytes = 256 << 10
+	queuedLookback = 64 << 10
+)
 
 // noteQueued reads what the person typed while the agent worked, handed to
 // the model between two calls (transcript.QueuedPrompts), as a prompt of
@@ -585,7 +590,7 @@ func (s *session) noteQueued(p *Payload) {
 	if !ok || s.scanFrom < 0 {
 		return
 	}
-	texts, err := transcript.QueuedPrompts(p.TranscriptPath, s.scanFrom, scan.Cursor.Boundary, maxQueuedBytes)
+	texts, err := transcript.QueuedPrompts(p.TranscriptPath, s.scanFrom, scan.Cursor.Boundary, maxQueuedBytes, queuedLookback)
 	if err != nil {
 		return
 	}

@@ -1521,3 +1521,35 @@ func countOf(ss []string, s string) int {
 	}
 	return n
 }
+
+// TestRiskQueuedBeforeTheLastHook: a CLI before 2.1.105 writes only the
+// queue: the text as it is typed ("enqueue", often while a long call runs,
+// before that call's hook) and "remove" when the model is handed it. The
+// hook that sees the remove finds the text behind it, and a deletion it
+// asks for is covered; a text sent as the next prompt ("dequeue") is that
+// prompt's, and hands nothing over here.
+func TestRiskQueuedBeforeTheLastHook(t *testing.T) {
+	const ask = "delete the egolife model too, I don't use it"
+	for _, tc := range []struct {
+		name string
+		op   string
+		want int
+	}{
+		{"handed over mid-turn", "remove", 0},
+		{"sent as the next prompt", "dequeue", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Risk = settings.Observe
+			s.userPrompt("update the README, then commit and push it")
+			s.tool("Bash", jsonStr(map[string]any{"command": "ls"}), bashOut("src\n"))
+			s.line(map[string]any{"type": "queue-operation", "operation": "enqueue", "content": ask})
+			s.tool("Bash", jsonStr(map[string]any{"command": "sleep 30; ls models"}), bashOut("egolife\n"))
+			s.line(map[string]any{"type": "queue-operation", "operation": tc.op})
+			s.tool("Bash", jsonStr(map[string]any{"command": "rm -rf ~/models/egolife"}), bashOut(""))
+			if n := s.countObserved("risk"); n != tc.want {
+				t.Fatalf("risk advisories: %d, want %d (%q)", n, tc.want, s.observed)
+			}
+		})
+	}
+}

@@ -30,21 +30,33 @@ type queuedLine struct {
 // QueuedPrompts returns what the person typed while the agent was working
 // and Claude Code handed to the model between two of its calls, oldest
 // first, from the lines of the transcript at path that lie in [from, to):
-// both offsets just after a newline, as a Cursor's Boundary is. Claude
-// Code 2.1 (2.1.105 and later on the labelled sessions) records such a
-// message as an attachment line, {"type":"attachment","attachment":
-// {"type":"queued_command","prompt":…,"commandMode":"prompt"}}, and runs
-// no UserPromptSubmit hook for it: on a session whose user had one, the
-// hook's output follows every typed prompt and none of the six queued ones
-// (testdata/eval/sessions/jcode.jsonl, 2.1.191). A background task's
-// notification (commandMode "task-notification") and an origin other than
-// the person are not the person's words. Older versions record only
-// queue-operation lines, whose "remove" does not tell a message handed to
-// the model from one the person took back: they are not read.
+// both offsets just after a newline, as a Cursor's Boundary is. No
+// UserPromptSubmit hook runs for such a message: on a session whose user
+// had one, the hook's output follows every typed prompt and none of the
+// six queued ones (testdata/eval/sessions/jcode.jsonl, 2.1.191).
 //
-// At most budget bytes are read, the newest: a longer range is cut at a
-// line start.
-func QueuedPrompts(path string, from, to, budget int64) ([]string, error) {
+// Claude Code 2.1 (2.1.105 and later on the labelled sessions) records the
+// message as an attachment line when it hands it over, {"type":
+// "attachment","attachment":{"type":"queued_command","prompt":…,
+// "commandMode":"prompt"}}: those are read, and a background task's
+// notification (commandMode "task-notification") or an origin other than
+// the person is not the person's words. Earlier versions record only the
+// queue: "enqueue" with the text as it is typed, "remove" when the model
+// is handed it mid-turn, "dequeue" when it is sent as the next prompt
+// (which has its hook), "popAll" when the queue is cleared. For those, a
+// remove among the lines of the range hands over the oldest text still
+// queued, found among the lines up to lookback bytes before from (a text
+// typed during a long call was queued before the hook before it ran):
+// ext-dotfoldercleanup (2.0.76), whose agent acts at once on "io non uso
+// manco piu rust", removed mid-turn, and ext-vlmservice (2.1.62), whose
+// agent's next message takes up the text removed just before it. A
+// version 2.1.105 or later, or a range with an attachment line, is read by
+// its attachments only: there the remove can come calls before the text is
+// handed over (ext-pvcase, 2.1.185).
+//
+// At most budget bytes of the range are read, the newest: a longer range is
+// cut at a line start.
+func QueuedPrompts(path string, from, to, budget, lookback int64) ([]string, error) {
 	if to <= from || budget <= 0 {
 		return nil, nil
 	}
@@ -63,25 +75,126 @@ func QueuedPrompts(path string, from, to, budget int64) ([]string, error) {
 	if to > fi.Size() {
 		return nil, nil // not the file the offsets were taken from
 	}
-	cut := false
-	if to-from > budget {
-		from, cut = to-budget, true
-	}
-	buf := make([]byte, to-from)
-	if _, err := f.ReadAt(buf, from); err != nil {
+	lineStart := to-from <= budget // from is a line start unless the budget cuts it
+	from = max(from, to-budget)
+	start := max(from-max(lookback, 0), 0)
+	buf := make([]byte, to-start)
+	if _, err := f.ReadAt(buf, start); err != nil {
 		return nil, fmt.Errorf("queued prompts %s: %w", path, err)
 	}
-	if cut {
+	// The window starts at a line start: skip the part of a line that a
+	// cut, by the budget or the lookback, leaves at its head.
+	skip := int64(0)
+	if start > 0 && !(lineStart && start == from) {
 		i := bytes.IndexByte(buf, '\n')
 		if i < 0 {
 			return nil, nil
 		}
-		buf = buf[i+1:]
+		skip = int64(i + 1)
 	}
-	return queuedIn(buf), nil
+	return queuedWindow(buf[skip:], from-start-skip), nil
 }
 
-// queuedIn is QueuedPrompts on the lines of buf.
+// queuedWindow is QueuedPrompts on buf, whose lines from offset at on are
+// the range (those before it only say what was queued).
+func queuedWindow(buf []byte, at int64) []string {
+	if at < 0 {
+		at = 0
+	}
+	if at > int64(len(buf)) {
+		return nil
+	}
+	if attachmentsRecorded(buf) {
+		return queuedIn(buf[at:])
+	}
+	return removedIn(buf, at)
+}
+
+// keyVersion starts the CLI version every main line carries.
+var keyVersion = []byte(`"version":"`)
+
+// attachmentsRecorded reports whether the CLI that wrote buf records a
+// message it hands over as a queued_command line: one is in buf, or the
+// newest version named there is 2.1.105 or later.
+func attachmentsRecorded(buf []byte) bool {
+	if bytes.Contains(buf, keyQueued) {
+		return true
+	}
+	i := bytes.LastIndex(buf, keyVersion)
+	if i < 0 {
+		return false
+	}
+	v := buf[i+len(keyVersion):]
+	if j := bytes.IndexByte(v, '"'); j >= 0 {
+		v = v[:j]
+	}
+	var major, minor, patch int
+	if n, _ := fmt.Sscanf(string(v), "%d.%d.%d", &major, &minor, &patch); n < 3 {
+		return false
+	}
+	return major > 2 || major == 2 && (minor > 1 || minor == 1 && patch >= 105)
+}
+
+// keyQueueOp is what every queue line contains.
+var keyQueueOp = []byte(`"queue-operation"`)
+
+// queueLine is the part of a queue line removedIn reads.
+type queueLine struct {
+	Type      string `json:"type"`
+	Operation string `json:"operation"`
+	Content   string `json:"content"`
+}
+
+// removedIn returns the texts handed to the model by a remove at offset at
+// or later in buf, oldest first, the queue rebuilt from buf's queue lines.
+// A remove or dequeue that finds the queue empty (its text was queued
+// before buf) hands over nothing known; a remove that carries its text
+// hands that over. What the person typed is a text that is not a
+// notification or a command (<…>, {…}, /…).
+func removedIn(buf []byte, at int64) []string {
+	var queue, out []string
+	off := int64(0)
+	for line := range bytes.Lines(buf) {
+		lineAt := off
+		off += int64(len(line))
+		if !bytes.Contains(line, keyQueueOp) {
+			continue
+		}
+		var q queueLine
+		if json.Unmarshal(line, &q) != nil || q.Type != "queue-operation" {
+			continue
+		}
+		switch q.Operation {
+		case "enqueue":
+			queue = append(queue, q.Content)
+		case "popAll":
+			queue = queue[:0]
+		case "remove", "dequeue":
+			text := q.Content
+			if len(queue) > 0 {
+				if text == "" {
+					text = queue[0]
+				}
+				queue = queue[1:]
+			}
+			if q.Operation == "remove" && lineAt >= at && typed(text) {
+				out = append(out, strings.TrimSpace(text))
+			}
+		}
+	}
+	return out
+}
+
+// typed reports whether a queued text is the person's: not empty, not a
+// notification or tag (<task-notification>, {"task_id":…}), not a
+// command.
+func typed(text string) bool {
+	t := strings.TrimSpace(text)
+	return t != "" && !strings.HasPrefix(t, "<") && !strings.HasPrefix(t, "{") && !strings.HasPrefix(t, "/")
+}
+
+// queuedIn returns the texts of the queued_command lines of buf that the
+// person typed, oldest first.
 func queuedIn(buf []byte) []string {
 	var out []string
 	for line := range bytes.Lines(buf) {

@@ -71,7 +71,7 @@ func TestQueuedPromptsRange(t *testing.T) {
 		{"beyond the file", first, all + 10, 1 << 20, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := QueuedPrompts(path, tc.from, tc.to, tc.budget)
+			got, err := QueuedPrompts(path, tc.from, tc.to, tc.budget, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +80,7 @@ func TestQueuedPromptsRange(t *testing.T) {
 			}
 		})
 	}
-	if _, err := QueuedPrompts(t.TempDir(), 0, 10, 100); err == nil {
+	if _, err := QueuedPrompts(t.TempDir(), 0, 10, 100, 0); err == nil {
 		t.Fatal("a directory read without error")
 	}
 }
@@ -170,8 +170,128 @@ func BenchmarkQueuedPrompts(b *testing.B) {
 	from, to := int64(len(old)), int64(len(data))
 	b.ReportAllocs()
 	for b.Loop() {
-		if got, err := QueuedPrompts(path, from, to, 256<<10); err != nil || len(got) != 1 {
+		if got, err := QueuedPrompts(path, from, to, 256<<10, 64<<10); err != nil || len(got) != 1 {
 			b.Fatal(got, err)
 		}
 	}
+}
+
+// Queue lines as Claude Code 2.0 and 2.1 before 2.1.105 write them, and
+// main lines naming a version.
+const (
+	qEnq      = `{"type":"queue-operation","operation":"enqueue","content":"io non uso manco piu rust"}`
+	qEnqTask  = `{"type":"queue-operation","operation":"enqueue","content":"<task-notification>done</task-notification>"}`
+	qEnqJSON  = `{"type":"queue-operation","operation":"enqueue","content":"{\"task_id\":\"b1\"}"}`
+	qRemove   = `{"type":"queue-operation","operation":"remove"}`
+	qRemoveC  = `{"type":"queue-operation","operation":"remove","content":"use codegraph explore"}`
+	qDequeue  = `{"type":"queue-operation","operation":"dequeue"}`
+	qPopAll   = `{"type":"queue-operation","operation":"popAll","content":"/context"}`
+	qOld      = `{"type":"user","version":"2.0.76","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}]}}`
+	qNew      = `{"type":"user","version":"2.1.185","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"ok"}]}}`
+	qEnqOther = `{"type":"queue-operation","operation":"enqueue","content":"and then push it"}`
+)
+
+// TestQueuedWindow: before 2.1.105 a remove in the range hands over the
+// oldest text queued, whether it was queued inside the range or before it;
+// a dequeue (sent as a prompt, with its own hook) or a popAll hands over
+// nothing; notifications are not the person's. From 2.1.105, or where an
+// attachment line shows the CLI writes them, only attachments count.
+func TestQueuedWindow(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		before, rng []string
+		want        []string
+	}{
+		{"queued before, removed in the range", []string{qOld, qEnq}, []string{qOld, qRemove}, []string{"io non uso manco piu rust"}},
+		{"queued and removed in the range", []string{qOld}, []string{qEnq, qOld, qRemove}, []string{"io non uso manco piu rust"}},
+		{"removed before the range", []string{qOld, qEnq, qRemove}, []string{qOld}, nil},
+		{"first in, first out", []string{qOld, qEnq, qEnqOther}, []string{qRemove}, []string{"io non uso manco piu rust"}},
+		{"two removes", []string{qOld, qEnq, qEnqOther}, []string{qRemove, qRemove}, []string{"io non uso manco piu rust", "and then push it"}},
+		{"dequeued: sent as a prompt", []string{qOld, qEnq}, []string{qDequeue, qEnqOther, qRemove}, []string{"and then push it"}},
+		{"cleared", []string{qOld, qEnq}, []string{qPopAll, qRemove}, nil},
+		{"a remove that carries its text", []string{qOld}, []string{qRemoveC}, []string{"use codegraph explore"}},
+		{"queued before the window", []string{qOld}, []string{qRemove}, nil},
+		{"a task notification", []string{qOld, qEnqTask}, []string{qRemove}, nil},
+		{"a notification as JSON", []string{qOld, qEnqJSON}, []string{qRemove}, nil},
+		{"2.1.105 and later: attachments only", []string{qNew, qEnq}, []string{qNew, qRemove}, nil},
+		{"an attachment line: attachments only", []string{qOld, qEnq}, []string{qRemove, qBare}, []string{"pull the latest PR"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := strings.Join(tc.before, "\n") + "\n"
+			buf := before + strings.Join(tc.rng, "\n") + "\n"
+			got := queuedWindow([]byte(buf), int64(len(before)))
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Fatalf("queuedWindow (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestQueuedPromptsLookback: the text queued before the range is found
+// within lookback bytes of its start (cut at a line start), not beyond.
+func TestQueuedPromptsLookback(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.jsonl")
+	pad := strings.Repeat(qOld+"\n", 20)
+	before := qOld + "\n" + qEnq + "\n" + pad
+	data := before + qRemove + "\n"
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	from, to := int64(len(before)), int64(len(data))
+	for _, tc := range []struct {
+		name     string
+		lookback int64
+		want     []string
+	}{
+		{"far enough", int64(len(before)), []string{"io non uso manco piu rust"}},
+		{"a cut inside the enqueue line", int64(len(pad) + 10), nil},
+		{"none", 0, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := QueuedPrompts(path, from, to, 1<<20, tc.lookback)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Fatalf("QueuedPrompts (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// FuzzQueuedWindow: whatever the lines, every text handed over is one
+// that a queue line or an attachment line of the window holds (read with
+// generic maps), and nothing is handed over from an empty range.
+func FuzzQueuedWindow(f *testing.F) {
+	f.Add([]byte(qOld+"\n"+qEnq+"\n"+qRemove+"\n"), uint16(0))
+	f.Add([]byte(qOld+"\n"+qEnq+"\n"+qEnqOther+"\n"+qRemove+"\n"+qRemove+"\n"), uint16(80))
+	f.Add([]byte(qNew+"\n"+qEnq+"\n"+qRemove+"\n"+qBare+"\n"), uint16(40))
+	f.Add([]byte(qRemoveC+"\n"+qPopAll+"\n"+qDequeue+"\n"), uint16(3))
+	f.Fuzz(func(t *testing.T, buf []byte, at uint16) {
+		got := queuedWindow(buf, int64(at))
+		if int(at) >= len(buf) && len(got) > 0 {
+			t.Fatalf("handed over %q from an empty range", got)
+		}
+		held := map[string]bool{}
+		for _, line := range bytes.Split(buf, []byte("\n")) {
+			var m map[string]any
+			if json.Unmarshal(line, &m) != nil {
+				continue
+			}
+			for k, v := range m {
+				if s, ok := v.(string); ok && strings.EqualFold(k, "content") {
+					held[strings.TrimSpace(s)] = true
+				}
+			}
+		}
+		att := queuedIn(buf) // the attachment texts, read on their own
+		for _, s := range att {
+			held[s] = true
+		}
+		for _, s := range got {
+			if !held[s] {
+				t.Fatalf("handed over %q, which no line of %q holds", s, buf)
+			}
+		}
+	})
 }
