@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"strings"
 	"syscall"
@@ -77,13 +78,26 @@ func QueuedPrompts(path string, from, to, budget, lookback int64) ([]string, err
 	}
 	lineStart := to-from <= budget // from is a line start unless the budget cuts it
 	from = max(from, to-budget)
-	start := max(from-max(lookback, 0), 0)
-	buf := make([]byte, to-start)
-	if _, err := f.ReadAt(buf, start); err != nil {
+	rng := make([]byte, to-from)
+	if _, err := f.ReadAt(rng, from); err != nil {
 		return nil, fmt.Errorf("queued prompts %s: %w", path, err)
 	}
-	// The window starts at a line start: skip the part of a line that a
-	// cut, by the budget or the lookback, leaves at its head.
+	if !bytes.Contains(rng, keyQueued) && !bytes.Contains(rng, keyRemove) {
+		return nil, nil // the common case: nothing handed over
+	}
+	// What was queued before the range: read only when a remove may need
+	// it. The window starts at a line start: skip the part of a line that
+	// a cut, by the budget or the lookback, leaves at its head.
+	start := from
+	buf := rng
+	if lookback > 0 && from > 0 && !bytes.Contains(rng, keyQueued) {
+		start = max(from-lookback, 0)
+		buf = make([]byte, to-start)
+		if _, err := f.ReadAt(buf[:from-start], start); err != nil {
+			return nil, fmt.Errorf("queued prompts %s: %w", path, err)
+		}
+		copy(buf[from-start:], rng)
+	}
 	skip := int64(0)
 	if start > 0 && !(lineStart && start == from) {
 		i := bytes.IndexByte(buf, '\n')
@@ -135,8 +149,11 @@ func attachmentsRecorded(buf []byte) bool {
 	return major > 2 || major == 2 && (minor > 1 || minor == 1 && patch >= 105)
 }
 
-// keyQueueOp is what every queue line contains.
-var keyQueueOp = []byte(`"queue-operation"`)
+// keyQueueOp is what every queue line contains; keyRemove, a remove.
+var (
+	keyQueueOp = []byte(`"queue-operation"`)
+	keyRemove  = []byte(`"operation":"remove"`)
+)
 
 // queueLine is the part of a queue line removedIn reads.
 type queueLine struct {
@@ -153,13 +170,7 @@ type queueLine struct {
 // notification or a command (<…>, {…}, /…).
 func removedIn(buf []byte, at int64) []string {
 	var queue, out []string
-	off := int64(0)
-	for line := range bytes.Lines(buf) {
-		lineAt := off
-		off += int64(len(line))
-		if !bytes.Contains(line, keyQueueOp) {
-			continue
-		}
+	for lineAt, line := range linesWith(buf, keyQueueOp) {
 		var q queueLine
 		if json.Unmarshal(line, &q) != nil || q.Type != "queue-operation" {
 			continue
@@ -177,12 +188,35 @@ func removedIn(buf []byte, at int64) []string {
 				}
 				queue = queue[1:]
 			}
-			if q.Operation == "remove" && lineAt >= at && typed(text) {
+			if q.Operation == "remove" && int64(lineAt) >= at && typed(text) {
 				out = append(out, strings.TrimSpace(text))
 			}
 		}
 	}
 	return out
+}
+
+// linesWith yields the lines of buf that contain key, oldest first, each
+// with the offset it starts at: one search of buf for key, not one a line.
+func linesWith(buf, key []byte) iter.Seq2[int, []byte] {
+	return func(yield func(int, []byte) bool) {
+		for pos := 0; pos < len(buf); {
+			i := bytes.Index(buf[pos:], key)
+			if i < 0 {
+				return
+			}
+			i += pos
+			start := bytes.LastIndexByte(buf[:i], '\n') + 1
+			end := len(buf)
+			if j := bytes.IndexByte(buf[i:], '\n'); j >= 0 {
+				end = i + j + 1
+			}
+			if !yield(start, buf[start:end]) {
+				return
+			}
+			pos = end
+		}
+	}
 }
 
 // typed reports whether a queued text is the person's: not empty, not a
@@ -197,10 +231,7 @@ func typed(text string) bool {
 // person typed, oldest first.
 func queuedIn(buf []byte) []string {
 	var out []string
-	for line := range bytes.Lines(buf) {
-		if !bytes.Contains(line, keyQueued) {
-			continue
-		}
+	for _, line := range linesWith(buf, keyQueued) {
 		var q queuedLine
 		if err := json.Unmarshal(line, &q); err != nil {
 			var te *json.UnmarshalTypeError

@@ -158,21 +158,37 @@ func FuzzQueuedIn(f *testing.F) {
 // BenchmarkQueuedPrompts: what a PostToolUse hook reads for queued
 // messages, the lines since the last hook: here a 20 KB tool result, a
 // queued message and the agent's next message.
+// The sub-benchmarks: a message handed over as an attachment (2.1.105
+// and later), one handed over by a remove whose text was queued before the
+// last hook (earlier versions, the lookback read), and the common case,
+// nothing typed.
 func BenchmarkQueuedPrompts(b *testing.B) {
-	path := filepath.Join(b.TempDir(), "t.jsonl")
-	old := strings.Repeat(`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"x"}]}}`+"\n", 2000)
+	old := strings.Repeat(`{"type":"user","version":"2.0.76","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"x"}]}}`+"\n", 2000)
 	result := `{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":"` + strings.Repeat("y", 20000) + `"}]}}` + "\n"
 	next := `{"type":"assistant","message":{"id":"m","content":[{"type":"tool_use","id":"u","name":"Bash","input":{"command":"ls"}}]}}` + "\n"
-	data := old + result + qHuman + "\n" + next
-	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
-		b.Fatal(err)
-	}
-	from, to := int64(len(old)), int64(len(data))
-	b.ReportAllocs()
-	for b.Loop() {
-		if got, err := QueuedPrompts(path, from, to, 256<<10, 64<<10); err != nil || len(got) != 1 {
-			b.Fatal(got, err)
-		}
+	for _, bc := range []struct {
+		name          string
+		before, added string
+		want          int
+	}{
+		{"attachment", old, result + qHuman + "\n" + next, 1},
+		{"remove", old + qEnq + "\n", result + qRemove + "\n" + next, 1},
+		{"nothing typed", old, result + next, 0},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "t.jsonl")
+			data := bc.before + bc.added
+			if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+				b.Fatal(err)
+			}
+			from, to := int64(len(bc.before)), int64(len(data))
+			b.ReportAllocs()
+			for b.Loop() {
+				if got, err := QueuedPrompts(path, from, to, 256<<10, 64<<10); err != nil || len(got) != bc.want {
+					b.Fatal(got, err)
+				}
+			}
+		})
 	}
 }
 
