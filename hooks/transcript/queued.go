@@ -61,52 +61,70 @@ func QueuedPrompts(path string, from, to, budget, lookback int64) ([]string, err
 	if to <= from || budget <= 0 {
 		return nil, nil
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := openRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("queued prompts: %w", err)
 	}
 	defer f.Close()
-	fi, err := f.Stat()
+	if fi, err := f.Stat(); err != nil || to > fi.Size() {
+		return nil, err // a size short of to: not the file the offsets were taken from
+	}
+	buf, at, err := readWindow(f, from, to, budget, lookback)
 	if err != nil {
-		return nil, fmt.Errorf("queued prompts: %w", err)
+		return nil, fmt.Errorf("queued prompts %s: %w", path, err)
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("queued prompts %s: %w", path, ErrNotRegular)
-	}
-	if to > fi.Size() {
-		return nil, nil // not the file the offsets were taken from
-	}
+	return queuedWindow(buf, at), nil
+}
+
+// readWindow reads the range [from, to) of f, at most budget bytes, the
+// newest, and before it up to lookback bytes when a remove may need what
+// was queued there. It returns the window, cut at a line start, and where
+// the range starts in it; nil when the range hands nothing over.
+func readWindow(f *os.File, from, to, budget, lookback int64) ([]byte, int64, error) {
 	lineStart := to-from <= budget // from is a line start unless the budget cuts it
 	from = max(from, to-budget)
 	rng := make([]byte, to-from)
 	if _, err := f.ReadAt(rng, from); err != nil {
-		return nil, fmt.Errorf("queued prompts %s: %w", path, err)
+		return nil, 0, err
 	}
 	if !bytes.Contains(rng, keyQueued) && !bytes.Contains(rng, keyRemove) {
-		return nil, nil // the common case: nothing handed over
+		return nil, 0, nil // the common case: nothing handed over
 	}
-	// What was queued before the range: read only when a remove may need
-	// it. The window starts at a line start: skip the part of a line that
-	// a cut, by the budget or the lookback, leaves at its head.
-	start := from
-	buf := rng
+	start, buf := from, rng
 	if lookback > 0 && from > 0 && !bytes.Contains(rng, keyQueued) {
 		start = max(from-lookback, 0)
 		buf = make([]byte, to-start)
 		if _, err := f.ReadAt(buf[:from-start], start); err != nil {
-			return nil, fmt.Errorf("queued prompts %s: %w", path, err)
+			return nil, 0, err
 		}
 		copy(buf[from-start:], rng)
 	}
-	skip := int64(0)
+	// Skip the part of a line that a cut, by the budget or the lookback,
+	// leaves at the window's head.
+	skip := 0
 	if start > 0 && !(lineStart && start == from) {
-		i := bytes.IndexByte(buf, '\n')
-		if i < 0 {
-			return nil, nil
+		if skip = bytes.IndexByte(buf, '\n') + 1; skip == 0 {
+			return nil, 0, nil
 		}
-		skip = int64(i + 1)
 	}
-	return queuedWindow(buf[skip:], from-start-skip), nil
+	return buf[skip:], from - start - int64(skip), nil
+}
+
+// openRegular opens path for reading if it is a regular file, without
+// waiting should it be a FIFO.
+func openRegular(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = ErrNotRegular
+		}
+		return nil, err
+	}
+	return f, nil
 }
 
 // queuedWindow is QueuedPrompts on buf, whose lines from offset at on are
