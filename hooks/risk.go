@@ -590,7 +590,7 @@ func (s *session) noteQueued(p *Payload) {
 	if !ok || s.scanFrom < 0 {
 		return
 	}
-	texts, err := transcript.QueuedPrompts(p.TranscriptPath, s.scanFrom, scan.Cursor.Boundary, maxQueuedBytes, queuedLookback)
+	texts, recorded, err := transcript.QueuedPrompts(p.TranscriptPath, s.scanFrom, scan.Cursor.Boundary, maxQueuedBytes, queuedLookback)
 	if err != nil {
 		return
 	}
@@ -599,8 +599,16 @@ func (s *session) noteQueued(p *Payload) {
 		if strings.HasPrefix(t, "/") || strings.HasPrefix(t, "<") {
 			continue // a command, or what the IDE says the person opened
 		}
-		if set.Enabled && !s.disabled("risk") {
+		switch {
+		case !set.Enabled || s.disabled("risk"):
+		case recorded:
 			s.riskText(t)
+		default:
+			// Inferred from an older CLI's queue, the text may not have
+			// reached the model yet (it can come back as the next
+			// prompt): it may ask for a step, but a limit it sets would
+			// be held against calls the agent made before it saw it.
+			s.keepPrompt(t)
 		}
 		if set.Drift.Enabled && !s.disabled("drift") {
 			// Its own prompt id: the report shows a prompt's words at the

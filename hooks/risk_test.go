@@ -1527,28 +1527,31 @@ func countOf(ss []string, s string) int {
 // before that call's hook) and "remove" when the model is handed it. The
 // hook that sees the remove finds the text behind it, and a deletion it
 // asks for is covered; a text sent as the next prompt ("dequeue") is that
-// prompt's, and hands nothing over here.
+// prompt's, and hands nothing over here. A remove may also take a text
+// back into the input box, to come back as the next prompt, so a limit
+// such a text sets is not held against the calls after it.
 func TestRiskQueuedBeforeTheLastHook(t *testing.T) {
-	const ask = "delete the egolife model too, I don't use it"
+	const rm = "rm -rf ~/models/egolife"
 	for _, tc := range []struct {
-		name string
-		op   string
-		want int
+		name, text, op, cmd, kind string
+		want                      int
 	}{
-		{"handed over mid-turn", "remove", 0},
-		{"sent as the next prompt", "dequeue", 1},
+		{"handed over mid-turn", "delete the egolife model too, I don't use it", "remove", rm, "risk", 0},
+		{"sent as the next prompt", "delete the egolife model too, I don't use it", "dequeue", rm, "risk", 1},
+		{"a limit it sets", "don't push anything yet", "remove", "git push origin main", "instruction", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)
 			s.env.Settings.Advisories.Risk = settings.Observe
+			s.env.Settings.Advisories.Instruction = settings.Observe
 			s.userPrompt("update the README, then commit and push it")
 			s.tool("Bash", jsonStr(map[string]any{"command": "ls"}), bashOut("src\n"))
-			s.line(map[string]any{"type": "queue-operation", "operation": "enqueue", "content": ask})
+			s.line(map[string]any{"type": "queue-operation", "operation": "enqueue", "content": tc.text})
 			s.tool("Bash", jsonStr(map[string]any{"command": "sleep 30; ls models"}), bashOut("egolife\n"))
 			s.line(map[string]any{"type": "queue-operation", "operation": tc.op})
-			s.tool("Bash", jsonStr(map[string]any{"command": "rm -rf ~/models/egolife"}), bashOut(""))
-			if n := s.countObserved("risk"); n != tc.want {
-				t.Fatalf("risk advisories: %d, want %d (%q)", n, tc.want, s.observed)
+			s.tool("Bash", jsonStr(map[string]any{"command": tc.cmd}), bashOut(""))
+			if n := s.countObserved(tc.kind); n != tc.want {
+				t.Fatalf("%s advisories: %d, want %d (%q)", tc.kind, n, tc.want, s.observed)
 			}
 		})
 	}

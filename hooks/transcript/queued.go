@@ -53,27 +53,33 @@ type queuedLine struct {
 // agent's next message takes up the text removed just before it. A
 // version 2.1.105 or later, or a range with an attachment line, is read by
 // its attachments only: there the remove can come calls before the text is
-// handed over (ext-pvcase, 2.1.185).
+// handed over (ext-pvcase, 2.1.185). recorded reports texts from
+// attachment lines. An inferred one may not have been handed over: a
+// remove also takes a text back into the input box, and of 63 texts removed
+// in the labelled sessions 25 came back later as a prompt (22 of them one
+// text queued 22 times; mthis-router's "uninstall all traces of OpenVPN
+// Server", 2.1.6, among the others).
 //
 // At most budget bytes of the range are read, the newest: a longer range is
 // cut at a line start.
-func QueuedPrompts(path string, from, to, budget, lookback int64) ([]string, error) {
+func QueuedPrompts(path string, from, to, budget, lookback int64) (texts []string, recorded bool, err error) {
 	if to <= from || budget <= 0 {
-		return nil, nil
+		return nil, false, nil
 	}
 	f, err := openRegular(path)
 	if err != nil {
-		return nil, fmt.Errorf("queued prompts: %w", err)
+		return nil, false, fmt.Errorf("queued prompts: %w", err)
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err != nil || to > fi.Size() {
-		return nil, err // a size short of to: not the file the offsets were taken from
+		return nil, false, err // a size short of to: not the file the offsets were taken from
 	}
 	buf, at, err := readWindow(f, from, to, budget, lookback)
 	if err != nil {
-		return nil, fmt.Errorf("queued prompts %s: %w", path, err)
+		return nil, false, fmt.Errorf("queued prompts %s: %w", path, err)
 	}
-	return queuedWindow(buf, at), nil
+	texts, recorded = queuedWindow(buf, at)
+	return texts, recorded, nil
 }
 
 // readWindow reads the range [from, to) of f, at most budget bytes, the
@@ -129,17 +135,14 @@ func openRegular(path string) (*os.File, error) {
 
 // queuedWindow is QueuedPrompts on buf, whose lines from offset at on are
 // the range (those before it only say what was queued).
-func queuedWindow(buf []byte, at int64) []string {
-	if at < 0 {
-		at = 0
-	}
-	if at > int64(len(buf)) {
-		return nil
-	}
+// recorded reports that the texts come from attachment lines, which
+// record the hand-over; otherwise they are inferred from removes.
+func queuedWindow(buf []byte, at int64) (texts []string, recorded bool) {
+	at = min(max(at, 0), int64(len(buf)))
 	if attachmentsRecorded(buf) {
-		return queuedIn(buf[at:])
+		return queuedIn(buf[at:]), true
 	}
-	return removedIn(buf, at)
+	return removedIn(buf, at), false
 }
 
 // keyVersion starts the CLI version every main line carries.

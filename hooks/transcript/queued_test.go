@@ -71,7 +71,7 @@ func TestQueuedPromptsRange(t *testing.T) {
 		{"beyond the file", first, all + 10, 1 << 20, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := QueuedPrompts(path, tc.from, tc.to, tc.budget, 0)
+			got, _, err := QueuedPrompts(path, tc.from, tc.to, tc.budget, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +80,7 @@ func TestQueuedPromptsRange(t *testing.T) {
 			}
 		})
 	}
-	if _, err := QueuedPrompts(t.TempDir(), 0, 10, 100, 0); err == nil {
+	if _, _, err := QueuedPrompts(t.TempDir(), 0, 10, 100, 0); err == nil {
 		t.Fatal("a directory read without error")
 	}
 }
@@ -184,7 +184,7 @@ func BenchmarkQueuedPrompts(b *testing.B) {
 			from, to := int64(len(bc.before)), int64(len(data))
 			b.ReportAllocs()
 			for b.Loop() {
-				if got, err := QueuedPrompts(path, from, to, 256<<10, 64<<10); err != nil || len(got) != bc.want {
+				if got, _, err := QueuedPrompts(path, from, to, 256<<10, 64<<10); err != nil || len(got) != bc.want {
 					b.Fatal(got, err)
 				}
 			}
@@ -235,9 +235,12 @@ func TestQueuedWindow(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			before := strings.Join(tc.before, "\n") + "\n"
 			buf := before + strings.Join(tc.rng, "\n") + "\n"
-			got := queuedWindow([]byte(buf), int64(len(before)))
+			got, recorded := queuedWindow([]byte(buf), int64(len(before)))
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Fatalf("queuedWindow (-want +got):\n%s", diff)
+			}
+			if wantRecorded := strings.Contains(buf, "queued_command") || strings.Contains(buf, "2.1.185"); recorded != wantRecorded {
+				t.Errorf("recorded %v, want %v", recorded, wantRecorded)
 			}
 		})
 	}
@@ -264,12 +267,15 @@ func TestQueuedPromptsLookback(t *testing.T) {
 		{"none", 0, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := QueuedPrompts(path, from, to, 1<<20, tc.lookback)
+			got, recorded, err := QueuedPrompts(path, from, to, 1<<20, tc.lookback)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Fatalf("QueuedPrompts (-want +got):\n%s", diff)
+			}
+			if recorded {
+				t.Errorf("texts inferred from a 2.0.76 queue reported as recorded")
 			}
 		})
 	}
@@ -284,7 +290,7 @@ func FuzzQueuedWindow(f *testing.F) {
 	f.Add([]byte(qNew+"\n"+qEnq+"\n"+qRemove+"\n"+qBare+"\n"), uint16(40))
 	f.Add([]byte(qRemoveC+"\n"+qPopAll+"\n"+qDequeue+"\n"), uint16(3))
 	f.Fuzz(func(t *testing.T, buf []byte, at uint16) {
-		got := queuedWindow(buf, int64(at))
+		got, _ := queuedWindow(buf, int64(at))
 		if int(at) >= len(buf) && len(got) > 0 {
 			t.Fatalf("handed over %q from an empty range", got)
 		}
