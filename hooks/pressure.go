@@ -64,6 +64,11 @@ func (s *session) measure(p *Payload) (transcript.Scan, bool) {
 	if raw, err := json.Marshal(scan.Cursor); err == nil {
 		s.pressureState().Cursor = raw
 	}
+	if p.AgentID == "" && s.scanFrom >= 0 {
+		// What the person typed while the agent worked, among the lines
+		// this reading passes: read here, so no reading passes it over.
+		s.takeQueued(p, scan.Cursor.Boundary)
+	}
 	return scan, true
 }
 

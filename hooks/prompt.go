@@ -27,6 +27,8 @@ func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, er
 	}
 	resp := Response{Context: s.pendingStall()}
 	s.sayPendingReanchor(p, &resp)
+	// Typed while the agent worked, before this prompt: read first.
+	s.noteQueued(p)
 	s.riskPrompt(p)
 	if s.env.Settings.Pressure.Enabled && !s.disabled("pressure") {
 		advs := s.pressureCheck(p)

@@ -573,24 +573,29 @@ const (
 	queuedLookback = 64 << 10
 )
 
-// noteQueued reads what the person typed while the agent worked, handed to
+// noteQueued makes sure the transcript was read at this hook, which reads
+// what the person typed while the agent worked (takeQueued): handlers call
+// it before they read the prompts, so that such a message comes before
+// what they do.
+func (s *session) noteQueued(p *Payload) {
+	if p.AgentID == "" && p.TranscriptPath != "" {
+		s.measure(p)
+	}
+}
+
+// takeQueued reads what the person typed while the agent worked, handed to
 // the model between two calls (transcript.QueuedPrompts), as a prompt of
 // theirs: for the risk catalogue and the instructions in force it may ask
 // for a step, approve one, or set a limit; a follow-up becomes the current
 // task, as a typed prompt does (queuedTask). Claude Code runs no
-// UserPromptSubmit hook for it. Only the lines written since the
-// transcript was last read are looked at, so each message is read once;
-// the first read of a session reads none. It counts no prompt: the work
-// it came into goes on, and a go-ahead before it still holds.
-func (s *session) noteQueued(p *Payload) {
-	if p.AgentID != "" || p.TranscriptPath == "" {
-		return
-	}
-	scan, ok := s.measure(p)
-	if !ok || s.scanFrom < 0 {
-		return
-	}
-	texts, recorded, err := transcript.QueuedPrompts(p.TranscriptPath, s.scanFrom, scan.Cursor.Boundary, maxQueuedBytes, queuedLookback)
+// UserPromptSubmit hook for it. measure calls it, for the main agent, with
+// the lines written since the transcript was last read, whatever the event:
+// each message is read once, and none is passed over by a hook that reads
+// the meter (PreCompact, SessionEnd); the first read of a session reads
+// none. It counts no prompt: the work it came into goes on, and a go-ahead
+// before it still holds.
+func (s *session) takeQueued(p *Payload, boundary int64) {
+	texts, recorded, err := transcript.QueuedPrompts(p.TranscriptPath, s.scanFrom, boundary, maxQueuedBytes, queuedLookback)
 	if err != nil {
 		return
 	}

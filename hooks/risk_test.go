@@ -1556,3 +1556,35 @@ func TestRiskQueuedBeforeTheLastHook(t *testing.T) {
 		})
 	}
 }
+
+// TestRiskQueuedBeforeTheNextPrompt: a message typed while the agent
+// worked and handed over before its last message is read at that turn's
+// Stop, so it comes before the next prompt: "don't push anything yet",
+// then "ok, push it now", and the push is what the person asked for. Read
+// only at the next tool call, it would have come after the prompt that
+// lifted it.
+func TestRiskQueuedBeforeTheNextPrompt(t *testing.T) {
+	for _, tc := range []struct {
+		name, next string
+		want       int
+	}{
+		{"lifted by the next prompt", "ok, push it now", 0},
+		{"not lifted", "now tidy the changelog", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.env.Settings.Advisories.Instruction = settings.Observe
+			s.userPrompt("update the README, then commit and push it")
+			s.tool("Bash", jsonStr(map[string]any{"command": "ls"}), bashOut("src\n"))
+			s.tool("Bash", jsonStr(map[string]any{"command": "git commit -am 'docs: readme'"}), bashOut("[main 1a2b3c4] docs: readme\n"))
+			s.line(queuedLine("don't push anything yet", nil))
+			s.assistant("Committed the README change.", 30000)
+			s.run(&Payload{HookEventName: Stop, LastAssistantMessage: "Committed the README change."})
+			s.userPrompt(tc.next)
+			s.tool("Bash", jsonStr(map[string]any{"command": "git push origin main"}), bashOut(""))
+			if n := s.countObserved("instruction"); n != tc.want {
+				t.Fatalf("instruction advisories: %d, want %d (%q)", n, tc.want, s.observed)
+			}
+		})
+	}
+}

@@ -34,6 +34,10 @@ func handleStop(ctx context.Context, s *session, p *Payload) (Response, error) {
 		s.noteClaim(p)
 	}
 	if p.HookEventName == Stop {
+		// A message typed while the agent worked and handed over before
+		// its last message came before that message, and before the next
+		// prompt ("don't push yet", then "ok, push it now").
+		s.noteQueued(p)
 		// What a short "ok, start" from the user will accept.
 		s.noteLastAssistant(p.LastAssistantMessage)
 	}
