@@ -26,14 +26,14 @@ func TestQueuedMessageInTheTerminal(t *testing.T) {
 	env.Env = append(env.Env, "DJINN_ADVISORIES_INSTRUCTION=advise")
 	victim := filepath.Join(env.Project, "cache.db")
 	writeFile(t, victim, "precious\n")
-	stub.Push(Bash("sleep 8; echo checked", "run the slow check"), Bash("rm -f cache.db", "clear the cache"), Text("Done."))
+	stub.Push(Bash("sleep 12; echo checked", "run the slow check"), Bash("rm -f cache.db", "clear the cache"), Text("Done."))
 	// The prompt comes first: --allowedTools takes every argument after it.
 	sc, f := startTerminal(t, env, "Run the slow check, then tidy the cache.", "--plugin-dir", repoRoot(t), "--allowedTools", "Bash")
 
 	// The slow check is running: the model has been asked once.
-	sc.waitFor(t, "sleep 8; echo checked", 90*time.Second)
+	sc.waitFor(t, "sleep 12; echo checked", 90*time.Second)
 	if n := len(stub.Messages(KindMain)); n != 1 {
-		t.Fatalf("the model was asked %d times before the message was typed, want 1", n)
+		t.Fatalf("the model was asked %d times before the message was typed, want 1; screen:\n%s", n, tail(sc.text(), 2000))
 	}
 	for _, b := range []string{"Don't delete anything.", "\r"} {
 		if _, err := f.Write([]byte(b)); err != nil {
@@ -50,13 +50,13 @@ func TestQueuedMessageInTheTerminal(t *testing.T) {
 		t.Fatalf("the model was asked %d times, want 3 (after the check, after the deletion); screen:\n%s", len(main), tail(sc.text(), 2000))
 	}
 	if !main[1].Contains("Don't delete anything.") {
-		t.Fatalf("the typed message did not reach the model with the check's result")
+		t.Fatalf("the typed message did not reach the model with the check's result; screen:\n%s", tail(sc.text(), 2000))
 	}
 	if _, err := os.Stat(victim); err == nil {
 		t.Fatalf("the scripted deletion did not run")
 	}
 	if !main[2].Contains("[djinn:instruction]") || !main[2].Contains("Don't delete anything") {
-		t.Errorf("after the deletion the model was not told the instruction it broke")
+		t.Errorf("after the deletion the model was not told the instruction it broke; screen:\n%s", tail(sc.text(), 2000))
 	}
 
 	// The CLI recorded the message as a queued_command attachment.
