@@ -601,9 +601,6 @@ func (s *session) takeQueued(p *Payload, boundary int64) {
 	}
 	set := s.env.Settings
 	for _, t := range texts {
-		if strings.HasPrefix(t, "/") || strings.HasPrefix(t, "<") {
-			continue // a command, or what the IDE says the person opened
-		}
 		switch {
 		case !set.Enabled || s.disabled("risk"):
 		case recorded:

@@ -240,9 +240,9 @@ func linesWith(buf, key []byte) iter.Seq2[int, []byte] {
 	}
 }
 
-// typed reports whether a queued text is the person's: not empty, not a
-// notification or tag (<task-notification>, {"task_id":…}), not a
-// command.
+// typed reports whether a queued text is the person's words: not empty,
+// not a notification or tag (<task-notification>, <ide_opened_file>,
+// {"task_id":…}), not a command.
 func typed(text string) bool {
 	t := strings.TrimSpace(text)
 	return t != "" && !strings.HasPrefix(t, "<") && !strings.HasPrefix(t, "{") && !strings.HasPrefix(t, "/")
@@ -265,7 +265,7 @@ func queuedIn(buf []byte) []string {
 			a.Origin != nil && a.Origin.Kind != "human" {
 			continue
 		}
-		if t := strings.TrimSpace(strings.Join(textParts(a.Prompt), "\n")); t != "" {
+		if t := strings.TrimSpace(strings.Join(textParts(a.Prompt), "\n")); typed(t) {
 			out = append(out, t)
 		}
 	}

@@ -39,6 +39,8 @@ func TestQueuedIn(t *testing.T) {
 		{"a prompt quoting the key", []string{qUser}, nil},
 		{"malformed", []string{`{"type":"attachment","attachment":{"type":"queued_command","prompt":`}, nil},
 		{"empty prompt", []string{`{"type":"attachment","attachment":{"type":"queued_command","prompt":"  ","commandMode":"prompt"}}`}, nil},
+		{"an IDE note", []string{`{"type":"attachment","attachment":{"type":"queued_command","prompt":"<ide_opened_file>The user opened a.go</ide_opened_file>","commandMode":"prompt"}}`}, nil},
+		{"a command", []string{`{"type":"attachment","attachment":{"type":"queued_command","prompt":"/context","commandMode":"prompt"}}`}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := queuedIn([]byte(strings.Join(tc.lines, "\n") + "\n"))
@@ -119,7 +121,7 @@ func queuedOracle(buf []byte) (out []string, ok bool) {
 				}
 			}
 		}
-		if s := strings.TrimSpace(strings.Join(parts, "\n")); s != "" {
+		if s := strings.TrimSpace(strings.Join(parts, "\n")); s != "" && !strings.ContainsAny(s[:1], "<{/") {
 			out = append(out, s)
 		}
 	}
