@@ -120,3 +120,29 @@ func TestSettledNextCoversRetryProof(t *testing.T) {
 		}
 	}
 }
+
+// TestSettledNextSaysOnlyWhatIsKnown: a next step offers every cause the
+// failure allows, not one it guesses. npm's missing script is also a script
+// renamed in that very package.json (ext-agilepain #130: lint:tw had become
+// lint; "find the package.json that defines them" was labelled false by
+// both judges).
+func TestSettledNextSaysOnlyWhatIsKnown(t *testing.T) {
+	for _, tc := range []struct {
+		key       string
+		says, not []string
+	}{
+		{loops.MissingScriptKey, []string{"list its scripts", "under another name", "npm --prefix"}, []string{"has none of these", "defines them"}},
+	} {
+		next := settledNext[tc.key]
+		for _, w := range tc.says {
+			if !strings.Contains(next, w) {
+				t.Errorf("%s: %q lacks %q", tc.key, next, w)
+			}
+		}
+		for _, w := range tc.not {
+			if strings.Contains(next, w) {
+				t.Errorf("%s: %q says %q", tc.key, next, w)
+			}
+		}
+	}
+}
