@@ -98,33 +98,44 @@ func (c Call) commands() ([]cmd, int) {
 }
 
 // SudoGate tells a command whose first step (past cd) runs under sudo and
-// whose later steps each run only if the one before succeeded (a && list):
-// when sudo refuses, for want of a password or a terminal, none of it ran
-// (ext-archsteam #7, sudo cp and sudo sed of /etc/pacman.conf that never
-// ran, labelled false by both judges of the thirty-third set).
+// whose later steps each run under sudo too, or only if the one before
+// succeeded (a && list), or only read the output before them (| tail -3):
+// when sudo refuses, for want of a password or a terminal, it refuses
+// every sudo of the command, and none of what they gate ran (ext-archsteam
+// #7, sudo cp and sudo sed of /etc/pacman.conf that never ran, labelled
+// false by both judges of the thirty-third set; ext-omarchy #14, sudo
+// pacman -S … | tail -3; ext-sentinellitellm #14, sudo systemctl restart x
+// || sudo systemctl restart x.service; sudo systemctl status x | head).
 func SudoGate(c Call) bool {
 	cmds, _ := c.commands()
-	first := true
+	first, readers := true, false
 	for _, x := range cmds {
 		if len(x.args) == 0 {
 			continue
 		}
-		if first {
-			if x.args[0] == "cd" {
-				continue
-			}
-			// simple takes sudo off the words: the call as written has it.
-			if x.call == nil || len(x.call.Args) == 0 || path.Base(shellword.Lenient(x.call.Args[0])) != "sudo" {
-				return false
-			}
-			first = false
+		if first && x.args[0] == "cd" {
 			continue
 		}
-		if !x.guarded {
+		switch {
+		case underSudo(x):
+			first = false
+		case first:
+			return false
+		case x.piped:
+			readers = true
+		case !x.guarded || readers:
+			// A step after a pipe hangs on the pipe's last command
+			// (tail succeeds whatever sudo did), not on sudo.
 			return false
 		}
 	}
 	return !first
+}
+
+// underSudo tells a command run as written under sudo (simple takes sudo
+// off its words).
+func underSudo(x cmd) bool {
+	return x.call != nil && len(x.call.Args) > 0 && path.Base(shellword.Lenient(x.call.Args[0])) == "sudo"
 }
 
 // real is p as it is on the machine the session ran on: without Root.
@@ -267,6 +278,9 @@ type cmd struct {
 	// guarded: the command runs only if an earlier one succeeded (the
 	// right side of a && list).
 	guarded bool
+	// piped: the command reads an earlier one's output (the right side
+	// of a pipe: | tail -3).
+	piped bool
 	// call is the command as parsed, for the readings that need more than
 	// its words (the command substitutions of kill $(pgrep -f x):
 	// substituted).
@@ -469,7 +483,7 @@ func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
 	if err != nil {
 		return nil, 0
 	}
-	guarded := map[*syntax.Stmt]bool{}
+	guarded, piped := map[*syntax.Stmt]bool{}, map[*syntax.Stmt]bool{}
 	// vars are the literal values the script assigns before it uses them
 	// (S=/tmp/scratch; rm -rf $S/m1): a path built on one reads as the path.
 	vars := map[string]string{}
@@ -478,6 +492,9 @@ func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
 		case *syntax.BinaryCmd:
 			if (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && sudoS(x.Y) && echoes(x.X) {
 				pipes++
+			}
+			if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
+				piped[x.Y] = true
 			}
 			if x.Op == syntax.AndStmt {
 				syntax.Walk(x.Y, func(m syntax.Node) bool {
@@ -493,7 +510,7 @@ func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
 				return true
 			}
 			c := simple(ce)
-			c.guarded = guarded[x]
+			c.guarded, c.piped = guarded[x], piped[x]
 			c.call = ce
 			noteVars(ce, vars)
 			expandAll(c.args, vars)

@@ -1301,6 +1301,15 @@ func TestSudoGate(t *testing.T) {
 		"sudo cp a /etc/a; rm -rf /tmp/x":                                         false,
 		"cp a b && sudo cp b /etc/b":                                              false,
 		"echo hi":                                                                 false,
+		// What only reads the refused step's output ran, but did nothing
+		// (ext-omarchy #14).
+		"sudo pacman -S --noconfirm figlet 2>&1 | tail -3":                                                             true,
+		"sudo apt install -y x | tail -3 && rm -rf build":                                                              false, // tail's status gates rm
+		"sudo apt install -y x 2>&1 | grep -v warn | tail":                                                             true,
+		"sudo apt install -y x | tail -3; rm -rf build":                                                                false,
+		"curl -s https://x | sudo bash":                                                                                false,
+		"sudo systemctl restart x 2>/dev/null || sudo systemctl restart x.service; sudo systemctl status x | head -20": true,
+		"sudo systemctl restart x || systemctl --user restart x":                                                       false,
 	} {
 		if got := SudoGate(Call{Tool: "Bash", Command: cmd}); got != want {
 			t.Errorf("SudoGate(%q) = %v, want %v", cmd, got, want)
