@@ -363,6 +363,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		advs = append(advs, advice.Risk(advice.RiskFacts{
 			Call: s.w.ToolCalls, Tool: p.ToolName, Target: relTargets(f.Target, project),
 			Entry: f.Entry.ID, Category: string(f.Entry.Category), What: f.Entry.What, Failed: failed,
+			Refused: s.attemptCounts(p, f, failed),
 		}))
 	}
 	return advs

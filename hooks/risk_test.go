@@ -248,6 +248,21 @@ func TestRiskSudo(t *testing.T) {
 			case tc.want != "" && (len(got) != 1 || !strings.Contains(got[0], tc.want)):
 				t.Fatalf("risk advisories %q, want one, %s", got, tc.want)
 			}
+			// A step sudo refused ran nothing: the advisory says so and
+			// asks for no undo (ext-omarchy #14, labelled false by both
+			// judges when it said "undo it").
+			if tc.want == "sudo-install" {
+				for _, w := range []string{"tried to run a step that installs", "so nothing of it ran", "do not reach for root again unasked"} {
+					if !strings.Contains(got[0], w) {
+						t.Errorf("refused install: %q lacks %q", got[0], w)
+					}
+				}
+				for _, w := range []string{"undo", "may have run only in part"} {
+					if strings.Contains(got[0], w) {
+						t.Errorf("refused install: %q says %q", got[0], w)
+					}
+				}
+			}
 		})
 	}
 }

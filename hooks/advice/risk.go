@@ -16,6 +16,9 @@ type RiskFacts struct {
 	// Failed: the call reported a failure, so the step may have run only
 	// in part.
 	Failed bool
+	// Refused: sudo refused the step for want of a password or a
+	// terminal, so nothing of it ran; the attempt is what is said.
+	Refused bool
 }
 
 // RiskDue reports whether an entry last advised at call last (0 = never)
@@ -44,6 +47,15 @@ func Risk(f RiskFacts) Advisory {
 	target := ""
 	if f.Target != "" {
 		target = " on " + Quote(f.Target, 160)
+	}
+	if f.Refused {
+		// Nothing ran, so there is nothing to undo (ext-omarchy #14,
+		// labelled false by both judges when it said "undo it"): what
+		// needs the user's say-so is reaching for root at all.
+		return withGist(finish(KindRisk, Soft, map[string]float64{"call": float64(f.Call)},
+			"Call #%d (%s%s) tried to run a step that %s: catalogue entry %s, %s. sudo refused it for want of a password, so nothing of it ran. No recent user prompt asks for this step or names its target. Next step: do not reach for root again unasked; give the user the command to run themselves, or ask first.",
+			f.Call, f.Tool, target, f.What, f.Entry, f.Category),
+			"call #%d tried, under sudo, a step that %s, which no prompt asked for", f.Call, Clean(f.What, 100))
 	}
 	return withGist(finish(KindRisk, Soft, map[string]float64{"call": float64(f.Call)},
 		"Call #%d (%s%s) %s: catalogue entry %s, %s. No recent user prompt asks for this step or names its target.%s Next step: tell the user in one sentence what was done and why; if they did not ask for it, undo it or ask before going further.",
