@@ -835,6 +835,22 @@ func oracleRepeatLoop(h []Event, cfg Config) (Finding, bool) {
 		for blocksEqual(k, m+1) {
 			m++
 		}
+		// The user spoke before every repeat: each run was asked for.
+		asked := true
+		for r := 1; r < m; r++ {
+			prev, cur := h[n-(m-r+1)*k:n-(m-r)*k], h[n-(m-r)*k:n-(m-r-1)*k]
+			hi, lo := uint64(0), ^uint64(0)
+			for _, e := range prev {
+				hi = max(hi, e.Prompt)
+			}
+			for _, e := range cur {
+				lo = min(lo, e.Prompt)
+			}
+			asked = asked && lo > hi
+		}
+		if asked {
+			return Finding{}, false
+		}
 		if waiting && m < cfg.ExemptRepeats {
 			return Finding{}, false // polling, not yet long enough to be a loop
 		}

@@ -820,6 +820,9 @@ func repeatLoop(w []Event, cfg Config) (Finding, bool) {
 			i--
 		}
 		runStart := n - (n-i-1)/k*k
+		if askedEachTime(w[runStart:], k) {
+			return Finding{}, false
+		}
 		cur := &w[n-1]
 		f := Finding{Tool: cur.Tool, Target: cur.Target, Count: (n - runStart) / k, Cycle: k}
 		if waiting && (f.Count < cfg.ExemptRepeats || blocking && f.Count < max(cfg.ExemptRepeats, WaitRepeats)) {
@@ -842,6 +845,19 @@ func repeatLoop(w []Event, cfg Config) (Finding, bool) {
 		return f, true
 	}
 	return Finding{}, false
+}
+
+// askedEachTime tells a run of repeats (cycles of k calls) each of which
+// came after a prompt of the user's: the user asked for every run ("try
+// again"), so the repeats are theirs, not a loop (ext-chime #10-#12,
+// terminal-notifier run again at each "try again", labelled useless).
+func askedEachTime(run []Event, k int) bool {
+	for j := k; j < len(run); j += k {
+		if run[j].Prompt <= run[j-1].Prompt {
+			return false
+		}
+	}
+	return len(run) > k
 }
 
 // SameOutputRounds is how many rounds of different shell commands must
