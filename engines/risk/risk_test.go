@@ -768,6 +768,7 @@ func FuzzCheckCommand(f *testing.F) {
 		`powershell.exe -Command "Set-ItemProperty -Path 'HKLM:\SYSTEM\X' -Name Y -Value 0"`,
 		`reg add "HKLM\SOFTWARE\X" /v Y /f`, `pwsh -c "Set-Service -Name 'x'; Stop-Service"`,
 		`powershell -Command`, `powershell "'unclosed`, "rm -rf ~/x", "git commit --no-gpg-sign -m x",
+		"sudo apt install -y x 2>&1 | tail -3", "sudo a || sudo b; sudo c | head && rm -rf d",
 	} {
 		f.Add(s)
 	}
@@ -780,6 +781,10 @@ func FuzzCheckCommand(f *testing.F) {
 			if !known[fd.Entry] {
 				t.Fatalf("finding of an entry not in the catalogue: %+v", fd)
 			}
+		}
+		// A command gated by sudo runs sudo.
+		if SudoGate(Call{Tool: "Bash", Command: cmd}) && !strings.Contains(cmd, "sudo") {
+			t.Fatalf("SudoGate(%q) with no sudo in it", cmd)
 		}
 		// The same text read as a commit's output.
 		for _, p := range PrivateCommitted(cmd, "/home/a/.claude") {
