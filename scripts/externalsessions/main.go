@@ -50,7 +50,16 @@ func run(dir, mirrors string) error {
 	}
 	var failed []string
 	for _, s := range srcs {
+		// A subagent's transcript is named by its place beside the
+		// session's (<session-id>/subagents/agent-<id>), where replay
+		// looks for it; no name leaves sessions/.
+		if !filepath.IsLocal(s.Name) {
+			return fmt.Errorf("%s: name %q is not a path inside sessions/", s.Repo, s.Name)
+		}
 		out := filepath.Join(dir, "sessions", s.Name+".jsonl")
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return err
+		}
 		if have, err := os.ReadFile(out); err == nil && sum(have) == s.SHA256 {
 			continue
 		}

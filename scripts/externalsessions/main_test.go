@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -130,5 +131,77 @@ func TestRunRefusesOtherBytes(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "sessions", "bad.jsonl")); err == nil {
 		t.Error("bad.jsonl was written")
+	}
+}
+
+// TestRunNested: a subagent's transcript, named by its place beside the
+// session's, is written there; a name that leaves sessions/ is refused
+// before anything is fetched.
+func TestRunNested(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	tmp := t.TempDir()
+	work := filepath.Join(tmp, "work")
+	body := "{\"type\":\"user\"}\n"
+	for _, args := range [][]string{
+		{"init", "-q", work},
+		{"-C", work, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "--allow-empty", "-m", "x"},
+	} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(work, "s"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(work, "s", "agent-a1.jsonl"), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"-C", work, "add", "."},
+		{"-C", work, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "-m", "y"},
+		{"clone", "-q", "--bare", work, filepath.Join(tmp, "mirrors", "o+r", "repo")},
+	} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	write := func(name string) string {
+		dir := filepath.Join(tmp, name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		src := "name\trepository\tcommit\tpath\tsha256\n" + name + "\to/r\tHEAD\ts/agent-a1.jsonl\t" + sum([]byte(body)) + "\n"
+		if err := os.WriteFile(filepath.Join(dir, "sources.tsv"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	dir := write("sid")
+	// The same row, named as a subagent's file of session sid.
+	src, _ := os.ReadFile(filepath.Join(dir, "sources.tsv"))
+	src = bytes.Replace(src, []byte("\nsid\t"), []byte("\nsid/subagents/agent-a1\t"), 1)
+	if err := os.WriteFile(filepath.Join(dir, "sources.tsv"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(dir, filepath.Join(tmp, "mirrors")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "sessions", "sid", "subagents", "agent-a1.jsonl"))
+	if err != nil || string(got) != body {
+		t.Fatalf("nested session: %q, %v", got, err)
+	}
+	bad := write("bad")
+	src, _ = os.ReadFile(filepath.Join(bad, "sources.tsv"))
+	src = bytes.Replace(src, []byte("\nbad\t"), []byte("\n../escape\t"), 1)
+	if err := os.WriteFile(filepath.Join(bad, "sources.tsv"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(bad, filepath.Join(tmp, "mirrors")); err == nil {
+		t.Fatal("a name outside sessions/ was accepted")
+	}
+	if _, err := os.Stat(filepath.Join(bad, "escape.jsonl")); err == nil {
+		t.Fatal("a file was written outside sessions/")
 	}
 }
