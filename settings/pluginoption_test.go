@@ -58,7 +58,12 @@ func TestPluginUserConfig(t *testing.T) {
 		case Notify:
 			val = string(NotifyWarnings)
 		}
-		_, from, problems := LoadSources("", nil, []string{name + "=" + val})
+		env := []string{name + "=" + val}
+		if f.key == "loops.block" {
+			// Blocking needs a loop kind told to the agent (blockUnused).
+			env = append(env, "CLAUDE_PLUGIN_OPTION_ADVISORIES_FAIL_LOOP=advise")
+		}
+		_, from, problems := LoadSources("", nil, env)
 		if len(problems) > 0 || from[f.key].Kind != SourcePluginOption {
 			t.Errorf("option %s=%s: problems %q, source %+v", key, val, problems, from[f.key])
 		}

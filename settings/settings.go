@@ -243,7 +243,7 @@ func Default() Settings {
 		},
 		Advisories: Advisories{
 			Drift: Off, ReadLoop: Observe, EditRevert: Observe,
-			FailLoop: Advise, ToolLoop: Advise, Stall: Advise,
+			FailLoop: Observe, ToolLoop: Observe, Stall: Advise,
 			Pressure: Observe, Reanchor: Observe, Compacted: Advise,
 			Risk:            Observe,
 			RepeatComplaint: Observe,

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -154,13 +155,16 @@ func TestLoad(t *testing.T) {
 		problems []string // substrings, one per expected problem
 	}{
 		{name: "defaults", check: func(s Settings) bool { return reflect.DeepEqual(s, Default()) }},
-		{name: "file", config: `{"loops":{"block":true,"cooldown":9}}`,
+		{name: "file", config: `{"loops":{"block":true,"cooldown":9},"advisories":{"fail_loop":"advise"}}`,
 			check: func(s Settings) bool { return s.Loops.Block && s.Loops.Cooldown == 9 && s.Loops.Window == 20 }},
 		{name: "env wins over plugin option wins over file", config: `{"stall":{"max_rollbacks":1}}`,
 			environ: []string{"CLAUDE_PLUGIN_OPTION_STALL_MAX_ROLLBACKS=2", "DJINN_STALL_MAX_ROLLBACKS=5"},
 			check:   func(s Settings) bool { return s.Stall.MaxRollbacks == 5 }},
-		{name: "plugin option", environ: []string{"CLAUDE_PLUGIN_OPTION_LOOPS_BLOCK=true"},
-			check: func(s Settings) bool { return s.Loops.Block }},
+		{name: "plugin option", environ: []string{"CLAUDE_PLUGIN_OPTION_LOOPS_BLOCK=true", "CLAUDE_PLUGIN_OPTION_ADVISORIES_TOOL_LOOP=advise"},
+			check: func(s Settings) bool { return s.Loops.Block && s.Advisories.ToolLoop == Advise }},
+		{name: "block with no loop kind told", environ: []string{"CLAUDE_PLUGIN_OPTION_LOOPS_BLOCK=true"},
+			check:    func(s Settings) bool { return s.Loops.Block },
+			problems: []string{"no loop is blocked"}},
 		{name: "unknown key keeps the rest", config: `{"loops":{"blok":true,"cooldown":9}}`,
 			check:    func(s Settings) bool { return s.Loops.Cooldown == 9 && !s.Loops.Block },
 			problems: []string{"loops.blok"}},
@@ -325,8 +329,8 @@ func TestHostileValuesEverySource(t *testing.T) {
 // unmeasured), observe; never useful on the labelled sessions, off.
 func TestModes(t *testing.T) {
 	want := map[string]Mode{
-		"drift": Off, "read-loop": Observe, "edit-revert": Observe, "fail-loop": Advise,
-		"tool-loop": Advise, "stall": Advise, "pressure": Observe, "reanchor": Observe, "compacted": Advise,
+		"drift": Off, "read-loop": Observe, "edit-revert": Observe, "fail-loop": Observe,
+		"tool-loop": Observe, "stall": Advise, "pressure": Observe, "reanchor": Observe, "compacted": Advise,
 		"repeat-complaint": Observe,
 		"no-such-kind":     Advise,
 	}
@@ -340,11 +344,11 @@ func TestModes(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"advisories":{"drift":"advise","pressure":"off","edit_revert":"advise"}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, problems := Load(root, nil, []string{"CLAUDE_PLUGIN_OPTION_ADVISORIES_FAIL_LOOP=observe", "DJINN_ADVISORIES_EDIT_REVERT= off "})
+	s, problems := Load(root, nil, []string{"CLAUDE_PLUGIN_OPTION_ADVISORIES_FAIL_LOOP=advise", "DJINN_ADVISORIES_EDIT_REVERT= off "})
 	if len(problems) > 0 {
 		t.Fatalf("problems: %q", problems)
 	}
-	for kind, m := range map[string]Mode{"drift": Advise, "pressure": Off, "fail-loop": Observe, "edit-revert": Off, "tool-loop": Advise} {
+	for kind, m := range map[string]Mode{"drift": Advise, "pressure": Off, "fail-loop": Advise, "edit-revert": Off, "tool-loop": Observe} {
 		if got := s.Advisories.Mode(kind); got != m {
 			t.Errorf("mode of %s = %s, want %s", kind, got, m)
 		}
@@ -407,6 +411,26 @@ func TestAdvisoryMode(t *testing.T) {
 	for _, kind := range []string{"read_loop", "unknown", ""} {
 		if m := a.Mode(kind); m != Advise {
 			t.Errorf("Mode(%q) = %q, want advise", kind, m)
+		}
+	}
+}
+
+// TestBlockUnused: loops.block with every loop kind observed blocks
+// nothing, and says so; with one kind told to the agent it is quiet.
+func TestBlockUnused(t *testing.T) {
+	for _, tc := range []struct {
+		env  []string
+		want bool
+	}{
+		{[]string{"DJINN_LOOPS_BLOCK=true"}, true},
+		{[]string{"DJINN_LOOPS_BLOCK=true", "DJINN_ADVISORIES_FAIL_LOOP=advise"}, false},
+		{[]string{"DJINN_LOOPS_BLOCK=true", "DJINN_ADVISORIES_TOOL_LOOP=advise"}, false},
+		{[]string{"DJINN_ADVISORIES_FAIL_LOOP=observe"}, false},
+	} {
+		_, problems := Load(t.TempDir(), nil, tc.env)
+		got := slices.ContainsFunc(problems, func(p string) bool { return strings.Contains(p, "no loop is blocked") })
+		if got != tc.want || len(problems) > 1 {
+			t.Errorf("%q: problems %q, want the block note %v", tc.env, problems, tc.want)
 		}
 	}
 }
