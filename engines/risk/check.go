@@ -297,11 +297,27 @@ func checkCommand(c Call) []Finding {
 		out = append(out, Finding{Entry: SecretSudo, Target: "sudo -S"})
 	}
 	installed := ownInstalls(c, cmds)
+	home := homeOf(c.ProjectDir)
 	inDirs(cmds, c.ProjectDir, func(name string, x cmd) {
 		from := len(out)
 		defer func() {
 			for i := from; i < len(out); i++ {
 				out[i].Guarded, out[i].Program = x.guarded, name
+			}
+			// The files this step writes or touches are the session's own
+			// for the steps after it (touch .probe && rm -f .probe: a write
+			// test, a pool session, p-2phcrautocoreg #42, false to both
+			// judges); not what mkdir -p names, which may have been there,
+			// nor a copy's destination, which may be a folder of the
+			// user's.
+			if len(x.writes) > 0 || name == "touch" {
+				made, plain := "", x
+				if name == "touch" {
+					made = name
+				} else {
+					plain.args = x.args[:1] // its redirections only
+				}
+				c.Written = append(c.Written[:len(c.Written):len(c.Written)], createdBy(c, home, made, plain)...)
 			}
 		}()
 		out = append(out, checkSecretsCLI(x)...)
@@ -1592,6 +1608,9 @@ func checkDBTools(name string, x cmd) []Finding {
 			return []Finding{{Entry: DBReset, Target: "compose down --volumes"}}
 		}
 		if i := indexOf(a, "volume"); i >= 0 && i+1 < len(a) && (a[i+1] == "rm" || a[i+1] == "prune") {
+			if a[i+1] == "rm" && !dataVolumes(a[i+2:]) {
+				return nil
+			}
 			return []Finding{{Entry: DBReset, Target: "docker volume " + a[i+1]}}
 		}
 	}
@@ -1742,7 +1761,9 @@ func checkSecretsCLI(x cmd) []Finding {
 		case strings.HasPrefix(name, "mysql") && strings.HasPrefix(a, "-p") && len(a) > 2:
 			v = a[2:]
 		default:
-			if m := credURL().FindStringSubmatch(a); m != nil {
+			// A URL's password that is a placeholder
+			// (postgresql://user:password@db) is none.
+			if m := credURL().FindStringSubmatch(a); m != nil && !notSecret(m[1]) {
 				v = m[1]
 			}
 		}
@@ -1752,6 +1773,27 @@ func checkSecretsCLI(x cmd) []Finding {
 	}
 	return out
 }
+
+// dataVolumes tells whether the volumes docker volume rm names may hold a
+// database: one whose name says so, or one it cannot read (a name built by
+// the shell). A volume named for something else is not a database's
+// (volume_swarm_certificates, Traefik's certificates: a pool session,
+// p-zfull #8, false to both judges).
+func dataVolumes(args []string) bool {
+	_, names := splitFlags(args)
+	if len(names) == 0 {
+		return true
+	}
+	for _, n := range names {
+		if strings.ContainsAny(n, "$`*") || dataVolumeName().MatchString(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// dataVolumeName is a volume name that speaks of a database or its data.
+var dataVolumeName = lazy(`(?i)db|data|sql|postgres|pg|mysql|maria|mongo|redis|elastic|opensearch|minio|couch|cassandra|influx|clickhouse|neo4j|qdrant|weaviate|milvus|chroma|supabase|storage|store`)
 
 func redact(s, secret string) string { return strings.ReplaceAll(s, secret, "…") }
 
@@ -1900,32 +1942,42 @@ func Creates(c Call) []string {
 	var out []string
 	home := homeOf(project)
 	inDirs(cmds, project, func(name string, x cmd) {
-		files := append([]string(nil), x.writes...)
-		_, params := splitFlags(x.args[1:])
-		switch name {
-		case "touch", "mkdir":
-			files = append(files, params...)
-		case "npm", "pnpm", "yarn", "bun", "npx", "bunx", "cargo", "git":
-			if d := scaffolded(name, params); d != "" {
-				files = append(files, d)
-			}
-			if d, ok := gitInit(name, x); ok {
-				// The repository it makes: its .git (ownRepo).
-				files = append(files, path.Join(d, ".git"))
-			}
-		}
-		if (name == "cp" || name == "install") && len(params) >= 2 {
-			// A copy is the session's to delete (the original stays). A
-			// move's destination holds the only copy of what was moved:
-			// Moved carries the session's own files there.
-			files = append(files, params[len(params)-1])
-		}
-		for _, f := range files {
-			if p := resolve(expandHome(f, home), x.cwd); path.IsAbs(p) && (inDir(p, project) || !isTemp(c.real(p))) {
-				out = append(out, p)
-			}
-		}
+		out = append(out, createdBy(c, home, name, x)...)
 	})
+	return out
+}
+
+// createdBy is what one simple command of c creates (Creates), resolved
+// against its directory: the files its redirections write, what touch and
+// mkdir name, a scaffolder's or git init's directory, a copy's
+// destination.
+func createdBy(c Call, home, name string, x cmd) []string {
+	files := append([]string(nil), x.writes...)
+	_, params := splitFlags(x.args[1:])
+	switch name {
+	case "touch", "mkdir":
+		files = append(files, params...)
+	case "npm", "pnpm", "yarn", "bun", "npx", "bunx", "cargo", "git":
+		if d := scaffolded(name, params); d != "" {
+			files = append(files, d)
+		}
+		if d, ok := gitInit(name, x); ok {
+			// The repository it makes: its .git (ownRepo).
+			files = append(files, path.Join(d, ".git"))
+		}
+	}
+	if (name == "cp" || name == "install") && len(params) >= 2 {
+		// A copy is the session's to delete (the original stays). A
+		// move's destination holds the only copy of what was moved:
+		// Moved carries the session's own files there.
+		files = append(files, params[len(params)-1])
+	}
+	var out []string
+	for _, f := range files {
+		if p := resolve(expandHome(f, home), x.cwd); path.IsAbs(p) && (inDir(p, c.ProjectDir) || !isTemp(c.real(p))) {
+			out = append(out, p)
+		}
+	}
 	return out
 }
 

@@ -76,11 +76,17 @@ var secretAssign = lazy(`(?im)^[\t ]*(?:export[\t ]+)?["']?([\w.-]*(?:password|p
 var placeholder = lazy(`(?i)^(\$|<|\{\{|!secret|!env|env\(|process\.env|os\.environ|getenv|os\.getenv|none|null|nil|true|false|changeme|change_me|password|secret|example|placeholder|dummy|test\w*|your[_-]|xxx|\*\*\*|\.\.\.|required|optional|string|undefined|redacted|\[redacted|removed)`)
 
 // notSecret tells a value that stands for a secret rather than being one:
-// a placeholder ("changeme", "${KEY}", "REDACTED"), or an elided value that
-// shows a secret's shape ("xoxb-...", "sk-…").
+// a placeholder ("changeme", "${KEY}", "REDACTED"), an elided value that
+// shows a secret's shape ("xoxb-...", "sk-…"), or the name of the
+// environment variable that holds it ("api-key-env": "OPENROUTER_API_KEY").
 func notSecret(v string) bool {
-	return placeholder().MatchString(v) || strings.Contains(v, "...") || strings.Contains(v, "…")
+	return placeholder().MatchString(v) || strings.Contains(v, "...") || strings.Contains(v, "…") || envVarName().MatchString(v)
 }
+
+// envVarName is a value written as an environment variable's name:
+// capitals, digits and at least one underscore (OPENROUTER_API_KEY,
+// SANDBOX_ACCESS_TOKEN), which a generated key or a password is not.
+var envVarName = lazy(`^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$`)
 
 // chainAddress is an Ethereum-style account or contract address (0x and 40
 // hex digits): a public identifier ("MANA_TOKEN = \"0xa1c5…\"" names a

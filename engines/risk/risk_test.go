@@ -176,6 +176,24 @@ func TestCommands(t *testing.T) {
 		{"mysql -u root -p app", ""},
 		{"psql postgres://app:s3cr3t@db/app", "secret-cli"},
 		{"psql postgres://app@db/app", ""},
+		// A volume named for something else is not a database's (a pool
+		// session, p-zfull #8: Traefik's certificates).
+		{"docker volume rm volume_swarm_certificates 2>/dev/null || true", ""},
+		{"docker volume rm myapp_pgdata", "db-reset"},
+		{"docker volume rm app_postgres_data app_certs", "db-reset"},
+		{"docker volume rm $(docker volume ls -q)", "db-reset"},
+		{"docker volume prune -f", "db-reset"},
+		// A file the same command made is its own to delete; a folder
+		// mkdir -p names may have been there.
+		{"( touch code/tools/.__write_probe.py && echo ok && rm -f code/tools/.__write_probe.py ) || echo denied", ""},
+		{"echo x > cmd/probe.go && rm cmd/probe.go", ""},
+		{"rm -f code/tools/.__write_probe.py", "rm-file"},
+		{"rm -f cmd/hooks.go; touch cmd/hooks.go", "rm-file"},
+		{"mkdir -p src && rm -rf src/legacy", "rm-recursive"},
+		// A placeholder password in a URL (a pool session,
+		// p-claudeconfig-8175ef90 #261).
+		{"psql postgresql://user:password@db:5432/app -c 'select 1'", ""},
+		{"psql postgresql://user:changeme@db:5432/app", ""},
 		{"claude --dangerously-skip-permissions -p hi", "skip-permissions"},
 		{"claude --permission-mode bypassPermissions", "skip-permissions"},
 		{"claude -p hi", ""},
@@ -361,6 +379,10 @@ func TestFiles(t *testing.T) {
 		{"a literal in Solidity", "Write", proj + "/contracts/Vault.sol", "        apiKey = \"sk_live_4eC39HqLyjWDarjtT1zdp7dc\";", "", "secret-file"},
 		{"an unquoted literal in a config file", "Edit", proj + "/config.yaml", "api_key: sk_live_4eC39HqLyjWDarjtT1zdp7dc", "", "secret-file"},
 		{"an unquoted literal in an env file", "Write", proj + "/.env", "STRIPE_SECRET=sk_live_4eC39HqLyjWDarjtT1zdp7dc", "", "secret-file"},
+		// The name of the variable that holds the key is no key (a pool
+		// session, p-rufloproduction #23: "api-key-env" naming it).
+		{"an environment variable's name", "Edit", proj + "/settings.json", `"api-key-env": "OPENROUTER_API_KEY"`, "", ""},
+		{"a key in capitals without an underscore", "Edit", proj + "/settings.json", `"api_key": "AKIAIOSFODNN7EXAMPLEX"`, "", "secret-file"},
 		// Secret Manager references by name and version (procrypto-milestone
 		// #8, labelled false by judges Y and Z on the eleventh set).
 		{"secret references in a deploy", "Edit", proj + "/.github/workflows/deploy.yml", "secrets: |\n  TWITTER_API_KEY=TWITTER_API_KEY:latest\n  CLICKHOUSE_KEY_SECRET=CLICKHOUSE_KEY_SECRET:3", "secrets: |", ""},
