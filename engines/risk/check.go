@@ -304,21 +304,7 @@ func checkCommand(c Call) []Finding {
 			for i := from; i < len(out); i++ {
 				out[i].Guarded, out[i].Program = x.guarded, name
 			}
-			// The files this step writes or touches are the session's own
-			// for the steps after it (touch .probe && rm -f .probe: a write
-			// test, a pool session, p-2phcrautocoreg #42, false to both
-			// judges); not what mkdir -p names, which may have been there,
-			// nor a copy's destination, which may be a folder of the
-			// user's.
-			if len(x.writes) > 0 || name == "touch" {
-				made, plain := "", x
-				if name == "touch" {
-					made = name
-				} else {
-					plain.args = x.args[:1] // its redirections only
-				}
-				c.Written = append(c.Written[:len(c.Written):len(c.Written)], createdBy(c, home, made, plain)...)
-			}
+			c.Written = append(c.Written[:len(c.Written):len(c.Written)], stepMade(c, home, name, x)...)
 		}()
 		out = append(out, checkSecretsCLI(x)...)
 		for _, w := range x.writes {
@@ -1945,6 +1931,21 @@ func Creates(c Call) []string {
 		out = append(out, createdBy(c, home, name, x)...)
 	})
 	return out
+}
+
+// stepMade is what a step of a command makes that is the session's own for
+// the steps after it: the files it writes or touches (touch .probe && rm -f
+// .probe: a write test, a pool session, p-2phcrautocoreg #42, false to both
+// judges); not what mkdir -p names, which may have been there, nor a copy's
+// destination, which may be a folder of the user's.
+func stepMade(c Call, home, name string, x cmd) []string {
+	if len(x.writes) == 0 && name != "touch" {
+		return nil
+	}
+	if name != "touch" {
+		name, x.args = "", x.args[:1] // its redirections only
+	}
+	return createdBy(c, home, name, x)
 }
 
 // createdBy is what one simple command of c creates (Creates), resolved
