@@ -1,6 +1,8 @@
 package hooks
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"regexp"
 	"slices"
 	"strings"
@@ -590,7 +592,7 @@ func (s *session) askedAgain(prompt string) []advice.Advisory {
 	c := s.complaints()
 	now := strings.ToLower(strings.Join(strings.Fields(prompt), " "))
 	asked, done := c.Asked, c.Done
-	c.Asked = fit.Runes(now, 300)
+	c.Asked = askedKey(now)
 	// What the agent said was done answers the request before this one:
 	// the next Stop notes the answer to this one. A request the CLI
 	// aborted before any answer, sent again, is no complaint
@@ -606,6 +608,20 @@ func (s *session) askedAgain(prompt string) []advice.Advisory {
 	return []advice.Advisory{advice.RepeatComplaint(advice.ComplaintFacts{
 		Now: prompt, Reports: 2, Claims: []string{done.Text}, Request: true,
 	})}
+}
+
+// askedKey is what Complaints.Asked keeps of a request: the request
+// itself, or, past 300 runes, its first 282 and a hash of the whole, so
+// that two long messages are the same request only when they are the
+// same to the last word (a pool session's two console logs pasted with
+// the same first lines were read as one request sent again word for word:
+// p-claudeagents-0a82ee99 #19, false to both judges).
+func askedKey(now string) string {
+	if utf8.RuneCountInString(now) <= 300 {
+		return now
+	}
+	sum := sha256.Sum256([]byte(now))
+	return fit.Runes(now, 282) + " #" + hex.EncodeToString(sum[:8])
 }
 
 // offer tells a sentence that asks, offers or supposes rather than

@@ -438,6 +438,34 @@ func TestRequestSentAgain(t *testing.T) {
 	}
 }
 
+// TestRequestSentAgainLong: a long message is the same request only when
+// it is the same to the last word; two pasted logs that share their first
+// lines are two messages (p-claudeagents-0a82ee99 #19, the pool, false to
+// both judges).
+func TestRequestSentAgainLong(t *testing.T) {
+	head := strings.Repeat("Here are the notes from the research notebook on the quarterly planning sessions, pasted as they came out. ", 4)
+	for _, tc := range []struct {
+		name, first, again string
+		want               int
+	}{
+		{"the same long message", head + "Add them to the roadmap page under the second quarter.", head + "Add them to the roadmap page under the second quarter.", 1},
+		{"another message with the same start", head + "Add them to the roadmap page under the second quarter.", head + "Now turn the same notes into a one-page summary for the team.", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.turn(tc.first, "Fixed! The tag list now loads and deletes work.")
+			s.userPrompt(tc.again)
+			if n := s.count("repeat-complaint"); n != tc.want {
+				t.Errorf("%d repeat-complaint advisories, want %d: %q", n, tc.want, s.said)
+			}
+			c := s.window().Complaints
+			if c != nil && len([]rune(c.Asked)) > 300 {
+				t.Errorf("asked kept %d runes, want at most 300", len([]rune(c.Asked)))
+			}
+		})
+	}
+}
+
 // TestRequestSentAgainQuiet: a request sent again stays quiet when it is a
 // short reply, when the agent's last message said nothing was done (a
 // status, a question, the CLI's error), when the agent worked on after it,
