@@ -529,6 +529,9 @@ func (s *session) noteClaim(p *Payload) {
 	}
 	claim := ""
 	for i := len(all) - 1; i >= 0 && claim == ""; i-- {
+		if negatedClaim(text, all[i][0]) {
+			continue
+		}
 		if st := sentenceAround(text, all[i][0], all[i][1]); !offer(st) {
 			claim = st
 		}
@@ -543,6 +546,21 @@ func (s *session) noteClaim(p *Payload) {
 		c.Claims = c.Claims[len(c.Claims)-maxClaims:]
 	}
 }
+
+// negatedClaim tells a match of claimRe at i that a negation before it
+// turns round: "the crashes haven't been properly fixed", "is not yet
+// resolved" say the opposite of a fix (a pool session, p-nikaido #113,
+// where that sentence was quoted as the agent saying it was fixed; false
+// to both judges).
+func negatedClaim(text string, i int) bool {
+	return negatedBefore().MatchString(text[max(0, i-48):i])
+}
+
+// negatedBefore is a negation and at most three words before the end: what
+// is left of "haven't been properly " before "fixed".
+var negatedBefore = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(not|never|n't|nothing|nor|yet to be)(\s+[\w']+){0,3}\s+$|n't(\s+[\w']+){0,3}\s+$`)
+})
 
 // doneRe matches a sentence that says the work was done or works, beyond
 // claimRe's claims of a fix: "started successfully", "is now running",

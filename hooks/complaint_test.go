@@ -69,6 +69,10 @@ func TestRepeatComplaintAfterOneClaim(t *testing.T) {
 		// again" claims a fix (ext-gilasintents #64, the forty-fifth set,
 		// marked by both judges).
 		{"a pasted console line", line, "Now it waits for whichever field appears first. Timeouts are bumped to 15 seconds. Restart and try again.", line},
+		// A negation elsewhere in the message does not turn the claim
+		// round.
+		{"a claim beside a negation", "Claude keeps crashing when I open the second session", "It was not the config after all. The crash is fixed: the launcher waits for the lock now.",
+			"it still crashes when I open the second session"},
 		// ext-diplocaption #101, the forty-fifth set, marked by both judges.
 		{"does not save", "The styles are not saving, it says failed to save.", "After restarting the server, the migration will run correctly and saving should work.",
 			"The issue is that when I try to change the name of the styles, it does not save them."},
@@ -98,6 +102,12 @@ func TestRepeatComplaintQuiet(t *testing.T) {
 		"a claim about something else": {
 			{"The device shows WiFi connection failed and will not connect to the network", "The API is working fine now."},
 			{"it still does not connect to the WiFi network, it kicks me off", "Try entering the password again."},
+		},
+		// A sentence that says it was not fixed is no claim that it was
+		// (the pool, p-nikaido #113, false to both judges).
+		"a fix denied": {
+			{"Claude keeps crashing when I open the second session", "I changed the launcher, but the Claude crashes haven't been properly fixed yet: the second session still needs a look."},
+			{"it still crashes when I open the second session", "Looking at it."},
 		},
 		// athena-keyerror #81 (seventh held-out set, labelled false): the
 		// same words ("Check errors: … in …") name two exceptions.
