@@ -402,6 +402,14 @@ func pointsAtImage(ws []string, i int) bool {
 	return false
 }
 
+// describes tells a verb form that describes rather than asks: a gerund
+// ("understanding") or a third person's ("understands"), not a noun in
+// -sis ("analysis") or a verb in -ss ("discuss").
+func describes(w string) bool {
+	w = strings.Trim(w, ".,;:!?")
+	return strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "sis") && !strings.HasSuffix(w, "ss")
+}
+
 // holdsOff tells whether ws[i] asks for no work yet: "only analyse",
 // "just look", "let's pause on it", "hold off", "before we proceed",
 // "read-only". Such a limit is soft: a request for work in the same
@@ -411,7 +419,14 @@ func holdsOff(ws []string, i int) bool {
 	next := func(set ...string) bool { return i+1 < len(ws) && slices.Contains(set, ws[i+1]) }
 	switch w {
 	case "only", "just":
-		return i+1 < len(ws) && hasPrefix(ws[i+1], analysis) && !pointsAtImage(ws, i+1)
+		// The verb asks the agent ("just look", "only analysis"); one
+		// that describes ("this version only understands SDK XML up to
+		// 3", "not just understanding their numbers": a pasted warning
+		// and a pasted job description in the pool, p-aiassistant-
+		// knowledgehub #42 and p-dotfiles-b92885d7 #22, false to both
+		// judges) asks nothing, nor does "not only", "not just".
+		return i+1 < len(ws) && hasPrefix(ws[i+1], analysis) && !pointsAtImage(ws, i+1) &&
+			!describes(ws[i+1]) && (i == 0 || ws[i-1] != "not")
 	case "pause":
 		// "Let's pause on it before we proceed": wait for the user.
 		return i > 0 && (ws[i-1] == "let's" || ws[i-1] == "us") || next("on")

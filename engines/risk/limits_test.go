@@ -35,6 +35,13 @@ func TestParseLimits(t *testing.T) {
 		{"great now is working well just look the @image.png the streaming answer is not using all the space", ""},
 		{"just look at the screenshot, the button is off", ""},
 		{"just look at the logs", "change"},
+		// A verb that describes asks nothing: a pasted warning and a
+		// pasted job description (the pool: p-aiassistantknowledgehub
+		// #42, p-dotfiles-b92885d7 #22); "not just" neither.
+		{"Warning: This version only understands SDK XML versions up to 3 but an SDK XML file of version 4 was encountered.", ""},
+		{"We help founders: not just understanding their numbers, but acting on them.", ""},
+		{"only analysis for now, no changes", "change"},
+		{"just discuss the options first", "change"},
 		// A plan's item: that one file (ext-prismavercel #3).
 		{"- **`schema.prisma`**: No changes.", "change:schema.prisma"},
 		{"Don't commit anything until I say so.", "commit"},
