@@ -345,7 +345,10 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 	ins := s.instructions()
 	said := map[string]bool{} // the targets this call's advisories name
 	for _, f := range findings {
-		if !s.tookEffect(p, f, failed) || said[f.Target] {
+		// A refused attempt counts though nothing ran (attemptCounts),
+		// and is worded so.
+		refused := s.attemptCounts(p, f, failed)
+		if !refused && !s.tookEffect(p, f, failed) || said[f.Target] {
 			continue
 		}
 		if f.Entry == risk.SecretFile && !failed {
@@ -363,7 +366,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		advs = append(advs, advice.Risk(advice.RiskFacts{
 			Call: s.w.ToolCalls, Tool: p.ToolName, Target: relTargets(f.Target, project),
 			Entry: f.Entry.ID, Category: string(f.Entry.Category), What: f.Entry.What, Failed: failed,
-			Refused: s.attemptCounts(p, f, failed),
+			Refused: refused,
 		}))
 	}
 	return advs
@@ -490,8 +493,6 @@ func (s *session) pushFastForward(p *Payload) bool {
 // secrets file printed nothing or no value.
 func (s *session) tookEffect(p *Payload, f risk.Finding, failed bool) bool {
 	switch {
-	case s.attemptCounts(p, f, failed):
-		return true
 	case s.ranNothing(p, failed):
 		return false
 	case f.Entry == risk.OverwriteUnread && failed:

@@ -134,8 +134,11 @@ func SudoGate(c Call) bool {
 
 // underSudo tells a command run as written under sudo (simple takes sudo
 // off its words).
-func underSudo(x cmd) bool {
-	return x.call != nil && len(x.call.Args) > 0 && path.Base(shellword.Lenient(x.call.Args[0])) == "sudo"
+func underSudo(x cmd) bool { return x.call != nil && runsSudo(x.call) }
+
+// runsSudo tells a call whose program, as written, is sudo.
+func runsSudo(ce *syntax.CallExpr) bool {
+	return len(ce.Args) > 0 && path.Base(shellword.Lenient(ce.Args[0])) == "sudo"
 }
 
 // real is p as it is on the machine the session ran on: without Root.
@@ -797,7 +800,7 @@ func containerExec(args []string) ([]string, bool) {
 // sudoS reports whether a statement runs sudo -S (the password on stdin).
 func sudoS(st *syntax.Stmt) bool {
 	ce, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Args) == 0 || path.Base(shellword.Lenient(ce.Args[0])) != "sudo" {
+	if !ok || !runsSudo(ce) {
 		return false
 	}
 	for _, w := range ce.Args[1:] {
