@@ -56,15 +56,27 @@ func TestPressureTiers(t *testing.T) {
 	if !strings.Contains(got, "tier 3 of 3") || !strings.Contains(got, "/compact ") || !strings.Contains(r.SystemMessage, "/compact ") {
 		t.Fatalf("0.75: context %q, systemMessage %q", got, r.SystemMessage)
 	}
-	// Compaction re-arms every tier; the meter is unknown until the next
-	// response.
-	s.line(map[string]any{"type": "system", "subtype": "compact_boundary", "compactMetadata": map[string]any{"trigger": "auto", "preTokens": 150000}})
-	s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
-	if ps := s.window().Pressure; !ps.Stale {
-		t.Fatalf("after compaction: %+v", ps)
+	// After a compaction the meter is unknown until the next response. A
+	// compaction that leaves the context as full says nothing new (a session
+	// that compacts after every call would hear the top tier at each); one
+	// that brings it down re-arms the tiers, said again when crossed.
+	compact := func() {
+		s.line(map[string]any{"type": "system", "subtype": "compact_boundary", "compactMetadata": map[string]any{"trigger": "auto", "preTokens": 150000}})
+		s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
+		if ps := s.window().Pressure; !ps.Stale {
+			t.Fatalf("after compaction: %+v", ps)
+		}
+	}
+	compact()
+	if got := tier(step(150_000)); got != "" {
+		t.Fatalf("0.75 after a compaction that left it at 0.75: %q", got)
+	}
+	compact()
+	if got := tier(step(40_000)); got != "" {
+		t.Fatalf("0.20 after compaction: %q", got)
 	}
 	if got := tier(step(150_000)); !strings.Contains(got, "tier 3 of 3") {
-		t.Fatalf("0.75 after compaction: %q", got)
+		t.Fatalf("0.75 after a compaction brought it to 0.20: %q", got)
 	}
 }
 

@@ -15,7 +15,7 @@ func handleSessionStart(ctx context.Context, s *session, p *Payload) (Response, 
 	s.limitsFromProject(s.w.ProjectDir)
 	switch p.Source {
 	case "compact":
-		s.rearmAll()
+		s.meterCompacted()
 		s.compacted()
 		if s.w.Drift != nil {
 			// The compacted context no longer shows the recent calls the

@@ -20,7 +20,7 @@ import (
 // session's model setting and the CLI's environment (engines/pressure's
 // Window), unknown where that cannot tell until the context proves it
 // larger. Each tier is announced once as it is crossed and re-armed
-// after compaction or once the context falls rearm_drop below it: the rules
+// once the context falls rearm_drop below it: the rules
 // are engines/pressure's; this file reads the meter and keeps its state.
 
 // measure reads the transcript once per hook (bounded), keeping the cursor.
@@ -135,11 +135,11 @@ func (s *session) observe(tokens int64, model string) int {
 	return crossed
 }
 
-// rearmAll re-arms every tier (after a compaction).
-func (s *session) rearmAll() {
+// meterCompacted marks the meter stale after a compaction.
+func (s *session) meterCompacted() {
 	s.pressureState()
 	m := s.meter()
-	m.Rearm()
+	m.Compacted()
 	s.keepMeter(m)
 }
 

@@ -1,8 +1,8 @@
 // Package pressure is Djinn's context-pressure engine (seed 004): given the
 // context's size in tokens at each reading, it says when a tier (a share of
 // the context window) is crossed going up, announcing each tier once and
-// re-arming it once the context falls RearmDrop below it or after a
-// compaction. It is pure: no I/O, no clock; the hook reads the meter from
+// re-arming it once the context falls RearmDrop below it, or after a
+// compaction that made room. It is pure: no I/O, no clock; the hook reads the meter from
 // the transcript and keeps State in window.json.
 package pressure
 
@@ -72,6 +72,7 @@ func (s State) Window(c Config, e Env) Window {
 // when the largest window the session may have is that full.
 func (s *State) Observe(tokens int64, model string, c Config, e Env) int {
 	s.Fit(len(c.Tiers))
+	before, compacted := s.Tokens, s.Stale
 	s.Tokens = tokens
 	s.Stale = false
 	s.Peak = max(s.Peak, tokens)
@@ -81,6 +82,9 @@ func (s *State) Observe(tokens int64, model string, c Config, e Env) int {
 	w := s.Window(c, e)
 	s.Limit, s.Why = w.Limit(), w.Why
 	share := float64(tokens) / float64(w.Max)
+	if compacted && share < float64(before)/float64(w.Max)-c.RearmDrop {
+		clear(s.Announced) // the compaction made room: every tier is news again
+	}
 	crossed := -1
 	for i, t := range c.Tiers {
 		switch {
@@ -102,9 +106,11 @@ func (s *State) Crosses(tokens int64, model string, c Config, e Env) bool {
 	return cp.Observe(tokens, model, c, e) >= 0
 }
 
-// Rearm re-arms every tier and marks the meter stale (after a compaction).
-func (s *State) Rearm() {
-	clear(s.Announced)
+// Compacted marks the meter stale after a compaction. The first reading
+// after it re-arms every tier if the context fell RearmDrop or more from the
+// reading before; a compaction that left it as full (a session compacting
+// after every call) re-arms nothing, so the tiers are not said again.
+func (s *State) Compacted() {
 	s.Stale = true
 	s.Pending = 0
 }

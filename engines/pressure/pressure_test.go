@@ -34,12 +34,29 @@ func TestObserve(t *testing.T) {
 	if diff := cmp.Diff([]bool{true, true, true}, s.Announced); diff != "" {
 		t.Errorf("announced (-want +got):\n%s", diff)
 	}
-	s.Rearm()
-	if !s.Stale || s.Announced[0] || s.Pending != 0 {
-		t.Errorf("after Rearm: %+v", s)
+	// A compaction that leaves the context as full says nothing new; one
+	// that brings it down re-arms the tiers it fell below.
+	s.Pending = 3
+	s.Compacted()
+	if !s.Stale || !s.Announced[2] || s.Pending != 0 {
+		t.Errorf("after Compacted: %+v", s)
 	}
-	if got := s.Observe(150_000, "", c, firstParty); got != 2 || s.Stale {
-		t.Errorf("after Rearm, Observe = %d (stale %v), want 2", got, s.Stale)
+	if got := s.Observe(150_000, "", c, firstParty); got != -1 || s.Stale {
+		t.Errorf("after Compacted at 75%%, Observe = %d (stale %v), want -1", got, s.Stale)
+	}
+	// From 75 % to 48 %: every tier is re-armed, so tier 1 (40 %), under
+	// which the context never fell, is said at once.
+	s.Compacted()
+	if got := s.Observe(96_000, "", c, firstParty); got != 0 || s.Announced[1] || s.Announced[2] {
+		t.Errorf("after Compacted to 48%%, Observe = %d (announced %v), want 0 and tiers 2 and 3 re-armed", got, s.Announced)
+	}
+	if got := s.Observe(150_000, "", c, firstParty); got != 2 {
+		t.Errorf("climbing back to 75%%, Observe = %d, want 2", got)
+	}
+	// From 75 % to 72 %, less than RearmDrop: nothing re-armed.
+	s.Compacted()
+	if got := s.Observe(144_000, "", c, firstParty); got != -1 {
+		t.Errorf("after Compacted to 72%%, Observe = %d, want -1", got)
 	}
 }
 
