@@ -1603,3 +1603,18 @@ func TestRiskQueuedBeforeTheNextPrompt(t *testing.T) {
 		})
 	}
 }
+
+// TestDeclinedStepsSaidOnce: a call that goes against several steps of one
+// declined command (its links, removed again in one rm) breaks each, and
+// each gives the same words: they are said once (q-dotfiles-d142ca01 #28
+// gave four identical advisories).
+func TestDeclinedStepsSaidOnce(t *testing.T) {
+	s := newSim(t)
+	s.env.Settings.Advisories.Instruction = settings.Observe
+	s.userPrompt("link my dotfiles configs into ~/.config")
+	s.fail("Bash", jsonStr(map[string]any{"command": "cd ~/.config && ln -s ~/dotfiles/configs/gh gh && ln -s ~/dotfiles/configs/git git && ln -s ~/dotfiles/configs/karabiner karabiner"}), cliDeclined)
+	s.tool("Bash", jsonStr(map[string]any{"command": "cd ~/.config && rm -f gh git karabiner"}), bashOut(""))
+	if n := s.countObserved("instruction"); n != 1 {
+		t.Fatalf("instruction advisories: %d, want 1 (%q)", n, s.observed)
+	}
+}

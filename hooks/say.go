@@ -26,8 +26,8 @@ func (s *session) say(p *Payload, advs []advice.Advisory, resp *Response) {
 		return
 	}
 	voiced := make([]advice.Advisory, 0, len(advs))
-	for _, a := range advs {
-		if s.mode(a.Kind) != settings.Off {
+	for i, a := range advs {
+		if s.mode(a.Kind) != settings.Off && !saidBefore(advs[:i], a) {
 			voiced = append(voiced, a)
 		}
 	}
@@ -71,6 +71,19 @@ func (s *session) say(p *Payload, advs []advice.Advisory, resp *Response) {
 	resp.Context = append(resp.Context, advice.Paragraphs(told)...)
 	resp.Observed = append(resp.Observed, advice.Paragraphs(observed)...)
 	resp.Recorded = append(resp.Recorded, advice.Paragraphs(recorded)...)
+}
+
+// saidBefore reports whether an advisory of the same kind and words is
+// among earlier: one call that breaks several instructions of one source
+// (a declined command's several steps) gives the same text for each, and
+// saying it again says nothing more.
+func saidBefore(earlier []advice.Advisory, a advice.Advisory) bool {
+	for _, e := range earlier {
+		if e.Kind == a.Kind && e.Text == a.Text {
+			return true
+		}
+	}
+	return false
 }
 
 // mode is the mode of an advisory kind.
