@@ -119,8 +119,8 @@ func (s *session) riskText(t string) {
 		// "Option 1 of course": what the agent offered as option 1 is
 		// what the person asked for.
 		s.keepPrompt(opt)
-	} else if s.w.LastAssistant != "" && (risk.GoAhead(t) || risk.AsksToDelete(t)) {
-		// "yes", "cancella i file orfani", "remove them": the person
+	} else if s.w.LastAssistant != "" && (risk.GoAhead(t) || risk.AnswersOffer(t, s.w.LastAssistant) || risk.AsksToDelete(t)) {
+		// "yes", "có", "cancella i file orfani", "remove them": the person
 		// answers the agent's last message (instructions).
 		r := s.riskState()
 		r.Answered, r.AnsweredPrompt = s.w.LastAssistant, s.w.UserPrompts

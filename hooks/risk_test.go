@@ -1438,6 +1438,12 @@ func TestRiskYesToTheProposal(t *testing.T) {
 		// ext-dotfoldercleanup #40: the item named by its title.
 		{"an item of the list by its title", "Le opzioni sono:\n1. **Unused AI Tools** - `.codeium` (11GB)\n2. **Version Managers** - `.rvm` + `.asdf`", "unused ai tools ok cancella", 0},
 		{"another item's title", "Le opzioni sono:\n1. **Unused AI Tools** - `.codeium` (11GB)\n2. **Version Managers** - `.rvm` + `.asdf`", "version managers ok cancella", 1},
+		// A short answer in any language to the offer that ends the
+		// message: "có" (Vietnamese yes), "전부" (Korean, all of them).
+		{"có to the offer", "`/srv/tools/.codeium` is empty now. Shall I delete it?", "có", 0},
+		{"전부 to the offer", "Unused: `/srv/tools/.codeium`, `/srv/tools/.rvm`. Delete these?", "전부", 0},
+		{"không to the offer", "`/srv/tools/.codeium` is empty now. Shall I delete it?", "không", 1},
+		{"có to no offer", "`/srv/tools/.codeium` is empty now.", "có", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)

@@ -196,14 +196,16 @@ const maxIdents = 32
 // maxGoalBackground bounds the goal's stems added to the learned words.
 const maxGoalBackground = 64
 
-// noteLastAssistant keeps the start of the agent's last message, for a
-// short reply that accepts what it proposed.
+// noteLastAssistant keeps the agent's last message, for a short reply that
+// accepts what it proposed: a long one by its start and its end, where an
+// offer usually stands ("… Priority 6: bbbb, cccc, action: delete … shall
+// I start?").
 func (s *session) noteLastAssistant(text string) {
 	text = strings.TrimSpace(text)
 	if text == "" || cliNotice(text) {
 		return
 	}
-	s.w.LastAssistant = fit.Runes(text, maxLastAssistant)
+	s.w.LastAssistant = fit.Ends(text, maxLastAssistant)
 }
 
 // cliNotice tells a message that is Claude Code's own notice in the

@@ -388,12 +388,21 @@ func asksToDelete(toks map[string]bool) bool {
 				return true
 			}
 		}
+		for _, w := range deleteWords {
+			if strings.Contains(t, w) {
+				return true
+			}
+		}
 	}
 	return false
 }
 
 // deleteVerbs are the starts of the verbs that ask to delete.
-var deleteVerbs = []string{"remov", "delet", "drop", "rm", "rimuov", "cancella", "elimin", "borra", "apag", "supprim", "lösch", "losch", "entfern", "удал"}
+var deleteVerbs = []string{"remov", "delet", "drop", "rm", "rimuov", "cancella", "elimin", "borra", "apag", "supprim", "lösch", "losch", "entfern", "удал", "xóa", "xoá"}
+
+// deleteWords are the words for delete in languages written without
+// spaces, found inside a token ("ディレクトリを削除", "액션: 삭제").
+var deleteWords = []string{"삭제", "削除", "删除", "刪除"}
 
 // AsksToDelete tells a prompt that asks to remove or delete something.
 func AsksToDelete(prompt string) bool { return asksToDelete(tokens(prompt)) }

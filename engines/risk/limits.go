@@ -998,7 +998,11 @@ func GoAhead(prompt string) bool {
 			return false
 		}
 	}
-	switch strings.Trim(ws[0], ".,!") {
+	first := strings.Trim(ws[0], ".,!")
+	if cjkGoAhead(first) {
+		return true
+	}
+	switch first {
 	case "go", "yes", "yep", "yeah", "y", "ok", "okay", "sure", "proceed", "continue", "lgtm", "approved", "do",
 		// Yes in Italian, Spanish, Portuguese, French, German, Russian,
 		// Korean, Japanese and Chinese ("si", ext-dotfoldercleanup).
@@ -1013,6 +1017,58 @@ func GoAhead(prompt string) bool {
 	}
 	return false
 }
+
+// cjkGoAhead tells a go-ahead in a language written without spaces, where
+// the verb carries its polite ending in the same word ("実施してください",
+// please carry it out; "진행해주세요", please go ahead).
+func cjkGoAhead(w string) bool {
+	if strings.Contains(w, "ない") || strings.Contains(w, "않") || strings.Contains(w, "말") || strings.ContainsAny(w, "不别没") {
+		return false // "実施しないで", do not carry it out
+	}
+	for _, stem := range []string{"実施", "実行", "進めて", "お願い", "진행", "继续", "执行", "开始", "实施"} {
+		if strings.HasPrefix(w, stem) {
+			return true
+		}
+	}
+	return false
+}
+
+// AnswersOffer reports whether a prompt is a short answer, in any
+// language, to a question that ends the agent's last message ("có", "전부",
+// "a", "実施してください", "645866 is the password" to "shall I delete the
+// old folder?"): the message asks in its last lines, and the prompt is eight
+// words and 60 characters at most, asks nothing back and holds no word of
+// refusal. GoAhead
+// needs a yes it knows; this needs the agent to have asked.
+func AnswersOffer(prompt, last string) bool {
+	ws := words(strings.ToLower(prompt))
+	if len(ws) == 0 || len(ws) > 8 || utf8.RuneCountInString(strings.TrimSpace(prompt)) > 60 || strings.ContainsAny(prompt, "?？") || !asksAtEnd(last) {
+		return false
+	}
+	for i, w := range ws {
+		if negation(ws, i) || refusals[w] || slices.ContainsFunc(refusalStems, func(r string) bool { return strings.HasPrefix(w, r) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// asksAtEnd reports whether a message puts a question in its last 400
+// bytes (an offer, a choice), where a reply answers it.
+func asksAtEnd(msg string) bool {
+	msg = strings.TrimSpace(msg)
+	if len(msg) > 400 {
+		msg = msg[len(msg)-400:]
+	}
+	return strings.ContainsAny(msg, "?？")
+}
+
+// refusals are words that say no or not yet, in the languages the
+// labelled sessions were in; refusalStems are their stems in languages
+// that write no spaces between words.
+var refusals = map[string]bool{"no": true, "nope": true, "nah": true, "not": true, "never": true, "stop": true, "wait": true, "cancel": true, "hold": true, "later": true, "instead": true, "keep": true, "skip": true, "leave": true, "nein": true, "nicht": true, "non": true, "pas": true, "nee": true, "nej": true, "nie": true, "não": true, "nao": true, "não.": true, "нет": true, "не": true, "không": true, "đừng": true, "chưa": true, "hayır": true}
+
+var refusalStems = []string{"いいえ", "いや", "だめ", "ダメ", "やめ", "待って", "아니", "아뇨", "안돼", "안 돼", "말고", "잠깐", "不", "别", "没", "否", "等"}
 
 // commonDir is the parent several paths share, "" for one path or none
 // shared.

@@ -94,6 +94,11 @@ func TestGoAhead(t *testing.T) {
 		{"do a pr instead", false},
 		{"오케이 업로드완료 분석시작", true},
 		{"实施", true},
+		// The verb with its polite ending is one word in Japanese and
+		// Korean (q-dotfiles-3aaea8a5 #48).
+		{"実施してください", true},
+		{"진행해주세요", true},
+		{"実施しないでください", false},
 		// Capitals count as the same word (ext-fluxmemisolate #69, #133).
 		{"Go ahead with this", true},
 		{"Sure go for phase 3", true},
@@ -105,6 +110,42 @@ func TestGoAhead(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswersOffer: a short reply to a question that ends the agent's
+// message answers it, in whatever language, unless it refuses or asks back.
+func TestAnswersOffer(t *testing.T) {
+	const asked = "The old memory folder is now empty.\n\nShall I delete it?"
+	for _, tc := range []struct {
+		prompt, last string
+		want         bool
+	}{
+		{"có", asked, true},
+		{"전부", asked, true},
+		{"a", "[A] delete new_folder (recommended)\n[B] keep it\nWhich one?", true},
+		{"実施してください", asked, true},
+		{"645866 is the password to this computer", "I need sudo for this. Can you give me the password?", true},
+		{"không", asked, false},
+		{"no, keep it", asked, false},
+		{"keep it", asked, false},
+		{"いいえ、残して", asked, false},
+		{"아니요", asked, false},
+		{"不要删除", asked, false},
+		{"why?", asked, false},
+		// Nothing was asked: a short prompt is no answer.
+		{"có", "The old memory folder is now empty.", false},
+		// A question long before the end is not what the reply answers.
+		{"có", "Shall I delete it?" + strings.Repeat(" Then I listed the files.", 20), false},
+		// Long text is no short reply, however few its spaces.
+		{strings.Repeat("删除所有的旧文件并且重新生成配置", 5), asked, false},
+		{"please also update the readme and the changelog files", asked, false},
+	} {
+		if got := AnswersOffer(tc.prompt, tc.last); got != tc.want {
+			t.Errorf("AnswersOffer(%q, …%q) = %v, want %v", tc.prompt, tail(tc.last, 30), got, tc.want)
+		}
+	}
+}
+
+func tail(s string, n int) string { return s[max(0, len(s)-n):] }
 
 // TestInstallInPlace: a path deleted and filled again in the same command
 // with the session's own copy (built in a temporary directory, or made by
@@ -129,6 +170,29 @@ func TestInstallInPlace(t *testing.T) {
 		got := idsOf(Check(Call{Tool: "Bash", Command: tc.command, ProjectDir: project, Written: tc.written}))
 		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
 			t.Errorf("%q: findings %s, want %q", tc.command, got, tc.want)
+		}
+	}
+}
+
+// TestAsksToDelete: a prompt or an offer that asks to delete, in the
+// languages the labelled sessions were in.
+func TestAsksToDelete(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"remove the old build folder", true},
+		{"cancella i file orfani", true},
+		{"xóa thư mục cũ", true},
+		{"상태: 완전히 비어있음\n액션: 삭제", true},
+		{"古い.npmディレクトリを削除", true},
+		{"删除旧文件", true},
+		{"rename the old build folder", false},
+		{"상태: 완전히 비어있음\n액션: README 추가", false},
+		{"armor the build", false},
+	} {
+		if got := AsksToDelete(tc.text); got != tc.want {
+			t.Errorf("AsksToDelete(%q) = %v, want %v", tc.text, got, tc.want)
 		}
 	}
 }
