@@ -2556,12 +2556,18 @@ func plainName(name string) bool {
 	return false
 }
 
-// plainURL tells a web address that carries no credentials: no user or
-// password before the host, no key, token, secret or signature in its
-// query ("FRONTEND_URL=https://app.example.com", ext-chatiainstall #124).
+// plainURL tells an address that carries no credentials: no password
+// before the host (a database's user alone is none), no key, token, secret
+// or signature in its query ("FRONTEND_URL=https://app.example.com",
+// ext-chatiainstall #124; "DATABASE_URL=postgresql://localhost/wc3", a
+// .env of that and a port, q-archdotfiles-fbd0a6f5 #12, false to both
+// judges of the second draw).
 func plainURL(v string) bool {
 	u, err := url.Parse(v)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return false
+	}
+	if _, hasPassword := u.User.Password(); hasPassword || u.User != nil && (u.Scheme == "http" || u.Scheme == "https") {
 		return false
 	}
 	q := strings.ToLower(u.RawQuery)

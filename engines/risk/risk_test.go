@@ -850,6 +850,12 @@ func TestSecretShown(t *testing.T) {
 		"SESSION_SECRET_PATH=abc\n":                                   true,
 		"AUTH_MODE=k8s\n":                                             true,
 		"DB_HOSTNAME=db\nDB_PASSWORD=hunter2\n":                       true,
+		// A database address with no password (q-archdotfiles-fbd0a6f5
+		// #12); with one, or a token as a web address's user, it shows.
+		"DATABASE_URL=postgresql://localhost/wc3\nPORT=3001\n": false,
+		"DATABASE_URL=postgres://app@db.internal:5432/app\n":   false,
+		"REDIS_URL=redis://:hunter2@cache:6379\n":              true,
+		"REPO_URL=https://ghp_abc123@github.com/o/r.git\n":     true,
 	} {
 		if got := SecretShown(out); got != want {
 			t.Errorf("SecretShown(%.40q) = %v, want %v", out, got, want)
