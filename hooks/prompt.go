@@ -53,6 +53,18 @@ func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, er
 	}
 	switch kind {
 	case promptIgnored:
+		if a != nil && promptCommand(prompt) {
+			// "/review 42", "/agent:auto": the person asked for what the
+			// command does; that is the task now, not the prompt before
+			// it (r-tui-… #105-#119, five reanchor blocks restating
+			// "why are u doing it alone" after /agent:auto, false to both
+			// judges of the third draw). A command line is no instruction
+			// in force.
+			s.setTask(a, prompt, p.PromptID, "prompt")
+			s.setAnchor(a)
+			s.rebaseDrift(a)
+			break
+		}
 		if s.w.Drift != nil && typedReply(prompt, p.Source) {
 			// "continue", "yes": the user saw the work and let it go on.
 			learnRecent(s.w.Drift)
@@ -279,4 +291,34 @@ func (s *session) promptSwitch(p *Payload) (resp Response, ok bool) {
 		text = fmt.Sprintf("djinn %s: %s %s for this session. Disabled now: %s.", verb, what, onOff, list)
 	}
 	return Response{Context: []string{text}, SystemMessage: text}, true
+}
+
+// localCommands are Claude Code's own slash commands that act on the CLI
+// (its settings, its view, the session) and ask the model for nothing.
+var localCommands = map[string]bool{
+	"add-dir": true, "agents": true, "bashes": true, "bug": true, "clear": true, "compact": true, "config": true,
+	"context": true, "cost": true, "doctor": true, "effort": true, "exit": true, "export": true, "fast": true,
+	"feedback": true, "help": true, "hooks": true, "ide": true, "install-github-app": true, "login": true,
+	"logout": true, "mcp": true, "memory": true, "model": true, "output-style": true, "permissions": true,
+	"plugin": true, "plugins": true, "privacy-settings": true, "quit": true, "release-notes": true, "resume": true,
+	"rewind": true, "sandbox": true, "status": true, "statusline": true, "tasks": true, "terminal-setup": true,
+	"theme": true, "todos": true, "upgrade": true, "usage": true, "vim": true,
+}
+
+// commandNameRe matches a slash command's name: a plugin's commands are
+// named plugin:command.
+var commandNameRe = lazyRegexp(`^/[A-Za-z][\w.-]*(?::[\w.-]+)*$`)
+
+// promptCommand tells a prompt that runs a slash command which asks the
+// model for work (a project's or a plugin's command, /review, /init), not
+// one of Claude Code's local commands, not Djinn's own, and not a prompt
+// that opens with a path ("/Users/x/app.log shows …").
+func promptCommand(prompt string) bool {
+	first, _, _ := strings.Cut(strings.TrimSpace(prompt), " ")
+	first, _, _ = strings.Cut(first, "\n")
+	if !commandNameRe().MatchString(first) {
+		return false
+	}
+	name := strings.ToLower(first[1:])
+	return !localCommands[name] && !strings.HasPrefix(name, "djinn:") && name != "djinn"
 }

@@ -456,3 +456,54 @@ func TestQueuedFollowUpIsTheTask(t *testing.T) {
 		})
 	}
 }
+
+// TestSlashCommandIsTheTask: a slash command that asks the model for work
+// ("/agent:auto finish the parser") is the current task from then on, and
+// no instruction in force; Claude Code's own commands (/model) and Djinn's
+// leave the task as it was.
+func TestSlashCommandIsTheTask(t *testing.T) {
+	for _, tc := range []struct {
+		prompt, want string
+	}{
+		{"/agent:auto finish the parser", "/agent:auto finish the parser"},
+		{"/review 42", "/review 42"},
+		{"/model opus", "add a token bucket rate limiter to the API"},
+		{"/djinn:status", "add a token bucket rate limiter to the API"},
+	} {
+		t.Run(tc.prompt, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("add a token bucket rate limiter to the API")
+			s.edit("limiter/bucket.go")
+			s.userPrompt(tc.prompt)
+			a := s.anchor()
+			if got := currentTask(a).Text; got != tc.want {
+				t.Errorf("current task %q, want %q", got, tc.want)
+			}
+			for _, in := range a.Instructions {
+				if strings.HasPrefix(in.Text, "/") {
+					t.Errorf("a command line among the instructions in force: %q", in.Text)
+				}
+			}
+		})
+	}
+}
+
+func TestPromptCommand(t *testing.T) {
+	for prompt, want := range map[string]bool{
+		"/agent:auto":                         true,
+		"/review 42":                          true,
+		"/init":                               true,
+		"/my-plugin:deploy staging":           true,
+		"/compact keep the parser":            false,
+		"/model":                              false,
+		"/djinn:reorient fix the parser":      false,
+		"/Users/x/app.log shows a crash":      false,
+		"/tmp/out.txt":                        false,
+		"fix /review":                         false,
+		"/review\nwith a second line of text": true,
+	} {
+		if got := promptCommand(prompt); got != want {
+			t.Errorf("promptCommand(%q) = %v, want %v", prompt, got, want)
+		}
+	}
+}
