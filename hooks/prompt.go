@@ -53,16 +53,7 @@ func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, er
 	}
 	switch kind {
 	case promptIgnored:
-		if a != nil && promptCommand(prompt) {
-			// "/review 42", "/agent:auto": the person asked for what the
-			// command does; that is the task now, not the prompt before
-			// it (r-tui-… #105-#119, five reanchor blocks restating
-			// "why are u doing it alone" after /agent:auto, false to both
-			// judges of the third draw). A command line is no instruction
-			// in force.
-			s.setTask(a, prompt, p.PromptID, "prompt")
-			s.setAnchor(a)
-			s.rebaseDrift(a)
+		if s.commandTask(a, prompt, p.PromptID) {
 			break
 		}
 		if s.w.Drift != nil && typedReply(prompt, p.Source) {
@@ -291,6 +282,22 @@ func (s *session) promptSwitch(p *Payload) (resp Response, ok bool) {
 		text = fmt.Sprintf("djinn %s: %s %s for this session. Disabled now: %s.", verb, what, onOff, list)
 	}
 	return Response{Context: []string{text}, SystemMessage: text}, true
+}
+
+// commandTask makes a slash command that asks the model for work ("/review
+// 42", "/agent:auto") the current task, and reports whether it did: the
+// person asked for what the command does, not for the prompt before it
+// (r-tui-431f08e5 #105-#119, five reanchor blocks restating "why are u
+// doing it alone" after /agent:auto, false to both judges of the third
+// draw). A command line is no instruction in force.
+func (s *session) commandTask(a *state.Anchor, prompt, promptID string) bool {
+	if a == nil || !promptCommand(prompt) {
+		return false
+	}
+	s.setTask(a, prompt, promptID, "prompt")
+	s.setAnchor(a)
+	s.rebaseDrift(a)
+	return true
 }
 
 // localCommands are Claude Code's own slash commands that act on the CLI
