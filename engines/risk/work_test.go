@@ -196,3 +196,33 @@ func TestAsksToDelete(t *testing.T) {
 		}
 	}
 }
+
+// TestSudoInputCovers: the password a command echoes into sudo -S covers
+// the step where the person typed it themselves; a variable, a short one,
+// or one the person never typed does not.
+func TestSudoInputCovers(t *testing.T) {
+	for _, tc := range []struct {
+		command, prompt string
+		want            bool
+	}{
+		{`echo "645866" | sudo -S systemctl restart docker`, "645866 is the password to this computer", true},
+		{`printf '%s\n' 'hunter22' | sudo -S apt install jq`, "use hunter22 for sudo", true},
+		{`echo 'hunter22\n' | sudo -S ls /root`, "the password is hunter22", true},
+		{`echo "645866" | sudo -S systemctl restart docker`, "restart docker please", false},
+		{`echo "$PW" | sudo -S ls /root`, "my password is in $PW", false},
+		{`echo "7" | sudo -S ls /root`, "7 days ago it worked", false},
+	} {
+		var f Finding
+		for _, x := range Check(Call{Tool: "Bash", Command: tc.command}) {
+			if x.Entry == SecretSudo {
+				f = x
+			}
+		}
+		if f.Entry == nil {
+			t.Fatalf("%q: no secret-sudo finding", tc.command)
+		}
+		if got := Covered(f, []Instruction{{Text: tc.prompt}}); got != tc.want {
+			t.Errorf("%q after %q: covered %v, want %v", tc.command, tc.prompt, got, tc.want)
+		}
+	}
+}
