@@ -104,6 +104,28 @@ func TestUsageContextAndText(t *testing.T) {
 	}
 }
 
+// TestUsageCountedOnce: a usage whose input_tokens already hold the cached
+// part (a proxy's, with no cache_creation_input_tokens) counts the context
+// once; the Messages API's, which always gives cache creation, adds the
+// cache read to the input as before.
+func TestUsageCountedOnce(t *testing.T) {
+	for line, want := range map[string]int64{
+		`{"type":"assistant","message":{"model":"claude-sonnet-4","usage":{"input_tokens":64185,"cache_read_input_tokens":63853,"output_tokens":255}}}`:                 64185,
+		`{"type":"assistant","message":{"model":"claude-sonnet-4","usage":{"input_tokens":64185,"cache_read_input_tokens":63853,"cache_creation_input_tokens":null}}}`:  64185,
+		`{"type":"assistant","message":{"model":"claude-sonnet-4-5","usage":{"input_tokens":3,"cache_read_input_tokens":63853,"cache_creation_input_tokens":0}}}`:       63856,
+		`{"type":"assistant","message":{"model":"claude-sonnet-4-5","usage":{"input_tokens":70000,"cache_read_input_tokens":63853,"cache_creation_input_tokens":120}}}`: 133973,
+		`{"type":"assistant","message":{"model":"claude-sonnet-4","usage":{"input_tokens":4631,"cache_read_input_tokens":7103}}}`:                                       11734,
+	} {
+		e, err := Decode([]byte(line))
+		if err != nil || e.Message == nil || e.Message.Usage == nil {
+			t.Fatalf("Decode(%s): %+v, %v", line, e, err)
+		}
+		if got := e.Message.Usage.Context(); got != want {
+			t.Errorf("Context of %s = %d, want %d", line, got, want)
+		}
+	}
+}
+
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"type":"assistant","message":{"id":"m","model":"x","content":[{"type":"text","text":"t"}],"usage":{"input_tokens":1}}}`))
 	f.Add([]byte(`{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"x"}]}]},"toolUseResult":"s"}`))
