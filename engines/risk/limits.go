@@ -322,6 +322,35 @@ func target(ws []string) string {
 	return ""
 }
 
+// outputPrefixes begin the lines programs print about a failure.
+var outputPrefixes = []string{"error:", "fatal:", "panic:", "exception:", "traceback (most recent call last)", "npm err!"}
+
+// programOutput tells a line a program printed, pasted into a prompt: an
+// error or warning line ("Error: EROFS: read-only file system, open …",
+// read as an analysis-only limit: s-claudenotiferandbot-16589051 #109), a
+// line of Claude Code's own tool output (⎿), or a log record of key=value
+// fields ("⎿ traefik… time=… level=info msg=…", restated as an instruction
+// in force: s-zfull-95ceee64 #263; both false to both judges of the fourth
+// draw).
+func programOutput(line string) bool {
+	t := strings.ToLower(strings.TrimSpace(line))
+	if strings.Contains(t, "⎿") {
+		return true
+	}
+	for _, p := range outputPrefixes {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	n := 0
+	for _, f := range []string{"level=", "msg=", "time=", "ts=", "caller="} {
+		if strings.Contains(t, f) {
+			n++
+		}
+	}
+	return n >= 2
+}
+
 // ParseLimits returns the limits a text sets: prohibitions ("don't
 // commit", "never touch config.yaml", "no installs"), analysis-only
 // requests ("just analyse, don't do anything yet", "let's pause on it"),
@@ -342,7 +371,7 @@ func ParseLimits(text string) []Limit {
 		if strings.HasSuffix(s[0], "?") {
 			continue
 		}
-		if strings.ContainsRune(s[0], '\x1b') {
+		if strings.ContainsRune(s[0], '\x1b') || programOutput(s[0]) {
 			// A line with terminal colour codes is output the user pasted
 			// ("\x1b[1;33mTo scan without committing:"), not their words.
 			continue

@@ -30,6 +30,12 @@ func TestParseLimits(t *testing.T) {
 		{"Commit blocked:\n\x1b[1;33mTo scan without committing:\x1b[0m\n  gitleaks detect", ""},
 		{"please fix this\n\x1b[31mError\x1b[0m\nand don't push yet", "push"},
 		{"Only analyze the logs for now.", "change"},
+		// A program's error line and a log record, pasted, are not the
+		// user's words (the fourth draw: s-claudenotiferandbot-16589051
+		// #109, s-zfull-95ceee64 #263); the user's own words around them are.
+		{"Error: EROFS: read-only file system, open '/home/bot/.claude/plugins/config.json'", ""},
+		{"⎿ traefik.1@manager1 | time=\"2025-09-20T22:04:05Z\" level=info msg=\"Configuration loaded\" don't restart", ""},
+		{"the bot keeps failing:\nError: EROFS: read-only file system\nonly look at the logs for now", "change"},
 		// Pointing at a screenshot is no analysis-only request
 		// (ext-tripolar #191); looking at the logs only is.
 		{"great now is working well just look the @image.png the streaming answer is not using all the space", ""},
