@@ -1568,7 +1568,7 @@ func NamedValues(text string) []Limit {
 		return nil
 	}
 	for i, s := range ss {
-		if strings.HasSuffix(s[0], "?") || strings.ContainsRune(s[0], '\x1b') || logLine().MatchString(s[0]) || code[i] {
+		if strings.HasSuffix(s[0], "?") || strings.ContainsRune(s[0], '\x1b') || logLine().MatchString(s[0]) || programOutput(s[0]) || code[i] {
 			continue
 		}
 		for _, m := range quoted().FindAllStringSubmatchIndex(s[0], 8) {

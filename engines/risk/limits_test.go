@@ -282,6 +282,9 @@ func TestBreaks(t *testing.T) {
 func TestNamedValues(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
 		{`err wait.... "gemini-2.5-flash-preview-05-20:free"`, "keep:gemini-2.5-flash-preview-05-20:free"},
+		// A log record pasted into the prompt holds no value the user
+		// chose (s-zfull-95ceee64 #263, the fourth draw).
+		{`⎿ traefik_traefik.1.ciodo2abemk1@manager1 | time="2025-09-20T22:04:05Z" level=info msg="Configuration loaded from flags."`, ""},
 		{"use the image `node:20.11-alpine` for the build", "keep:node:20.11-alpine"},
 		{`set the model to "claude-sonnet-4-5" and "gpt-4o-mini" as the fallback`, "keep:claude-sonnet-4-5 keep:gpt-4o-mini"},
 		{`should it be "gemini-2.5-pro"?`, ""},
