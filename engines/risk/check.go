@@ -1,6 +1,7 @@
 package risk
 
 import (
+	"cmp"
 	"net/url"
 	"path"
 	"regexp"
@@ -72,28 +73,30 @@ type Call struct {
 
 // Parsed is a shell command read into its simple commands, once.
 type Parsed struct {
-	cmds  []cmd
-	pipes int
+	cmds []cmd
+	// sudoIn is what each pipeline that feeds echo or printf into sudo -S
+	// echoes (sudoInput), one entry a pipeline.
+	sudoIn []string
 }
 
 // WithParse returns c with its command parsed, so that Check, Broken,
 // Creates and Stashes, given the call, read one parse.
 func (c Call) WithParse() Call {
 	if c.Parsed == nil && c.Command != "" && len(c.Command) <= maxCommand {
-		cmds, pipes := parseCommand(c.Command, 0)
-		c.Parsed = &Parsed{cmds: cmds, pipes: pipes}
+		cmds, sudoIn := parseCommand(c.Command, 0)
+		c.Parsed = &Parsed{cmds: cmds, sudoIn: sudoIn}
 	}
 	return c
 }
 
 // commands is the call's command parsed: Parsed when set, else a parse
 // made now; nil for no command or one over maxCommand.
-func (c Call) commands() ([]cmd, int) {
+func (c Call) commands() ([]cmd, []string) {
 	if c.Command == "" || len(c.Command) > maxCommand {
-		return nil, 0
+		return nil, nil
 	}
 	if c.Parsed != nil {
-		return c.Parsed.cmds, c.Parsed.pipes
+		return c.Parsed.cmds, c.Parsed.sudoIn
 	}
 	return parseCommand(c.Command, 0)
 }
@@ -292,17 +295,21 @@ type cmd struct {
 }
 
 func checkCommand(c Call) []Finding {
-	cmds, pipes := c.commands()
-	if len(cmds) == 0 && pipes == 0 {
+	cmds, sudoIn := c.commands()
+	if len(cmds) == 0 && len(sudoIn) == 0 {
 		return nil
 	}
 	var out []Finding
-	if pipes > 0 {
+	if len(sudoIn) > 0 {
 		// The password itself covers the step where the person typed it
 		// for this ("645866 is the password to this computer", then echo
 		// 645866 | sudo -S: q-claudeskills-c644e667 #11, false to both
 		// judges of the second draw).
-		out = append(out, Finding{Entry: SecretSudo, Target: "sudo -S", Cover: sudoInput(c.Command)})
+		f := Finding{Entry: SecretSudo, Target: "sudo -S"}
+		for _, in := range sudoIn {
+			f.Cover = cmp.Or(f.Cover, in)
+		}
+		out = append(out, f)
 	}
 	installed := ownInstalls(c, cmds)
 	home := homeOf(c.ProjectDir)
@@ -486,12 +493,13 @@ func inDirs(cmds []cmd, dir string, fn func(name string, x cmd)) {
 }
 
 // parseCommand parses a command line into its simple commands, in source
-// order, descending into sh -c / bash -c strings (to depth 2); pipes
-// counts the pipelines that feed echo or printf into sudo -S.
-func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
+// order, descending into sh -c / bash -c strings (to depth 2); sudoIn
+// holds, for each pipeline that feeds echo or printf into sudo -S, what it
+// echoes (sudoInput).
+func parseCommand(src string, depth int) (cmds []cmd, sudoIn []string) {
 	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
 	if err != nil {
-		return nil, 0
+		return nil, nil
 	}
 	guarded, piped := map[*syntax.Stmt]bool{}, map[*syntax.Stmt]bool{}
 	// vars are the literal values the script assigns before it uses them
@@ -501,7 +509,7 @@ func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
 		switch x := n.(type) {
 		case *syntax.BinaryCmd:
 			if (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && sudoS(x.Y) && echoes(x.X) {
-				pipes++
+				sudoIn = append(sudoIn, sudoInput(x.X))
 			}
 			if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
 				piped[x.Y] = true
@@ -539,7 +547,7 @@ func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
 			if depth < 2 && len(c.args) >= 3 && isShell(c.args[0]) && c.args[1] == "-c" {
 				in, p := parseCommand(c.args[2], depth+1)
 				cmds = append(cmds, in...)
-				pipes += p
+				sudoIn = append(sudoIn, p...)
 				return true
 			}
 			if depth < 2 && len(c.args) > 1 && isPowerShell(c.args[0]) {
@@ -555,7 +563,7 @@ func parseCommand(src string, depth int) (cmds []cmd, pipes int) {
 		}
 		return true
 	})
-	return cmds, pipes
+	return cmds, sudoIn
 }
 
 // substituted is the simple commands inside a command's arguments'
@@ -826,30 +834,16 @@ func sudoS(st *syntax.Stmt) bool {
 	return false
 }
 
-// sudoInput is the literal a command echoes into sudo -S, "" for none, a
-// variable, or one under four characters (too short to tell from other
-// text a prompt holds).
-func sudoInput(src string) string {
-	f, err := syntax.NewParser().Parse(strings.NewReader(src), "")
-	if err != nil {
+// sudoInput is the literal an echo or printf statement prints (its last
+// word), "" for a variable or one under four characters (too short to tell
+// from other text a prompt holds).
+func sudoInput(st *syntax.Stmt) string {
+	ce := st.Cmd.(*syntax.CallExpr) // echoes(st) holds
+	v, ok := shellword.Text(ce.Args[len(ce.Args)-1], false)
+	if v = strings.TrimSuffix(v, `\n`); !ok || utf8.RuneCountInString(v) < 4 {
 		return ""
 	}
-	var lit string
-	syntax.Walk(f, func(n syntax.Node) bool {
-		x, ok := n.(*syntax.BinaryCmd)
-		if !ok || lit != "" || (x.Op != syntax.Pipe && x.Op != syntax.PipeAll) || !sudoS(x.Y) || !echoes(x.X) {
-			return lit == ""
-		}
-		ce := x.X.Cmd.(*syntax.CallExpr)
-		// The last word, when it is plain text (a variable tells nothing).
-		if v, ok := shellword.Text(ce.Args[len(ce.Args)-1], false); ok {
-			if v = strings.TrimSuffix(v, `\n`); utf8.RuneCountInString(v) >= 4 {
-				lit = v
-			}
-		}
-		return false
-	})
-	return lit
+	return v
 }
 
 // echoes reports whether a statement prints a literal or a variable
