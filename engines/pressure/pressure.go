@@ -2,8 +2,8 @@
 // context's size in tokens at each reading, it says when a tier (a share of
 // the context window) is crossed going up, announcing each tier once and
 // re-arming it once the context falls RearmDrop below it, or after a
-// compaction that made room. It is pure: no I/O, no clock; the hook reads the meter from
-// the transcript and keeps State in window.json.
+// compaction that made room. It is pure: no I/O, no clock; the hook reads
+// the meter from the transcript and keeps State in window.json.
 package pressure
 
 // DefaultLimit is the standard context window in tokens.
