@@ -108,6 +108,28 @@ func (s *sim) loopSays(kind string, fires bool, third int, wants ...string) {
 	}
 }
 
+// loopCase is one case of a loop test: the calls a session makes after
+// its first prompt, and whether they make the loop.
+type loopCase struct {
+	name  string
+	fires bool
+	run   func(s *sim)
+}
+
+// checkLoops runs each case in a new session that opens with prompt, and
+// checks its advisories of kind with loopSays (third, wants).
+func checkLoops(t *testing.T, prompt, kind string, third int, wants []string, cases []loopCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt(prompt)
+			tc.run(s)
+			s.loopSays(kind, tc.fires, third, wants...)
+		})
+	}
+}
+
 // TestRerunLoop: one test script run again and again with nothing written
 // between, each time through another filter, is a tool-loop at the third
 // run (ext-paymentkit #75-#77, a tool-loop to both judges of the

@@ -24,11 +24,9 @@ func TestSameOutputLoop(t *testing.T) {
 	bash := func(s *sim, command, out string) {
 		s.tool("Bash", jsonStr(map[string]any{"command": command}), bashOut(out))
 	}
-	for _, tc := range []struct {
-		name  string
-		fires bool
-		run   func(s *sim)
-	}{
+	checkLoops(t, "Create a desktop shortcut for the CLI with its icon", "tool-loop", 4, []string{
+		"[djinn:tool-loop] 3 different Bash commands printed exactly the same output", "Microsoft Windows [Version 10.0.26200.7462]", "calls #1, #2 and #4",
+	}, []loopCase{
 		{"cmd /c prints its banner whatever it is asked", true, func(s *sim) {
 			bash(s, `cmd /c "dir /s /b "%APPDATA%\npm\*.ico" 2>nul"`, cmdBanner)
 			bash(s, `cmd /c "dir /s /b "%APPDATA%\npm\*.png" 2>nul"`, cmdBanner)
@@ -62,15 +60,7 @@ func TestSameOutputLoop(t *testing.T) {
 				bash(s, c, "line one of the notes\nline two of the notes\nline three")
 			}
 		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s := newSim(t)
-			s.userPrompt("Create a desktop shortcut for the CLI with its icon")
-			tc.run(s)
-			s.loopSays("tool-loop", tc.fires, 4,
-				"[djinn:tool-loop] 3 different Bash commands printed exactly the same output", "Microsoft Windows [Version 10.0.26200.7462]", "calls #1, #2 and #4")
-		})
-	}
+	})
 }
 
 // TestNoMatchLoop: a check that keeps finding nothing (grep exits 1 and
@@ -89,11 +79,9 @@ func TestNoMatchLoop(t *testing.T) {
 	restart := func(s *sim, how string) {
 		s.tool("Bash", jsonStr(map[string]any{"command": "ssh root@10.0.0.1 '" + how + "'"}), bashOut(""))
 	}
-	for _, tc := range []struct {
-		name  string
-		fires bool
-		run   func(s *sim)
-	}{
+	checkLoops(t, "Blocky stopped answering on 5335 after the query log change; find out why", "fail-loop", 5, []string{
+		"[djinn:fail-loop] 3 checks found nothing", `"grep finds no 5335"`, "calls #1, #3 and #5",
+	}, []loopCase{
 		{"the port never comes back between restarts", true, func(s *sim) {
 			check(s, "ssh root@10.0.0.1 'netstat -tuln | grep 5335'", false)
 			restart(s, "/etc/init.d/blocky restart")
@@ -118,15 +106,7 @@ func TestNoMatchLoop(t *testing.T) {
 				check(s, "grep -v TODO "+f, false)
 			}
 		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s := newSim(t)
-			s.userPrompt("Blocky stopped answering on 5335 after the query log change; find out why")
-			tc.run(s)
-			s.loopSays("fail-loop", tc.fires, 5,
-				"[djinn:fail-loop] 3 checks found nothing", `"grep finds no 5335"`, "calls #1, #3 and #5")
-		})
-	}
+	})
 }
 
 // TestKilledByTimeoutLoop: a server run in the foreground is killed by the

@@ -573,11 +573,9 @@ func TestWebFetchPageTooLong(t *testing.T) {
 	fetch := func(s *sim, url, result string) {
 		s.tool("WebFetch", jsonStr(map[string]any{"url": url, "prompt": "List the webhook event types"}), map[string]any{"bytes": 912345, "code": 200, "codeText": "OK", "result": result, "durationMs": 2100, "url": url})
 	}
-	for _, tc := range []struct {
-		name  string
-		fires bool
-		run   func(s *sim)
-	}{
+	checkLoops(t, "research Linear's webhooks", "fail-loop", 3, []string{
+		"the page is too long for WebFetch", "https://linear.app/developers/sdk", "fetch a narrower page",
+	}, []loopCase{
 		{"two pages too long, two rounds", true, func(s *sim) {
 			s.assistant("fetching the docs", 20_000)
 			fetch(s, "https://linear.app/developers/webhooks", "Prompt is too long")
@@ -590,15 +588,7 @@ func TestWebFetchPageTooLong(t *testing.T) {
 			s.assistant("another page", 21_000)
 			fetch(s, "https://linear.app/docs/webhooks", "Linear sends webhooks for Issue, Comment and Project events.")
 		}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s := newSim(t)
-			s.userPrompt("research Linear's webhooks")
-			tc.run(s)
-			s.loopSays("fail-loop", tc.fires, 3,
-				"the page is too long for WebFetch", "https://linear.app/developers/sdk", "fetch a narrower page")
-		})
-	}
+	})
 }
 
 // TestWebFetchGuessedPages: three pages of one site that are not there
