@@ -100,25 +100,6 @@ func TestFailureKey(t *testing.T) {
 	}
 }
 
-func TestSameFailureKeyPaths(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		want bool
-	}{
-		{"permission denied /home/u/w/a.yml", "permission denied ./w/a.yml", true},
-		{"permission denied ./w/a.yml", "permission denied w/a.yml", true},
-		{"no such file /p/src/x.ts", "no such file src/x.ts", true},
-		{"permission denied /home/u/w/a.yml", "permission denied a.yml", false}, // a bare name is too loose
-		{"permission denied /home/u/w/a.yml", "permission denied ./v/a.yml", false},
-		{"permission denied /home/u/w/a.yml", "no such file /home/u/w/a.yml", false},
-		{"permission denied /home/u/xw/a.yml", "permission denied w/a.yml", false},
-	} {
-		if got := sameFailureKey(tc.a, tc.b); got != tc.want {
-			t.Errorf("sameFailureKey(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
-		}
-	}
-}
-
 func TestOutputFailureKey(t *testing.T) {
 	for _, tc := range []struct{ cmd, out, want string }{
 		{"node -e 'x'", "fail password authentication failed for user \"app\"", "authentication failed for user \"app\""},

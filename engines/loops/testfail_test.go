@@ -53,6 +53,14 @@ func TestSameFailureKey(t *testing.T) {
 		{"test failed \"t\"\x1fgot 4", "test failed \"t\"\x1fgot 5", false},
 		{"test failed \"t\"", "test failed \"u\"", false},
 		{"missing x\x1fa", "missing x", false},
+		// A path key matches the same path spelled from another directory.
+		{"permission denied /home/u/w/a.yml", "permission denied ./w/a.yml", true},
+		{"permission denied ./w/a.yml", "permission denied w/a.yml", true},
+		{"no such file /p/src/x.ts", "no such file src/x.ts", true},
+		{"permission denied /home/u/w/a.yml", "permission denied a.yml", false}, // a bare name is too loose
+		{"permission denied /home/u/w/a.yml", "permission denied ./v/a.yml", false},
+		{"permission denied /home/u/w/a.yml", "no such file /home/u/w/a.yml", false},
+		{"permission denied /home/u/xw/a.yml", "permission denied w/a.yml", false},
 	} {
 		if got := sameFailureKey(tc.a, tc.b); got != tc.want {
 			t.Errorf("sameFailureKey(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
