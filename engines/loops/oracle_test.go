@@ -650,23 +650,12 @@ func oracleEmptyLooks(h []Event) (Finding, bool) {
 	if last.Look == "" || !last.Empty || !oSucceeded(last) {
 		return Finding{}, false
 	}
-	from := 0
-	for i := range n {
-		e := h[i]
-		look := e.Look == last.Look
+	look := func(e Event) bool { return e.Look == last.Look }
+	in := oSince(h, func(e Event) bool {
 		writes := oSucceeded(e) && (oracleWrites[e.Tool] && e.Target == last.Look || oracleShells[e.Tool] && (e.Wrote == last.Look || e.Edits))
-		if e.Prompt != last.Prompt || look && (!e.Empty || !oSucceeded(e)) || !look && writes {
-			from = i + 1
-		}
-	}
-	var in []int
-	for i := from; i < n; i++ {
-		if h[i].Look == last.Look {
-			in = append(in, i)
-		}
-	}
-	r := oRounds(h, in)
-	if len(r) != 3 || r[2] != n-1 {
+		return e.Prompt != last.Prompt || look(e) && (!e.Empty || !oSucceeded(e)) || !look(e) && writes
+	}, look)
+	if !oThreeRounds(h, in) {
 		return Finding{}, false
 	}
 	f := Finding{Tool: last.Tool, Target: last.Look, Count: len(in), Cycle: 1, Empty: true, Looked: true}
@@ -681,22 +670,36 @@ func oracleEmptyLooks(h []Event) (Finding, bool) {
 // after the last boundary: a call in another prompt, a failed run of the
 // script, or any other call that edits or hands work to a subagent.
 func oRunsSinceBoundary(h []Event) []int {
-	n := len(h)
-	last := h[n-1]
+	last := h[len(h)-1]
+	run := func(e Event) bool { return e.Run == last.Run }
+	return oSince(h, func(e Event) bool {
+		return e.Prompt != last.Prompt || run(e) && !oSucceeded(e) || !run(e) && (oEdit(e) || e.Tool == "Task" || e.Tool == "Agent")
+	}, run)
+}
+
+// oSince lists, oldest first, the calls of h after the last boundary (the
+// newest call for which boundary holds) for which member holds.
+func oSince(h []Event, boundary, member func(Event) bool) []int {
 	from := 0
-	for i := range n {
-		run := h[i].Run == last.Run
-		if h[i].Prompt != last.Prompt || run && !oSucceeded(h[i]) || !run && (oEdit(h[i]) || h[i].Tool == "Task" || h[i].Tool == "Agent") {
+	for i, e := range h {
+		if boundary(e) {
 			from = i + 1
 		}
 	}
 	var in []int
-	for i := from; i < n; i++ {
-		if h[i].Run == last.Run {
+	for i := from; i < len(h); i++ {
+		if member(h[i]) {
 			in = append(in, i)
 		}
 	}
 	return in
+}
+
+// oThreeRounds: the calls in of h fall into exactly three rounds, the
+// newest call of h opening the third.
+func oThreeRounds(h []Event, in []int) bool {
+	r := oRounds(h, in)
+	return len(r) == 3 && r[2] == len(h)-1
 }
 
 // oracleRerun: the newest call is a successful run of a script; its runs
@@ -709,8 +712,7 @@ func oracleRerun(h []Event) (Finding, bool) {
 		return Finding{}, false
 	}
 	in := oRunsSinceBoundary(h)
-	r := oRounds(h, in)
-	if len(r) != 3 || r[2] != n-1 {
+	if !oThreeRounds(h, in) {
 		return Finding{}, false
 	}
 	f := Finding{Tool: last.Tool, Target: last.Run, Count: len(in), Cycle: 1, Rerun: true}
@@ -739,8 +741,7 @@ func oracleSameOutput(h []Event) (Finding, bool) {
 		return Finding{}, false
 	}
 	in := oPrintedSinceEdit(h)
-	r := oRounds(h, in)
-	if len(r) != 3 || r[2] != n-1 {
+	if !oThreeRounds(h, in) {
 		return Finding{}, false
 	}
 	f := Finding{Tool: last.Tool, Target: last.Target, Count: len(in), Cycle: 1, SameOutput: true}
@@ -1346,18 +1347,6 @@ func oPrintedRounds(h []Event, k int) bool {
 // oPrintedSinceEdit lists the successful calls after the last edit that
 // printed what the newest call printed.
 func oPrintedSinceEdit(h []Event) []int {
-	n := len(h)
-	from := 0
-	for i := range n {
-		if oEdit(h[i]) {
-			from = i + 1
-		}
-	}
-	var in []int
-	for i := from; i < n; i++ {
-		if h[i].Printed == h[n-1].Printed && oSucceeded(h[i]) {
-			in = append(in, i)
-		}
-	}
-	return in
+	last := h[len(h)-1]
+	return oSince(h, oEdit, func(e Event) bool { return e.Printed == last.Printed && oSucceeded(e) })
 }
