@@ -157,17 +157,26 @@ func TestRerunLoop(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)
 			s.userPrompt("fix every failing test in the coverage run")
-			for i, c := range runs {
-				if i > 0 {
-					tc.between(s, i)
-				}
-				s.tool("Bash", jsonStr(map[string]any{"command": c}), bashOut(fmt.Sprintf("Tests: 389 passed, 389 total\nTime: %d.%ds\n", 40+i, i)))
-			}
+			s.bashBetween(runs, tc.between, func(i int) string {
+				return fmt.Sprintf("Tests: 389 passed, 389 total\nTime: %d.%ds\n", 40+i, i)
+			})
 			said, ok := s.loopWithin("tool-loop", tc.fires, 3)
 			if ok && !strings.Contains(said, "pnpm run coverage") {
 				t.Errorf("advisory does not name the run: %q", said)
 			}
 		})
+	}
+}
+
+// bashBetween runs commands[i] as a Bash call that prints printed(i),
+// with between(s, i) before each call but the first.
+func (s *sim) bashBetween(commands []string, between func(s *sim, i int), printed func(i int) string) {
+	s.t.Helper()
+	for i, c := range commands {
+		if i > 0 {
+			between(s, i)
+		}
+		s.tool("Bash", jsonStr(map[string]any{"command": c}), bashOut(printed(i)))
 	}
 }
 
@@ -241,12 +250,7 @@ func TestEmptyLookLoop(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)
 			s.userPrompt("run P1 on all six subjects and report the scores")
-			for i, c := range looks {
-				if i > 0 {
-					tc.between(s, i)
-				}
-				s.tool("Bash", jsonStr(map[string]any{"command": c}), bashOut(tc.printed(i)))
-			}
+			s.bashBetween(looks, tc.between, tc.printed)
 			said, ok := s.loopWithin("tool-loop", tc.fires, 5)
 			if ok && (!strings.Contains(said, "empty each time") || !strings.Contains(said, "a pipe to tail or head holds all output")) {
 				t.Errorf("advisory does not say the file stays empty and why: %q", said)
