@@ -111,11 +111,7 @@ func status(t *testing.T, w *state.Window, a *state.Anchor) string {
 // never mid-word; counts have their plurals; and none of the engines'
 // jargon is shown.
 func TestStatusReadsAsPlainWords(t *testing.T) {
-	st, dir := newSession(t)
 	a := anchor("Add dark mode")
-	if err := st.Save(filepath.Join(dir, "anchor.json"), state.KindAnchor, &a); err != nil {
-		t.Fatal(err)
-	}
 	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	w := state.NewWindow("s-1", now)
 	w.ToolCalls = 1
@@ -125,14 +121,7 @@ func TestStatusReadsAsPlainWords(t *testing.T) {
 		Vocab: []string{"dark"}, Files: []string{}, Recent: []state.CallSignal{}, Obs: []string{},
 		Reservoir: &state.Samples{K: 8, NSeen: 1, Items: []state.Sample{{Seq: 1, Score: 0.9, Tool: "Read"}}},
 		Verdict:   &state.Verdict{Kind: "insufficient_data", Score: 0.9, Threshold: 0.7, ThresholdSource: "fallback", N: 1}}
-	if err := st.Save(filepath.Join(dir, "window.json"), state.KindWindow, &w); err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := report.Status(&out, st, "s-1", settings.Default().Drift); err != nil {
-		t.Fatal(err)
-	}
-	got := out.String()
+	got := status(t, &w, &a)
 	for _, want := range []string{", 1 tool call\n", "1 word and 0 files", "internationalization…\n", "on the goal? too early to say\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("status lacks %q:\n%s", want, got)
