@@ -1,8 +1,6 @@
 package settings
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -24,13 +22,7 @@ func TestDidYouMean(t *testing.T) {
 		{environ: []string{"CLAUDE_PLUGIN_OPTION_NOTFY=off"}, want: "CLAUDE_PLUGIN_OPTION_NOTFY: unknown setting (did you mean CLAUDE_PLUGIN_OPTION_NOTIFY?); ignored"},
 		{environ: []string{"DJINN_WHATEVER_THING=1"}, want: "DJINN_WHATEVER_THING: unknown setting; ignored"},
 	} {
-		root := t.TempDir()
-		if tc.config != "" {
-			if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(tc.config), 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}
-		_, problems := Load(root, nil, tc.environ)
+		_, problems := Load(configRoot(t, tc.config), nil, tc.environ)
 		if len(problems) != 1 || !strings.Contains(problems[0], tc.want) {
 			t.Errorf("%s %v: problems %q, want one with %q", tc.config, tc.environ, problems, tc.want)
 		}
@@ -46,11 +38,7 @@ func TestSyntaxPosition(t *testing.T) {
 		{"{\n \"é\": 1 x}", "invalid JSON at line 2, column 9: invalid character 'x'"},
 		{"{\"loops\":", "invalid JSON at line 1, column 10: unexpected end of the file"},
 	} {
-		root := t.TempDir()
-		if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(tc.config), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		_, problems := Load(root, nil, nil)
+		_, problems := Load(configRoot(t, tc.config), nil, nil)
 		if len(problems) != 1 || !strings.Contains(problems[0], tc.want) {
 			t.Errorf("%q: problems %q, want one with %q", tc.config, problems, tc.want)
 		}

@@ -146,6 +146,19 @@ func TestSettingLimitsMatchSchema(t *testing.T) {
 	}
 }
 
+// configRoot returns a new state root whose config.json holds config, or
+// one with no config.json when config is "".
+func configRoot(t *testing.T, config string) string {
+	t.Helper()
+	root := t.TempDir()
+	if config != "" {
+		if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(config), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
 func TestLoad(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -185,12 +198,7 @@ func TestLoad(t *testing.T) {
 		{name: "all off", environ: []string{"DJINN_ENABLED=false"}, check: func(s Settings) bool { return !s.Enabled }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root := t.TempDir()
-			if tc.config != "" {
-				if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(tc.config), 0o600); err != nil {
-					t.Fatal(err)
-				}
-			}
+			root := configRoot(t, tc.config)
 			s, problems := Load(root, nil, tc.environ)
 			if !tc.check(s) {
 				t.Errorf("settings not as expected: %+v", s)
@@ -226,10 +234,7 @@ func TestNotASettingDisjoint(t *testing.T) {
 
 // TestConfigBOM: a config.json saved with a UTF-8 byte order mark applies.
 func TestConfigBOM(t *testing.T) {
-	root := t.TempDir()
-	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte("\xef\xbb\xbf{\"lock_wait_ms\": 1234}\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	root := configRoot(t, "\xef\xbb\xbf{\"lock_wait_ms\": 1234}\n")
 	s, problems := Load(root, nil, nil)
 	if len(problems) > 0 || s.LockWaitMS != 1234 {
 		t.Errorf("lock_wait_ms %d, problems %v", s.LockWaitMS, problems)
@@ -301,13 +306,7 @@ func TestHostileValuesEverySource(t *testing.T) {
 		}
 		for _, src := range sources {
 			t.Run(tc.key+"="+tc.env+"/"+src.name, func(t *testing.T) {
-				root := t.TempDir()
-				if src.config != "" {
-					if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(src.config), 0o600); err != nil {
-						t.Fatal(err)
-					}
-				}
-				s, problems := Load(root, nil, src.environ)
+				s, problems := Load(configRoot(t, src.config), nil, src.environ)
 				if diff := cmp.Diff(Default(), s); diff != "" {
 					t.Errorf("a refused value changed the settings (-default +got):\n%s", diff)
 				}
@@ -340,10 +339,7 @@ func TestModes(t *testing.T) {
 			t.Errorf("default mode of %s = %s, want %s", kind, got, m)
 		}
 	}
-	root := t.TempDir()
-	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"advisories":{"drift":"advise","pressure":"off","edit_revert":"advise"}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	root := configRoot(t, `{"advisories":{"drift":"advise","pressure":"off","edit_revert":"advise"}}`)
 	s, problems := Load(root, nil, []string{"CLAUDE_PLUGIN_OPTION_ADVISORIES_FAIL_LOOP=advise", "DJINN_ADVISORIES_EDIT_REVERT= off "})
 	if len(problems) > 0 {
 		t.Fatalf("problems: %q", problems)
@@ -368,10 +364,7 @@ func TestModes(t *testing.T) {
 // TestRefusedKeepsLowerSource: a refused value keeps the value of the
 // source below it, and the message says so.
 func TestRefusedKeepsLowerSource(t *testing.T) {
-	root := t.TempDir()
-	if err := os.WriteFile(filepath.Join(root, "config.json"), []byte(`{"drift":{"threshold":0.6}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	root := configRoot(t, `{"drift":{"threshold":0.6}}`)
 	s, problems := Load(root, nil, []string{"CLAUDE_PLUGIN_OPTION_DRIFT_THRESHOLD=0.5", "DJINN_DRIFT_THRESHOLD=NaN"})
 	if s.Drift.Threshold != 0.5 {
 		t.Errorf("drift.threshold = %v, want the plugin option's 0.5", s.Drift.Threshold)
