@@ -137,9 +137,7 @@ func TestAppendRefusesHardLinks(t *testing.T) {
 	if got, _ := os.ReadFile(p); string(got) != "{\"x\":1}\n" {
 		t.Errorf("learnings.jsonl = %q, want a fresh log", got)
 	}
-	if len(*notices) != 1 || !strings.Contains((*notices)[0], "hard links") {
-		t.Errorf("notices %v", *notices)
-	}
+	oneNotice(t, *notices, "hard links")
 }
 
 // TestFIFOLogMovedAside: a FIFO where a log belongs is moved aside on the

@@ -47,9 +47,7 @@ func TestLoadRepairsAnchorField(t *testing.T) {
 	if got := rep.Notice(); got != `djinn: repaired anchor.json (a hand edit?): "delta_count" was invalid and is reset to its default; the goal and the rest are kept (the original is anchor.json.corrupt-20261121T100000Z)` || !strings.Contains(got, "anchor.json.corrupt-20261121T100000Z") {
 		t.Fatalf("notice = %q", got)
 	}
-	if len(*notices) != 1 || !strings.Contains((*notices)[0], "delta_count") {
-		t.Fatalf("store notices = %q", *notices)
-	}
+	oneNotice(t, *notices, "delta_count")
 	if b, err := os.ReadFile(p + ".corrupt-20261121T100000Z"); err != nil || !strings.Contains(string(b), `"one"`) {
 		t.Fatalf("original not kept beside it: %q %v", b, err)
 	}
@@ -131,7 +129,5 @@ func TestPeekRepairsInMemory(t *testing.T) {
 	if _, err := os.Stat(p + ".corrupt-20261121T100000Z"); err == nil {
 		t.Fatal("Peek moved a copy aside")
 	}
-	if len(*notices) != 1 || !strings.Contains((*notices)[0], "next hook will repair it") {
-		t.Fatalf("notices = %q", *notices)
-	}
+	oneNotice(t, *notices, "next hook will repair it")
 }

@@ -25,6 +25,20 @@ func testStore(t *testing.T) (*Store, *[]string) {
 	}, &notices
 }
 
+// oneNotice stops the test unless the store gave exactly one notice and
+// it says each of says.
+func oneNotice(t *testing.T, notices []string, says ...string) {
+	t.Helper()
+	if len(notices) != 1 {
+		t.Fatalf("notices = %q, want one", notices)
+	}
+	for _, want := range says {
+		if !strings.Contains(notices[0], want) {
+			t.Fatalf("notice %q does not say %q", notices[0], want)
+		}
+	}
+}
+
 func sampleWindow(id string) *Window {
 	now := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
 	return &Window{SchemaVersion: SchemaVersion, SessionID: id, CreatedAt: now, UpdatedAt: now, Events: map[string]int{"Stop": 1}, ToolCalls: 2}
@@ -92,9 +106,7 @@ func TestLoadQuarantines(t *testing.T) {
 			if b, err := os.ReadFile(moved); err != nil || string(b) != tc.content {
 				t.Fatalf("quarantined copy: %q, %v", b, err)
 			}
-			if len(*notices) != 1 || !strings.Contains((*notices)[0], tc.want) || !strings.Contains((*notices)[0], "corrupt-") {
-				t.Fatalf("notices = %q, want one naming %q", *notices, tc.want)
-			}
+			oneNotice(t, *notices, tc.want, "corrupt-")
 			// A second quarantine in the same second keeps the first copy.
 			_ = os.WriteFile(p, []byte(tc.content), 0o600)
 			_, _ = st.Load(p, KindWindow, &w)
@@ -122,9 +134,7 @@ func TestLoadRefusesNonRegular(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Load blocked on a FIFO")
 	}
-	if len(*notices) != 1 || !strings.Contains((*notices)[0], "not a regular file") {
-		t.Fatalf("notices = %q", *notices)
-	}
+	oneNotice(t, *notices, "not a regular file")
 }
 
 func TestSaveRefusesInvalid(t *testing.T) {
@@ -187,9 +197,7 @@ func TestAppendAndReadLines(t *testing.T) {
 	if err != nil || stats.Lines != 3 || !stats.Torn || stats.Invalid != 0 {
 		t.Fatalf("stats=%+v err=%v", stats, err)
 	}
-	if len(*notices) != 1 || !strings.Contains((*notices)[0], "torn") {
-		t.Fatalf("notices=%q", *notices)
-	}
+	oneNotice(t, *notices, "torn")
 	// The next append starts on a fresh line, so it is intact and the torn
 	// fragment becomes an invalid line of its own.
 	if err := st.Append(p, KindTurn, Turn{SchemaVersion: 1, Seq: 5, Time: time.Now(), Tool: "Bash"}); err != nil {
