@@ -3,23 +3,26 @@ package fit
 import "testing"
 
 func TestFit(t *testing.T) {
-	if got := Bytes("héllo", 2); got != "h" {
-		t.Errorf("Bytes cut inside a rune: %q", got)
+	for _, c := range []struct {
+		name string
+		cut  func(string, int) string
+		s    string
+		n    int
+		want string
+	}{
+		{"Bytes", Bytes, "héllo", 2, "h"}, // not cut inside a rune
+		{"Bytes", Bytes, "hello", 9, "hello"},
+		{"Runes", Runes, "héllo", 2, "hé"},
+		{"Runes", Runes, "hé", 2, "hé"},
+	} {
+		if got := c.cut(c.s, c.n); got != c.want {
+			t.Errorf("%s(%q, %d) = %q, want %q", c.name, c.s, c.n, got, c.want)
+		}
 	}
-	if got := Bytes("hello", 9); got != "hello" {
-		t.Errorf("Bytes(hello, 9) = %q", got)
-	}
-	if got := Runes("héllo", 2); got != "hé" {
-		t.Errorf("Runes(héllo, 2) = %q", got)
-	}
-	if got := Runes("hé", 2); got != "hé" {
-		t.Errorf("Runes(hé, 2) = %q", got)
-	}
-	if got := Round3(0.12345); got != 0.123 {
-		t.Errorf("Round3(0.12345) = %v", got)
-	}
-	if got := Round3(0.6666); got != 0.667 {
-		t.Errorf("Round3(0.6666) = %v", got)
+	for _, c := range []struct{ f, want float64 }{{0.12345, 0.123}, {0.6666, 0.667}} {
+		if got := Round3(c.f); got != c.want {
+			t.Errorf("Round3(%v) = %v, want %v", c.f, got, c.want)
+		}
 	}
 }
 
