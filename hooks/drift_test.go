@@ -242,11 +242,21 @@ func (s *sim) edit(rel string) Response {
 	return s.tool("Edit", jsonStr(map[string]any{"file_path": f, "old_string": "a", "new_string": "b"}), map[string]any{"filePath": f})
 }
 
+// editRound runs n edits, taking the project files in turn and starting
+// again from the first when they run out.
+func (s *sim) editRound(files []string, n int) {
+	for i := 0; i < n; i++ {
+		s.edit(files[i%len(files)])
+	}
+}
+
+// webDetour is work on a web front end that no database goal speaks of.
+var webDetour = []string{"web/landing/hero.tsx", "web/analytics/events.ts", "web/landing/pricing.tsx", "web/analytics/tracker.ts"}
+
 // TestDriftEarlyDetour: a switch to unrelated work is advised within 8
 // tool calls wherever it starts, the first calls included (the first calls
 // no longer teach the anchor whatever they are).
 func TestDriftEarlyDetour(t *testing.T) {
-	detour := []string{"web/landing/hero.tsx", "web/analytics/events.ts", "web/landing/pricing.tsx", "web/analytics/tracker.ts"}
 	for _, start := range []int{0, 2, 5, 10, 20} {
 		t.Run(fmt.Sprint(start), func(t *testing.T) {
 			s := newSim(t)
@@ -254,9 +264,7 @@ func TestDriftEarlyDetour(t *testing.T) {
 			for i := 0; i < start; i++ {
 				s.edit("db/pool.go")
 			}
-			for i := 0; i < 8; i++ {
-				s.edit(detour[i%len(detour)])
-			}
+			s.editRound(webDetour, 8)
 			seqs := s.advisorySeqs("drift")
 			t.Logf("detour from call %d: drift at %v", start+1, seqs)
 			if len(seqs) == 0 || seqs[0] <= start || seqs[0] > start+8 {
@@ -425,10 +433,7 @@ func TestDriftQuietWhileUnblocking(t *testing.T) {
 	})
 	t.Run("detour after the failure", func(t *testing.T) {
 		s := failed(t)
-		detour := []string{"web/landing/hero.tsx", "web/analytics/events.ts", "web/landing/pricing.tsx", "web/analytics/tracker.ts"}
-		for i := 0; i < 16; i++ {
-			s.edit(detour[i%len(detour)])
-		}
+		s.editRound(webDetour, 16)
 		seqs := s.advisorySeqs("drift")
 		if len(seqs) == 0 || seqs[0] > 3+s.env.Settings.Drift.FailureGrace+8 {
 			t.Fatalf("detour after a failure: drift advisories at %v, want one within the grace and 8 calls", seqs)
@@ -505,9 +510,7 @@ func TestDriftLongSpecTail(t *testing.T) {
 				s.edit("contracts/Ledger.sol")
 				s.bash("npx hardhat test")
 			}
-			for i := 0; i < 12; i++ {
-				s.edit(tc.detour[i%len(tc.detour)])
-			}
+			s.editRound(tc.detour, 12)
 			s.wantDrift(tc.want)
 		})
 	}
@@ -537,9 +540,7 @@ func TestDriftUnsegmentedGoal(t *testing.T) {
 			for _, c := range []string{"npm run tauri build", "npm run tauri dev", "npx tsc --noEmit", "npm run lint"} {
 				s.bash(c)
 			}
-			for i := 0; i < 12; i++ {
-				s.edit(tc.later[i%len(tc.later)])
-			}
+			s.editRound(tc.later, 12)
 			s.wantDrift(tc.want)
 		})
 	}
@@ -570,9 +571,7 @@ func TestDriftGoalDocument(t *testing.T) {
 			if tc.fetch {
 				s.tool("mcp__software-factory__get_work_order", jsonStr(map[string]any{"work_order_number": "044"}), order)
 			}
-			for i := 0; i < 16; i++ {
-				s.edit(tc.work[i%len(tc.work)])
-			}
+			s.editRound(tc.work, 16)
 			s.wantDrift(tc.want)
 		})
 	}
@@ -653,9 +652,7 @@ func TestDriftApprovedPlan(t *testing.T) {
 			} else {
 				s.tool(tc.tool, in, "User has approved your plan. You can now start coding.")
 			}
-			for i := 0; i < 16; i++ {
-				s.edit(tc.work[i%len(tc.work)])
-			}
+			s.editRound(tc.work, 16)
 			s.wantDrift(tc.want)
 		})
 	}
@@ -712,9 +709,7 @@ func TestDriftTodosAfterPrompt(t *testing.T) {
 				}
 			}
 			s.tool("TodoWrite", todos, `{"oldTodos":[],"newTodos":[]}`)
-			for i := 0; i < 16; i++ {
-				s.edit(tc.work[i%len(tc.work)])
-			}
+			s.editRound(tc.work, 16)
 			s.wantDrift(tc.want)
 		})
 	}
@@ -784,9 +779,7 @@ func TestDriftVagueGoal(t *testing.T) {
 			for _, c := range []string{"npm run dev", "npm run build", "npx tsc --noEmit", "npm run lint", "npm run check", "npm test"} {
 				s.bash(c)
 			}
-			for i := 0; i < 16; i++ {
-				s.edit(unrelatedFiles[i%len(unrelatedFiles)])
-			}
+			s.editRound(unrelatedFiles, 16)
 			s.wantDrift(tc.want)
 		})
 	}
