@@ -48,11 +48,17 @@ func drifted(t *testing.T, offTask int) *sim {
 	for i := 0; i < 14; i++ {
 		s.tool("Edit", jsonStr(map[string]any{"file_path": dark, "old_string": "a", "new_string": fmt.Sprintf("b%d", i)}), map[string]any{"filePath": dark})
 	}
-	for i := 0; i < offTask; i++ {
-		f := s.file(fmt.Sprintf("billing/invoice_%d.go", i), "")
+	s.readBilling("invoice", offTask)
+	return s
+}
+
+// readBilling runs n Reads of unrelated billing files, billing/<name>_0.go
+// on, each answered with a one-line "package billing".
+func (s *sim) readBilling(name string, n int) {
+	for i := 0; i < n; i++ {
+		f := s.file(fmt.Sprintf("billing/%s_%d.go", name, i), "")
 		s.tool("Read", jsonStr(map[string]any{"file_path": f}), map[string]any{"type": "text", "file": map[string]any{"content": "package billing", "numLines": 1, "startLine": 1, "totalLines": 1}})
 	}
-	return s
 }
 
 // TestDriftFiresOnUnrelatedWork: after the goal's work, a run of calls on

@@ -55,10 +55,7 @@ func TestDetourAfterFollowUpFires(t *testing.T) {
 		s.edit("src/theme/high-contrast.ts")
 	}
 	start := s.window().ToolCalls + 1
-	for i := 0; i < 8; i++ {
-		f := s.file(fmt.Sprintf("billing/invoice_%d.go", i), "")
-		s.tool("Read", jsonStr(map[string]any{"file_path": f}), map[string]any{"type": "text", "file": map[string]any{"content": "package billing", "numLines": 1, "startLine": 1, "totalLines": 1}})
-	}
+	s.readBilling("invoice", 8)
 	seqs := s.advisorySeqs("drift")
 	if len(seqs) == 0 || seqs[0] >= start+8 {
 		t.Fatalf("drift advisories at %v, want one within 8 calls of %d: %q", seqs, start, s.said)
@@ -75,10 +72,7 @@ func TestNoDriftRightAfterPrompt(t *testing.T) {
 	s.run(&Payload{HookEventName: UserPromptSubmit, Prompt: "ok"})
 	before := len(s.advisorySeqs("drift"))
 	at := s.window().ToolCalls
-	for i := 0; i < 3; i++ {
-		f := s.file(fmt.Sprintf("billing/ledger_%d.go", i), "")
-		s.tool("Read", jsonStr(map[string]any{"file_path": f}), map[string]any{"type": "text", "file": map[string]any{"content": "package billing", "numLines": 1, "startLine": 1, "totalLines": 1}})
-	}
+	s.readBilling("ledger", 3)
 	for _, q := range s.advisorySeqs("drift")[before:] {
 		if q <= at+3 {
 			t.Fatalf("drift advisory at call %d, %d calls after the prompt", q, q-at)
