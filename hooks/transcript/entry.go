@@ -141,13 +141,8 @@ func Decode(line []byte) (Entry, error) {
 		return Entry{}, fmt.Errorf("decode transcript line: %w", errInvalid)
 	}
 	var r rawEntry
-	if err := json.Unmarshal(line, &r); err != nil {
-		// A value of the wrong type is skipped and the rest decoded; only
-		// malformed JSON loses the line.
-		var te *json.UnmarshalTypeError
-		if !errors.As(err, &te) {
-			return Entry{}, fmt.Errorf("decode transcript line: %w", err)
-		}
+	if err := unmarshalLenient(line, &r); err != nil {
+		return Entry{}, fmt.Errorf("decode transcript line: %w", err)
 	}
 	e := r.Entry
 	if rm := r.Message; rm != nil {
@@ -173,6 +168,18 @@ func Decode(line []byte) (Entry, error) {
 }
 
 var errInvalid = errors.New("invalid JSON")
+
+// unmarshalLenient is json.Unmarshal as every reader of a transcript line
+// needs it: a value of the wrong type is skipped and the rest decoded; only
+// malformed JSON loses the line (the error returned).
+func unmarshalLenient(line []byte, v any) error {
+	err := json.Unmarshal(line, v)
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return nil
+	}
+	return err
+}
 
 // rawEntry is what Decode decodes a line into: Entry's plain fields as
 // they are, and its message and compact metadata through the lenient types

@@ -2,7 +2,6 @@ package transcript
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -553,11 +552,8 @@ func (c *collector) mayMatter(line []byte, wantResults bool) bool {
 		return false // Decode fails on it
 	}
 	var h lineHead
-	if err := json.Unmarshal(line, &h); err != nil {
-		var te *json.UnmarshalTypeError
-		if !errors.As(err, &te) {
-			return false // malformed: Decode fails on it
-		}
+	if unmarshalLenient(line, &h) != nil {
+		return false // malformed: Decode fails on it
 	}
 	switch {
 	case h.IsSidechain:

@@ -3,7 +3,6 @@ package transcript
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"iter"
 	"os"
@@ -254,11 +253,8 @@ func queuedIn(buf []byte) []string {
 	var out []string
 	for _, line := range linesWith(buf, keyQueued) {
 		var q queuedLine
-		if err := json.Unmarshal(line, &q); err != nil {
-			var te *json.UnmarshalTypeError
-			if !errors.As(err, &te) {
-				continue // malformed; a value of the wrong type is skipped, as Decode skips it
-			}
+		if unmarshalLenient(line, &q) != nil {
+			continue // malformed; a value of the wrong type is skipped, as Decode skips it
 		}
 		a := q.Attachment
 		if q.Type != "attachment" || q.IsSidechain || a.Type != "queued_command" || a.CommandMode != "prompt" ||
