@@ -8,12 +8,7 @@ import (
 
 // readThrice reads one unchanged file three times: a read-loop when the
 // loops detector is on.
-func readThrice(s *sim, rel string) {
-	in := jsonStr(map[string]any{"file_path": s.file(rel, "package app\n")})
-	for range 3 {
-		s.tool("Read", in, readResp("package app"))
-	}
-}
+func readThrice(s *sim, rel string) { readLoops(s, rel, 3) }
 
 // TestPromptSwitchLoops: /djinn:disable loops, as the raw prompt reaches
 // UserPromptSubmit, turns the loops detector off for the session (no
