@@ -8,10 +8,6 @@ import (
 	"github.com/djinn-cc/djinn/settings"
 )
 
-// corpusDir holds real Claude Code transcripts (shared, read-only, not part
-// of the repository); benchmarks that need it skip without it.
-const corpusDir = "../../../shared/corpus/transcripts"
-
 func corpus(tb testing.TB) []string {
 	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.jsonl"))
 	if len(files) == 0 {

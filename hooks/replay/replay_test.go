@@ -12,12 +12,17 @@ import (
 	"github.com/djinn-cc/djinn/settings"
 )
 
+// corpusDir holds the team's corpus of real Claude Code transcripts
+// (shared, read-only, not part of the repository); tests and benchmarks
+// that need it skip without it, or use the copies in testdata.
+const corpusDir = "../../../shared/corpus/transcripts"
+
 // corpus returns the transcripts to evaluate on: the team's corpus beside
 // the repository when it is there (CI clones the repository with ../shared
 // beside it), else the copies shipped in testdata/transcripts.
 func corpusFiles(t *testing.T) (dir string, files []string) {
 	t.Helper()
-	for _, d := range []string{"../../../shared/corpus/transcripts", "../../testdata/transcripts"} {
+	for _, d := range []string{corpusDir, "../../testdata/transcripts"} {
 		m, _ := filepath.Glob(filepath.Join(d, "*.jsonl"))
 		if len(m) > 0 {
 			sort.Strings(m)
@@ -33,14 +38,13 @@ func corpusFiles(t *testing.T) (dir string, files []string) {
 // fails.
 func sharedCorpus(t *testing.T) string {
 	t.Helper()
-	d := "../../../shared/corpus/transcripts"
-	if _, err := os.Stat(filepath.Join(d, "spotter-258c7280-ae70-4798-800f-63464d01a85d.jsonl")); err != nil {
+	if _, err := os.Stat(filepath.Join(corpusDir, "spotter-258c7280-ae70-4798-800f-63464d01a85d.jsonl")); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("the shared corpus is missing (%v): CI runs with ../shared beside the repository", err)
 		}
 		t.Skip("the shared corpus (../shared/corpus/transcripts) is not beside the repository")
 	}
-	return d
+	return corpusDir
 }
 
 func replayFile(t *testing.T, path string) *Report {

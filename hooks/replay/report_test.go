@@ -107,7 +107,7 @@ func TestEvalReport(t *testing.T) {
 	}
 
 	fmt.Fprintf(&b, "## Spliced sessions\n\nThe first 40%% of a real session's tool calls, then the work of a session about another task (its user prompts removed, its project root replaced by the first's, so nothing but the work changes). Lag = tool calls from the splice to the first `[djinn:drift]`; the target is at most 15.\n\n| first session | then the work of | calls kept | calls spliced in | drift before the splice | lag |\n|---|---|--:|--:|--:|--:|\n")
-	shared := "../../../shared/corpus/transcripts"
+	shared := corpusDir
 	a := filepath.Join(shared, "spotter-4d5611e5-241a-462a-8d15-5122611a9569.jsonl")
 	bb := filepath.Join(shared, "spotter-258c7280-ae70-4798-800f-63464d01a85d.jsonl")
 	for _, pair := range [][2]string{{a, bb}, {bb, a}, {a, filepath.Join(shared, "spotter-subagent.jsonl")}, {bb, filepath.Join(shared, "spotter-subagent.jsonl")}, {a, filepath.Join(shared, "agentlogs-crud.jsonl")}, {bb, filepath.Join(shared, "agentlogs-crud.jsonl")}, {a, filepath.Join(shared, "spotter-tool_heavy.jsonl")}, {bb, filepath.Join(shared, "agentlogs-todos.jsonl")}} {
