@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/djinn-cc/djinn/internal/fit"
 )
 
 // MaxContextChars keeps injected text under Claude Code's 10,000-character
@@ -193,13 +195,5 @@ func capText(s string, max int) string {
 		return s
 	}
 	const marker = "\n[djinn: cut to fit Claude Code's limit]"
-	keep := max - utf8.RuneCountInString(marker)
-	n := 0
-	for i := range s {
-		if n == keep {
-			return s[:i] + marker
-		}
-		n++
-	}
-	return s
+	return fit.Runes(s, max-utf8.RuneCountInString(marker)) + marker
 }

@@ -17,6 +17,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/djinn-cc/djinn/internal/fit"
 )
 
 // Severity grades an advisory.
@@ -172,15 +174,7 @@ func capRunes(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
-	const mark = "…"
-	i := 0
-	for j := range s {
-		if i == n-1 {
-			return s[:j] + mark
-		}
-		i++
-	}
-	return s
+	return fit.Runes(s, n-1) + "…"
 }
 
 // plural returns "1 time", "3 times".
