@@ -117,10 +117,7 @@ func TestEvalReport(t *testing.T) {
 		}
 		p := filepath.Join(t.TempDir(), "s.jsonl")
 		os.WriteFile(p, data, 0o600)
-		rep, err := Run(context.Background(), p, Options{Settings: driftOn()})
-		if err != nil {
-			t.Fatal(err)
-		}
+		rep := replayFile(t, p)
 		before, lag := 0, "not detected"
 		for _, adv := range rep.Advisories {
 			if adv.Kind != "drift" {
