@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -268,16 +267,7 @@ func TestHostileStateDir(t *testing.T) {
 		if wrap != nil {
 			cmd = wrap(cmd)
 		}
-		var o, e bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &o, &e
-		err := cmd.Run()
-		r := hookRun{stdout: o.Bytes(), stderr: e.Bytes(), err: err}
-		if ee, ok := err.(*exec.ExitError); ok {
-			r.code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return r
+		return runProcess(t, context.Background(), "hook PostToolUse", cmd)
 	}
 	prepared := func(t *testing.T) (*sandbox, map[string]string) {
 		sb := newSandbox(t)
@@ -451,20 +441,7 @@ func runUnderLimit(t *testing.T, sb *sandbox, kb int, argv []string, stdin []byt
 	cmd.Dir = sb.project
 	cmd.Env = append(hookEnv(sb.dir, sb.root), env...)
 	cmd.Stdin = bytes.NewReader(stdin)
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		t.Fatalf("%q did not finish within %v", argv, hookTimeout)
-	}
-	r := hookRun{stdout: o.Bytes(), stderr: e.Bytes(), err: err}
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		r.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return runProcess(t, ctx, fmt.Sprintf("%q", argv), cmd)
 }
 
 // TestHookRuntimeFailureNeverExits2: a Go process cannot even start under

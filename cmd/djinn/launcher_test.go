@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -37,16 +38,8 @@ func runAs(t *testing.T, path string, env []string, stdin string, args ...string
 	cmd := exec.Command(path, args...)
 	cmd.Env = append([]string{"PATH=" + pathWithoutDjinn(), "HOME=" + t.TempDir(), "CLAUDE_PLUGIN_ROOT=" + root}, env...)
 	cmd.Stdin = strings.NewReader(stdin)
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	code = 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return o.String(), e.String(), code
+	r := runProcess(t, context.Background(), path, cmd)
+	return string(r.stdout), string(r.stderr), r.code
 }
 
 // pathWithoutDjinn is $PATH without the directories holding a djinn (the

@@ -110,19 +110,27 @@ func runHook(t *testing.T, dir, root, event string, stdin []byte, extra ...strin
 	cmd.Dir = dir
 	cmd.Env = append(hookEnv(dir, root), extra...)
 	cmd.Stdin = bytes.NewReader(stdin)
+	return runProcess(t, ctx, "hook "+event, cmd)
+}
+
+// runProcess runs cmd, made with ctx (context.Background() for no bound),
+// and returns its output and exit code. It fails the test, naming the
+// process what, when ctx ran out first or cmd could not run at all.
+func runProcess(t *testing.T, ctx context.Context, what string, cmd *exec.Cmd) hookRun {
+	t.Helper()
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	start := time.Now()
 	err := cmd.Run()
 	r := hookRun{stdout: o.Bytes(), stderr: e.Bytes(), took: time.Since(start), err: err}
 	if ctx.Err() != nil {
-		t.Fatalf("hook %s did not finish within %v", event, hookTimeout)
+		t.Fatalf("%s did not finish within %v", what, hookTimeout)
 	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		r.code = ee.ExitCode()
 	} else if err != nil {
-		t.Fatalf("hook %s: %v", event, err)
+		t.Fatalf("%s: %v", what, err)
 	}
 	return r
 }
