@@ -114,24 +114,26 @@ func renderAgreement(w io.Writer, labels []Label, misses []Miss) {
 	}
 }
 
-func renderPair(w io.Writer, labels []Label, misses []Miss, ja, jb string) {
-	pick := func(j string) ([]Label, []Miss) {
-		var ls []Label
-		var ms []Miss
-		for _, l := range labels {
-			if l.Judge == j {
-				ls = append(ls, l)
-			}
+// byJudge keeps the labels and the misses of judge j.
+func byJudge(labels []Label, misses []Miss, j string) ([]Label, []Miss) {
+	var ls []Label
+	var ms []Miss
+	for _, l := range labels {
+		if l.Judge == j {
+			ls = append(ls, l)
 		}
-		for _, m := range misses {
-			if m.Judge == j {
-				ms = append(ms, m)
-			}
-		}
-		return ls, ms
 	}
-	la, ma := pick(ja)
-	lb, mb := pick(jb)
+	for _, m := range misses {
+		if m.Judge == j {
+			ms = append(ms, m)
+		}
+	}
+	return ls, ms
+}
+
+func renderPair(w io.Writer, labels []Label, misses []Miss, ja, jb string) {
+	la, ma := byJudge(labels, misses, ja)
+	lb, mb := byJudge(labels, misses, jb)
 	if len(la)+len(ma) == 0 || len(lb)+len(mb) == 0 {
 		return
 	}

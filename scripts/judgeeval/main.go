@@ -535,18 +535,7 @@ func run(dir, out, judge, dump string) error {
 		}
 		allLabels, allMisses = append(allLabels, ls...), append(allMisses, ms...)
 	}
-	var labels []Label
-	for _, l := range allLabels {
-		if l.Judge == judge {
-			labels = append(labels, l)
-		}
-	}
-	var misses []Miss
-	for _, m := range allMisses {
-		if m.Judge == judge {
-			misses = append(misses, m)
-		}
-	}
+	labels, misses := byJudge(allLabels, allMisses, judge)
 	res := replayAll(context.Background(), paths)
 	all, tuning := part{"All sessions", map[string]bool{}}, part{"Tuning part", map[string]bool{}}
 	var held []part
