@@ -308,7 +308,6 @@ func TestCrashTrials(t *testing.T) {
 	trials, rng := killTrials(7)
 	dir, root, project := scratch(t)
 	id := "crash-session"
-	bin := hookBinary(t)
 
 	// Prepare: a session with a goal and a few calls; learn how long a hook
 	// takes here, so the kills spread over its whole life.
@@ -329,19 +328,9 @@ func TestCrashTrials(t *testing.T) {
 		before := loadWindow(t, root, id).ToolCalls
 		tempBefore := tempFiles(t, filepath.Join(root, "sessions", id))
 		turnsBefore := countLines(t, filepath.Join(root, "sessions", id, "turns.jsonl"))
-		cmd := exec.Command(bin, "hook", "PostToolUse")
-		cmd.Dir = dir
-		cmd.Env = hookEnv(dir, root)
-		cmd.Stdin = bytes.NewReader(toolPayload(id, next, project))
-		next++
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
 		delay := time.Duration(rng.Int64N(int64(span)))
-		timer := time.AfterFunc(delay, func() { _ = cmd.Process.Signal(syscall.SIGKILL) })
-		err := cmd.Wait()
-		timer.Stop()
-		killed := err != nil
+		killed := killAfter(t, dir, root, "PostToolUse", toolPayload(id, next, project), delay, syscall.SIGKILL)
+		next++
 
 		rep := checkState(t, root)
 		after := loadWindow(t, root, id).ToolCalls
@@ -420,9 +409,7 @@ func tempFiles(t *testing.T, dir string) int {
 // for TestCrashTrials to be sure of meeting it; here the write is cut by
 // hand.
 func TestTornAppendRestored(t *testing.T) {
-	dir := t.TempDir()
-	root := filepath.Join(dir, "state")
-	project := filepath.Join(dir, "project")
+	dir, root, project := scratch(t)
 	id := "crash-session"
 	for i := range 3 {
 		checkHookContract(t, "call", runHook(t, dir, root, "PostToolUse", toolPayload(id, i, project)))
