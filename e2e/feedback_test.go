@@ -35,15 +35,7 @@ func TestWrongFromTheCLI(t *testing.T) {
 		t.Fatalf("first session's advisories: %+v", advs)
 	}
 
-	stub.SetPolicy(followSkillCommand)
-	before := len(stub.Messages(KindMain))
-	res := env.MustClaude(skillRun(t, "/djinn:wrong too noisy", session))
-	checkSkillRan(t, res)
-	stub.SetPolicy(DefaultPolicy)
-	main := stub.Messages(KindMain)[before:]
-	if len(main) != 2 || main[0].Answer == nil || len(main[0].Answer.Tools) != 1 {
-		t.Fatalf("want 2 requests (the skill, then the tool result), the first answered with the skill's command; got %d\n%v", len(main), res)
-	}
+	main := runFollowedSkill(t, stub, env, "/djinn:wrong too noisy", session)
 	said := "djinn wrong: marked the read-loop advisory " + advs[0].ID + ` (tool call #3) wrong ("too noisy").`
 	if !ContextInRequest(main[0], said) {
 		t.Errorf("the hook's result %q is not in the skill's request", said)
@@ -51,12 +43,7 @@ func TestWrongFromTheCLI(t *testing.T) {
 	if !ContextInRequest(main[0], "[djinn:feedback] The user judged Djinn's read-loop advisory from tool call #3 wrong.") {
 		t.Errorf("the notice not to act on the advisory is not in the skill's request")
 	}
-	var result string
-	for _, l := range Locate(main[1].Body) {
-		if l.Block == "tool_result" {
-			result = l.Text
-		}
-	}
+	result := lastToolResult(main[1])
 	for _, want := range []string{
 		"djinn status: session " + session,
 		"  - the read-loop advisory " + advs[0].ID + ` (call #3) marked wrong: "too noisy"`,
@@ -78,7 +65,7 @@ func TestWrongFromTheCLI(t *testing.T) {
 	writeFile(t, other, "max: 10\n")
 	read2 := Tool("Read", map[string]string{"file_path": other})
 	stub.Push(read2, read2, read2, Text("The limit is 10."))
-	before = len(stub.Messages(KindMain))
+	before := len(stub.Messages(KindMain))
 	run2 := env.MustClaude(pluginRun(t, Run{Prompt: "Check the max setting in limits.yaml and tell me its value."}))
 	if run2.SessionID == session {
 		t.Fatal("the second run resumed the first session")

@@ -125,26 +125,13 @@ func TestSkillsShowBinaryOutput(t *testing.T) {
 
 	t.Run("reorient", func(t *testing.T) {
 		const intent = `Write the user guide for the "pager" package instead; skip the tests`
-		stub.SetPolicy(followSkillCommand)
-		t.Cleanup(func() { stub.SetPolicy(DefaultPolicy) })
-		before := len(stub.Messages(KindMain))
-		res := env.MustClaude(skillRun(t, "/djinn:reorient "+intent, session))
-		checkSkillRan(t, res)
-		main := stub.Messages(KindMain)[before:]
-		if len(main) != 2 || main[0].Answer == nil || len(main[0].Answer.Tools) != 1 {
-			t.Fatalf("want 2 requests (the skill, then the tool result), the first answered with the skill's command; got %d\n%v", len(main), res)
-		}
+		main := runFollowedSkill(t, stub, env, "/djinn:reorient "+intent, session)
 		want, code := djinnCommand(t, env, "reorient", "--last", "--session", session)
 		if code != 0 || !strings.Contains(want, "goal replaced") || !strings.Contains(want, intent) {
 			t.Fatalf("djinn reorient --last exit %d, output:\n%s\nwant the goal replaced by the new intent", code, want)
 		}
 		t.Logf("djinn reorient --last printed:\n%s", want)
-		var result string
-		for _, l := range Locate(main[1].Body) {
-			if l.Block == "tool_result" {
-				result = l.Text
-			}
-		}
+		result := lastToolResult(main[1])
 		if strings.TrimSpace(result) != strings.TrimSpace(want) {
 			t.Errorf("tool result of the skill's command:\n%s\nwant the binary's output:\n%s", result, want)
 		}
@@ -169,24 +156,11 @@ func TestSkillsShowBinaryOutput(t *testing.T) {
 		{"/djinn:enable loops", "djinn enable: Djinn's loops detector is on for this session. Disabled now: none.", ""},
 	} {
 		t.Run(tc.line, func(t *testing.T) {
-			stub.SetPolicy(followSkillCommand)
-			t.Cleanup(func() { stub.SetPolicy(DefaultPolicy) })
-			before := len(stub.Messages(KindMain))
-			res := env.MustClaude(skillRun(t, tc.line, session))
-			checkSkillRan(t, res)
-			main := stub.Messages(KindMain)[before:]
-			if len(main) != 2 || main[0].Answer == nil || len(main[0].Answer.Tools) != 1 {
-				t.Fatalf("want 2 requests (the skill, then the tool result), the first answered with the skill's command; got %d\n%v", len(main), res)
-			}
+			main := runFollowedSkill(t, stub, env, tc.line, session)
 			if !ContextInRequest(main[0], tc.said) {
 				t.Errorf("the hook's result %q is not in the skill's request", tc.said)
 			}
-			var result string
-			for _, l := range Locate(main[1].Body) {
-				if l.Block == "tool_result" {
-					result = l.Text
-				}
-			}
+			result := lastToolResult(main[1])
 			if !strings.HasPrefix(result, "djinn status: session "+session) {
 				t.Fatalf("tool result of the skill's command is not djinn status:\n%s", result)
 			}
@@ -218,6 +192,35 @@ func followSkillCommand(req *Request, script *Script) (Response, int) {
 		}
 	}
 	return Text("(shown to the user)"), -1
+}
+
+// runFollowedSkill runs the slash command line on session with a model
+// that follows the skill (followSkillCommand), and returns the two
+// main-chain requests that makes: the skill's, answered with its command
+// as one tool call, then the one carrying the command's tool result.
+func runFollowedSkill(t *testing.T, stub *Stub, env *Env, line, session string) []Request {
+	t.Helper()
+	stub.SetPolicy(followSkillCommand)
+	defer stub.SetPolicy(DefaultPolicy)
+	before := len(stub.Messages(KindMain))
+	res := env.MustClaude(skillRun(t, line, session))
+	checkSkillRan(t, res)
+	main := stub.Messages(KindMain)[before:]
+	if len(main) != 2 || main[0].Answer == nil || len(main[0].Answer.Tools) != 1 {
+		t.Fatalf("want 2 requests (the skill, then the tool result), the first answered with the skill's command; got %d\n%v", len(main), res)
+	}
+	return main
+}
+
+// lastToolResult is the text of the last tool_result block in req.
+func lastToolResult(req Request) string {
+	var result string
+	for _, l := range Locate(req.Body) {
+		if l.Block == "tool_result" {
+			result = l.Text
+		}
+	}
+	return result
 }
 
 // TestSkillCommandsRunBeforeUserPromptSubmit pins down the CLI behaviour
