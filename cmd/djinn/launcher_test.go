@@ -510,6 +510,16 @@ func TestLauncherUsesDjinnOnPath(t *testing.T) {
 		data := t.TempDir()
 		return []string{"PATH=" + pathDir + ":/usr/bin:/bin", "CLAUDE_PLUGIN_DATA=" + data, "DJINN_GO=/nonexistent/go", "DJINN_STATE_DIR=" + t.TempDir()}, data
 	}
+	// notTaken checks that, with what on PATH, SessionStart tells the
+	// person as without Go.
+	notTaken := func(what string) {
+		t.Helper()
+		env, _ := newEnv()
+		out, _, code := runLauncher(t, env, payload, "hook", "SessionStart")
+		if code != 0 || !strings.Contains(out, "the Go toolchain was not found") {
+			t.Errorf("%s on PATH: code %d, stdout %q; want the no-Go message", what, code, out)
+		}
+	}
 
 	fake(Version)
 	env, data := newEnv()
@@ -534,11 +544,7 @@ func TestLauncherUsesDjinnOnPath(t *testing.T) {
 	// Another version on PATH: not taken, the person is told as without Go.
 	fake("0.0.9")
 	_ = os.Remove(calls)
-	env, _ = newEnv()
-	out, _, code = runLauncher(t, env, payload, "hook", "SessionStart")
-	if code != 0 || !strings.Contains(out, "the Go toolchain was not found") {
-		t.Errorf("djinn 0.0.9 on PATH: code %d, stdout %q; want the no-Go message", code, out)
-	}
+	notTaken("djinn 0.0.9")
 	if _, err := os.Stat(calls); err == nil {
 		t.Error("a djinn of another version on PATH was run")
 	}
@@ -549,11 +555,7 @@ func TestLauncherUsesDjinnOnPath(t *testing.T) {
 	if err := os.Symlink(filepath.Join(repoRootAbs(t), "hooks", "djinn"), filepath.Join(pathDir, "djinn")); err != nil {
 		t.Fatal(err)
 	}
-	env, _ = newEnv()
-	out, _, code = runLauncher(t, env, payload, "hook", "SessionStart")
-	if code != 0 || !strings.Contains(out, "the Go toolchain was not found") {
-		t.Errorf("the launcher on PATH: code %d, stdout %q; want the no-Go message", code, out)
-	}
+	notTaken("the launcher")
 }
 
 // TestLauncherTellsTheBuild: the SessionStart that builds Djinn says so
