@@ -108,6 +108,14 @@ func TestHostileStateLinks(t *testing.T) {
 		checkHookContract(t, "first", runHook(t, sb.dir, sb.root, "PostToolUse", toolPayload(linkSession, 0, sb.project)))
 		return sb
 	}
+	// call runs PostToolUse for the session's tool call i and checks the
+	// hook's contract.
+	call := func(t *testing.T, sb *sandbox, i int) hookRun {
+		t.Helper()
+		r := runHook(t, sb.dir, sb.root, "PostToolUse", toolPayload(linkSession, i, sb.project))
+		checkHookContract(t, "hook", r)
+		return r
+	}
 
 	t.Run("outputs-dir-link", func(t *testing.T) {
 		sb := first(t)
@@ -169,8 +177,7 @@ func TestHostileStateLinks(t *testing.T) {
 		}
 		replaceWithLink(t, filepath.Join(session(sb), "turns.jsonl"), decoy)
 		before := sb.tree(t)
-		r := runHook(t, sb.dir, sb.root, "PostToolUse", toolPayload(linkSession, 1, sb.project))
-		checkHookContract(t, "hook", r)
+		call(t, sb, 1)
 		sameOutside(t, sb, before)
 		notLink(t, filepath.Join(session(sb), "turns.jsonl"))
 		movedAside(t, filepath.Join(session(sb), "turns.jsonl"))
@@ -188,8 +195,7 @@ func TestHostileStateLinks(t *testing.T) {
 			t.Fatal(err)
 		}
 		before := sb.tree(t)
-		r := runHook(t, sb.dir, sb.root, "PostToolUse", toolPayload(linkSession, 1, sb.project))
-		checkHookContract(t, "hook", r)
+		call(t, sb, 1)
 		sameOutside(t, sb, before)
 		movedAside(t, turns)
 		if raw, _ := os.ReadFile(turns); bytes.Contains(raw, []byte("diary")) || !bytes.Contains(raw, []byte(`"seq":2`)) {
@@ -219,8 +225,7 @@ func TestHostileStateLinks(t *testing.T) {
 			p := filepath.Join(sb.root, c.rel)
 			replaceWithLink(t, p, target)
 			before := sb.tree(t)
-			r := runHook(t, sb.dir, sb.root, "PostToolUse", toolPayload(linkSession, 1, sb.project))
-			checkHookContract(t, "hook", r)
+			call(t, sb, 1)
 			sameOutside(t, sb, before)
 			if _, err := os.Lstat(p); err == nil {
 				notLink(t, p)
@@ -236,9 +241,8 @@ func TestHostileStateLinks(t *testing.T) {
 		if err := syscall.Mkfifo(turns, 0o600); err != nil {
 			t.Skip("no FIFOs here:", err)
 		}
-		checkHookContract(t, "hook", runHook(t, sb.dir, sb.root, "PostToolUse", toolPayload(linkSession, 1, sb.project)))
-		r := runHook(t, sb.dir, sb.root, "PostToolUse", toolPayload(linkSession, 2, sb.project))
-		checkHookContract(t, "hook", r)
+		call(t, sb, 1)
+		r := call(t, sb, 2)
 		if len(r.stderr) > 0 {
 			t.Errorf("the FIFO is reported again on a later hook: %q", r.stderr)
 		}
@@ -256,8 +260,7 @@ func TestHostileStateLinks(t *testing.T) {
 		if err := os.WriteFile(turns, bytes.ReplaceAll(raw, []byte("\n"), []byte("\r\n")), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		r := runHook(t, sb.dir, sb.root, "PostToolUse", toolPayload(linkSession, 1, sb.project))
-		checkHookContract(t, "hook", r)
+		r := call(t, sb, 1)
 		if bytes.Contains(r.stderr, []byte("interrupted")) {
 			t.Errorf("a hand-edited CRLF log was taken for an interrupted hook: %q", r.stderr)
 		}
@@ -278,7 +281,7 @@ func TestHostileStateLinks(t *testing.T) {
 		if err := os.Chmod(turns, 0o666); err != nil {
 			t.Fatal(err)
 		}
-		checkHookContract(t, "hook", runHook(t, sb.dir, sb.root, "PostToolUse", toolPayload(linkSession, 1, sb.project)))
+		call(t, sb, 1)
 		for p, want := range map[string]os.FileMode{filepath.Join(sb.root, "sessions"): 0o700, session(sb): 0o700, turns: 0o600} {
 			if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != want {
 				t.Errorf("%s: mode %v, want %v (err %v)", p, fi.Mode().Perm(), want, err)
