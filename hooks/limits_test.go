@@ -151,9 +151,7 @@ func TestDeclinedPlace(t *testing.T) {
 		{"the place named", "ok, put them in projects after all", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSim(t)
-			s.env.Settings.Advisories.Instruction = settings.Observe
-			s.userPrompt("reorganise dev-tools: the standalone projects should not live in here")
+			s := observing(t, "instruction", "reorganise dev-tools: the standalone projects should not live in here")
 			s.fail("Bash", mkdir, cliDeclined)
 			s.fail("Bash", mkdir, cliDeclined)
 			if n := s.countObserved("instruction"); n != 0 {
@@ -161,9 +159,7 @@ func TestDeclinedPlace(t *testing.T) {
 			}
 			s.userPrompt(tc.between)
 			s.tool("Bash", mv, bashOut(""))
-			if n := s.countObserved("instruction"); n != tc.want {
-				t.Fatalf("instruction advisories %d, want %d: %q", n, tc.want, s.observed)
-			}
+			s.wantObserved("instruction", tc.want)
 			if tc.want == 1 && !strings.Contains(s.observed[len(s.observed)-1], "call #1: mkdir -p ../projects/github-mcp-server") {
 				t.Errorf("the advisory does not quote the declined call: %q", s.observed)
 			}
@@ -269,9 +265,7 @@ func TestCommitAskedPushNot(t *testing.T) {
 				s.userPrompt(tc.next)
 			}
 			s.tool("Bash", push, bashOut("To github.com:ana/app.git\n   1a2b3c4..5d6e7f8  main -> main"))
-			if n := s.countObserved("instruction"); n != tc.want {
-				t.Fatalf("instruction advisories %d, want %d: %q", n, tc.want, s.observed)
-			}
+			s.wantObserved("instruction", tc.want)
 			if asked, _, _ := strings.Cut(tc.prompt, "\n"); tc.want == 1 && !strings.Contains(s.observed[0], `runs git push, but the user asked only: "`+asked+`"`) {
 				t.Errorf("advisory = %q", s.observed[0])
 			}
@@ -295,17 +289,13 @@ func TestHookRefusedGuard(t *testing.T) {
 		{"the file named", "ok, write the key into .env yourself", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSim(t)
-			s.env.Settings.Advisories.Instruction = settings.Observe
-			s.userPrompt("add the API key to a new .env")
+			s := observing(t, "instruction", "add the API key to a new .env")
 			s.fail("Write", write, blocked)
 			if tc.between != "" {
 				s.userPrompt(tc.between)
 			}
 			s.tool("Bash", echo, bashOut(""))
-			if n := s.countObserved("instruction"); n != tc.want {
-				t.Fatalf("instruction advisories %d, want %d: %q", n, tc.want, s.observed)
-			}
+			s.wantObserved("instruction", tc.want)
 			if tc.want == 1 && !strings.Contains(s.observed[0], `the user's own hook refused: "call #1 (Write): BLOCKED: Access to .env files containing sensitive data is prohibited"`) {
 				t.Errorf("advisory = %q", s.observed[0])
 			}
