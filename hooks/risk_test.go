@@ -92,6 +92,14 @@ func (s *sim) wantOneRisk(entry string) {
 	}
 }
 
+// answer ends the agent's turn with its last message and sends the
+// person's reply to it as the next prompt.
+func (s *sim) answer(message, reply string) {
+	s.t.Helper()
+	s.run(&Payload{HookEventName: Stop, LastAssistantMessage: message})
+	s.userPrompt(reply)
+}
+
 // TestRiskObserved: a force push nobody asked for is recorded as a risk
 // advisory and, in observe mode, not told to the model; the same step
 // after a prompt asking for it stays quiet.
@@ -950,8 +958,7 @@ func TestRetriedAfterYes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := observing(t, "risk", "write the isolation plan and start on it")
 			s.fail("Bash", rm, "Permission for this action was denied by the Claude Code auto mode classifier. Reason: Blocked by classifier.")
-			s.run(&Payload{HookEventName: Stop, LastAssistantMessage: "The bulk rm was blocked by the classifier. Want me to retry the deletion, or would you rather run it yourself?"})
-			s.userPrompt(tc.prompt)
+			s.answer("The bulk rm was blocked by the classifier. Want me to retry the deletion, or would you rather run it yourself?", tc.prompt)
 			s.tool("Bash", tc.again, bashOut(""))
 			if got := s.riskLogged(); len(got) != tc.want {
 				t.Fatalf("risk advisories %q, want %d (observed %q)", got, tc.want, s.observed)
@@ -1248,8 +1255,7 @@ func TestRiskPickedOptionCovers(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := observing(t, "risk", "publish my profile site on GitHub Pages")
-			s.run(&Payload{HookEventName: Stop, LastAssistantMessage: tc.message})
-			s.userPrompt(tc.pick)
+			s.answer(tc.message, tc.pick)
 			s.tool("Bash", jsonStr(map[string]any{"command": "git push -u origin main --force"}), bashOut(""))
 			s.wantObserved("risk", tc.want)
 		})
@@ -1322,8 +1328,7 @@ func TestRiskYesToTheQuestion(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := observing(t, "risk", "rebase the feature branch on main")
-			s.run(&Payload{HookEventName: Stop, LastAssistantMessage: tc.question})
-			s.userPrompt("yes")
+			s.answer(tc.question, "yes")
 			s.tool("Bash", jsonStr(map[string]any{"command": "git push --force origin feature"}), bashOut("+ 1a2b3c4...5d6e7f8 feature -> feature (forced update)"))
 			s.wantRisk("git-push-force", tc.want)
 		})
@@ -1355,8 +1360,7 @@ func TestRiskYesToTheProposal(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := observing(t, "risk", "look at what is in /srv/tools and tell me what I still need")
-			s.run(&Payload{HookEventName: Stop, LastAssistantMessage: tc.proposal})
-			s.userPrompt(tc.reply)
+			s.answer(tc.proposal, tc.reply)
 			s.tool("Bash", jsonStr(map[string]any{"command": "rm -rf /srv/tools/.codeium"}), bashOut(""))
 			s.wantRisk("", tc.want)
 		})
@@ -1371,6 +1375,19 @@ func queuedLine(prompt string, origin any) map[string]any {
 		a["origin"] = origin
 	}
 	return map[string]any{"type": "attachment", "isSidechain": false, "attachment": a}
+}
+
+// midTurn starts the scenarios of a message queued while the agent works:
+// risk and instruction advisories observed, the first prompt sent and one
+// call run.
+func midTurn(t *testing.T) *sim {
+	t.Helper()
+	s := newSim(t)
+	s.env.Settings.Advisories.Risk = settings.Observe
+	s.env.Settings.Advisories.Instruction = settings.Observe
+	s.userPrompt("update the README, then commit and push it")
+	s.tool("Bash", jsonStr(map[string]any{"command": "ls"}), bashOut("src\n"))
+	return s
 }
 
 // TestRiskQueuedPrompt: what the person typed while the agent worked
@@ -1401,11 +1418,7 @@ func TestRiskQueuedPrompt(t *testing.T) {
 		{"no limit", nil, "git push origin main", "instruction", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSim(t)
-			s.env.Settings.Advisories.Risk = settings.Observe
-			s.env.Settings.Advisories.Instruction = settings.Observe
-			s.userPrompt("update the README, then commit and push it")
-			s.tool("Bash", jsonStr(map[string]any{"command": "ls"}), bashOut("src\n"))
+			s := midTurn(t)
 			for _, l := range tc.lines {
 				s.line(l)
 			}
@@ -1464,11 +1477,7 @@ func TestRiskQueuedBeforeTheLastHook(t *testing.T) {
 		{"a limit it sets", "don't push anything yet", "remove", "git push origin main", "instruction", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newSim(t)
-			s.env.Settings.Advisories.Risk = settings.Observe
-			s.env.Settings.Advisories.Instruction = settings.Observe
-			s.userPrompt("update the README, then commit and push it")
-			s.tool("Bash", jsonStr(map[string]any{"command": "ls"}), bashOut("src\n"))
+			s := midTurn(t)
 			s.line(map[string]any{"type": "queue-operation", "operation": "enqueue", "content": tc.text})
 			s.tool("Bash", jsonStr(map[string]any{"command": "sleep 30; ls models"}), bashOut("egolife\n"))
 			s.line(map[string]any{"type": "queue-operation", "operation": tc.op})
@@ -1498,8 +1507,7 @@ func TestRiskQueuedBeforeTheNextPrompt(t *testing.T) {
 			s.tool("Bash", jsonStr(map[string]any{"command": "git commit -am 'docs: readme'"}), bashOut("[main 1a2b3c4] docs: readme\n"))
 			s.line(queuedLine("don't push anything yet", nil))
 			s.assistant("Committed the README change.", 30000)
-			s.run(&Payload{HookEventName: Stop, LastAssistantMessage: "Committed the README change."})
-			s.userPrompt(tc.next)
+			s.answer("Committed the README change.", tc.next)
 			s.tool("Bash", jsonStr(map[string]any{"command": "git push origin main"}), bashOut(""))
 			s.wantObserved("instruction", tc.want)
 		})
