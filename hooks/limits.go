@@ -168,11 +168,7 @@ func (s *session) noteGenerated(p *Payload) {
 		// the last one said, which the oldest may take with it below.
 		l.Advised = max(l.Advised, last)
 	}
-	rs := s.riskState()
-	for n := limitsFrom(rs.Limits, fromFile); n > maxFileLimits; n-- {
-		i := slices.IndexFunc(rs.Limits, func(l state.Limit) bool { return l.Source == fromFile })
-		rs.Limits = slices.Delete(rs.Limits, i, i+1)
-	}
+	s.trimLimits(fromFile, maxFileLimits)
 }
 
 // limitsFrom counts the limits from source.
@@ -424,13 +420,13 @@ func (s *session) noteDeclined(p *Payload, c risk.Call) {
 		}
 		s.addLimit(risk.Limit{Class: risk.DeclinedStep, Target: step, Text: text}, fromDeclined)
 	}
-	s.trimLimits(fromDeclined)
+	s.trimLimits(fromDeclined, maxDeclinedLimits)
 }
 
-// trimLimits keeps the newest maxDeclinedLimits limits of a source.
-func (s *session) trimLimits(source string) {
+// trimLimits keeps the newest keep limits of a source.
+func (s *session) trimLimits(source string, keep int) {
 	rs := s.riskState()
-	for n := limitsFrom(rs.Limits, source); n > maxDeclinedLimits; n-- {
+	for n := limitsFrom(rs.Limits, source); n > keep; n-- {
 		i := slices.IndexFunc(rs.Limits, func(l state.Limit) bool { return l.Source == source })
 		rs.Limits = slices.Delete(rs.Limits, i, i+1)
 	}
@@ -451,7 +447,7 @@ func (s *session) noteHookRefused(p *Payload, c risk.Call) {
 		l.Text = text
 		s.addLimit(l, fromHook)
 	}
-	s.trimLimits(fromHook)
+	s.trimLimits(fromHook, maxDeclinedLimits)
 }
 
 // hookReason is what a refusing hook said: its line that says BLOCKED
