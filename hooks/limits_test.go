@@ -105,29 +105,20 @@ func TestInstructionSaidOnce(t *testing.T) {
 	s.env.Settings.Advisories.Instruction = settings.Advise
 	push := jsonStr(map[string]any{"command": "git push origin main"})
 	s.userPrompt("Review the PR, but do not submit any action to the remote without my direct approval.")
-	count := func() int {
-		n := 0
-		for _, p := range s.said {
-			if strings.HasPrefix(p, "[djinn:instruction]") {
-				n++
-			}
-		}
-		return n
-	}
 	s.tool("Bash", push, map[string]any{})
-	if n := count(); n != 1 {
+	if n := s.count("instruction"); n != 1 {
 		t.Fatalf("first breach: %d instruction advisories, want 1: %q", n, s.said)
 	}
 	for i := range 30 {
 		s.tool("Bash", jsonStr(map[string]any{"command": fmt.Sprintf("git log -n %d", i+1)}), map[string]any{"stdout": fmt.Sprint(i), "stderr": ""})
 	}
 	s.tool("Bash", push, map[string]any{})
-	if n := count(); n != 1 {
+	if n := s.count("instruction"); n != 1 {
 		t.Fatalf("second breach 31 calls later: %d instruction advisories, want still 1: %q", n, s.said)
 	}
 	s.userPrompt("Again: do not submit any action to the remote without my direct approval.")
 	s.tool("Bash", push, map[string]any{})
-	if n := count(); n != 2 {
+	if n := s.count("instruction"); n != 2 {
 		t.Fatalf("a breach after the user said it again: %d instruction advisories, want 2: %q", n, s.said)
 	}
 }

@@ -560,13 +560,7 @@ func TestDeclinedStepAgain(t *testing.T) {
 				s.userPrompt(tc.prompt)
 			}
 			s.tool("Bash", jsonStr(map[string]any{"command": "git push -u origin develop"}), bashOut(""))
-			n := 0
-			for _, o := range s.observed {
-				if strings.Contains(o, "declined the same step") {
-					n++
-				}
-			}
-			if n != tc.want {
+			if n := countOf(s.observed, "declined the same step"); n != tc.want {
 				t.Fatalf("advisories against the declined step after %q: %d, want %d (%q)", tc.prompt, n, tc.want, s.observed)
 			}
 		})
