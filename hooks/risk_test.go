@@ -333,6 +333,18 @@ func TestForcePushThatReplacedNothing(t *testing.T) {
 	}
 }
 
+// repeatedApart runs a Bash command times times, each run followed by 25
+// calls that list other folders.
+func (s *sim) repeatedApart(command, out string, times int) {
+	s.t.Helper()
+	for i := range times {
+		s.tool("Bash", jsonStr(map[string]any{"command": command}), bashOut(out))
+		for j := range 25 {
+			s.tool("Bash", jsonStr(map[string]any{"command": "ls src/" + string(rune('a'+i)) + string(rune('a'+j))}), bashOut("x"))
+		}
+	}
+}
+
 // TestUnsignedCommitsSaidOnce: the shape of real sessions (mthis-review
 // from call 97, mthis-action from 77): every commit from some point on
 // skips the signature. The first unsigned commit is a risk advisory; the
@@ -341,12 +353,7 @@ func TestForcePushThatReplacedNothing(t *testing.T) {
 func TestUnsignedCommitsSaidOnce(t *testing.T) {
 	s := newSim(t)
 	s.userPrompt("clean up the sync script and commit the changes")
-	for i := range 4 {
-		s.tool("Bash", jsonStr(map[string]any{"command": `git commit --no-gpg-sign -m "step"`}), bashOut("[main abc123] step"))
-		for j := range 25 {
-			s.tool("Bash", jsonStr(map[string]any{"command": "ls src/" + string(rune('a'+i)) + string(rune('a'+j))}), bashOut("x"))
-		}
-	}
+	s.repeatedApart(`git commit --no-gpg-sign -m "step"`, "[main abc123] step", 4)
 	s.wantOneRisk("no-sign")
 
 	s2 := newSim(t)
@@ -364,12 +371,7 @@ func TestUnsignedCommitsSaidOnce(t *testing.T) {
 func TestPasswordOnCommandLineSaidOnce(t *testing.T) {
 	s := newSim(t)
 	s.userPrompt("deploy the build to the gateway and test it")
-	for i := range 3 {
-		s.tool("Bash", jsonStr(map[string]any{"command": `sshpass -p "Pa55word9Q" ssh root@192.168.7.1 "ls /usr/qk"`}), bashOut("bin"))
-		for j := range 25 {
-			s.tool("Bash", jsonStr(map[string]any{"command": "ls src/" + string(rune('a'+i)) + string(rune('a'+j))}), bashOut("x"))
-		}
-	}
+	s.repeatedApart(`sshpass -p "Pa55word9Q" ssh root@192.168.7.1 "ls /usr/qk"`, "bin", 3)
 	s.wantOneRisk("secret-cli")
 }
 
