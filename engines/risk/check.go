@@ -1995,6 +1995,9 @@ func createdBy(c Call, home, name string, x cmd) []string {
 			files = append(files, path.Join(d, ".git"))
 		}
 	}
+	if name == "curl" || name == "wget" {
+		files = append(files, downloaded(name, x.args[1:])...)
+	}
 	if (name == "cp" || name == "install") && len(params) >= 2 {
 		// A copy is the session's to delete (the original stays). A
 		// move's destination holds the only copy of what was moved:
@@ -2008,6 +2011,58 @@ func createdBy(c Call, home, name string, x cmd) []string {
 		}
 	}
 	return out
+}
+
+// downloaded is the files a download writes: curl's -o/--output file, or
+// with -O/--remote-name the URL's last segment; wget's -O/--output-document
+// file, or without it the URL's last segment (curl -sSL URL -o get-pip.py,
+// then rm get-pip.py: the session's own download, s-claudeconfig-2c8a3c1a
+// #34, false to both judges of the fourth draw). Standard output ("-") and
+// /dev/null are no file.
+func downloaded(name string, args []string) []string {
+	out, short := "-o", byte('o') // curl's output option
+	remote := false
+	if name == "wget" {
+		out, short, remote = "-O", 'O', true
+	}
+	long := map[string]string{"curl": "--output", "wget": "--output-document"}[name]
+	var files, urls []string
+	named := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		value, takes := "", false
+		switch {
+		case a == out || a == long:
+			takes = true
+		case strings.HasPrefix(a, long+"="):
+			value, named = strings.TrimPrefix(a, long+"="), true
+		case strings.HasPrefix(a, out) && len(a) > 2:
+			value, named = a[2:], true // -ofile
+		case len(a) > 2 && a[0] == '-' && a[1] != '-' && a[len(a)-1] == short:
+			takes = true // a cluster ending in it: -sSLo file, -qO file
+		case name == "curl" && (a == "--remote-name" || len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'O')):
+			remote = true
+		case strings.HasPrefix(a, "http://") || strings.HasPrefix(a, "https://") || strings.HasPrefix(a, "ftp://"):
+			urls = append(urls, a)
+		}
+		if takes && i+1 < len(args) {
+			i++
+			value, named = args[i], true
+		}
+		if value != "" && value != "-" && value != "/dev/null" {
+			files = append(files, value)
+		}
+	}
+	if remote && !named {
+		for _, u := range urls {
+			if pu, err := url.Parse(u); err == nil {
+				if b := path.Base(pu.Path); b != "." && b != "/" && b != "" {
+					files = append(files, b)
+				}
+			}
+		}
+	}
+	return files
 }
 
 // Moved carries the session's own files through the command's moves (mv,

@@ -644,6 +644,38 @@ func TestScaffoldIsMade(t *testing.T) {
 	})
 }
 
+// TestDownloadIsMade: what a download writes is the session's, so deleting
+// it later is cleaning up (fourth draw, s-claudeconfig-2c8a3c1a #34: curl
+// -o get-pip.py at #29, rm get-pip.py at #34, false to both judges).
+func TestDownloadIsMade(t *testing.T) {
+	const project = "/home/ana/app"
+	for _, tc := range []struct {
+		cmd  string
+		want []string
+	}{
+		{"curl -sSL https://bootstrap.pypa.io/get-pip.py -o get-pip.py", []string{project + "/get-pip.py"}},
+		{"curl --output=/tmp/x.tgz https://e.org/x.tgz", nil}, // a temporary file is nobody's
+		{"curl -sSLo bin/tool https://e.org/tool", []string{project + "/bin/tool"}},
+		{"curl -O https://e.org/dl/setup.sh?v=2", []string{project + "/setup.sh"}},
+		{"curl -LO https://e.org/a.zip", []string{project + "/a.zip"}},
+		{"wget https://e.org/data.csv", []string{project + "/data.csv"}},
+		{"wget -qO page.html https://e.org/", []string{project + "/page.html"}},
+		{"wget --output-document=out.json https://e.org/api", []string{project + "/out.json"}},
+		{"curl -s https://e.org/api", nil},
+		{"curl -s -o /dev/null -w '%{http_code}' https://e.org/", nil},
+		{"wget -O - https://e.org/install.sh", nil},
+	} {
+		if got := Creates(Call{Command: tc.cmd, ProjectDir: project}); !slices.Equal(got, tc.want) {
+			t.Errorf("Creates(%q) = %q, want %q", tc.cmd, got, tc.want)
+		}
+	}
+	made := Creates(Call{Command: "curl -sSL https://bootstrap.pypa.io/get-pip.py -o get-pip.py", ProjectDir: project})
+	checkCommands(t, project, made, "%s after the download: got %s, want %q", []struct{ cmd, want string }{
+		{"rm get-pip.py", ""},
+		{"rm setup.py", "rm-file"},
+	})
+}
+
 // TestReinstall: deleting node_modules and the lockfile to install again
 // loses nothing (twenty-second set: ext-solsmile #27 and #36, ext-golfgod
 // #23, false or useless to both judges), on Windows too, where the
