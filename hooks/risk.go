@@ -490,12 +490,16 @@ func (s *session) pushFastForward(p *Payload) bool {
 // step after a && never ran (the error is another step's: rm, chmod…
 // name themselves in theirs, while git's errors name no program, so a git
 // step that may have run before a later one failed is kept); when a
-// secrets file printed nothing or no value.
+// secrets file printed nothing or no value; when sudo, given a wrong
+// password, ran none of the command (sudoWrongPassword), bar the password
+// it was given.
 func (s *session) tookEffect(p *Payload, f risk.Finding, failed bool) bool {
 	switch {
 	case s.ranNothing(p, failed):
 		return false
 	case f.Entry == risk.OverwriteUnread && failed:
+		return false
+	case f.Entry != risk.SecretSudo && loops.KindOf(p.ToolName) == loops.KindShell && s.sudoWrongPassword(p):
 		return false
 	case f.Entry == risk.GitPushForce && !failed && s.pushFastForward(p):
 		return false
@@ -529,6 +533,32 @@ func (s *session) attemptCounts(p *Payload, f risk.Finding, failed bool) bool {
 func (s *session) ranNothing(p *Payload, failed bool) bool {
 	return failed && (neverRan(p.Error) || loops.KindOf(p.ToolName) == loops.KindWrite) ||
 		loops.KindOf(p.ToolName) == loops.KindShell && s.sudoRefused(p)
+}
+
+// sudoWrongPassword tells a command whose first step, under sudo, was
+// refused the password it was given ("sudo: 1 incorrect password
+// attempt"), and whose later steps hang on it: nothing of it ran (third
+// draw, r-dotfiles-7fd05a63 #88: echo … | sudo -S pacman -S sshpass said to
+// install a package that never was, false to both judges). The password it
+// put on the command line was still put there: secret-sudo is said.
+func (s *session) sudoWrongPassword(p *Payload) bool {
+	text := p.Error
+	if out, ok := s.shellOutput(p); ok {
+		text += "\n" + out
+	}
+	wrong := false
+	for l := range strings.Lines(text) {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "sudo: ") && strings.Contains(l, "incorrect password attempt") {
+			wrong = true
+			break
+		}
+	}
+	if !wrong {
+		return false
+	}
+	c, _, ok := s.riskCallOf(p)
+	return ok && risk.SudoGate(c)
 }
 
 // sudoRefused tells a command whose first step, under sudo, was refused

@@ -113,11 +113,11 @@ func (c Call) commands() ([]cmd, []string) {
 func SudoGate(c Call) bool {
 	cmds, _ := c.commands()
 	first, readers := true, false
-	for _, x := range cmds {
+	for i, x := range cmds {
 		if len(x.args) == 0 {
 			continue
 		}
-		if first && x.args[0] == "cd" {
+		if first && (x.args[0] == "cd" || feedsSudo(cmds, i)) {
 			continue
 		}
 		switch {
@@ -134,6 +134,17 @@ func SudoGate(c Call) bool {
 		}
 	}
 	return !first
+}
+
+// feedsSudo tells an echo or printf whose output is piped into a command
+// under sudo: the password sudo -S reads (echo pw | sudo -S pacman -S x) or
+// the text sudo tee writes, not a step of its own; when sudo refuses,
+// nothing of the command ran.
+func feedsSudo(cmds []cmd, i int) bool {
+	if n := cmds[i].args[0]; n != "echo" && n != "printf" || i+1 >= len(cmds) {
+		return false
+	}
+	return cmds[i+1].piped && underSudo(cmds[i+1])
 }
 
 // underSudo tells a command run as written under sudo (simple takes sudo

@@ -1375,6 +1375,12 @@ func TestSudoGate(t *testing.T) {
 		"curl -s https://x | sudo bash":                                                                                false,
 		"sudo systemctl restart x 2>/dev/null || sudo systemctl restart x.service; sudo systemctl status x | head -20": true,
 		"sudo systemctl restart x || systemctl --user restart x":                                                       false,
+		// The password fed to sudo -S is no step (r-dotfiles-7fd05a63 #88).
+		"echo 'pw' | sudo -S pacman -S --noconfirm sshpass 2>&1 | tail -5": true,
+		"printf 'pw\\n' | sudo -kS apt install -y x":                       true,
+		"echo 'x=1' | sudo tee /etc/x":                                     true,
+		"echo 'pw' | cat | sudo -S apt install x":                          false,
+		"echo hi; sudo -S apt install x":                                   false,
 	} {
 		if got := SudoGate(Call{Tool: "Bash", Command: cmd}); got != want {
 			t.Errorf("SudoGate(%q) = %v, want %v", cmd, got, want)
