@@ -202,6 +202,7 @@ func (s *session) limitsFromProject(dir string) {
 		for _, l := range risk.ParseLimits(text) {
 			s.addLimit(l, fromClaudeMD)
 		}
+		s.noteGiven(text)
 	}
 }
 

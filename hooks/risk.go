@@ -132,6 +132,7 @@ func (s *session) riskText(t string) {
 		s.keepPrompt(item + "\n" + t)
 	}
 	s.limitsFromPrompt(t)
+	s.noteGiven(t)
 	if l, ok := risk.ShellInstead(t, s.declinedBash()); ok {
 		s.addLimit(l, fromPrompt)
 		// "Now use BetterBash please" after a declined push: the No was
@@ -282,6 +283,7 @@ func (s *session) notePlan(p *Payload) {
 func (s *session) riskCall(p *Payload) []advice.Advisory {
 	s.forgetRead(p)
 	s.noteGenerated(p)
+	s.noteGivenRead(p)
 	s.notePlan(p)
 	s.noteAnswers(p)
 	c, in, ok := s.riskCallOf(p)
@@ -358,7 +360,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 			r.Secrets = removeBase(r.Secrets, f.Target)
 		}
 		key := riskKey(f.Entry, p.AgentID)
-		if risk.Covered(f, ins) || !s.riskDue(f.Entry, key) {
+		if risk.Covered(f, ins) || s.givenFor(f) || !s.riskDue(f.Entry, key) {
 			continue
 		}
 		r.Advised[key] = s.w.ToolCalls
@@ -914,6 +916,44 @@ func appendBounded(xs []string, x string, n int) []string {
 		xs = xs[len(xs)-n:]
 	}
 	return xs
+}
+
+// noteGiven keeps the hashes of the words a text gives beside a password
+// word (risk.GivenWords): a prompt, or a project instruction file.
+func (s *session) noteGiven(text string) {
+	words := risk.GivenWords(text)
+	if len(words) == 0 {
+		return
+	}
+	r := s.riskState()
+	for _, w := range words {
+		r.Given = touchBounded(r.Given, risk.WordHash(w), state.MaxGiven)
+	}
+}
+
+// givenFor tells a password piped into sudo -S that the user gave beside a
+// password word (noteGiven): their standing say-so for that use.
+func (s *session) givenFor(f risk.Finding) bool {
+	r := s.w.Risk
+	return f.Entry == risk.SecretSudo && f.Literal != "" && r != nil && slices.Contains(r.Given, risk.WordHash(f.Literal))
+}
+
+// noteGivenRead reads what an instruction file the agent read gives
+// (noteGiven): a CLAUDE.md or AGENTS.md, or a memory note of Claude
+// Code's (…/memory/*.md), which Claude Code does not always load itself.
+func (s *session) noteGivenRead(p *Payload) {
+	if p.ToolName != "Read" || p.HookEventName != PostToolUse {
+		return
+	}
+	file := s.inputPath(p)
+	base := path.Base(file)
+	if !slices.Contains([]string{"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md"}, base) &&
+		!(strings.Contains(file, "/memory/") && strings.HasSuffix(base, ".md")) {
+		return
+	}
+	if r := s.toolResponse(p); r.ok && !r.str {
+		s.noteGiven(r.File.Content)
+	}
 }
 
 // touchBounded moves x to the end of xs, adding it if absent, keeping the

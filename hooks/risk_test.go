@@ -269,6 +269,55 @@ func TestRiskSudoWrongPassword(t *testing.T) {
 	}
 }
 
+// TestRiskSudoPasswordGiven: a password the user gave beside a password
+// word, in a prompt long past, in the project's CLAUDE.md or in a
+// CLAUDE.md the agent read, is theirs for sudo -S to use: no secret-sudo
+// (q-nikaido-501da3c1 #26 and on, second draw; r-claudeskills-28789681
+// #45, third draw; false to both judges each). Another password, or the
+// same one given without a password word, is still said.
+func TestRiskSudoPasswordGiven(t *testing.T) {
+	for _, tc := range []struct {
+		name, prompt, claudeMD, read string
+		want                         int
+		echoed                       string // 645866 when empty
+	}{
+		{"given in a prompt long past", "645866 is the computer password", "", "", 0, ""},
+		{"given in the project's CLAUDE.md", "check the network", "## Machine\n- Sudo Password: 645866 (for system operations)\n", "", 0, ""},
+		{"given in a CLAUDE.md the agent read", "check the network", "", "- sudo password: 645866\n", 0, ""},
+		{"another password given", "4711 is the computer password", "", "", 1, ""},
+		{"the number given without a password word", "my pin is 645866", "", "", 1, ""},
+		{"a short password given in CLAUDE.md", "check the network", "- **Sudo Password**: `7` (for system operations)\n", "", 0, "7"},
+		{"a short password not given", "check the network", "", "", 1, "7"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := observing(t, "risk", tc.prompt)
+			if tc.claudeMD != "" {
+				if err := os.WriteFile(filepath.Join(s.project, "CLAUDE.md"), []byte(tc.claudeMD), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				s.run(&Payload{HookEventName: SessionStart, Source: "resume"})
+			}
+			if tc.read != "" {
+				md := filepath.Join(s.project, "CLAUDE.md")
+				s.tool("Read", jsonStr(map[string]any{"file_path": md}), map[string]any{"type": "text", "file": map[string]any{"filePath": md, "content": tc.read}})
+			}
+			for _, p := range []string{"the wifi is off again", "look at the network card", "is the driver loaded?", "i need to fix the wifi issue"} {
+				s.userPrompt(p) // the password's prompt is no longer among the latest
+			}
+			s.tool("Bash", jsonStr(map[string]any{"command": "echo '" + cmp.Or(tc.echoed, "645866") + "' | sudo -S rfkill unblock wifi"}), bashOut(""))
+			n := 0
+			for _, a := range s.riskLogged() {
+				if strings.Contains(a, "secret-sudo") {
+					n++
+				}
+			}
+			if n != tc.want {
+				t.Errorf("secret-sudo said %d times, want %d: %q", n, tc.want, s.riskLogged())
+			}
+		})
+	}
+}
+
 // TestRiskSudo: steps run as root. After the system refused a file
 // (permission denied), sudo that runs on it is said (sudo-denied); sudo on
 // another file, or with no refusal before, is not, and a prompt that

@@ -395,6 +395,11 @@ type Risk struct {
 	// denied), newest last: running as root on one goes round its
 	// owner's permissions (engines/risk.Call).
 	Denied []string `json:"denied,omitempty"`
+	// Given are the hashes (engines/risk.WordHash) of the words the user
+	// gave beside a password word, in a prompt or the project's
+	// instruction files (engines/risk.GivenWords), newest last: a
+	// password piped into sudo -S that is one of them was given for that.
+	Given []string `json:"given,omitempty"`
 	// Stashed tells that the session ran git stash (push): a later pop is
 	// its own stash coming back.
 	Stashed bool `json:"stashed,omitempty"`
@@ -445,6 +450,9 @@ const MaxBranches = 32
 
 // MaxDenied bounds Risk.Denied.
 const MaxDenied = 8
+
+// MaxGiven bounds Risk.Given.
+const MaxGiven = 32
 
 // Asked is one call Djinn asked the person about.
 type Asked struct {

@@ -451,6 +451,7 @@ func (w Window) Validate() error {
 			v.strs("secrets", r.Secrets, 8, 1024)
 			v.strs("unread", r.Unread, 8, 1024)
 			v.strs("denied", r.Denied, MaxDenied, 1024)
+			v.strs("given", r.Given, MaxGiven, 16)
 			v.strs("ran", r.Ran, MaxRan, 64)
 			v.strs("tables", r.Tables, MaxTables, 128)
 			v.strs("branches", r.Branches, MaxBranches, 256)

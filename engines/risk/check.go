@@ -176,6 +176,10 @@ type Finding struct {
 	// Cover is extra text an instruction may name to cover the finding
 	// (a secret's value the user typed themselves); never shown.
 	Cover string
+	// Literal is the password a command feeds to sudo -S, however short
+	// (secret-sudo): what the user may have given beside a password word
+	// (GivenWords); never shown.
+	Literal string
 	// Guarded tells a shell step that runs only if an earlier one of its
 	// && list succeeded, and Program is the step's program ("rm"): when
 	// the call failed and its error does not come from that program, an
@@ -318,7 +322,11 @@ func checkCommand(c Call) []Finding {
 		// judges of the second draw).
 		f := Finding{Entry: SecretSudo, Target: "sudo -S"}
 		for _, in := range sudoIn {
-			f.Cover = cmp.Or(f.Cover, in)
+			f.Literal = cmp.Or(f.Literal, in)
+			if utf8.RuneCountInString(in) >= 4 {
+				// Shorter, it would be found in any prompt.
+				f.Cover = cmp.Or(f.Cover, in)
+			}
 		}
 		out = append(out, f)
 	}
@@ -846,15 +854,14 @@ func sudoS(st *syntax.Stmt) bool {
 }
 
 // sudoInput is the literal an echo or printf statement prints (its last
-// word), "" for a variable or one under four characters (too short to tell
-// from other text a prompt holds).
+// word), "" for a variable.
 func sudoInput(st *syntax.Stmt) string {
 	ce := st.Cmd.(*syntax.CallExpr) // echoes(st) holds
 	v, ok := shellword.Text(ce.Args[len(ce.Args)-1], false)
-	if v = strings.TrimSuffix(v, `\n`); !ok || utf8.RuneCountInString(v) < 4 {
+	if !ok {
 		return ""
 	}
-	return v
+	return strings.TrimSuffix(v, `\n`)
 }
 
 // echoes reports whether a statement prints a literal or a variable

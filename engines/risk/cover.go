@@ -1,8 +1,11 @@
 package risk
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -451,4 +454,65 @@ func phraseIn(ph string, toks map[string]bool) bool {
 		}
 	}
 	return true
+}
+
+// passwordWords are the words that say a password is being given, in the
+// languages the sessions were written in.
+var passwordWords = []string{"password", "passwd", "passphrase", "passwort", "contraseña", "senha", "mot de passe",
+	"пароль", "パスワード", "密码", "密碼", "비밀번호"}
+
+// GivenWords returns the words a text gives beside a password word ("Sudo
+// Password: 7 (for system operations)" in a project's CLAUDE.md, "645866
+// is the computer password" typed in a prompt): up to four words after it
+// and four before it, on the same line, each trimmed of quotes and of the
+// punctuation around it. A password piped into sudo -S that the user gave
+// so is theirs to have used (secret-sudo: q-nikaido-501da3c1 #26…#231,
+// second draw; r-claudeskills-28789681 #45, third draw; false to both
+// judges each).
+func GivenWords(text string) []string {
+	var out []string
+	for line := range strings.Lines(text) {
+		low := strings.ToLower(line)
+		if !slices.ContainsFunc(passwordWords, func(w string) bool { return strings.Contains(low, w) }) {
+			continue
+		}
+		words := strings.FieldsFunc(line, func(r rune) bool {
+			return unicode.IsSpace(r) || strings.ContainsRune("\"'`,;()[]{}<>*", r)
+		})
+		for i, w := range words {
+			lw := strings.ToLower(strings.Trim(w, ":=.!?"))
+			if !slices.ContainsFunc(passwordWords, func(p string) bool { return strings.Contains(lw, p) }) {
+				continue
+			}
+			if _, v, ok := strings.Cut(w, "="); ok {
+				// password=hunter2
+				out = appendWord(out, v)
+			} else if _, v, ok := strings.Cut(w, ":"); ok {
+				out = appendWord(out, v)
+			}
+			for _, v := range words[max(0, i-4):min(len(words), i+5)] {
+				out = appendWord(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// appendWord appends w, trimmed of the punctuation that ends or leads a
+// word in prose, unless it is empty, a password word or already there.
+func appendWord(out []string, w string) []string {
+	w = strings.Trim(w, ":=.,!?")
+	lw := strings.ToLower(w)
+	if w == "" || len(w) > 128 || slices.Contains(out, w) ||
+		slices.ContainsFunc(passwordWords, func(p string) bool { return strings.Contains(lw, p) }) {
+		return out
+	}
+	return append(out, w)
+}
+
+// WordHash is the short hash under which a given word is kept: the first
+// 16 hex digits of its SHA-256, so the state holds no password.
+func WordHash(w string) string {
+	h := sha256.Sum256([]byte(w))
+	return hex.EncodeToString(h[:8])
 }
