@@ -484,7 +484,7 @@ func ownInstalls(c Call, cmds []cmd) []string {
 		}
 		if _, ps := splitFlags(x.args[1:]); len(ps) == 2 {
 			src, dst := resolve(expandHome(ps[0], home), x.cwd), resolve(expandHome(ps[1], home), x.cwd)
-			if created(src, c.Written) || isTemp(c.real(src)) {
+			if c.made(src) || isTemp(c.real(src)) {
 				out = append(out, dst, path.Join(dst, path.Base(src)))
 			}
 		}
@@ -1044,7 +1044,7 @@ func checkRm(c Call, x cmd, installed []string) []Finding {
 		switch {
 		case slices.Contains(installed, p):
 			// Filled again with the session's own copy (ownInstalls).
-		case created(p, c.Written) && p != home && path.Dir(p) != home:
+		case c.made(p) && p != home && path.Dir(p) != home:
 			// What the session made (mkdir, a redirection, cp), inside the
 			// project or out: deleting it undoes its own work. Not the home
 			// directory or a folder right in it, which mkdir -p may have
@@ -1191,6 +1191,27 @@ func created(p string, files []string) bool {
 		}
 	}
 	return false
+}
+
+// made reports whether p is, or is under, a file or directory the session
+// created (created), comparing paths as they were on the session's
+// machine too: a replay moves a file tool's paths and what an output names
+// under its root, but not those a command spells outside the project
+// (rm -rf ~/.claude/skills/x/references after init_skill.py printed
+// "Created skill directory: ~/.claude/skills/x"). Live, Root is empty and
+// the two are one.
+func (c Call) made(p string) bool {
+	if created(p, c.Written) {
+		return true
+	}
+	if c.Root == "" {
+		return false
+	}
+	real := make([]string, len(c.Written))
+	for i, w := range c.Written {
+		real[i] = c.real(w)
+	}
+	return created(c.real(p), real)
 }
 
 // allWritten reports whether every path is one the session wrote: as

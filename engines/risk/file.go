@@ -111,7 +111,7 @@ func checkFile(c Call) []Finding {
 	// only the session's own work (ext-jankengame #201, its own fresh
 	// copy, and #144, its own debug script: idle to both judges of the
 	// forty-first set).
-	if c.Tool == "Write" && slices.Contains(c.Unread, c.FilePath) && !created(p, c.Written) {
+	if c.Tool == "Write" && slices.Contains(c.Unread, c.FilePath) && !c.made(p) {
 		out = append(out, Finding{Entry: OverwriteUnread, Target: p, Names: []string{p}})
 	}
 	// rp is the path on the session's machine (a replay keeps the files

@@ -1560,3 +1560,27 @@ func TestSecretShownInlineJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestMadeUnderReplayRoot: a replay keeps what an output names under its
+// root while a command spells the same folder outside the project as the
+// session's machine had it; both are the session's folder
+// (q-claudeconfig-2e6e1fbd #15, second draw: rm -rf of the examples
+// init_skill.py had just made, said only in replay). Live, Root is empty.
+func TestMadeUnderReplayRoot(t *testing.T) {
+	const root = "/dev/shm/djinn-replay-1/fs"
+	const rm = "rm -rf /Users/ana/.claude/skills/x/references /Users/ana/.claude/skills/x/scripts/example.py"
+	for _, tc := range []struct {
+		name, root string
+		written    []string
+		want       int
+	}{
+		{"replay, the folder under the root", root, []string{root + "/Users/ana/.claude/skills/x"}, 0},
+		{"live, the folder as it is", "", []string{"/Users/ana/.claude/skills/x"}, 0},
+		{"replay, another folder", root, []string{root + "/Users/ana/.claude/skills/y"}, 2},
+	} {
+		fs := Check(Call{Tool: "Bash", Command: rm, ProjectDir: root + "/Users/ana/proj", Root: tc.root, Written: tc.written})
+		if len(fs) != tc.want {
+			t.Errorf("%s: %d findings, want %d: %+v", tc.name, len(fs), tc.want, fs)
+		}
+	}
+}
