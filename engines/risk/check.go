@@ -2059,50 +2059,68 @@ func createdBy(c Call, home, name string, x cmd) []string {
 // #34, false to both judges of the fourth draw). Standard output ("-") and
 // /dev/null are no file.
 func downloaded(name string, args []string) []string {
-	out, short := "-o", byte('o') // curl's output option
-	remote := false
+	short, long := byte('o'), "--output" // curl's
 	if name == "wget" {
-		out, short, remote = "-O", 'O', true
+		short, long = 'O', "--output-document"
 	}
-	long := map[string]string{"curl": "--output", "wget": "--output-document"}[name]
 	var files, urls []string
-	named := false
+	named, remote := false, name == "wget"
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		value, takes := "", false
-		switch {
-		case a == out || a == long:
-			takes = true
-		case strings.HasPrefix(a, long+"="):
-			value, named = strings.TrimPrefix(a, long+"="), true
-		case strings.HasPrefix(a, out) && len(a) > 2:
-			value, named = a[2:], true // -ofile
-		case len(a) > 2 && a[0] == '-' && a[1] != '-' && a[len(a)-1] == short:
-			takes = true // a cluster ending in it: -sSLo file, -qO file
-		case name == "curl" && (a == "--remote-name" || len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'O')):
-			remote = true
-		case strings.HasPrefix(a, "http://") || strings.HasPrefix(a, "https://") || strings.HasPrefix(a, "ftp://"):
-			urls = append(urls, a)
-		}
-		if takes && i+1 < len(args) {
+		v, ok, next := outputValue(a, short, long)
+		if next && i+1 < len(args) {
 			i++
-			value, named = args[i], true
+			v = args[i]
 		}
-		if value != "" && value != "-" && value != "/dev/null" {
-			files = append(files, value)
+		switch {
+		case ok:
+			named = true
+			if v != "-" && v != "/dev/null" {
+				files = append(files, v)
+			}
+		case name == "curl" && (a == "--remote-name" || shortCluster(a) && strings.ContainsRune(a, 'O')):
+			remote = true
+		case strings.Contains(a, "://"):
+			urls = append(urls, a)
 		}
 	}
 	if remote && !named {
-		for _, u := range urls {
-			if pu, err := url.Parse(u); err == nil {
-				if b := path.Base(pu.Path); b != "." && b != "/" && b != "" {
-					files = append(files, b)
-				}
-			}
-		}
+		files = append(files, lastSegments(urls)...)
 	}
 	return files
 }
+
+// lastSegments are the last segments of the URLs' paths: the files a
+// download names after them (curl -O, wget).
+func lastSegments(urls []string) []string {
+	var out []string
+	for _, u := range urls {
+		if pu, err := url.Parse(u); err == nil && path.Base(pu.Path) != "." && path.Base(pu.Path) != "/" {
+			out = append(out, path.Base(pu.Path))
+		}
+	}
+	return out
+}
+
+// outputValue reads a download's output option in one word: its value
+// there (-ofile, --output=file), or next, that the value is the next word
+// (-o, --output, or a cluster that ends in it: -sSLo, -qO).
+func outputValue(a string, short byte, long string) (v string, ok, next bool) {
+	switch {
+	case a == long || a == "-"+string(short):
+		return "", true, true
+	case strings.HasPrefix(a, long+"="):
+		return a[len(long)+1:], true, false
+	case strings.HasPrefix(a, "-"+string(short)) && len(a) > 2:
+		return a[2:], true, false
+	case shortCluster(a) && a[len(a)-1] == short:
+		return "", true, true
+	}
+	return "", false, false
+}
+
+// shortCluster tells a word of single-letter options (-sSL).
+func shortCluster(a string) bool { return len(a) > 1 && a[0] == '-' && a[1] != '-' }
 
 // Moved carries the session's own files through the command's moves (mv,
 // git mv): a written path at or under what a move names as its source is
