@@ -2,6 +2,7 @@ package risk
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -39,5 +40,15 @@ func TestGivenWords(t *testing.T) {
 func TestWordHash(t *testing.T) {
 	if got := WordHash("abc"); got != "ba7816bf8f01cfea" {
 		t.Errorf("WordHash(abc) = %s", got)
+	}
+}
+
+// BenchmarkGivenWords reads a prompt of 4 KB (the most a kept prompt
+// holds) with a password line in it, as every prompt is read.
+func BenchmarkGivenWords(b *testing.B) {
+	text := strings.Repeat("please fix the failing build on the server and check the logs again\n", 60) + "the sudo password is hunter2\n"
+	b.ReportAllocs()
+	for b.Loop() {
+		GivenWords(text)
 	}
 }
