@@ -53,7 +53,7 @@ func (s *session) loopEvent(p *Payload, target, rng string) loops.Event {
 		// and saying no again to the next attempt is no loop of the
 		// agent's (ext-polloai #22, #25, #30: three edits declined, a
 		// fail-loop false to both judges of the thirtieth set).
-		ev.Interrupted = p.IsInterrupt || userRejected(text)
+		ev.Interrupted = p.IsInterrupt || userRejected(text) || siblingErrored(text)
 		ev.Error = loops.ErrorFingerprint(text)
 		switch {
 		case loops.KindOf(p.ToolName) == loops.KindShell:

@@ -213,8 +213,9 @@ func TestNoChangeEditLoop(t *testing.T) {
 
 // TestDeclinedEditsNoLoop: the person declining three edits of one file
 // (ext-polloai #22, #25, #30, each after a new prompt or a read) is no
-// fail-loop: the person said no, the agent did not fail; three edits that
-// failed the same way are one.
+// fail-loop: the person said no, the agent did not fail; nor are three
+// edits the CLI cancelled with their batch; three edits that failed the
+// same way are one.
 func TestDeclinedEditsNoLoop(t *testing.T) {
 	const declined = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed."
 	const refused = "<tool_use_error>String to replace not found in file.\nString: padding</tool_use_error>"
@@ -224,6 +225,10 @@ func TestDeclinedEditsNoLoop(t *testing.T) {
 	}{
 		{"declined three times", declined, false},
 		{"refused three times", refused, true},
+		// A call the CLI cancelled because another of its parallel batch
+		// failed never ran (q-memorybridge-2f5a3bd7 #86, second draw:
+		// three different Edits of one batch, false to both judges).
+		{"cancelled with its batch three times", "<tool_use_error>Sibling tool call errored</tool_use_error>", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)

@@ -715,9 +715,18 @@ func hookBlocked(errText string) bool {
 // ran, false to the judges of the fiftieth set).
 func neverRan(errText string) bool {
 	t := strings.TrimSpace(errText)
-	return userRejected(errText) || hookBlocked(errText) ||
+	return userRejected(errText) || hookBlocked(errText) || siblingErrored(errText) ||
 		strings.HasPrefix(t, "Permission to use ") && strings.Contains(errText, " has been denied") ||
 		strings.HasPrefix(t, "Permission for this action was denied")
+}
+
+// siblingErrored tells the error of a call the CLI cancelled, never run,
+// because another call of its parallel batch failed ("Sibling tool call
+// errored"): no failure of its own (q-memorybridge-2f5a3bd7 #80, #84,
+// #86, three different Edits of one batch read as one failing three
+// times, false to both judges of the second draw).
+func siblingErrored(errText string) bool {
+	return strings.Contains(errText, "Sibling tool call errored")
 }
 
 // printedNoSecret tells, from a successful shell call's output, that it
