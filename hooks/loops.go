@@ -338,6 +338,7 @@ func (s *session) loopCall(p *Payload, target, rng string) []advice.Advisory {
 			if c.ErrorText, failed = s.failureText(p); !failed {
 				c.ErrorText, _ = s.shellOutput(p)
 			}
+			c.PortTaken = portTakenRuns(f, ls)
 		}
 		a := advice.Loop(asSessionCalls(f, ls), c)
 		if !a.Observed || f.Once || f.Rollback {
@@ -387,6 +388,31 @@ func sessionCall(ls loops.State, n uint64) (uint64, bool) {
 // and the user see (a subagent's third call may be the session's 90th). It
 // is all or nothing: a finding with an event recorded before events
 // carried their session number keeps its agent's numbers.
+// portTakenRuns counts the events of a fail-loop, in the window or
+// remembered, that found their port taken and were not killed by their
+// timeout: their failure is the port's, their error no timeout's (a
+// nodemon that found its port taken and then waited was killed too,
+// p-claudeconfig-77e159f9 #135).
+func portTakenRuns(f loops.Finding, ls loops.State) int {
+	taken := func(e loops.Event) bool {
+		return strings.HasPrefix(e.Fail, loops.PortBusyKey) && !strings.HasPrefix(e.Error, "Command timed out")
+	}
+	n := 0
+	for _, seq := range f.Events {
+		for _, e := range ls.Events {
+			if e.Seq == seq && taken(e) {
+				n++
+			}
+		}
+		for _, r := range ls.Failures {
+			if r.Seq == seq && taken(r.Event) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 func asSessionCalls(f loops.Finding, ls loops.State) loops.Finding {
 	conv := func(n uint64) (uint64, bool) {
 		if n == 0 {

@@ -115,7 +115,8 @@ func TestNoMatchLoop(t *testing.T) {
 // taken after a kill (athena-computeruse #43, #46 in the background, #50:
 // an earlier run is still up). A server started in the background after
 // one kill, two different programs, a port taken at the first run, a test
-// that cannot bind, and a run sent to the background are not.
+// that cannot bind, and a run sent to the background are not. A port
+// taken and then a kill is one too, said as such.
 func TestKilledByTimeoutLoop(t *testing.T) {
 	killed := "Command timed out after 15s      warning: clauses with the same name and arity should be grouped together"
 	taken := "[INFO] Starting the gradio app\nOSError: Cannot find empty port in range: 7888-7888. You can specify a different port by setting the GRADIO_SERVER_PORT environment variable"
@@ -144,6 +145,19 @@ func TestKilledByTimeoutLoop(t *testing.T) {
 			s.fail("Bash", jsonStr(map[string]any{"command": "cd /p && source .venv/bin/activate && python3 app.py"}), killed)
 			s.tool("Bash", jsonStr(map[string]any{"command": "ls -la tmp"}), bashOut("total 0"))
 			s.fail("Bash", jsonStr(map[string]any{"command": "cd /p && source .venv/bin/activate && python3 app.py"}), taken)
+		}},
+		// The port taken first, then the run killed (s-claudeconfig-b9f04a3d
+		// #34, #36, fourth draw): not both were killed by the timeout.
+		{"the port taken, then killed", true, []string{"2 calls could not run a server in the foreground", "an earlier run found its port taken", "the last was started in the foreground and killed at its timeout", "lsof -i"}, func(s *sim) {
+			s.fail("Bash", jsonStr(map[string]any{"command": "node temp-server.cjs", "timeout": 10000}), "node:events:485\n      throw er; // Unhandled 'error' event\n\nError: listen EADDRINUSE: address already in use :::5000\n    at Server.setupListenHandle [as _listen2] (node:net:1912:16)")
+			s.tool("Bash", jsonStr(map[string]any{"command": "npx kill-port 5000"}), bashOut("Process on port 5000 killed"))
+			s.fail("Bash", jsonStr(map[string]any{"command": "node temp-server.cjs", "timeout": 10000}), "Command timed out after 10s\n🚀 Temporary API Server running on http://localhost:5000")
+		}},
+		// A watcher that found its port taken and waited was killed too
+		// (p-claudeconfig-77e159f9 #135, #137, useful to both judges).
+		{"the port taken while it waited, then killed", true, []string{"2 calls were killed when their timeout ran out", "killed by its timeout: npm"}, func(s *sim) {
+			s.fail("Bash", jsonStr(map[string]any{"command": "npm run dev", "timeout": 15000}), "Command timed out after 15s\nError: listen EADDRINUSE: address already in use :::3001\n[nodemon] app crashed - waiting for file changes before starting...")
+			s.fail("Bash", jsonStr(map[string]any{"command": "npm run dev", "timeout": 15000}), "Command timed out after 15s\n[nodemon] 3.1.10\nServer running on http://localhost:3001")
 		}},
 		{"the port taken at the first run", false, portTaken, func(s *sim) {
 			s.fail("Bash", jsonStr(map[string]any{"command": "python3 app.py"}), taken)

@@ -19,6 +19,9 @@ type LoopContext struct {
 	// ErrorText is the latest failure's error, quoted in a fail-loop (the
 	// finding holds only its fingerprint).
 	ErrorText string
+	// PortTaken counts the runs of a fail-loop that found their port
+	// taken instead of being killed by their timeout.
+	PortTaken int
 }
 
 // displayed is a target as the advisory shows it, unquoted.
@@ -263,6 +266,12 @@ func failLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 				// still up, not killed. Quote the port, not the timeout
 				// only the earlier runs met.
 				o, shownKey = portTaken, k
+			} else if c.PortTaken > 0 {
+				// An earlier run found its port taken, the last was
+				// killed by its timeout: not every run was killed
+				// (s-claudeconfig-b9f04a3d #34, #36, fourth draw, "2
+				// calls were killed" false to both judges).
+				o = portThenTimeout
 			}
 		}
 		if silent {
@@ -427,6 +436,11 @@ func keyNext(key string) (string, bool) {
 // or one of them (sent to the background) is still up and holds the port.
 var portTaken = silentOutcome{"calls could not run a server in the foreground", ": the runs before the last were killed by their timeout, and the last found its port taken, so an earlier run (one sent to the background, or one the timeout did not stop) is still up and holding it",
 	"check the instance that is running (request its URL, or find it with lsof -i on the port) instead of starting another; stop it first if it must restart, and start the server in the background (run_in_background, or & with its output sent to a log file) to read its output."}
+
+// portThenTimeout words runs of a server of which an earlier one found its
+// port taken and the last was killed by its timeout.
+var portThenTimeout = silentOutcome{"calls could not run a server in the foreground", ": an earlier run found its port taken, so another instance was holding it, and the last was started in the foreground and killed at its timeout, so whether it still runs is not known",
+	portTaken.next}
 
 // silentFailure tells the keys of failures that print no error: a git
 // command that hung, a check (grep) that found nothing.
