@@ -41,7 +41,7 @@ func handlePreToolUse(_ context.Context, s *session, p *Payload) (Response, erro
 		kind = advice.KindRisk
 		ins := s.instructions()
 		for _, f := range risk.Check(c) {
-			if risk.Covered(f, ins) || s.givenFor(f) {
+			if s.stepCovered(f, ins) {
 				continue
 			}
 			t := ""

@@ -360,7 +360,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 			r.Secrets = removeBase(r.Secrets, f.Target)
 		}
 		key := riskKey(f.Entry, p.AgentID)
-		if risk.Covered(f, ins) || s.givenFor(f) || !s.riskDue(f.Entry, key) {
+		if s.stepCovered(f, ins) || !s.riskDue(f.Entry, key) {
 			continue
 		}
 		r.Advised[key] = s.w.ToolCalls
@@ -544,23 +544,18 @@ func (s *session) ranNothing(p *Payload, failed bool) bool {
 // install a package that never was, false to both judges). The password it
 // put on the command line was still put there: secret-sudo is said.
 func (s *session) sudoWrongPassword(p *Payload) bool {
-	text := p.Error
-	if out, ok := s.shellOutput(p); ok {
-		text += "\n" + out
-	}
-	wrong := false
+	return s.sudoStopped(p, wrongSudoPassword)
+}
+
+// wrongSudoPassword tells a text with sudo's line that the password it was
+// given was wrong.
+func wrongSudoPassword(text string) bool {
 	for l := range strings.Lines(text) {
-		l = strings.TrimSpace(l)
-		if strings.HasPrefix(l, "sudo: ") && strings.Contains(l, "incorrect password attempt") {
-			wrong = true
-			break
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "sudo: ") && strings.Contains(l, "incorrect password attempt") {
+			return true
 		}
 	}
-	if !wrong {
-		return false
-	}
-	c, _, ok := s.riskCallOf(p)
-	return ok && risk.SudoGate(c)
+	return false
 }
 
 // sudoRefused tells a command whose first step, under sudo, was refused
@@ -568,11 +563,18 @@ func (s *session) sudoWrongPassword(p *Payload) bool {
 // (risk.SudoGate): nothing of it ran, whether the CLI reports the call as
 // failed or not.
 func (s *session) sudoRefused(p *Payload) bool {
+	return s.sudoStopped(p, loops.SudoRefused)
+}
+
+// sudoStopped tells a command whose error or output says (said) that sudo
+// stopped its first step, and whose later steps hang on it
+// (risk.SudoGate).
+func (s *session) sudoStopped(p *Payload, said func(string) bool) bool {
 	text := p.Error
 	if out, ok := s.shellOutput(p); ok {
 		text += "\n" + out
 	}
-	if !loops.SudoRefused(text) {
+	if !said(text) {
 		return false
 	}
 	c, _, ok := s.riskCallOf(p)
@@ -940,6 +942,12 @@ func (s *session) noteGiven(text string) {
 	}
 }
 
+// stepCovered tells a finding a recent instruction asks for (risk.Covered) or
+// whose password the user gave for it (givenFor).
+func (s *session) stepCovered(f risk.Finding, ins []risk.Instruction) bool {
+	return risk.Covered(f, ins) || s.givenFor(f)
+}
+
 // givenFor tells a password piped into sudo -S that the user gave beside a
 // password word (noteGiven): their standing say-so for that use.
 func (s *session) givenFor(f risk.Finding) bool {
@@ -956,7 +964,7 @@ func (s *session) noteGivenRead(p *Payload) {
 	}
 	file := s.inputPath(p)
 	base := path.Base(file)
-	if !slices.Contains([]string{"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md"}, base) &&
+	if base != "AGENTS.md" && !slices.ContainsFunc(instructionFiles, func(f string) bool { return path.Base(f) == base }) &&
 		!(strings.Contains(file, "/memory/") && strings.HasSuffix(base, ".md")) {
 		return
 	}
