@@ -27,13 +27,13 @@ func (s *session) say(p *Payload, advs []advice.Advisory, resp *Response) {
 	}
 	voiced := make([]advice.Advisory, 0, len(advs))
 	for i, a := range advs {
-		if s.mode(a.Kind) != settings.Off && !saidBefore(advs[:i], a) {
+		if s.modeOf(a) != settings.Off && !saidBefore(advs[:i], a) {
 			voiced = append(voiced, a)
 		}
 	}
 	var told, observed, recorded []advice.Advisory
 	for _, a := range s.hold(voiced) {
-		m := s.mode(a.Kind)
+		m := s.modeOf(a)
 		if a.Observed {
 			// A finding its detector only records (an asked-for revert, a
 			// lone one): kept in the state as observed, in any mode.
@@ -89,6 +89,16 @@ func saidBefore(earlier []advice.Advisory, a advice.Advisory) bool {
 // mode is the mode of an advisory kind.
 func (s *session) mode(kind string) settings.Mode {
 	return s.env.Settings.Advisories.Mode(kind)
+}
+
+// modeOf is the mode of one advisory: its family's (Advisory.Family) when
+// it has one and its kind is not off, else its kind's.
+func (s *session) modeOf(a advice.Advisory) settings.Mode {
+	m := s.mode(a.Kind)
+	if a.Family == "" || m == settings.Off {
+		return m
+	}
+	return s.mode(a.Family)
 }
 
 // record logs one advisory with its mode. A reanchor is not added to the

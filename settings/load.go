@@ -87,15 +87,17 @@ func load(root string, environ []string) (Settings, map[string]Source, []string)
 }
 
 // blockUnused words loops.block switched on while no loop kind is told to
-// the agent: blocking applies only to kinds in advise, and none of them
-// ships so (fail-loop and tool-loop since 2026-11-27), so it would do
-// nothing, silently. The setting is kept.
+// the agent: blocking applies only to kinds in advise, and of them only the
+// same-call family of tool-loop ships so (advisories.tool_loop_repeat),
+// so with that observed too it would do nothing, silently. The setting is
+// kept.
 func blockUnused(s Settings) string {
 	a := s.Advisories
-	if !s.Loops.Block || a.FailLoop == Advise || a.ToolLoop == Advise || a.ReadLoop == Advise || a.EditRevert == Advise {
+	repeats := a.ToolLoopRepeat == Advise && a.ToolLoop != Off
+	if !s.Loops.Block || repeats || a.FailLoop == Advise || a.ToolLoop == Advise || a.ReadLoop == Advise || a.EditRevert == Advise {
 		return ""
 	}
-	return "loops.block is on, but no loop kind is told to the agent (advisories.fail_loop, tool_loop, read_loop and edit_revert are not advise), so no loop is blocked; set the kinds to block to advise"
+	return "loops.block is on, but no loop kind is told to the agent (advisories.fail_loop, tool_loop, tool_loop_repeat, read_loop and edit_revert are not advise), so no loop is blocked; set the kinds to block to advise"
 }
 
 // kept says which value stays in force for a key whose new value was

@@ -175,7 +175,7 @@ func TestLoad(t *testing.T) {
 			check:   func(s Settings) bool { return s.Stall.MaxRollbacks == 5 }},
 		{name: "plugin option", environ: []string{"CLAUDE_PLUGIN_OPTION_LOOPS_BLOCK=true", "CLAUDE_PLUGIN_OPTION_ADVISORIES_TOOL_LOOP=advise"},
 			check: func(s Settings) bool { return s.Loops.Block && s.Advisories.ToolLoop == Advise }},
-		{name: "block with no loop kind told", environ: []string{"CLAUDE_PLUGIN_OPTION_LOOPS_BLOCK=true"},
+		{name: "block with no loop kind told", environ: []string{"CLAUDE_PLUGIN_OPTION_LOOPS_BLOCK=true", "CLAUDE_PLUGIN_OPTION_ADVISORIES_TOOL_LOOP_REPEAT=observe"},
 			check:    func(s Settings) bool { return s.Loops.Block },
 			problems: []string{"no loop is blocked"}},
 		{name: "unknown key keeps the rest", config: `{"loops":{"blok":true,"cooldown":9}}`,
@@ -409,15 +409,19 @@ func TestAdvisoryMode(t *testing.T) {
 }
 
 // TestBlockUnused: loops.block with every loop kind observed blocks
-// nothing, and says so; with one kind told to the agent it is quiet.
+// nothing, and says so; with one kind told to the agent it is quiet. The
+// same-call tool-loop family is told by default, unless the kind is off.
 func TestBlockUnused(t *testing.T) {
+	const noRepeats = "DJINN_ADVISORIES_TOOL_LOOP_REPEAT=observe"
 	for _, tc := range []struct {
 		env  []string
 		want bool
 	}{
-		{[]string{"DJINN_LOOPS_BLOCK=true"}, true},
-		{[]string{"DJINN_LOOPS_BLOCK=true", "DJINN_ADVISORIES_FAIL_LOOP=advise"}, false},
-		{[]string{"DJINN_LOOPS_BLOCK=true", "DJINN_ADVISORIES_TOOL_LOOP=advise"}, false},
+		{[]string{"DJINN_LOOPS_BLOCK=true"}, false},
+		{[]string{"DJINN_LOOPS_BLOCK=true", noRepeats}, true},
+		{[]string{"DJINN_LOOPS_BLOCK=true", "DJINN_ADVISORIES_TOOL_LOOP=off"}, true},
+		{[]string{"DJINN_LOOPS_BLOCK=true", noRepeats, "DJINN_ADVISORIES_FAIL_LOOP=advise"}, false},
+		{[]string{"DJINN_LOOPS_BLOCK=true", noRepeats, "DJINN_ADVISORIES_TOOL_LOOP=advise"}, false},
 		{[]string{"DJINN_ADVISORIES_FAIL_LOOP=observe"}, false},
 	} {
 		_, problems := Load(t.TempDir(), nil, tc.env)

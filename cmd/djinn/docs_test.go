@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/djinn-cc/djinn/hooks/advice"
 	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
@@ -47,8 +48,18 @@ func TestAdvisoriesDocCoversEveryKind(t *testing.T) {
 		if want := "**Default: `" + string(def.Mode(k)) + "`**"; !strings.Contains(section, want) {
 			t.Errorf("docs/advisories.md, section %s: does not say %s", k, want)
 		}
+		// A family of the kind with a mode of its own states its default too.
+		if fam, ok := families[k]; ok {
+			key := strings.ReplaceAll(fam, "-", "_")
+			if want := "(`advisories." + key + "`) **Default: `" + string(def.Mode(fam)) + "`**"; !strings.Contains(section, want) {
+				t.Errorf("docs/advisories.md, section %s: does not say %s", k, want)
+			}
+		}
 	}
 }
+
+// families are the advisory families with a mode of their own, by kind.
+var families = map[string]string{advice.KindToolLoop: advice.FamilyToolLoopRepeat}
 
 // TestReadmeLinksAdvisoriesDoc: the README points at docs/advisories.md
 // near the top, before its first section.

@@ -45,6 +45,11 @@ const (
 	KindReanchor   = "reanchor"
 	KindCompacted  = "compacted"
 	KindRisk       = "risk"
+	// FamilyToolLoopRepeat is the tool-loop of the same call made again
+	// with the same result (not its variants about cut output, different
+	// commands, polls, empty output or cycles): a family of its own mode,
+	// advisories.tool_loop_repeat (docs/preregistered.md, H2).
+	FamilyToolLoopRepeat = "tool-loop-repeat"
 )
 
 // MaxChars keeps each advisory well under Claude Code's 10,000-character
@@ -70,6 +75,11 @@ type Advisory struct {
 	// screen says "djinn: told the agent <gist>". Empty: GistOf makes one
 	// from Text.
 	Gist string
+	// Family names a family of the kind that has a mode of its own
+	// (settings.Advisories, the family's name with "_" for "-"), empty
+	// for none: the kind's mode applies, and its off silences the family
+	// too.
+	Family string
 }
 
 // GistOf is a's gist, or, when it has none, the first sentence of its

@@ -118,3 +118,36 @@ func TestCompactLineNoDoubledStop(t *testing.T) {
 		t.Errorf("CompactLine = %q, want it to hold %q", got, want)
 	}
 }
+
+// TestToolLoopFamily: only the same call made again with the same result
+// (respelled or not) is of the family with its own mode
+// (advisories.tool_loop_repeat); the kind's other variants are not.
+func TestToolLoopFamily(t *testing.T) {
+	two := []loops.Step{{Tool: "Bash", Target: "a"}, {Tool: "Bash", Target: "b"}}
+	for _, tc := range []struct {
+		name string
+		f    loops.Finding
+		want string
+	}{
+		{"same call", loops.Finding{Count: 3, Cycle: 1}, FamilyToolLoopRepeat},
+		{"same call respelled", loops.Finding{Count: 3, Cycle: 1, Respelled: true}, FamilyToolLoopRepeat},
+		{"cycle", loops.Finding{Count: 2, Cycle: 2, Steps: two}, ""},
+		{"empty output", loops.Finding{Count: 3, Cycle: 1, Empty: true}, ""},
+		{"different commands, same output", loops.Finding{Count: 3, SameOutput: true, Steps: two}, ""},
+		{"rerun through filters", loops.Finding{Count: 3, Rerun: true}, ""},
+		{"poll", loops.Finding{Count: 3, Cycle: 1, Polled: true}, ""},
+		{"looked at an empty file", loops.Finding{Count: 3, Looked: true}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := tc.f
+			f.Pattern, f.Tool, f.Target = loops.ToolLoop, "Bash", "kubectl get pods"
+			a := Loop(f, LoopContext{})
+			if a.Kind != KindToolLoop {
+				t.Fatalf("kind %q, want %q", a.Kind, KindToolLoop)
+			}
+			if a.Family != tc.want {
+				t.Errorf("family %q, want %q; text %s", a.Family, tc.want, a.Text)
+			}
+		})
+	}
+}

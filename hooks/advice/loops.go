@@ -358,7 +358,11 @@ func toolLoopText(f loops.Finding, c LoopContext, w loopWords) Advisory {
 	case f.Cycle > 1:
 		gist = fmt.Sprintf("a cycle of %d calls repeated %d× with the same results", f.Cycle, f.Count)
 	}
-	return withGist(finish(KindToolLoop, sev, nums, "%s (calls %s)%s.%s Next step: %s", what, callList(f.Events), who, chronic, next), "%s%s", gist, again)
+	a := withGist(finish(KindToolLoop, sev, nums, "%s (calls %s)%s.%s Next step: %s", what, callList(f.Events), who, chronic, next), "%s%s", gist, again)
+	if !f.Empty && f.Cycle <= 1 {
+		a.Family = FamilyToolLoopRepeat
+	}
+	return a
 }
 
 // lookedText words a tool-loop of looks at one file that stayed empty
