@@ -396,7 +396,7 @@ var judgePairs = [][2]string{
 	{"AI", "AJ"}, {"AK", "AL"}, {"AM", "AN"}, {"AO", "AP"}, {"AQ", "AR"}, {"AS", "AT"}, {"AU", "AV"}, {"AW", "AX"}, {"AY", "AZ"}, {"BA", "BB"}, {"BC", "BD"}, {"BE", "BF"}, {"BG", "BH"}, {"BI", "BJ"}, {"BK", "BL"}, {"BM", "BN"}, {"BO", "BP"}, {"BQ", "BR"}, {"BS", "BT"}, {"BU", "BV"}, {"BW", "BX"}, {"BY", "BZ"}, {"CA", "CB"}, {"CC", "CD"}, {"CE", "CF"}, {"CG", "CH"}, {"CI", "CJ"}, {"CK", "CL"}, {"CM", "CN"}, {"CO", "CP"}, {"CQ", "CR"}, {"CS", "CT"}, {"CU", "CV"}, {"CW", "CX"}, {"CY", "CZ"}, {"DA", "DB"},
 	{"DC", "DD"}, {"DE", "DF"}, {"DG", "DH"}, {"DI", "DJ"}, {"DK", "DL"}, {"DM", "DN"}, {"DO", "DP"}, {"DQ", "DR"}, {"DS", "DT"}, {"DU", "DV"}, {"DW", "DX"}, {"DY", "DZ"}, {"EA", "EB"}, {"EC", "ED"}, {"EE", "EF"}, {"EG", "EH"}, {"EI", "EJ"}, {"EK", "EL"}, {"EM", "EN"}, {"EO", "EP"}, {"EQ", "ER"}, {"ES", "ET"}, {"EU", "EV"},
 	{"EW", "EX"}, {"EY", "EZ"}, {"FA", "FB"}, {"FC", "FD"}, {"FE", "FF"}, {"FG", "FH"}, {"FI", "FJ"}, {"FK", "FL"}, {"FM", "FN"}, {"FO", "FP"}, {"FQ", "FR"}, {"FS", "FT"},
-	{"FU", "FV"}, {"FW", "FX"}, {"FY", "FZ"}, {"GA", "GB"},
+	{"FU", "FV"}, {"FW", "FX"}, {"FY", "FZ"}, {"GA", "GB"}, {"GC", "GD"}, {"GE", "GF"}, {"GG", "GH"},
 }
 
 // soloJudges labelled without a second judge of the same advisories.
