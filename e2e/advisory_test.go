@@ -33,3 +33,29 @@ func TestReadLoopAdvisoryReachesModel(t *testing.T) {
 		t.Errorf("PostToolUse hook responses = %d, want 3", len(hr))
 	}
 }
+
+// TestSameCallToolLoopToldByDefault: with no setting at all, the scripted
+// model runs the same Bash command three times and gets the same output;
+// Djinn's PostToolUse hook on the third says [djinn:tool-loop], told by
+// default (advisories.tool_loop_repeat, docs/preregistered.md), and the
+// model's next request carries it as hook context, the earlier ones not.
+func TestSameCallToolLoopToldByDefault(t *testing.T) {
+	t.Parallel()
+	const tag = "[djinn:tool-loop]"
+	stub, env, _ := djinnScratch(t)
+	same := Bash("echo pending", "Check the job")
+	stub.Push(same, same, same, Text("The job is still pending."))
+
+	run := env.MustClaude(pluginRun(t, Run{Prompt: "Is the job done yet?"}))
+	main := stub.Messages(KindMain)
+	if len(main) != 4 {
+		t.Fatalf("main-chain requests = %d, want 4 (three runs and the answer)\n%v", len(main), run)
+	}
+	if got := FindText(main, tag); got != 3 {
+		t.Fatalf("first request with %s = %d, want 3 (right after the third run); tags per request: %v %v %v %v",
+			tag, got, djinnTags(main[0]), djinnTags(main[1]), djinnTags(main[2]), djinnTags(main[3]))
+	}
+	if p := ContextPlacement(main[3], tag); p != PlacementSystemReminder && p != PlacementSystemMessage {
+		t.Errorf("%s placed as %v, want hook context (system-reminder or system message)", tag, p)
+	}
+}
