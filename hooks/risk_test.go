@@ -208,8 +208,10 @@ func TestRiskQuietWhereNothingHappened(t *testing.T) {
 // TestRiskSudoRefused: a && list led by sudo that sudo refused, for want
 // of a password, ran nothing, whether the CLI reports it failed or not
 // (ext-archsteam #7, thirty-third set, labelled false by both judges); the
-// same list that ran, or a refusal of a later step after an earlier one
-// ran, is advised.
+// same list that ran is advised. Where an earlier step ran and a later
+// sudo step was refused, the earlier is advised and the refused one is
+// not: it never ran (t-claudeskills-7110d6fc #6, fifth draw). A refused
+// system install is said as an attempt.
 func TestRiskSudoRefused(t *testing.T) {
 	const refused = "sudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper\nsudo: a password is required\n"
 	gated := `{"command":"sudo cp /etc/pacman.conf /etc/pacman.conf.bak && sudo sed -i 's/^#//' /etc/pacman.conf && grep multilib /etc/pacman.conf"}`
@@ -222,7 +224,8 @@ func TestRiskSudoRefused(t *testing.T) {
 		{"refused, reported as success", gated, refused, false, 0},
 		{"refused, reported as failure", gated, refused, true, 0},
 		{"ran", gated, "", false, 1},
-		{"refused after an earlier step ran", later, refused, false, 2},
+		{"refused after an earlier step ran", later, refused, false, 1},
+		{"ran after an earlier step ran", later, "", false, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := observing(t, "risk", "i want to play games on this arch linux, how do i do it?")
@@ -232,6 +235,29 @@ func TestRiskSudoRefused(t *testing.T) {
 				s.tool("Bash", tc.input, map[string]any{"stdout": "", "stderr": tc.stderr})
 			}
 			s.wantRisk("", tc.want)
+		})
+	}
+}
+
+// TestRiskSudoRefusedInstallPiped: a system install under sudo piped into
+// tail, then a user-site install that runs whatever sudo did: sudo
+// refused, the system install is said as a refused attempt, not as done
+// (t-claudeskills-7110d6fc #6, fifth draw, false to both judges).
+func TestRiskSudoRefusedInstallPiped(t *testing.T) {
+	const command = `{"command":"sudo dnf install -y python3-pip 2>&1 | tail -5 && pip3 install --user speedtest-cli 2>&1 | tail -3"}`
+	for _, tc := range []struct {
+		name, out, want string
+	}{
+		{"refused", "sudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper\nsudo: a password is required\n/bin/bash: line 1: pip3: command not found\n", "sudo refused it"},
+		{"installed", "Installed: python3-pip-23.1\nComplete!\nSuccessfully installed speedtest-cli-2.1.3\n", "installs"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := observing(t, "risk", "test my internet speed")
+			s.tool("Bash", command, bashOut(tc.out))
+			logged := s.riskLogged()
+			if len(logged) != 1 || !strings.Contains(logged[0], "sudo-install") || !strings.Contains(logged[0], tc.want) {
+				t.Errorf("want one sudo-install saying %q, got %q", tc.want, logged)
+			}
 		})
 	}
 }

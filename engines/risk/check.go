@@ -186,6 +186,10 @@ type Finding struct {
 	// earlier step failed and this one never ran.
 	Guarded bool
 	Program string
+	// Sudo tells a shell step run under sudo: when sudo refused in the
+	// call (for want of a password or a terminal, or given a wrong one),
+	// it refused this step too, whatever the call's other steps did.
+	Sudo bool
 	// Names are what an instruction may name to cover the finding, when
 	// the target is one path that may hold spaces ("/Applications/Claude
 	// Code.app"); nil: the target's words (a branch, "pkill node", paths
@@ -336,7 +340,7 @@ func checkCommand(c Call) []Finding {
 		from := len(out)
 		defer func() {
 			for i := from; i < len(out); i++ {
-				out[i].Guarded, out[i].Program = x.guarded, name
+				out[i].Guarded, out[i].Program, out[i].Sudo = x.guarded, name, underSudo(x)
 			}
 			c.Written = append(c.Written[:len(c.Written):len(c.Written)], stepMade(c, home, name, x)...)
 		}()
