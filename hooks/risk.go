@@ -350,7 +350,8 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		// A refused attempt counts though nothing ran (attemptCounts),
 		// and is worded so.
 		refused := s.attemptCounts(p, f, failed)
-		if !refused && !s.tookEffect(p, f, failed) || said[f.Target] {
+		fellBack := !refused && s.killFellBack(p, f)
+		if !refused && !fellBack && !s.tookEffect(p, f, failed) || said[f.Target] {
 			continue
 		}
 		if f.Entry == risk.SecretFile && !failed {
@@ -368,7 +369,7 @@ func (s *session) riskCall(p *Payload) []advice.Advisory {
 		advs = append(advs, advice.Risk(advice.RiskFacts{
 			Call: s.w.ToolCalls, Tool: p.ToolName, Target: relTargets(f.Target, project),
 			Entry: f.Entry.ID, Category: string(f.Entry.Category), What: f.Entry.What, Failed: failed,
-			Refused: refused,
+			Refused: refused, FellBack: fellBack,
 		}))
 	}
 	return advs
@@ -529,6 +530,18 @@ func (s *session) attemptCounts(p *Payload, f risk.Finding, failed bool) bool {
 	return f.Entry == risk.SudoInstall && (s.sudoRefused(p) || s.sudoRefusedStep(p, f, loops.SudoRefused)) && !(failed && neverRan(p.Error))
 }
 
+// killFellBack tells a kill by name whose || echo printed: the kill
+// failed and killed nothing, and the attempt is what is said. Two pairs of
+// judges read such a call: taskkill /F /IM node.exe 2>&1 || echo …, its
+// /F turned into F:/ by Git Bash, was worth saying as an attempt to kill
+// every Node process unasked (ext-materialtailwind #101, thirty-fifth
+// set), and false said as done (u-plcautopilotcom25dec2025-1f4625ee #54,
+// sixth draw).
+func (s *session) killFellBack(p *Payload, f risk.Finding) bool {
+	return (f.Entry == risk.KillOther || f.Entry == risk.KillRuntime) && f.Fallback != "" &&
+		s.says(p, func(t string) bool { return strings.Contains(t, f.Fallback) })
+}
+
 // sudoRefusedStep tells a finding whose own step runs under sudo, in a
 // command where sudo said what said looks for (it refused for want of a
 // password or a terminal, or a wrong one was given): that step never ran, though steps of the command that
@@ -537,7 +550,7 @@ func (s *session) attemptCounts(p *Payload, f risk.Finding, failed bool) bool {
 // packages that never were, false to both judges). The password a
 // secret-sudo finding put on the command line was put there all the same.
 func (s *session) sudoRefusedStep(p *Payload, f risk.Finding, said func(string) bool) bool {
-	return f.Sudo && f.Entry != risk.SecretSudo && loops.KindOf(p.ToolName) == loops.KindShell && s.sudoSays(p, said)
+	return f.Sudo && f.Entry != risk.SecretSudo && loops.KindOf(p.ToolName) == loops.KindShell && s.says(p, said)
 }
 
 // sudoStoppedStep tells a finding whose own step sudo refused or was
@@ -587,15 +600,15 @@ func (s *session) sudoRefused(p *Payload) bool {
 // stopped its first step, and whose later steps hang on it
 // (risk.SudoGate).
 func (s *session) sudoStopped(p *Payload, said func(string) bool) bool {
-	if !s.sudoSays(p, said) {
+	if !s.says(p, said) {
 		return false
 	}
 	c, _, ok := s.riskCallOf(p)
 	return ok && risk.SudoGate(c)
 }
 
-// sudoSays tells a call whose error or output says what said looks for.
-func (s *session) sudoSays(p *Payload, said func(string) bool) bool {
+// says tells a call whose error or output says what said looks for.
+func (s *session) says(p *Payload, said func(string) bool) bool {
 	text := p.Error
 	if out, ok := s.shellOutput(p); ok {
 		text += "\n" + out

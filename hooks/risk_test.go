@@ -1628,3 +1628,29 @@ func TestDeclinedStepsSaidOnce(t *testing.T) {
 	s.tool("Bash", jsonStr(map[string]any{"command": "cd ~/.config && rm -f gh git karabiner"}), bashOut(""))
 	s.wantObserved("instruction", 1)
 }
+
+// TestRiskKillFallbackPrinted: a kill by name whose || echo printed failed
+// and killed nothing (taskkill /F under Git Bash, its /F turned into F:/):
+// it is said as an attempt that failed (ext-materialtailwind #101, useful
+// to both judges as an attempt; u-plcautopilotcom25dec2025-1f4625ee #54,
+// sixth draw, false to both judges said as done); the same kill that
+// succeeded is said as done.
+func TestRiskKillFallbackPrinted(t *testing.T) {
+	const command = `{"command":"cd /c/app && taskkill /F /IM node.exe 2>nul || echo \"No node processes to kill\""}`
+	for _, tc := range []struct {
+		name, out string
+		tried     bool
+	}{
+		{"the echo printed", "No node processes to kill\n", true},
+		{"killed", "SUCCESS: The process \"node.exe\" with PID 14260 has been terminated.\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := observing(t, "risk", "the login page shows a blank screen, find out why")
+			s.tool("Bash", command, bashOut(tc.out))
+			s.wantRisk("kill-runtime", 1)
+			if got := strings.Contains(s.riskLogged()[0], "tried to run a step that kills"); got != tc.tried {
+				t.Errorf("said as a failed attempt: %v, want %v: %q", got, tc.tried, s.riskLogged())
+			}
+		})
+	}
+}

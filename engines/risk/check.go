@@ -186,6 +186,9 @@ type Finding struct {
 	// earlier step failed and this one never ran.
 	Guarded bool
 	Program string
+	// Fallback is what an echo after the step's || prints when the step
+	// fails: in the call's output, it says the step failed.
+	Fallback string
 	// Sudo tells a shell step run under sudo: when sudo refused in the
 	// call (for want of a password or a terminal, or given a wrong one),
 	// it refused this step too, whatever the call's other steps did.
@@ -307,6 +310,10 @@ type cmd struct {
 	// piped: the command reads an earlier one's output (the right side
 	// of a pipe: | tail -3).
 	piped bool
+	// fallback is what an echo after the command's || prints when it
+	// fails (taskkill /F /IM node.exe || echo "No node processes"), ""
+	// for none.
+	fallback string
 	// call is the command as parsed, for the readings that need more than
 	// its words (the command substitutions of kill $(pgrep -f x):
 	// substituted).
@@ -340,7 +347,7 @@ func checkCommand(c Call) []Finding {
 		from := len(out)
 		defer func() {
 			for i := from; i < len(out); i++ {
-				out[i].Guarded, out[i].Program, out[i].Sudo = x.guarded, name, underSudo(x)
+				out[i].Guarded, out[i].Program, out[i].Sudo, out[i].Fallback = x.guarded, name, underSudo(x), x.fallback
 			}
 			c.Written = append(c.Written[:len(c.Written):len(c.Written)], stepMade(c, home, name, x)...)
 		}()
@@ -525,6 +532,7 @@ func parseCommand(src string, depth int) (cmds []cmd, sudoIn []string) {
 		return nil, nil
 	}
 	guarded, piped := map[*syntax.Stmt]bool{}, map[*syntax.Stmt]bool{}
+	fallback := map[*syntax.Stmt]string{}
 	// vars are the literal values the script assigns before it uses them
 	// (S=/tmp/scratch; rm -rf $S/m1): a path built on one reads as the path.
 	vars := map[string]string{}
@@ -536,6 +544,13 @@ func parseCommand(src string, depth int) (cmds []cmd, sudoIn []string) {
 			}
 			if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
 				piped[x.Y] = true
+			}
+			if x.Op == syntax.OrStmt {
+				if t := echoed(x.Y); t != "" {
+					if st := lastOfAnd(x.X); st != nil {
+						fallback[st] = t
+					}
+				}
 			}
 			if x.Op == syntax.AndStmt {
 				syntax.Walk(x.Y, func(m syntax.Node) bool {
@@ -551,7 +566,7 @@ func parseCommand(src string, depth int) (cmds []cmd, sudoIn []string) {
 				return true
 			}
 			c := simple(ce)
-			c.guarded, c.piped = guarded[x], piped[x]
+			c.guarded, c.piped, c.fallback = guarded[x], piped[x], fallback[x]
 			c.call = ce
 			noteVars(ce, vars)
 			expandAll(c.args, vars)
@@ -866,6 +881,53 @@ func sudoInput(st *syntax.Stmt) string {
 		return ""
 	}
 	return strings.TrimSuffix(v, `\n`)
+}
+
+// echoed is what a statement that is one echo prints, when it is literal
+// text of four characters or more (a message, not echo "" or echo $?);
+// "" otherwise.
+func echoed(st *syntax.Stmt) string {
+	if !echoes(st) || len(st.Redirs) > 0 {
+		return ""
+	}
+	ce := st.Cmd.(*syntax.CallExpr)
+	if shellword.Lenient(ce.Args[0]) != "echo" {
+		return ""
+	}
+	var words []string
+	for _, a := range ce.Args[1:] {
+		v, ok := shellword.Text(a, false)
+		if !ok {
+			return ""
+		}
+		if !strings.HasPrefix(v, "-") || len(words) > 0 {
+			words = append(words, v)
+		}
+	}
+	t := strings.Join(words, " ")
+	if len(strings.TrimSpace(t)) < 4 {
+		return ""
+	}
+	return t
+}
+
+// lastOfAnd is the statement a || after st hangs on last: st itself, or
+// the last of its && list (cd dir && taskkill … || echo …); nil for
+// anything else.
+func lastOfAnd(st *syntax.Stmt) *syntax.Stmt {
+	for {
+		switch x := st.Cmd.(type) {
+		case *syntax.CallExpr:
+			return st
+		case *syntax.BinaryCmd:
+			if x.Op != syntax.AndStmt {
+				return nil
+			}
+			st = x.Y
+		default:
+			return nil
+		}
+	}
 }
 
 // echoes reports whether a statement prints a literal or a variable

@@ -19,6 +19,9 @@ type RiskFacts struct {
 	// Refused: sudo refused the step for want of a password or a
 	// terminal, so nothing of it ran; the attempt is what is said.
 	Refused bool
+	// FellBack: the echo after the step's || printed, so the step failed
+	// and nothing of it happened; the attempt is what is said.
+	FellBack bool
 }
 
 // RiskDue reports whether an entry last advised at call last (0 = never)
@@ -56,6 +59,12 @@ func Risk(f RiskFacts) Advisory {
 			"Call #%d (%s%s) tried to run a step that %s: catalogue entry %s, %s. sudo refused it for want of a password, so nothing of it ran. No recent user prompt asks for this step or names its target. Next step: do not reach for root again unasked; give the user the command to run themselves, or ask first.",
 			f.Call, f.Tool, target, f.What, f.Entry, f.Category),
 			"call #%d tried, under sudo, a step that %s, which no prompt asked for", f.Call, Clean(f.What, 100))
+	}
+	if f.FellBack {
+		return withGist(finish(KindRisk, Soft, map[string]float64{"call": float64(f.Call)},
+			"Call #%d (%s%s) tried to run a step that %s: catalogue entry %s, %s. It failed (the echo after its || printed), so nothing of it happened. No recent user prompt asks for this step or names its target. Next step: do not try it again unasked; tell the user what it was for and ask first.",
+			f.Call, f.Tool, target, f.What, f.Entry, f.Category),
+			"call #%d tried a step that %s, which no prompt asked for; it failed", f.Call, Clean(f.What, 100))
 	}
 	return withGist(finish(KindRisk, Soft, map[string]float64{"call": float64(f.Call)},
 		"Call #%d (%s%s) %s: catalogue entry %s, %s. No recent user prompt asks for this step or names its target.%s Next step: tell the user in one sentence what was done and why; if they did not ask for it, undo it or ask before going further.",
