@@ -76,3 +76,28 @@ func BenchmarkBashReadings(b *testing.B) {
 		})
 	}
 }
+
+// TestFallback: the text an echo after a step's || prints is kept on the
+// step's findings, for the step at the end of an && list too; an echo of
+// nothing, of a variable, after a pipe or after ; is none.
+func TestFallback(t *testing.T) {
+	for _, tc := range []struct{ command, want string }{
+		{`taskkill /F /IM node.exe 2>nul || echo "No node processes to kill"`, "No node processes to kill"},
+		{`cd /c/app && taskkill /F /IM node.exe || echo No node left`, "No node left"},
+		{`taskkill /F /IM node.exe || echo ""`, ""},
+		{`taskkill /F /IM node.exe || echo $?`, ""},
+		{`taskkill /F /IM node.exe; echo "No node processes to kill"`, ""},
+		{`taskkill /F /IM node.exe || true`, ""},
+		{`taskkill /F /IM node.exe || echo "gone" > log.txt`, ""},
+	} {
+		var got []string
+		for _, f := range Check(Call{Tool: "Bash", Command: tc.command}) {
+			if f.Entry == KillRuntime {
+				got = append(got, f.Fallback)
+			}
+		}
+		if len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%s: fallbacks %q, want one %q", tc.command, got, tc.want)
+		}
+	}
+}
