@@ -467,6 +467,10 @@ func TestCovered(t *testing.T) {
 		{"git push --force", "push the branch", false},
 		{"git reset --hard origin/main", "reset hard to origin", true},
 		{"git reset --hard origin/main", "fix the failing test", false},
+		// Latin words written against Chinese, no space between
+		// (t-claudeconfig-aeab4f43 #129, fifth draw).
+		{"git reset --hard origin/master", "我們回復到到和remote一樣,直接fetch,或discard change", true},
+		{"git reset --hard origin/master", "我們看一下remote的狀態,或fetch一下", false},
 		{"rm -rf src/archive", "delete the archive folder", true},
 		{"rm -rf src/archive", "get the build past the type error", false},
 		// "nuke" asks for the deletion (ext-postmanremnants #12, #14,
