@@ -18,17 +18,7 @@ func TestReadLoopAdvisoryReachesModel(t *testing.T) {
 	stub.Push(read, read, read, Text("The config sets retries to 3."))
 
 	run := env.MustClaude(pluginRun(t, Run{Prompt: "Check the retry setting in config.yaml and tell me its value."}))
-	main := stub.Messages(KindMain)
-	if len(main) != 4 {
-		t.Fatalf("main-chain requests = %d, want 4 (three reads and the answer)\n%v", len(main), run)
-	}
-	if got := FindText(main, tag); got != 3 {
-		t.Fatalf("first request with %s = %d, want 3 (right after the third read); tags per request: %v %v %v %v",
-			tag, got, djinnTags(main[0]), djinnTags(main[1]), djinnTags(main[2]), djinnTags(main[3]))
-	}
-	if p := ContextPlacement(main[3], tag); p != PlacementSystemReminder && p != PlacementSystemMessage {
-		t.Errorf("%s placed as %v, want hook context (system-reminder or system message)", tag, p)
-	}
+	toldAfterThird(t, stub, run, tag)
 	if hr := run.HookResponses("PostToolUse"); len(hr) != 3 {
 		t.Errorf("PostToolUse hook responses = %d, want 3", len(hr))
 	}
@@ -47,12 +37,20 @@ func TestSameCallToolLoopToldByDefault(t *testing.T) {
 	stub.Push(same, same, same, Text("The job is still pending."))
 
 	run := env.MustClaude(pluginRun(t, Run{Prompt: "Is the job done yet?"}))
+	toldAfterThird(t, stub, run, tag)
+}
+
+// toldAfterThird checks a run of three tool calls and an answer: the
+// advisory tagged tag first reaches the model in the request right after
+// the third call, as hook context, and no earlier request carries it.
+func toldAfterThird(t *testing.T, stub *Stub, run *Result, tag string) {
+	t.Helper()
 	main := stub.Messages(KindMain)
 	if len(main) != 4 {
-		t.Fatalf("main-chain requests = %d, want 4 (three runs and the answer)\n%v", len(main), run)
+		t.Fatalf("main-chain requests = %d, want 4 (three calls and the answer)\n%v", len(main), run)
 	}
 	if got := FindText(main, tag); got != 3 {
-		t.Fatalf("first request with %s = %d, want 3 (right after the third run); tags per request: %v %v %v %v",
+		t.Fatalf("first request with %s = %d, want 3 (right after the third call); tags per request: %v %v %v %v",
 			tag, got, djinnTags(main[0]), djinnTags(main[1]), djinnTags(main[2]), djinnTags(main[3]))
 	}
 	if p := ContextPlacement(main[3], tag); p != PlacementSystemReminder && p != PlacementSystemMessage {

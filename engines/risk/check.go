@@ -531,34 +531,15 @@ func parseCommand(src string, depth int) (cmds []cmd, sudoIn []string) {
 	if err != nil {
 		return nil, nil
 	}
-	guarded, piped := map[*syntax.Stmt]bool{}, map[*syntax.Stmt]bool{}
-	fallback := map[*syntax.Stmt]string{}
+	lists := stmtLists{guarded: map[*syntax.Stmt]bool{}, piped: map[*syntax.Stmt]bool{}, fallback: map[*syntax.Stmt]string{}}
 	// vars are the literal values the script assigns before it uses them
 	// (S=/tmp/scratch; rm -rf $S/m1): a path built on one reads as the path.
 	vars := map[string]string{}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch x := n.(type) {
 		case *syntax.BinaryCmd:
-			if (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && sudoS(x.Y) && echoes(x.X) {
-				sudoIn = append(sudoIn, sudoInput(x.X))
-			}
-			if x.Op == syntax.Pipe || x.Op == syntax.PipeAll {
-				piped[x.Y] = true
-			}
-			if x.Op == syntax.OrStmt {
-				if t := echoed(x.Y); t != "" {
-					if st := lastOfAnd(x.X); st != nil {
-						fallback[st] = t
-					}
-				}
-			}
-			if x.Op == syntax.AndStmt {
-				syntax.Walk(x.Y, func(m syntax.Node) bool {
-					if st, ok := m.(*syntax.Stmt); ok {
-						guarded[st] = true
-					}
-					return true
-				})
+			if s, ok := lists.note(x); ok {
+				sudoIn = append(sudoIn, s)
 			}
 		case *syntax.Stmt:
 			ce, ok := x.Cmd.(*syntax.CallExpr)
@@ -566,7 +547,7 @@ func parseCommand(src string, depth int) (cmds []cmd, sudoIn []string) {
 				return true
 			}
 			c := simple(ce)
-			c.guarded, c.piped, c.fallback = guarded[x], piped[x], fallback[x]
+			c.guarded, c.piped, c.fallback = lists.guarded[x], lists.piped[x], lists.fallback[x]
 			c.call = ce
 			noteVars(ce, vars)
 			expandAll(c.args, vars)
@@ -602,6 +583,39 @@ func parseCommand(src string, depth int) (cmds []cmd, sudoIn []string) {
 		return true
 	})
 	return cmds, sudoIn
+}
+
+// stmtLists is what the && lists, pipes and || of a command say of its
+// statements (cmd.guarded, cmd.piped, cmd.fallback).
+type stmtLists struct {
+	guarded, piped map[*syntax.Stmt]bool
+	fallback       map[*syntax.Stmt]string
+}
+
+// note reads one binary command into the lists; a pipe that feeds echo or
+// printf into sudo -S also gives what it echoes (sudoInput).
+func (l stmtLists) note(x *syntax.BinaryCmd) (sudoIn string, ok bool) {
+	switch x.Op {
+	case syntax.Pipe, syntax.PipeAll:
+		l.piped[x.Y] = true
+		if sudoS(x.Y) && echoes(x.X) {
+			return sudoInput(x.X), true
+		}
+	case syntax.OrStmt:
+		if t := echoed(x.Y); t != "" {
+			if st := lastOfAnd(x.X); st != nil {
+				l.fallback[st] = t
+			}
+		}
+	case syntax.AndStmt:
+		syntax.Walk(x.Y, func(m syntax.Node) bool {
+			if st, ok := m.(*syntax.Stmt); ok {
+				l.guarded[st] = true
+			}
+			return true
+		})
+	}
+	return "", false
 }
 
 // substituted is the simple commands inside a command's arguments'
