@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/djinn-cc/djinn/engines/lcs"
+	"github.com/djinn-cc/djinn/engines/risk"
 	"github.com/djinn-cc/djinn/hooks/advice"
 	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/internal/sat"
@@ -67,7 +68,16 @@ func handleUserPrompt(ctx context.Context, s *session, p *Payload) (Response, er
 				// again?: ext-adminfilter #53, drift against the agent's
 				// "done" message, labelled false by both judges of the
 				// thirty-fourth set).
-				s.setTask(a, s.w.LastAssistant, p.PromptID, "proposed")
+				task := s.w.LastAssistant
+				if opt, ok := risk.PickedOption(prompt, s.w.LastAssistant); ok {
+					// "1": the option picked is the task, not the whole
+					// offer (t-opencode-765a9806 #161, fifth draw: the
+					// /compact line's goal was the agent's menu, cut so
+					// that the option picked was lost; false to both
+					// judges).
+					task = opt
+				}
+				s.setTask(a, task, p.PromptID, "proposed")
 				s.setAnchor(a)
 				s.rebaseDrift(a)
 			}

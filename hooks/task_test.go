@@ -501,3 +501,29 @@ func TestPromptCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestPickedOptionIsTheTask: "1" after the agent's list of options makes
+// the option picked the task, not the whole message (t-opencode-765a9806
+// #161, fifth draw: the /compact line's goal was the agent's summary and
+// menu, cut so that the option picked was lost; false to both judges);
+// "ok" to the same message keeps the whole message.
+func TestPickedOptionIsTheTask(t *testing.T) {
+	const menu = "## Work Completed\n\nAll 65 tests pass.\n\nWould you like me to:\n1. **Create the remaining 4 security test suites** (C-3 through C-6)?\n2. **Run coverage analysis** to see current test coverage?\n3. **Create a final security audit report**?\n\nAll core functionality is now tested and passing!"
+	for _, tc := range []struct {
+		reply, want, not string
+	}{
+		{"1", "security test suites", "Work Completed"},
+		{"ok", "Work Completed", ""},
+	} {
+		s := newSim(t)
+		s.userPrompt("Fix the failing collateral manager tests and add security tests")
+		s.bash("npx hardhat test")
+		s.assistant(menu, 20000)
+		s.run(&Payload{HookEventName: Stop, LastAssistantMessage: menu})
+		s.userPrompt(tc.reply)
+		a := s.anchor()
+		if a.Task == nil || a.Task.Source != "proposed" || !strings.Contains(a.Task.Text, tc.want) || tc.not != "" && strings.Contains(a.Task.Text, tc.not) {
+			t.Errorf("after %q: task = %+v, want the text holding %q and not %q", tc.reply, a.Task, tc.want, tc.not)
+		}
+	}
+}

@@ -111,8 +111,11 @@ var listItemRe = sync.OnceValue(func() *regexp.Regexp {
 // it with --dangerously-skip-permissions …\n2. Proceed with the steps
 // manually"; ext-aqefleet #34, the option picked by "1", false to both
 // judges of the forty-fifth set): its items, numbered from 1 with none
-// skipped, each to the next, and the list is where the message ends. A
-// numbered list of steps that asks nothing offers no choice.
+// skipped, each to the next. After the list, past a blank line, the
+// message may close with a short paragraph that lists nothing ("All core
+// functionality is now tested and passing!": t-opencode-765a9806 #161,
+// fifth draw, where "1" picked the first of three). A numbered list of
+// steps that asks nothing offers no choice.
 func askedList(message string) map[int]string {
 	leads := askLeadRe().FindAllStringIndex(message, -1)
 	if len(leads) == 0 {
@@ -120,9 +123,10 @@ func askedList(message string) map[int]string {
 	}
 	rest := strings.Split(strings.TrimSpace(message[leads[len(leads)-1][1]:]), "\n")
 	out := map[int]string{}
-	cur := 0
-	for _, line := range rest {
+	cur, blank := 0, false
+	for i, line := range rest {
 		if strings.TrimSpace(line) == "" {
+			blank = true
 			continue
 		}
 		m := listItemRe().FindStringSubmatch(line)
@@ -131,12 +135,16 @@ func askedList(message string) map[int]string {
 				return nil
 			}
 			// An item's second line, or the list is over.
-			if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
+			if !blank && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")) {
 				out[cur] += " " + strings.TrimSpace(line)
 				continue
 			}
-			return nil
+			if !blank || !closing(rest[i:]) {
+				return nil
+			}
+			break
 		}
+		blank = false
 		n, _ := strconv.Atoi(m[1])
 		if n != cur+1 {
 			return nil
@@ -148,6 +156,23 @@ func askedList(message string) map[int]string {
 		return nil
 	}
 	return out
+}
+
+// maxClosing bounds the paragraph that may close a message after the
+// list of options it offers.
+const maxClosing = 300
+
+// closing tells lines after an offered list that only close the message:
+// short, with no numbered item of their own.
+func closing(lines []string) bool {
+	n := 0
+	for _, l := range lines {
+		if listItemRe().MatchString(l) {
+			return false
+		}
+		n += len(l)
+	}
+	return n <= maxClosing
 }
 
 // LastQuestion is the last sentence of an agent's message that asks the

@@ -31,7 +31,12 @@ func TestPickedOption(t *testing.T) {
 		{"a list asked for, second item", "2", asked, "Proceed with the steps"},
 		{"a list of steps then a question", "1", "Next steps:\n1. Run the migrations\n2. Restart the server\n\nWould you like me to continue?", ""},
 		{"a list asked for that skips a number", "1", "Should I:\n1. Push now\n3. Wait", ""},
-		{"a list asked for, then more text", "1", asked + "\n\nI recommend the second.", ""},
+		// A short closing paragraph after the list (t-opencode-765a9806
+		// #161, fifth draw).
+		{"a list asked for, then a closing line", "1", asked + "\n\nI recommend the second.", "--dangerously-skip-permissions"},
+		{"a list asked for, then a closing line, second", "2", "Would you like me to:\n1. **Create the remaining 4 security test suites** (C-3 through C-6)?\n2. **Run coverage analysis** to see current test coverage?\n3. **Create a final security audit report**?\n\nAll core functionality is now tested and passing! 🚀", "Run coverage analysis"},
+		{"a list asked for, then another list", "1", asked + "\n\nSteps after that:\n1. Commit\n2. Push", ""},
+		{"a list asked for, then a long text", "1", asked + "\n\n" + strings.Repeat("More notes about the run. ", 20), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, ok := PickedOption(tc.prompt, tc.message)
