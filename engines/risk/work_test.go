@@ -103,6 +103,12 @@ func TestGoAhead(t *testing.T) {
 		{"Go ahead with this", true},
 		{"Sure go for phase 3", true},
 		{"OK", true},
+		// Run what the message showed (u-claudecode-9f866ded #26).
+		{"run this commands", true},
+		{"Run them.", true},
+		{"execute it", true},
+		{"run the tests", false},
+		{"run it but not on prod", false},
 		{"이번주에 사이잘룩러그 아이보리색상이 출시되었어", false},
 	} {
 		if got := GoAhead(tc.prompt); got != tc.want {
