@@ -367,20 +367,41 @@ func sessionCalls(ls loops.State, events []uint64) []int {
 	return out
 }
 
-// sessionCall is the session's number of its agent's event n, from the
-// window or the remembered failures.
-func sessionCall(ls loops.State, n uint64) (uint64, bool) {
+// eventAt is its agent's event n, from the window or the remembered
+// failures.
+func eventAt(ls loops.State, n uint64) (loops.Event, bool) {
 	for _, e := range ls.Events {
 		if e.Seq == n {
-			return e.Call, e.Call > 0 && e.Call <= math.MaxInt32
+			return e, true
 		}
 	}
 	for _, r := range ls.Failures {
 		if r.Seq == n {
-			return r.Call, r.Call > 0 && r.Call <= math.MaxInt32
+			return r.Event, true
 		}
 	}
-	return 0, false
+	return loops.Event{}, false
+}
+
+// sessionCall is the session's number of its agent's event n (eventAt).
+func sessionCall(ls loops.State, n uint64) (uint64, bool) {
+	e, ok := eventAt(ls, n)
+	return e.Call, ok && e.Call > 0 && e.Call <= math.MaxInt32
+}
+
+// portTakenRuns counts the events of a fail-loop, in the window or
+// remembered, that found their port taken and were not killed by their
+// timeout: their failure is the port's, their error no timeout's (a
+// nodemon that found its port taken and then waited was killed too,
+// p-claudeconfig-77e159f9 #135).
+func portTakenRuns(f loops.Finding, ls loops.State) int {
+	n := 0
+	for _, seq := range f.Events {
+		if e, ok := eventAt(ls, seq); ok && strings.HasPrefix(e.Fail, loops.PortBusyKey) && !strings.HasPrefix(e.Error, "Command timed out") {
+			n++
+		}
+	}
+	return n
 }
 
 // asSessionCalls renumbers a finding's events, which count its agent's
@@ -388,31 +409,6 @@ func sessionCall(ls loops.State, n uint64) (uint64, bool) {
 // and the user see (a subagent's third call may be the session's 90th). It
 // is all or nothing: a finding with an event recorded before events
 // carried their session number keeps its agent's numbers.
-// portTakenRuns counts the events of a fail-loop, in the window or
-// remembered, that found their port taken and were not killed by their
-// timeout: their failure is the port's, their error no timeout's (a
-// nodemon that found its port taken and then waited was killed too,
-// p-claudeconfig-77e159f9 #135).
-func portTakenRuns(f loops.Finding, ls loops.State) int {
-	taken := func(e loops.Event) bool {
-		return strings.HasPrefix(e.Fail, loops.PortBusyKey) && !strings.HasPrefix(e.Error, "Command timed out")
-	}
-	n := 0
-	for _, seq := range f.Events {
-		for _, e := range ls.Events {
-			if e.Seq == seq && taken(e) {
-				n++
-			}
-		}
-		for _, r := range ls.Failures {
-			if r.Seq == seq && taken(r.Event) {
-				n++
-			}
-		}
-	}
-	return n
-}
-
 func asSessionCalls(f loops.Finding, ls loops.State) loops.Finding {
 	conv := func(n uint64) (uint64, bool) {
 		if n == 0 {
