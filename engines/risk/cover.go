@@ -522,7 +522,10 @@ func GivenWords(text string) []string {
 		})
 		for i, w := range words {
 			lw := strings.ToLower(strings.Trim(w, ":=.!?"))
-			if !slices.ContainsFunc(passwordWords, func(p string) bool { return strings.Contains(lw, p) }) {
+			// French's "mot de passe" is three words: its last stands
+			// for it.
+			french := lw == "passe" && i >= 2 && strings.EqualFold(words[i-2], "mot") && strings.EqualFold(words[i-1], "de")
+			if !french && !slices.ContainsFunc(passwordWords, func(p string) bool { return strings.Contains(lw, p) }) {
 				continue
 			}
 			if _, v, ok := strings.Cut(w, "="); ok {

@@ -18,6 +18,8 @@ func TestGivenWords(t *testing.T) {
 		{"use password=hunter2 for the test db", []string{"hunter2"}, nil},
 		{"the wifi passwort ist 'Zug-7f!x'", []string{"Zug-7f!x"}, nil},
 		{"ssh mac@192.168.0.1 (password: 645866)", []string{"645866"}, nil},
+		{"le mot de passe est 645866", []string{"645866"}, nil},
+		{"le match se passe bien, 645866 spectateurs", nil, []string{"645866"}},
 		{"fix the login page, it returns 500", nil, []string{"500", "login"}},
 		{"first line 12345\nsecond line: password below\n", nil, []string{"12345"}},
 	} {
