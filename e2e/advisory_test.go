@@ -24,15 +24,16 @@ func TestReadLoopAdvisoryReachesModel(t *testing.T) {
 	}
 }
 
-// TestSameCallToolLoopToldByDefault: with no setting at all, the scripted
-// model runs the same Bash command three times and gets the same output;
-// Djinn's PostToolUse hook on the third says [djinn:tool-loop], told by
-// default (advisories.tool_loop_repeat, docs/preregistered.md), and the
-// model's next request carries it as hook context, the earlier ones not.
-func TestSameCallToolLoopToldByDefault(t *testing.T) {
+// TestSameCallToolLoopToldWhenSet: the scripted model runs the same Bash
+// command three times and gets the same output. The same-call family ships
+// observed (advisories.tool_loop_repeat, docs/preregistered.md), so it is
+// set to advise here, as the plugin option does: Djinn's PostToolUse hook
+// on the third says [djinn:tool-loop], and the model's next request
+// carries it as hook context, the earlier ones not.
+func TestSameCallToolLoopToldWhenSet(t *testing.T) {
 	t.Parallel()
 	const tag = "[djinn:tool-loop]"
-	stub, env, _ := djinnScratch(t)
+	stub, env, _ := djinnScratch(t, "DJINN_ADVISORIES_TOOL_LOOP_REPEAT=advise")
 	same := Bash("echo pending", "Check the job")
 	stub.Push(same, same, same, Text("The job is still pending."))
 

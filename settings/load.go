@@ -87,10 +87,9 @@ func load(root string, environ []string) (Settings, map[string]Source, []string)
 }
 
 // blockUnused words loops.block switched on while no loop kind is told to
-// the agent: blocking applies only to kinds in advise, and of them only the
-// same-call family of tool-loop ships so (advisories.tool_loop_repeat),
-// so with that observed too it would do nothing, silently. The setting is
-// kept.
+// the agent: blocking applies only to kinds in advise (or the same-call
+// family of tool-loop, advisories.tool_loop_repeat), and none ships so,
+// so it would do nothing, silently. The setting is kept.
 func blockUnused(s Settings) string {
 	a := s.Advisories
 	repeats := a.ToolLoopRepeat == Advise && a.ToolLoop != Off

@@ -408,20 +408,20 @@ func TestAdvisoryMode(t *testing.T) {
 	}
 }
 
-// TestBlockUnused: loops.block with every loop kind observed blocks
-// nothing, and says so; with one kind told to the agent it is quiet. The
-// same-call tool-loop family is told by default, unless the kind is off.
+// TestBlockUnused: loops.block with every loop kind observed (the
+// defaults) blocks nothing, and says so; with one kind, or the same-call
+// tool-loop family, told to the agent it is quiet, unless the kind is off.
 func TestBlockUnused(t *testing.T) {
-	const noRepeats = "DJINN_ADVISORIES_TOOL_LOOP_REPEAT=observe"
+	const repeats = "DJINN_ADVISORIES_TOOL_LOOP_REPEAT=advise"
 	for _, tc := range []struct {
 		env  []string
 		want bool
 	}{
-		{[]string{"DJINN_LOOPS_BLOCK=true"}, false},
-		{[]string{"DJINN_LOOPS_BLOCK=true", noRepeats}, true},
-		{[]string{"DJINN_LOOPS_BLOCK=true", "DJINN_ADVISORIES_TOOL_LOOP=off"}, true},
-		{[]string{"DJINN_LOOPS_BLOCK=true", noRepeats, "DJINN_ADVISORIES_FAIL_LOOP=advise"}, false},
-		{[]string{"DJINN_LOOPS_BLOCK=true", noRepeats, "DJINN_ADVISORIES_TOOL_LOOP=advise"}, false},
+		{[]string{"DJINN_LOOPS_BLOCK=true"}, true},
+		{[]string{"DJINN_LOOPS_BLOCK=true", repeats}, false},
+		{[]string{"DJINN_LOOPS_BLOCK=true", repeats, "DJINN_ADVISORIES_TOOL_LOOP=off"}, true},
+		{[]string{"DJINN_LOOPS_BLOCK=true", "DJINN_ADVISORIES_FAIL_LOOP=advise"}, false},
+		{[]string{"DJINN_LOOPS_BLOCK=true", "DJINN_ADVISORIES_TOOL_LOOP=advise"}, false},
 		{[]string{"DJINN_ADVISORIES_FAIL_LOOP=observe"}, false},
 	} {
 		_, problems := Load(t.TempDir(), nil, tc.env)
