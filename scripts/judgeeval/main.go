@@ -397,7 +397,7 @@ var judgePairs = [][2]string{
 	{"DC", "DD"}, {"DE", "DF"}, {"DG", "DH"}, {"DI", "DJ"}, {"DK", "DL"}, {"DM", "DN"}, {"DO", "DP"}, {"DQ", "DR"}, {"DS", "DT"}, {"DU", "DV"}, {"DW", "DX"}, {"DY", "DZ"}, {"EA", "EB"}, {"EC", "ED"}, {"EE", "EF"}, {"EG", "EH"}, {"EI", "EJ"}, {"EK", "EL"}, {"EM", "EN"}, {"EO", "EP"}, {"EQ", "ER"}, {"ES", "ET"}, {"EU", "EV"},
 	{"EW", "EX"}, {"EY", "EZ"}, {"FA", "FB"}, {"FC", "FD"}, {"FE", "FF"}, {"FG", "FH"}, {"FI", "FJ"}, {"FK", "FL"}, {"FM", "FN"}, {"FO", "FP"}, {"FQ", "FR"}, {"FS", "FT"},
 	{"FU", "FV"}, {"FW", "FX"}, {"FY", "FZ"}, {"GA", "GB"}, {"GC", "GD"}, {"GE", "GF"}, {"GG", "GH"},
-	{"GI", "GJ"}, {"GK", "GL"}, {"GM", "GN"}, {"GO", "GP"},
+	{"GI", "GJ"}, {"GK", "GL"}, {"GM", "GN"}, {"GO", "GP"}, {"GQ", "GR"}, {"GS", "GT"}, {"GU", "GV"}, {"GW", "GX"},
 }
 
 // soloJudges labelled without a second judge of the same advisories.
