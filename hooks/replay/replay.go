@@ -523,9 +523,9 @@ func sanitize(s string) string {
 // and that cwd as the transcript has it.
 type paths struct {
 	fsRoot, projectDir, origCwd string
-	// win maps every spelling of a Windows project (mapString), made on
-	// first use.
-	win *strings.Replacer
+	// win matches every spelling of a Windows project and the rest of
+	// the path after it (mapString), made on first use.
+	win *regexp.Regexp
 }
 
 // mapPath moves an absolute path of the original machine under the scratch
@@ -957,12 +957,37 @@ func (r *paths) mapString(x string) string {
 	if r.win == nil {
 		// Every spelling of a Windows project (C:\x, C:/x, c:/x, /c/x), in
 		// one pass: the scratch project ends in /c/x, which a second pass
-		// would map again.
+		// would map again. With it, the rest of the path that follows
+		// (\src\a.ts), whose backslashes become slashes: the hook reads
+		// C:\x\src\a.ts whole as a path in the project.
 		fwd := strings.ReplaceAll(r.origCwd, `\`, "/")
-		r.win = strings.NewReplacer(r.origCwd, r.projectDir, strings.ToUpper(fwd[:1])+fwd[1:], r.projectDir,
-			strings.ToLower(fwd[:1])+fwd[1:], r.projectDir, w, r.projectDir)
+		var alts []string
+		for _, sp := range []string{r.origCwd, strings.ToUpper(fwd[:1]) + fwd[1:], strings.ToLower(fwd[:1]) + fwd[1:], w} {
+			alts = append(alts, regexp.QuoteMeta(sp))
+		}
+		r.win = regexp.MustCompile(`(` + strings.Join(alts, "|") + `)([\\/][^\s"'|;&<>()` + "`" + `]*)?`)
 	}
-	return r.win.Replace(x)
+	var b strings.Builder
+	last := 0
+	for _, m := range r.win.FindAllStringSubmatchIndex(x, -1) {
+		if m[4] < 0 && m[1] < len(x) && pathNameByte(x[m[1]]) {
+			continue // a longer name that begins alike (C:\x\app, C:\x\apple)
+		}
+		b.WriteString(x[last:m[0]])
+		b.WriteString(r.projectDir)
+		if m[4] >= 0 {
+			b.WriteString(strings.ReplaceAll(x[m[4]:m[5]], `\`, "/"))
+		}
+		last = m[1]
+	}
+	b.WriteString(x[last:])
+	return b.String()
+}
+
+// pathNameByte tells a byte that may go on a file name (a letter, a digit,
+// '.', '-', '_' or any byte of a multi-byte character).
+func pathNameByte(c byte) bool {
+	return c >= 0x80 || c == '.' || c == '-' || c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // user is the user name the original cwd shows under /Users/, /home/ or

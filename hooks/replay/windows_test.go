@@ -25,6 +25,15 @@ func TestWindowsPaths(t *testing.T) {
 		{`cd "C:/Users/ana/app" && ls`, `cd "/scratch/c/Users/ana/app" && ls`},
 		{`cd "C:/Users/[USER]/app" && ls`, `cd "/scratch/c/Users/ana/app" && ls`},
 		{"ls /c/Users/bob", "ls /c/Users/bob"},
+		// In a command, the rest of a project path spelled with
+		// backslashes goes with it: the hook reads C:\Users\ana\app\src\x.js
+		// whole as a path in the project (seventh draw,
+		// r-claudeagents-fd3434e5 #122: an rm of a file the move had
+		// emptied, taken for a deletion outside the project).
+		{`rm "C:\Users\ana\app\src\x.js" && ls`, `rm "/scratch/c/Users/ana/app/src/x.js" && ls`},
+		{`del C:\Users\ana\app\src\old.js;echo ok`, `del /scratch/c/Users/ana/app/src/old.js;echo ok`},
+		{`type 'C:\Users\ana\app\a b.txt'`, `type '/scratch/c/Users/ana/app/a b.txt'`},
+		{`echo C:\Users\ana\apple\x`, `echo C:\Users\ana\apple\x`},
 	} {
 		if got := r.mapString(tc.in); got != tc.want {
 			t.Errorf("mapString(%q) = %q, want %q", tc.in, got, tc.want)
