@@ -741,12 +741,16 @@ func hookBlocked(errText string) bool {
 // command rm -rf x has been denied."), or its auto mode classifier did
 // ("Permission for this action was denied by the Claude Code auto mode
 // classifier": ext-fluxmemisolate #68, a deletion said though nothing of it
-// ran, false to the judges of the fiftieth set).
+// ran, false to the judges of the fiftieth set), or the tool was not enabled
+// for the agent ("No such tool available: Bash": a subagent's rm said though
+// it never ran, r-claudeagents-fd3434e5 #29 and #91, false to the judges of
+// the seventh draw; live, no hook fires for such a call).
 func neverRan(errText string) bool {
 	t := strings.TrimSpace(errText)
 	return userRejected(errText) || hookBlocked(errText) || siblingErrored(errText) ||
 		strings.HasPrefix(t, "Permission to use ") && strings.Contains(errText, " has been denied") ||
-		strings.HasPrefix(t, "Permission for this action was denied")
+		strings.HasPrefix(t, "Permission for this action was denied") ||
+		strings.Contains(t, "No such tool available: ")
 }
 
 // siblingErrored tells the error of a call the CLI cancelled, never run,
