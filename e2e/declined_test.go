@@ -9,11 +9,13 @@ import (
 )
 
 // TestDeclinedCallHookEvents records the hook events of a Bash call that
-// Claude Code refuses, in print mode, three ways: a command that needs
+// Claude Code refuses, in print mode, five ways: a command that needs
 // approval under --permission-mode default (no one can approve it), a
-// --disallowedTools rule, and a PreToolUse hook that answers deny. None of
-// them sends PostToolUse or PostToolUseFailure: the hook-driven detectors
-// never see a declined call. The refusal reaches the model, and the
+// --disallowedTools rule, a PreToolUse hook that answers deny, the
+// dontAsk permission mode, and a settings deny rule on the command. None
+// of them sends PostToolUse or PostToolUseFailure: the hook-driven
+// detectors never see a declined call (the last two give the "Permission to
+// use Bash … has been denied" texts that replay turns into failures). The refusal reaches the model, and the
 // transcript, only as an is_error tool_result (docs/declined-calls.md).
 func TestDeclinedCallHookEvents(t *testing.T) {
 	events := append([]string{"PreToolUse", "PermissionRequest", "PermissionDenied"}, HookEvents...)
@@ -31,6 +33,12 @@ func TestDeclinedCallHookEvents(t *testing.T) {
 		}},
 		{"disallowed tool", false, "No such tool available: Bash", func(rec *Recorder) Run {
 			return Run{Prompt: "run it", PluginDirs: []string{rec.Dir}, AllowedTools: []string{"Read"}, Args: []string{"--disallowedTools", "Bash"}}
+		}},
+		{"dontAsk mode", true, "Permission to use Bash has been denied because Claude Code is running in don't ask mode", func(rec *Recorder) Run {
+			return Run{Prompt: "run it", PluginDirs: []string{rec.Dir}, AllowedTools: []string{"Read"}, Args: []string{"--permission-mode", "dontAsk"}}
+		}},
+		{"settings deny rule", true, "Permission to use Bash with command python3 -c", func(rec *Recorder) Run {
+			return Run{Prompt: "run it", PluginDirs: []string{rec.Dir}, Args: []string{"--settings", `{"permissions":{"deny":["Bash(python3:*)"]}}`}}
 		}},
 		{"PreToolUse deny", true, hookReason, func(rec *Recorder) Run {
 			deny, _ := json.Marshal(map[string]any{"hookSpecificOutput": map[string]string{
