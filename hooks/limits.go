@@ -199,7 +199,9 @@ func (s *session) limitsFromProject(dir string) {
 	r.Limits = kept
 	for _, name := range instructionFiles {
 		text := readInstructionFile(filepath.Join(dir, name))
-		for _, l := range risk.ParseLimits(text) {
+		// A procedure's branch ("If GSTACK_MISSING: STOP. Do not
+		// proceed.") is no limit in force.
+		for _, l := range risk.ParseLimits(risk.Unconditional(text)) {
 			s.addLimit(l, fromClaudeMD)
 		}
 		s.noteGiven(text)

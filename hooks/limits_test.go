@@ -303,3 +303,25 @@ func TestHookRefusedGuard(t *testing.T) {
 		})
 	}
 }
+
+// TestConditionalProjectLineNoLimit: a CLAUDE.md branch ("If
+// GSTACK_MISSING: STOP. Do not proceed.") is not a limit in force: edits
+// draw no instruction advisory and the reanchor block does not restate it
+// (c-dotai-80ba14ad, the ninth draw: five advisories and three blocks,
+// false to both judges); a plain line of the same file still is.
+func TestConditionalProjectLineNoLimit(t *testing.T) {
+	s := newSim(t)
+	s.env.Settings.Advisories.Instruction = settings.Advise
+	s.file("CLAUDE.md", "## gstack\n\nIf GSTACK_MISSING: STOP. Do not proceed. Tell the user to install it.\n\nNever push to main.\n")
+	s.run(&Payload{HookEventName: SessionStart, Source: "startup"})
+	s.userPrompt("Add a retry to the HTTP client in client.go")
+	s.tool("Edit", jsonStr(map[string]any{"file_path": s.file("client.go", "x"), "old_string": "x", "new_string": "y"}), map[string]any{})
+	if n := s.count("instruction"); n != 0 {
+		t.Fatalf("an edit after a conditional CLAUDE.md line: %d instruction advisories, want 0: %q", n, s.said)
+	}
+	s.run(&Payload{HookEventName: PreCompact, Trigger: "auto"})
+	block := strings.Join(s.compactNext("").Context, "\n")
+	if strings.Contains(block, "Do not proceed") || !strings.Contains(block, "Never push to main.") {
+		t.Errorf("reanchor block, want the plain limit only:\n%s", block)
+	}
+}

@@ -435,3 +435,26 @@ func TestLimitsOutsideFences(t *testing.T) {
 		}
 	}
 }
+
+// TestUnconditional: a project instruction line that opens with a
+// condition ("If GSTACK_MISSING: STOP. Do not proceed.") sets no limit in
+// force; the check it depends on decides (c-dotai-80ba14ad, the ninth
+// draw: "Do not proceed." held as in force after the check printed
+// GSTACK_OK, 5 advisories false to both judges). Other lines keep theirs.
+func TestUnconditional(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		limits     int
+	}{
+		{"condition with a colon", "If GSTACK_MISSING: STOP. Do not proceed. Tell the user to install it.", 0},
+		{"condition in a list item", "- **If the build fails**, do not commit.", 0},
+		{"unless", "Unless the user asks, never push to main.", 0},
+		{"plain limit", "Never push to main.", 1},
+		{"plain limit after a conditional line", "If GSTACK_MISSING: STOP. Do not proceed.\nNever push to main.", 1},
+		{"a word that only begins alike", "Iffy tests: never push to main.", 1},
+	} {
+		if got := len(ParseLimits(Unconditional(tc.text))); got != tc.limits {
+			t.Errorf("%s: %d limits from %q, want %d", tc.name, got, tc.text, tc.limits)
+		}
+	}
+}
