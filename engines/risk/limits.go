@@ -367,7 +367,7 @@ func ParseLimits(text string) []Limit {
 		}
 		out = append(out, l)
 	}
-	for _, s := range sentences(outsideFences(text)) {
+	for _, s := range sentences(outsideFences(outsideAttached(text))) {
 		if strings.HasSuffix(s[0], "?") {
 			continue
 		}
@@ -385,6 +385,13 @@ func ParseLimits(text string) []Limit {
 					add(l)
 				}
 			case holdsOff(ws, i):
+				if strings.HasPrefix(strings.TrimSpace(s[0]), "#") {
+					// A heading names a section ("## Read-only mode" of a
+					// prompt the user pasted: b-dotfiles-98743092 #9, the
+					// eighth draw, false to both judges); it holds
+					// nothing off.
+					continue
+				}
 				soft = append(soft, len(out))
 				add(Limit{Class: NoChange, Text: s[0]})
 			default:
@@ -464,9 +471,46 @@ func holdsOff(ws []string, i int) bool {
 	case "before":
 		return i+2 < len(ws) && (ws[i+1] == "we" || ws[i+1] == "you") && ws[i+2] == "proceed"
 	case "read-only":
-		return true
+		return readOnlyHold(ws, i, i+1)
 	case "read":
-		return next("only")
+		return next("only") && readOnlyHold(ws, i, i+2)
+	}
+	return false
+}
+
+// readOnlyNouns are what "read-only" may qualify and still hold off all
+// work: the task itself ("a read-only investigation"), or a time ("for
+// now").
+var readOnlyNouns = map[string]bool{"mode": true, "task": true, "session": true, "review": true, "audit": true, "analysis": true,
+	"investigation": true, "exploration": true, "pass": true, "research": true, "inspection": true, "for": true, "until": true, "please": true, "now": true}
+
+// readOnlySubjects are what may be said to be read-only for the whole
+// task ("this is read-only", "you are read-only").
+var readOnlySubjects = map[string]bool{"it": true, "this": true, "everything": true, "you": true, "we": true, "session": true, "task": true, "project": true, "repo": true, "repository": true, "codebase": true}
+
+// readOnlyHold tells a "read-only" (ws[i], the words after it from j) that
+// holds off all work: it qualifies the task ("read-only investigation"),
+// stands alone ("Read-only."), or is said of the agent or the task ("stay
+// read-only", "this is read-only"). One that qualifies something else
+// holds nothing off: a tool's use ("Use Supabase MCP strictly for
+// read-only verification"), named folders ("ANALYSIS/, LOGS/ remain
+// read-only"), a heading's reference ("Legacy F:/ Reference (Read-Only)"),
+// a mode described ("I am always read only"), or "read only the ACTIVE
+// block" (five instruction advisories on the draws, all false or unseen).
+func readOnlyHold(ws []string, i, j int) bool {
+	if slices.ContainsFunc(ws[:i], func(w string) bool { return w == "use" || w == "using" }) {
+		return false
+	}
+	if j < len(ws) {
+		return readOnlyNouns[ws[j]]
+	}
+	switch {
+	case i == 0:
+		return true
+	case ws[i-1] == "stay" || ws[i-1] == "be":
+		return true
+	case ws[i-1] == "is" || ws[i-1] == "are" || ws[i-1] == "it's" || ws[i-1] == "you're":
+		return ws[i-1] == "it's" || ws[i-1] == "you're" || i >= 2 && readOnlySubjects[ws[i-2]]
 	}
 	return false
 }
@@ -1840,4 +1884,24 @@ func conditionLine(line string) bool {
 		return len(ws) > 1 && strings.Trim(ws[1], "*_:,") == "case"
 	}
 	return false
+}
+
+// outsideAttached drops the files an IDE attaches to a prompt
+// (<context ref="file:///…">…</context>): a file's text is not the user's
+// words ("This server is running in **read-only mode**" of an attached
+// prompts.py held as a limit: b-dotfiles-98743092 #9, the eighth draw,
+// false to both judges).
+func outsideAttached(text string) string {
+	const open, end = "<context ref=", "</context>"
+	for {
+		i := strings.Index(text, open)
+		if i < 0 {
+			return text
+		}
+		j := strings.Index(text[i:], end)
+		if j < 0 {
+			return text[:i]
+		}
+		text = text[:i] + "\n" + text[i+j+len(end):]
+	}
 }

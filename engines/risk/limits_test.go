@@ -69,6 +69,22 @@ func TestParseLimits(t *testing.T) {
 		{"Don't delete anything in the archive directory.", "delete:archive"},
 		{"do not change the database", "change:database"},
 		{"read-only investigation, report back", "change"},
+		// "read-only" of something else holds nothing off (the third,
+		// fourth, sixth, seventh and eighth draws: r-omarclaudecontrolplane-
+		// 4594b… #60, s-personalgit-a7fa48d3 #24, u-memorybridge-7468bdb3
+		// #45, q-omarclaudecontrolplane-ab8f5879 #449, b-dotfiles-98743092
+		// #9, false to both judges or unseen); of the task, it does.
+		{"* `ANALYSIS/`, `PROCESS/`, `LOGS/` remain read-only.", ""},
+		{"how about 'Read only the ACTIVE block'", ""},
+		{"Use Supabase MCP strictly for read-only verification of schemas/fields the UI depends on.", ""},
+		{"## Legacy F:/ Reference (Read-Only)", ""},
+		{"I am always read only.", ""},
+		{"## Read-only mode", ""},
+		{"Can you fix up the prompt accordingly?\n<context ref=\"file:///x/prompts.py\">\nThis server is running in **read-only mode**. Do not delete nodes.\n</context>\nand don't push", "push"},
+		{"Stay read-only.", "change"},
+		{"This is read-only for now: investigate and report.", "change"},
+		{"Read-only.", "change"},
+		{"read only for now please", "change"},
 		// athena-bigplan (ninth held-out set): a tool forbidden by name.
 		{"Use the MCP command you created instead of the Bash tool.  NEVER use the bash tool.", "tool:Bash"},
 		{"don't use WebSearch for this", "tool:WebSearch"},
