@@ -128,6 +128,12 @@ var doWords = []string{"go", "proceed", "implement", "fix", "patch", "apply", "d
 // any action to the remote", "don't do anything", "no commits", "don't
 // touch config.yaml".
 func negatedLimits(ws []string, i int, text string) []Limit {
+	if k := i + 1; k+1 < len(ws) && (ws[k] == "need" || ws[k] == "have" || ws[k] == "needs" || ws[k] == "has") && ws[k+1] == "to" {
+		// "you don't need to do anything special": no need, no ban (a
+		// system prompt's note held against code edits, the eighth and
+		// ninth draws' rekrutaiv2 sessions, false to both judges).
+		return nil
+	}
 	j := i + 1
 	for j < len(ws) && fillers[ws[j]] {
 		j++
@@ -385,7 +391,7 @@ func ParseLimits(text string) []Limit {
 					add(l)
 				}
 			case holdsOff(ws, i):
-				if strings.HasPrefix(strings.TrimSpace(s[0]), "#") {
+				if strings.HasPrefix(strings.TrimSpace(s[0]), "#") || scopedElsewhere(s[1]) {
 					// A heading names a section ("## Read-only mode" of a
 					// prompt the user pasted: b-dotfiles-98743092 #9, the
 					// eighth draw, false to both judges); it holds
@@ -1904,4 +1910,28 @@ func outsideAttached(text string) string {
 		}
 		text = text[:i] + "\n" + text[i+j+len(end):]
 	}
+}
+
+// wholeTaskScopes are the scopes of a sentence's opening "For …," that
+// still mean the whole task: a time, or the task itself.
+var wholeTaskScopes = map[string]bool{"now": true, "the moment": true, "the time being": true, "today": true, "this task": true,
+	"this session": true, "this one": true, "this pr": true, "this step": true, "this part": true, "now though": true}
+
+// scopedElsewhere tells a sentence (lower case) that opens with a scope of
+// its own, "For these sites, can only research/scrape public content": what
+// it holds off is limited to that scope, not the session's work (a system
+// prompt's rule for social sites held against code edits: eleven
+// instruction advisories of the eighth and ninth draws, false to both
+// judges). "For now, only analyse" is the whole task.
+func scopedElsewhere(sentence string) bool {
+	rest, ok := strings.CutPrefix(strings.TrimLeft(sentence, " *_-"), "for ")
+	if !ok {
+		return false
+	}
+	scope, _, ok := strings.Cut(rest, ",")
+	if !ok {
+		return false
+	}
+	scope = strings.TrimSpace(scope)
+	return scope != "" && !wholeTaskScopes[scope] && len(strings.Fields(scope)) <= 6
 }

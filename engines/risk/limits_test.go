@@ -80,6 +80,16 @@ func TestParseLimits(t *testing.T) {
 		{"## Legacy F:/ Reference (Read-Only)", ""},
 		{"I am always read only.", ""},
 		{"## Read-only mode", ""},
+		// A hold-off scoped by its sentence's opening "For …," is for that
+		// scope only (the eighth and ninth draws' rekrutaiv2 sessions);
+		// a time or the task is the whole task.
+		{"For these sites, can only research/scrape public content - use dedicated MCPs for actions (twitter MCP for posting).", ""},
+		{"For now, only analyse the logs.", "change"},
+		{"For this task, just look and report.", "change"},
+		// No need is no ban (the same sessions).
+		{"This happens automatically, you don't need to do anything special.", ""},
+		{"you do not have to change anything else", ""},
+		{"don't change anything else", "change"},
 		{"Can you fix up the prompt accordingly?\n<context ref=\"file:///x/prompts.py\">\nThis server is running in **read-only mode**. Do not delete nodes.\n</context>\nand don't push", "push"},
 		{"Stay read-only.", "change"},
 		{"This is read-only for now: investigate and report.", "change"},
