@@ -384,6 +384,11 @@ func ParseLimits(text string) []Limit {
 		}
 		ws := words(s[1])
 		var soft []int // the analysis-only limits, which a request for work in the sentence cancels
+		// A heading names a section ("## Read-only mode" of a prompt the
+		// user pasted: b-dotfiles-98743092 #9, the eighth draw, false to
+		// both judges), and a sentence with a scope of its own holds off
+		// only that scope (scopedElsewhere): neither holds the task off.
+		mayHold := !strings.HasPrefix(strings.TrimSpace(s[0]), "#") && !scopedElsewhere(s[1])
 		for i := range ws {
 			switch {
 			case negation(ws, i):
@@ -391,11 +396,7 @@ func ParseLimits(text string) []Limit {
 					add(l)
 				}
 			case holdsOff(ws, i):
-				if strings.HasPrefix(strings.TrimSpace(s[0]), "#") || scopedElsewhere(s[1]) {
-					// A heading names a section ("## Read-only mode" of a
-					// prompt the user pasted: b-dotfiles-98743092 #9, the
-					// eighth draw, false to both judges); it holds
-					// nothing off.
+				if !mayHold {
 					continue
 				}
 				soft = append(soft, len(out))
@@ -510,13 +511,14 @@ func readOnlyHold(ws []string, i, j int) bool {
 	if j < len(ws) {
 		return readOnlyNouns[ws[j]]
 	}
-	switch {
-	case i == 0:
+	if i == 0 {
 		return true
-	case ws[i-1] == "stay" || ws[i-1] == "be":
+	}
+	switch ws[i-1] {
+	case "stay", "be", "it's", "you're":
 		return true
-	case ws[i-1] == "is" || ws[i-1] == "are" || ws[i-1] == "it's" || ws[i-1] == "you're":
-		return ws[i-1] == "it's" || ws[i-1] == "you're" || i >= 2 && readOnlySubjects[ws[i-2]]
+	case "is", "are":
+		return i >= 2 && readOnlySubjects[ws[i-2]]
 	}
 	return false
 }
