@@ -8,8 +8,6 @@
 package settings
 
 import (
-	"reflect"
-	"strings"
 
 	"github.com/djinn-cc/djinn/engines/compress"
 	"github.com/djinn-cc/djinn/engines/drift"
@@ -135,17 +133,37 @@ func (a *Advisories) SetAll(m Mode) {
 // "fail-loop": the field's key with "-" for "_"); an unknown kind is
 // advised, as before modes existed.
 func (a Advisories) Mode(kind string) Mode {
-	if strings.Contains(kind, "_") {
-		return Advise
+	var m Mode
+	switch kind {
+	case "drift":
+		m = a.Drift
+	case "read-loop":
+		m = a.ReadLoop
+	case "edit-revert":
+		m = a.EditRevert
+	case "fail-loop":
+		m = a.FailLoop
+	case "tool-loop":
+		m = a.ToolLoop
+	case "tool-loop-repeat":
+		m = a.ToolLoopRepeat
+	case "stall":
+		m = a.Stall
+	case "pressure":
+		m = a.Pressure
+	case "reanchor":
+		m = a.Reanchor
+	case "compacted":
+		m = a.Compacted
+	case "risk":
+		m = a.Risk
+	case "repeat-complaint":
+		m = a.RepeatComplaint
+	case "instruction":
+		m = a.Instruction
 	}
-	v := reflect.ValueOf(a)
-	for i, f := range reflect.VisibleFields(v.Type()) {
-		if f.Tag.Get("json") == strings.ReplaceAll(kind, "-", "_") {
-			if m := v.Field(i).Interface().(Mode); m.Valid() {
-				return m
-			}
-			break
-		}
+	if m.Valid() {
+		return m
 	}
 	return Advise
 }
