@@ -8,7 +8,6 @@
 package settings
 
 import (
-
 	"github.com/djinn-cc/djinn/engines/compress"
 	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/engines/loops"
