@@ -510,6 +510,8 @@ func (s *session) tookEffect(p *Payload, f risk.Finding, failed bool) bool {
 		return false
 	case f.Entry == risk.SecretPrint && (failed || s.printedNoSecret(p)):
 		return false
+	case f.Entry == risk.SecretEnv && (failed || !s.printedEnvSecret(p)):
+		return false
 	case f.Entry == risk.KillOther && failed:
 		// pkill and killall fail when no process matched: nothing was
 		// killed.
@@ -773,6 +775,13 @@ func (s *session) printedNoSecret(p *Payload) bool {
 	}
 	out, ok := s.shellOutput(p)
 	return ok && !risk.SecretShown(out)
+}
+
+// printedEnvSecret tells, from a shell call's output, that an environment
+// listing showed a secret's value; an unknown output shows none.
+func (s *session) printedEnvSecret(p *Payload) bool {
+	out, ok := s.shellOutput(p)
+	return ok && risk.EnvSecretShown(out)
 }
 
 // riskCallOf reads a call as the risk catalogue and the instructions in

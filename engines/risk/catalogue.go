@@ -160,6 +160,10 @@ var (
 		What:         "prints a secrets file (.env, credentials, a private key) into the transcript, where the model, the logs and any export of the session keep it",
 		Cover:        []string{"show* the key*", "show* the secret*", "show* the token*", "print* the key*", "print* the secret*", "show* the env", "print* the env", "content* of", "display*", "cat"},
 		TargetCovers: true, Habit: true}
+	SecretEnv = &Entry{ID: "secret-env", Category: Secrets,
+		What:  "prints environment variables that hold a key, token or password (env, printenv, set) into the transcript, where the model, the logs and any export of the session keep them",
+		Cover: []string{"show* env*", "print* env*", "list* env*", "printenv", "show* the key*", "print* the key*", "show* the token*", "print* the token*", "show* the secret*", "print* the secret*", "show* environment variable*", "list* environment variable*", "print* environment variable*"},
+		Habit: true}
 	SecretCommit = &Entry{ID: "secret-commit", Category: Secrets,
 		What:  "stages or commits a file into which this session wrote a literal password or key",
 		Cover: []string{"commit* password*", "commit* secret*", "commit* credential*", "push* password*"}}
@@ -221,7 +225,7 @@ func Catalogue() []*Entry {
 	return []*Entry{
 		RmRecursive, RmOutside, RmFile, OverwriteUnread, SQLDrop, DBReset, GitResetHard, GitDiscard, StashPop, GitClean, GitPushForce, GitBranchDelete, GitLock,
 		NoVerify, NoSign, Chmod777, AuthConfig, LintSuppress, ScanAllow, TestSkip, PublicShare, RepoPublic, ProtectionOff, FirewallOpen, EncodedCommand,
-		SecretCLI, SecretSudo, SecretFile, SecretPrint, SecretCommit, StagePrivate, CommitPrivate,
+		SecretCLI, SecretSudo, SecretFile, SecretPrint, SecretEnv, SecretCommit, StagePrivate, CommitPrivate,
 		SystemService, SystemEtc, SystemRegistry, KillRuntime, KillOther, GlobalForce, SudoInstall,
 		DBCreate, EnvSwitch,
 		SkipPermissions, SandboxOff, SudoDenied, AgentSettings,
