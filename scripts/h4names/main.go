@@ -26,6 +26,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -36,6 +37,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/djinn-cc/djinn/scripts/internal/evalset"
 )
 
 // stop lists words that name no particular error: English function words
@@ -97,48 +100,10 @@ func span(adv string) (first, last int, ok bool) {
 	return first, last, true
 }
 
-type advisory struct {
-	Session  string `json:"session"`
-	Kind     string `json:"kind"`
-	ToolCall int    `json:"tool_call"`
-	Text     string `json:"text"`
-}
-
 type call struct {
 	Session   string `json:"session"`
 	ToolCall  int    `json:"tool_call"`
 	ToolUseID string `json:"tool_use_id"`
-}
-
-type label struct {
-	Session    string `json:"session"`
-	Kind       string `json:"kind"`
-	ToolCall   int    `json:"tool_call"`
-	TextPrefix string `json:"text_prefix"`
-	Label      string `json:"label"`
-	Judge      string `json:"judge"`
-}
-
-func readJSONL[T any](path string) ([]T, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []T
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<28)
-	for sc.Scan() {
-		if len(strings.TrimSpace(sc.Text())) == 0 {
-			continue
-		}
-		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		out = append(out, v)
-	}
-	return out, sc.Err()
 }
 
 // line is what the measure reads of one transcript line.
@@ -222,18 +187,28 @@ func main() {
 }
 
 func run(dir, dumpPath, callsPath, labelsPath, outPath string) error {
-	advs, err := readJSONL[advisory](dumpPath)
+	advs, err := evalset.ReadJSONL[evalset.Advisory](dumpPath)
 	if err != nil {
 		return err
 	}
-	calls, err := readJSONL[call](callsPath)
+	calls, err := evalset.ReadJSONL[call](callsPath)
 	if err != nil {
 		return err
 	}
-	labels, err := readJSONL[label](labelsPath)
-	if err != nil && !os.IsNotExist(err) {
+	read, err := evalset.ReadJSONL[evalset.Label](labelsPath)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
+	// The settled labels of fail-loops, joined as scripts/judgeeval joins
+	// them.
+	var labels []evalset.Label
+	for _, l := range read {
+		if l.Kind == "fail-loop" && (l.Judge == "" || l.Judge == "settled") {
+			labels = append(labels, l)
+		}
+	}
+	advs = slices.DeleteFunc(advs, func(a evalset.Advisory) bool { return a.Kind != "fail-loop" })
+	joined := evalset.Join(advs, labels)
 	idOf := map[string]string{}
 	for _, c := range calls {
 		idOf[c.Session+"#"+strconv.Itoa(c.ToolCall)] = c.ToolUseID
@@ -262,18 +237,6 @@ func run(dir, dumpPath, callsPath, labelsPath, outPath string) error {
 	if err != nil {
 		return err
 	}
-	type key struct {
-		session string
-		call    int
-	}
-	byKey := map[key][]label{}
-	for _, l := range labels {
-		if l.Kind == "fail-loop" && (l.Judge == "" || l.Judge == "settled") {
-			k := key{l.Session, l.ToolCall}
-			byKey[k] = append(byKey[k], l)
-		}
-	}
-	used := map[*label]bool{}
 	var w *json.Encoder
 	if outPath != "" {
 		f, err := os.Create(outPath)
@@ -286,10 +249,8 @@ func run(dir, dumpPath, callsPath, labelsPath, outPath string) error {
 	type tally struct{ useful, labelled int }
 	var names, quiet tally
 	unplaced := 0
-	for _, a := range advs {
-		if a.Kind != "fail-loop" {
-			continue
-		}
+	for _, j := range joined {
+		a, lab := j.Advisory, j.Label
 		first, last, ok := span(a.Text)
 		errWords := words(errorText(a.Text))
 		named, placed := false, false
@@ -315,16 +276,6 @@ func run(dir, dumpPath, callsPath, labelsPath, outPath string) error {
 		}
 		slices.Sort(shared)
 		shared = slices.Compact(shared)
-		lab := ""
-		for i, l := range byKey[key{a.Session, a.ToolCall}] {
-			cand := &byKey[key{a.Session, a.ToolCall}][i]
-			if used[cand] || (len(byKey[key{a.Session, a.ToolCall}]) > 1 && !strings.HasPrefix(a.Text, l.TextPrefix)) {
-				continue
-			}
-			used[cand] = true
-			lab = l.Label
-			break
-		}
 		if lab != "" {
 			t := &quiet
 			if named {

@@ -7,13 +7,14 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -26,19 +27,16 @@ import (
 	"time"
 
 	"github.com/djinn-cc/djinn/hooks/replay"
+	"github.com/djinn-cc/djinn/scripts/internal/evalset"
 	"github.com/djinn-cc/djinn/settings"
 )
 
-// Label is one judge's verdict on one advisory.
-type Label struct {
-	Session    string `json:"session"`
-	Kind       string `json:"kind"`
-	ToolCall   int    `json:"tool_call"`
-	TextPrefix string `json:"text_prefix"`
-	Label      string `json:"label"`
-	Judge      string `json:"judge"`
-	Evidence   string `json:"evidence"`
-}
+// Label, Advisory and Joined are the shared evaluation types.
+type (
+	Label    = evalset.Label
+	Advisory = evalset.Advisory
+	Joined   = evalset.Joined
+)
 
 // Miss is a moment where a careful engineer would have spoken.
 type Miss struct {
@@ -50,81 +48,19 @@ type Miss struct {
 	Judge       string `json:"judge"`
 }
 
-// Advisory is one advisory Djinn gave on a session.
-type Advisory struct {
-	Session  string `json:"session"`
-	Kind     string `json:"kind"`
-	ToolCall int    `json:"tool_call"`
-	Mode     string `json:"mode"`
-	Text     string `json:"text"`
-	// Event is the hook that gave it: one at a UserPromptSubmit after call
-	// N reaches the agent before call N+1, the call judges mark for a
-	// prompt's moment.
-	Event string `json:"event,omitempty"`
-}
-
 // at is the call at which the agent had the advisory, as misses number
 // moments: a prompt's advisory, before the call that follows the prompt.
-func (a Advisory) at() int {
+func at(a Advisory) int {
 	if a.Event == "UserPromptSubmit" {
 		return a.ToolCall + 1
 	}
 	return a.ToolCall
 }
 
-// Joined is an advisory with its label, if any ("" when unlabelled).
-type Joined struct {
-	Advisory
-	Label string
-}
-
 // loopKinds are the advisory and miss kinds that name a loop: a loop miss
 // is caught by any of them, since the same loop can show as any.
 var loopKinds = map[string]bool{
 	"fail-loop": true, "tool-loop": true, "read-loop": true, "edit-revert": true, "stall": true,
-}
-
-// join pairs each advisory with the label of the same session, kind and
-// tool call; when several share that key, a label whose text_prefix starts
-// the advisory's text is preferred, then labels in file order. Each label
-// is used once.
-func join(advs []Advisory, labels []Label) []Joined {
-	type key struct {
-		s, k string
-		c    int
-	}
-	byKey := map[key][]int{}
-	for i, l := range labels {
-		k := key{l.Session, l.Kind, l.ToolCall}
-		byKey[k] = append(byKey[k], i)
-	}
-	used := make([]bool, len(labels))
-	out := make([]Joined, 0, len(advs))
-	for _, a := range advs {
-		j := Joined{Advisory: a}
-		cands := byKey[key{a.Session, a.Kind, a.ToolCall}]
-		pick := -1
-		for _, i := range cands {
-			if !used[i] && labels[i].TextPrefix != "" && strings.HasPrefix(a.Text, labels[i].TextPrefix) {
-				pick = i
-				break
-			}
-		}
-		if pick < 0 {
-			for _, i := range cands {
-				if !used[i] {
-					pick = i
-					break
-				}
-			}
-		}
-		if pick >= 0 {
-			used[pick] = true
-			j.Label = labels[pick].Label
-		}
-		out = append(out, j)
-	}
-	return out
 }
 
 // unaskedKinds are the advisory and miss kinds of work nobody asked for
@@ -150,7 +86,7 @@ func kindsMatch(miss, adv string) bool {
 // session at a call in [start_call, evident_call+3] (Advisory.at).
 func caught(m Miss, advs []Advisory) bool {
 	for _, a := range advs {
-		if a.Session == m.Session && kindsMatch(m.Kind, a.Kind) && a.at() >= m.StartCall && a.at() <= m.EvidentCall+3 {
+		if a.Session == m.Session && kindsMatch(m.Kind, a.Kind) && at(a) >= m.StartCall && at(a) <= m.EvidentCall+3 {
 			return true
 		}
 	}
@@ -225,30 +161,13 @@ func modeList(ms map[string]bool) string {
 	return strings.Join(out, ", ")
 }
 
+// readJSONL reads a set's optional file: a missing one is empty.
 func readJSONL[T any](path string) ([]T, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, nil
-		}
-		return nil, err
+	out, err := evalset.ReadJSONL[T](path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
 	}
-	defer f.Close()
-	var out []T
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
-			continue
-		}
-		var v T
-		if err := json.Unmarshal(line, &v); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
-		}
-		out = append(out, v)
-	}
-	return out, sc.Err()
+	return out, err
 }
 
 type sessionResult struct {
@@ -324,7 +243,7 @@ func render(w io.Writer, res []sessionResult, labels []Label, misses []Miss, p p
 	fmt.Fprintf(w, "## %s: %d sessions, %d tool calls\n\n", p.title, n, calls)
 	fmt.Fprintf(w, "| kind | mode | advisories | labelled | useful | useless | false | unsure | unlabelled | precision | per 100 calls |\n")
 	fmt.Fprintf(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	for _, r := range table(join(advs, labels), calls) {
+	for _, r := range table(evalset.Join(advs, labels), calls) {
 		prec := "–"
 		if pr := r.Precision(); pr >= 0 {
 			prec = fmt.Sprintf("%.0f %%", pr*100)

@@ -2,37 +2,6 @@ package main
 
 import "testing"
 
-func TestJoin(t *testing.T) {
-	tests := []struct {
-		name   string
-		advs   []Advisory
-		labels []Label
-		want   []string
-	}{
-		{"exact key", []Advisory{{"s", "drift", 5, "", "[djinn:drift] x", ""}}, []Label{{Session: "s", Kind: "drift", ToolCall: 5, Label: "false"}}, []string{"false"}},
-		{"other call is unlabelled", []Advisory{{"s", "drift", 6, "", "x", ""}}, []Label{{Session: "s", Kind: "drift", ToolCall: 5, Label: "false"}}, []string{""}},
-		{"other kind is unlabelled", []Advisory{{"s", "pressure", 5, "", "x", ""}}, []Label{{Session: "s", Kind: "drift", ToolCall: 5, Label: "useful"}}, []string{""}},
-		{"other session is unlabelled", []Advisory{{"t", "drift", 5, "", "x", ""}}, []Label{{Session: "s", Kind: "drift", ToolCall: 5, Label: "useful"}}, []string{""}},
-		{"same key twice, prefix decides", []Advisory{{"s", "pressure", 9, "", "B text", ""}, {"s", "pressure", 9, "", "A text", ""}},
-			[]Label{{Session: "s", Kind: "pressure", ToolCall: 9, TextPrefix: "A", Label: "useful"}, {Session: "s", Kind: "pressure", ToolCall: 9, TextPrefix: "B", Label: "false"}},
-			[]string{"false", "useful"}},
-		{"each label used once", []Advisory{{"s", "drift", 5, "", "x", ""}, {"s", "drift", 5, "", "x", ""}}, []Label{{Session: "s", Kind: "drift", ToolCall: 5, Label: "useless"}}, []string{"useless", ""}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got := join(tc.advs, tc.labels)
-			if len(got) != len(tc.want) {
-				t.Fatalf("got %d joined, want %d", len(got), len(tc.want))
-			}
-			for i, j := range got {
-				if j.Label != tc.want[i] {
-					t.Errorf("advisory %d: label %q, want %q", i, j.Label, tc.want[i])
-				}
-			}
-		})
-	}
-}
-
 func TestCaught(t *testing.T) {
 	m := Miss{Session: "s", Kind: "fail-loop", StartCall: 10, EvidentCall: 14}
 	tests := []struct {
@@ -41,23 +10,23 @@ func TestCaught(t *testing.T) {
 		adv  Advisory
 		want bool
 	}{
-		{"same kind at start", m, Advisory{"s", "fail-loop", 10, "", "", ""}, true},
-		{"same kind at evident+3", m, Advisory{"s", "fail-loop", 17, "", "", ""}, true},
-		{"after evident+3", m, Advisory{"s", "fail-loop", 18, "", "", ""}, false},
-		{"before start", m, Advisory{"s", "fail-loop", 9, "", "", ""}, false},
-		{"another loop kind matches", m, Advisory{"s", "tool-loop", 12, "", "", ""}, true},
-		{"edit-revert matches a loop", m, Advisory{"s", "edit-revert", 12, "", "", ""}, true},
-		{"pressure does not match a loop", m, Advisory{"s", "pressure", 12, "", "", ""}, false},
-		{"other session", m, Advisory{"t", "fail-loop", 12, "", "", ""}, false},
-		{"drift matches only drift", Miss{Session: "s", Kind: "drift", StartCall: 1, EvidentCall: 2}, Advisory{"s", "fail-loop", 2, "", "", ""}, false},
-		{"drift caught by drift", Miss{Session: "s", Kind: "drift", StartCall: 1, EvidentCall: 2}, Advisory{"s", "drift", 5, "", "", ""}, true},
-		{"risk caught by nothing else", Miss{Session: "s", Kind: "risk", StartCall: 1, EvidentCall: 2}, Advisory{"s", "drift", 2, "", "", ""}, false},
+		{"same kind at start", m, Advisory{Session: "s", Kind: "fail-loop", ToolCall: 10}, true},
+		{"same kind at evident+3", m, Advisory{Session: "s", Kind: "fail-loop", ToolCall: 17}, true},
+		{"after evident+3", m, Advisory{Session: "s", Kind: "fail-loop", ToolCall: 18}, false},
+		{"before start", m, Advisory{Session: "s", Kind: "fail-loop", ToolCall: 9}, false},
+		{"another loop kind matches", m, Advisory{Session: "s", Kind: "tool-loop", ToolCall: 12}, true},
+		{"edit-revert matches a loop", m, Advisory{Session: "s", Kind: "edit-revert", ToolCall: 12}, true},
+		{"pressure does not match a loop", m, Advisory{Session: "s", Kind: "pressure", ToolCall: 12}, false},
+		{"other session", m, Advisory{Session: "t", Kind: "fail-loop", ToolCall: 12}, false},
+		{"drift matches only drift", Miss{Session: "s", Kind: "drift", StartCall: 1, EvidentCall: 2}, Advisory{Session: "s", Kind: "fail-loop", ToolCall: 2}, false},
+		{"drift caught by drift", Miss{Session: "s", Kind: "drift", StartCall: 1, EvidentCall: 2}, Advisory{Session: "s", Kind: "drift", ToolCall: 5}, true},
+		{"risk caught by nothing else", Miss{Session: "s", Kind: "risk", StartCall: 1, EvidentCall: 2}, Advisory{Session: "s", Kind: "drift", ToolCall: 2}, false},
 		// A prompt's advisory, numbered by the call before the prompt, reaches
 		// the agent before the call after it: the call a prompt's moment is
 		// marked at.
-		{"a prompt's advisory counts at the next call", Miss{Session: "s", Kind: "repeat-complaint", StartCall: 7, EvidentCall: 7}, Advisory{"s", "repeat-complaint", 6, "", "", "UserPromptSubmit"}, true},
-		{"another event's advisory at the call before: not caught", Miss{Session: "s", Kind: "repeat-complaint", StartCall: 7, EvidentCall: 7}, Advisory{"s", "repeat-complaint", 6, "", "", "Stop"}, false},
-		{"a prompt's advisory past evident+3", m, Advisory{"s", "fail-loop", 17, "", "", "UserPromptSubmit"}, false},
+		{"a prompt's advisory counts at the next call", Miss{Session: "s", Kind: "repeat-complaint", StartCall: 7, EvidentCall: 7}, Advisory{Session: "s", Kind: "repeat-complaint", ToolCall: 6, Event: "UserPromptSubmit"}, true},
+		{"another event's advisory at the call before: not caught", Miss{Session: "s", Kind: "repeat-complaint", StartCall: 7, EvidentCall: 7}, Advisory{Session: "s", Kind: "repeat-complaint", ToolCall: 6, Event: "Stop"}, false},
+		{"a prompt's advisory past evident+3", m, Advisory{Session: "s", Kind: "fail-loop", ToolCall: 17, Event: "UserPromptSubmit"}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -69,7 +38,7 @@ func TestCaught(t *testing.T) {
 }
 
 func TestPrecision(t *testing.T) {
-	rows := table([]Joined{{Advisory{"s", "drift", 1, "", "", ""}, "useful"}, {Advisory{"s", "drift", 2, "", "", ""}, "useless"}, {Advisory{"s", "drift", 3, "", "", ""}, "unsure"}, {Advisory{"s", "drift", 4, "", "", ""}, ""}}, 200)
+	rows := table([]Joined{{Advisory: Advisory{Session: "s", Kind: "drift", ToolCall: 1}, Label: "useful"}, {Advisory: Advisory{Session: "s", Kind: "drift", ToolCall: 2}, Label: "useless"}, {Advisory: Advisory{Session: "s", Kind: "drift", ToolCall: 3}, Label: "unsure"}, {Advisory: Advisory{Session: "s", Kind: "drift", ToolCall: 4}, Label: ""}}, 200)
 	d := rows[0]
 	if d.Kind != "drift" || d.Advisories != 4 || d.Labelled != 3 || d.Unlabelled != 1 || d.Unsure != 1 {
 		t.Fatalf("row %+v", d)
