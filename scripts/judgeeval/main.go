@@ -317,7 +317,7 @@ var judgePairs = [][2]string{
 	{"EW", "EX"}, {"EY", "EZ"}, {"FA", "FB"}, {"FC", "FD"}, {"FE", "FF"}, {"FG", "FH"}, {"FI", "FJ"}, {"FK", "FL"}, {"FM", "FN"}, {"FO", "FP"}, {"FQ", "FR"}, {"FS", "FT"},
 	{"FU", "FV"}, {"FW", "FX"}, {"FY", "FZ"}, {"GA", "GB"}, {"GC", "GD"}, {"GE", "GF"}, {"GG", "GH"},
 	{"GI", "GJ"}, {"GK", "GL"}, {"GM", "GN"}, {"GO", "GP"}, {"GQ", "GR"}, {"GS", "GT"}, {"GU", "GV"}, {"GW", "GX"},
-	{"GY", "GZ"}, {"HA", "HB"}, {"HC", "HD"}, {"HE", "HF"}, {"HG", "HH"}, {"HI", "HJ"}, {"HK", "HL"},
+	{"GY", "GZ"}, {"HA", "HB"}, {"HC", "HD"}, {"HE", "HF"}, {"HG", "HH"}, {"HI", "HJ"}, {"HK", "HL"}, {"HO", "HP"}, {"HQ", "HR"}, {"HS", "HT"},
 }
 
 // soloJudges labelled without a second judge of the same advisories.
