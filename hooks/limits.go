@@ -52,7 +52,12 @@ func (s *session) limitsFromPrompt(text string) {
 		}
 	}
 	r.Limits = kept
-	for _, l := range risk.ParseLimits(text) {
+	// A line that opens with a condition ("If no changed files, stop")
+	// is a procedure's branch, not a standing limit, in a prompt as in the
+	// project's instructions (d-claudeconfig-ca154d6e #2, the twelfth draw:
+	// a review command's first step held against its own first call,
+	// false to both judges).
+	for _, l := range risk.ParseLimits(risk.Unconditional(text)) {
 		s.addLimit(l, fromPrompt)
 	}
 	if ls := risk.RequestLimits(text); len(ls) > 0 && !s.projectPushes() {

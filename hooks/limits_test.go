@@ -54,6 +54,13 @@ func TestInstructionsInForce(t *testing.T) {
 			call: bash("git commit --no-verify -m 'reports'")},
 		{name: "a verified commit under 'always verify'", prompts: []string{"complete the commit, always verify and run hooks."},
 			call: bash("git commit -m 'reports'")},
+		// A prompt's line that opens with a condition is a procedure's
+		// branch (d-claudeconfig-ca154d6e #2, the twelfth draw, false to
+		// both judges); the same words unconditioned are a limit.
+		{name: "a prompt's conditional stop", prompts: []string{"Review the changed files.\nIf no changed files, only analyse them for now."},
+			call: call{"Write", jsonStr(map[string]any{"file_path": "PROJECT/src/app.go", "content": "package app"})}},
+		{name: "a prompt's unconditioned stop", prompts: []string{"Review the changed files. Only analyse them for now."},
+			call: call{"Write", jsonStr(map[string]any{"file_path": "PROJECT/src/app.go", "content": "package app"})}, want: "Only analyse them for now."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)

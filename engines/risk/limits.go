@@ -278,6 +278,48 @@ func negation(ws []string, i int) bool {
 	return false
 }
 
+// inCondition tells a negation inside a conditional clause, an "if",
+// "unless" or "when" earlier in its sentence with no main clause between
+// ("Your work is LOST if you don't push": a consequence, no ban; an
+// autonomous agent's pushes said against it, d-rekrutaiv2-16ac460e #8 and
+// d-rekrutaiv2-e576a901 #16, the twelfth draw, false to both judges). A
+// clause ends at a comma, colon or dash, which words drops, so the
+// sentence's lower-cased text is not at hand here: the clause is the words
+// since the condition, and "If the build fails, don't push" keeps its ban
+// only when the project line that says it is kept (Unconditional drops it).
+func inCondition(ws []string, i int) bool {
+	for k := i - 1; k >= 0 && k >= i-6; k-- {
+		switch ws[k] {
+		case "if", "unless":
+			return true
+		}
+	}
+	return false
+}
+
+// agentsUntil tells a negation held only until a condition the agent
+// itself decides ("DO NOT implement until you have a hypothesis with
+// evidence": whether it has one is not in any call, so every edit was said
+// against it, the rekrutaiv2 sessions of the eighth, ninth and twelfth
+// draws, false to every judge); one held until the user says so ("don't
+// commit until I say so", "until approved") stays.
+func agentsUntil(ws []string, i int) bool {
+	for k := i + 1; k < len(ws)-1; k++ {
+		if ws[k] != "until" && ws[k] != "till" {
+			continue
+		}
+		switch ws[k+1] {
+		case "you", "you've", "you're":
+			return true
+		case "the":
+			// "until the tests pass"; not "until the user approves".
+			return !(k+2 < len(ws) && strings.HasPrefix(ws[k+2], "user"))
+		}
+		return false
+	}
+	return false
+}
+
 // pathLike reports whether a word names a file or folder.
 func pathLike(w string) bool {
 	if strings.Contains(w, "/") && len(w) > 1 {
@@ -392,6 +434,9 @@ func ParseLimits(text string) []Limit {
 		for i := range ws {
 			switch {
 			case negation(ws, i):
+				if inCondition(ws, i) || agentsUntil(ws, i) {
+					continue
+				}
 				for _, l := range negatedLimits(ws, i, s[0]) {
 					add(l)
 				}

@@ -51,6 +51,18 @@ func TestParseLimits(t *testing.T) {
 		// A plan's item: that one file (ext-prismavercel #3).
 		{"- **`schema.prisma`**: No changes.", "change:schema.prisma"},
 		{"Don't commit anything until I say so.", "commit"},
+		// A negation in a conditional clause is a consequence, not a ban
+		// (d-rekrutaiv2-16ac460e #8, the twelfth draw); one held until a
+		// condition the agent decides is no limit a call can break
+		// (d-rekrutaiv2-8bca737e #14); one held until the user says so is.
+		{"**Your work is LOST if you don't push.**", ""},
+		// A line marked ❌ in a list of don'ts is a ban (q-nikaido-a8181bec
+		// #337, the seventh draw).
+		{"- ❌ Don't commit secrets (will be world-readable in Nix store)", "commit:secrets"},
+		{"DO NOT implement until you have a hypothesis with evidence.", ""},
+		{"don't push until the tests pass", ""},
+		{"don't push until the user approves", "push"},
+		{"Don't push if the tests fail.", "push"},
 		{"dont push", "push"},
 		// A file or branch named is the one thing forbidden (ext-fluxmemisolate
 		// #100, the fiftieth set); the remote itself is every push.
