@@ -2837,8 +2837,9 @@ func checkSecretPrint(name string, x cmd) []Finding {
 }
 
 // checkSecretEnv reads a command that prints the environment's variables
-// with their values: env or set alone, printenv (of all or of named ones). Whether a key's value was shown is the output's to
-// tell (EnvSecretShown): the hook says nothing when none was. Designed on
+// with their values: env or set alone, printenv (of all or of named
+// ones). Whether a key's value was shown is the output's to tell
+// (EnvSecretShown): the hook says nothing when none was. Designed on
 // b-caigudong-cc0ba922 #23 (env | grep -i "ANTHROPIC\|OPENAI", which printed
 // both keys whole to check that they were set), a miss both judges of the
 // eighth draw marked.

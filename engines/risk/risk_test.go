@@ -916,9 +916,17 @@ func FuzzSecretShown(f *testing.F) {
 	for _, s := range []string{"A=b\n", "cat: .env: No such file or directory\n", "-----BEGIN PRIVATE KEY-----", "\xff=\xfe", ""} {
 		f.Add(s)
 	}
+	for _, s := range []string{"OPENAI_API_KEY=sk-proj-6LW3xq9vJd0aB\n", "declare -x DB_PASS=\"hunter2hunter2\"\n", "A_TOKEN=${A_TOKEN}\n"} {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, out string) {
 		if SecretShown(out) && strings.TrimSpace(out) == "" {
 			t.Fatalf("SecretShown(%q): an empty output shows a secret", out)
+		}
+		// An environment listing shows a secret only on a NAME=value line
+		// whose value has eight characters or more.
+		if EnvSecretShown(out) && (!strings.Contains(out, "=") || len(strings.TrimSpace(out)) < 10) {
+			t.Fatalf("EnvSecretShown(%q) with no NAME=value of eight characters", out)
 		}
 		if strings.Contains(out, "PRIVATE KEY") && !SecretShown(out) {
 			t.Fatalf("a private key not shown: %q", out)
