@@ -278,15 +278,14 @@ func negation(ws []string, i int) bool {
 	return false
 }
 
-// inCondition tells a negation inside a conditional clause, an "if",
-// "unless" or "when" earlier in its sentence with no main clause between
-// ("Your work is LOST if you don't push": a consequence, no ban; an
-// autonomous agent's pushes said against it, d-rekrutaiv2-16ac460e #8 and
-// d-rekrutaiv2-e576a901 #16, the twelfth draw, false to both judges). A
-// clause ends at a comma, colon or dash, which words drops, so the
-// sentence's lower-cased text is not at hand here: the clause is the words
-// since the condition, and "If the build fails, don't push" keeps its ban
-// only when the project line that says it is kept (Unconditional drops it).
+// inCondition tells a negation inside a conditional clause: an "if" or
+// "unless" among the six words before it ("Your work is LOST if you don't
+// push" states a consequence, no ban; an autonomous agent's pushes said
+// against it, d-rekrutaiv2-16ac460e #8 and d-rekrutaiv2-e576a901 #16, the
+// twelfth draw, false to both judges). words drops commas, so the six
+// words stand in for the clause: "If the build fails, don't push" sets no
+// limit either, as Unconditional would drop its line; "Don't push if the
+// tests fail", whose condition follows the negation, keeps its ban.
 func inCondition(ws []string, i int) bool {
 	for k := i - 1; k >= 0 && k >= i-6; k-- {
 		switch ws[k] {
