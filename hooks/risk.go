@@ -508,6 +508,8 @@ func (s *session) tookEffect(p *Payload, f risk.Finding, failed bool) bool {
 		return false
 	case failed && f.Guarded && f.Program != "git" && !strings.Contains(p.Error, f.Program+":"):
 		return false
+	case failed && f.Program == "rm" && risk.RemovedNothing(p.Error):
+		return false
 	case f.Entry == risk.SecretPrint && (failed || s.printedNoSecret(p)):
 		return false
 	case f.Entry == risk.SecretEnv && (failed || !s.printedEnvSecret(p)):

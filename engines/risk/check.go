@@ -1067,6 +1067,10 @@ var buildDirs = map[string]bool{
 	".venv": true, "venv": true, ".cache": true, ".gradle": true, ".dart_tool": true, "bin": true, "obj": true,
 	".esphome": true, "tmp": true, ".tmp": true, "htmlcov": true, ".angular": true, ".expo": true,
 	"_build": true,
+	// Vite's dependency cache (d-claudeconfig-4bb0f5e9 #17, the twelfth
+	// draw: `rm -rf dist .vite` said as no build or cache directory, false
+	// to both judges).
+	".vite": true,
 }
 
 // generated are file names and suffixes whose loss costs nothing.
@@ -2897,6 +2901,26 @@ func secretName(name string) bool {
 		}
 	}
 	return false
+}
+
+// RemovedNothing tells, from a failed rm's error, that it removed
+// nothing: every line of it is rm's "No such file or directory" (the files
+// were gone already: d-claudeconfig-dccf5544 #185, the twelfth draw, two
+// files the session had moved away said as deleted, false to both judges).
+func RemovedNothing(errText string) bool {
+	seen := false
+	for line := range strings.Lines(errText) {
+		l := strings.TrimSpace(line)
+		switch {
+		case l == "" || strings.HasPrefix(l, "Exit code "):
+			continue
+		case strings.HasPrefix(l, "rm: ") && strings.HasSuffix(l, ": No such file or directory"):
+			seen = true
+		default:
+			return false
+		}
+	}
+	return seen
 }
 
 // PrivateCommitted lists the files a git commit's output says it added
