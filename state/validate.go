@@ -653,6 +653,10 @@ func (t Turn) Validate() error {
 // advisory kind Djinn can record.
 func AdvisoryKinds() []string { return slices.Clone(adviceKinds) }
 
+// LimitClasses lists the classes a window's limit may have (the schema's
+// enum of risk.limits[].class).
+func LimitClasses() []string { return slices.Clone(limitClasses) }
+
 // Validate enforces advisory.schema.json.
 func (a Advisory) Validate() error {
 	var v vet
