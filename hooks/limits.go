@@ -52,12 +52,7 @@ func (s *session) limitsFromPrompt(text string) {
 		}
 	}
 	r.Limits = kept
-	// A line that opens with a condition ("If no changed files, stop")
-	// is a procedure's branch, not a standing limit, in a prompt as in the
-	// project's instructions (d-claudeconfig-ca154d6e #2, the twelfth draw:
-	// a review command's first step held against its own first call,
-	// false to both judges).
-	for _, l := range risk.ParseLimits(risk.Unconditional(text)) {
+	for _, l := range risk.ParseLimits(text) {
 		s.addLimit(l, fromPrompt)
 	}
 	if ls := risk.RequestLimits(text); len(ls) > 0 && !s.projectPushes() {
@@ -204,9 +199,7 @@ func (s *session) limitsFromProject(dir string) {
 	r.Limits = kept
 	for _, name := range instructionFiles {
 		text := readInstructionFile(filepath.Join(dir, name))
-		// A procedure's branch ("If GSTACK_MISSING: STOP. Do not
-		// proceed.") is no limit in force.
-		for _, l := range risk.ParseLimits(risk.Unconditional(text)) {
+		for _, l := range risk.ParseLimits(text) {
 			s.addLimit(l, fromClaudeMD)
 		}
 		s.noteGiven(text)

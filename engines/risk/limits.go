@@ -284,7 +284,7 @@ func negation(ws []string, i int) bool {
 // against it, d-rekrutaiv2-16ac460e #8 and d-rekrutaiv2-e576a901 #16, the
 // twelfth draw, false to both judges). words drops commas, so the six
 // words stand in for the clause: "If the build fails, don't push" sets no
-// limit either, as Unconditional would drop its line; "Don't push if the
+// limit either, as unconditional would drop its line; "Don't push if the
 // tests fail", whose condition follows the negation, keeps its ban.
 func inCondition(ws []string, i int) bool {
 	for k := i - 1; k >= 0 && k >= i-6; k-- {
@@ -414,7 +414,7 @@ func ParseLimits(text string) []Limit {
 		}
 		out = append(out, l)
 	}
-	for _, s := range sentences(outsideFences(outsideAttached(text))) {
+	for _, s := range sentences(outsideFences(unconditional(outsideAttached(text)))) {
 		if strings.HasSuffix(s[0], "?") {
 			continue
 		}
@@ -1904,14 +1904,16 @@ func asksTo(ws []string, verbs ...string) bool {
 	return false
 }
 
-// Unconditional drops from a project's instructions the lines that open
-// with a condition ("If GSTACK_MISSING: STOP. Do not proceed.", "- If the
-// build fails, do not commit", "Unless asked, never push"): what they
-// forbid is in force only when the condition holds, which the text alone
-// does not tell, and a procedure's branch held as a standing limit made
-// every edit of a session break "Do not proceed." after its check had
-// passed (c-dotai-80ba14ad, the ninth draw, false to both judges).
-func Unconditional(text string) string {
+// unconditional drops the lines that open with a condition ("If
+// GSTACK_MISSING: STOP. Do not proceed.", "- If the build fails, do not
+// commit", "Unless asked, never push", "If no changed files, stop"), in the
+// project's instructions and in prompts alike: what they forbid is in force
+// only when the condition holds, which the text alone does not tell, and a
+// procedure's branch held as a standing limit made every edit of a session
+// break "Do not proceed." after its check had passed (c-dotai-80ba14ad, the
+// ninth draw) or a review command's first call break its "stop"
+// (d-claudeconfig-ca154d6e #2, the twelfth draw), false to both judges.
+func unconditional(text string) string {
 	var b strings.Builder
 	for line := range strings.Lines(text) {
 		if !conditionLine(line) {

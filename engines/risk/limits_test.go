@@ -491,7 +491,7 @@ func TestUnconditional(t *testing.T) {
 		{"plain limit after a conditional line", "If GSTACK_MISSING: STOP. Do not proceed.\nNever push to main.", 1},
 		{"a word that only begins alike", "Iffy tests: never push to main.", 1},
 	} {
-		if got := len(ParseLimits(Unconditional(tc.text))); got != tc.limits {
+		if got := len(ParseLimits(tc.text)); got != tc.limits {
 			t.Errorf("%s: %d limits from %q, want %d", tc.name, got, tc.text, tc.limits)
 		}
 	}
