@@ -99,6 +99,9 @@ func (o *oracle) add(line []byte) (relevant bool) {
 		cm, _ := m["compactMetadata"].(map[string]any)
 		o.reading = Reading{Stale: true, PreTokens: num(cm["preTokens"])}
 		return true
+	case m["type"] == "user" && m["isCompactSummary"] == true:
+		o.reading = Reading{Stale: true}
+		return true
 	case m["type"] == "assistant" && msg != nil && msg["model"] != "<synthetic>":
 		id := str(msg["id"])
 		ps := parts(msg["content"])

@@ -21,6 +21,8 @@ func scanOracle(data []byte) Reading {
 			if e.CompactMetadata != nil {
 				r.PreTokens = e.CompactMetadata.PreTokens
 			}
+		case e.IsCompactSummary && !e.IsSidechain:
+			r = Reading{Stale: true}
 		case e.IsMainAssistant():
 			r = Reading{Tokens: e.Message.Usage.Context(), Found: true, Model: e.Message.Model, MessageID: e.Message.ID}
 		}

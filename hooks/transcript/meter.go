@@ -91,9 +91,11 @@ type Reading struct {
 	// main-chain assistant message (0 unless Found).
 	Tokens int64 `json:"tokens"`
 	Found  bool  `json:"found"`
-	// Stale: a compact_boundary came after the latest usage, so the size
-	// is unknown until the next response; PreTokens is what the boundary
-	// says the context held before compaction.
+	// Stale: a compact_boundary or a compaction summary came after the
+	// latest usage, so the size is unknown until the next response (CLIs
+	// before 2.0 write the summary and no boundary); PreTokens is what the
+	// boundary says the context held before compaction, when the boundary
+	// is the latest of them.
 	Stale     bool   `json:"stale,omitempty"`
 	PreTokens int64  `json:"pre_tokens,omitempty"`
 	Model     string `json:"model,omitempty"`
@@ -530,6 +532,7 @@ func (c *collector) done() bool {
 var (
 	keyAssistant = []byte(`"assistant"`)
 	keyBoundary  = []byte(`"compact_boundary"`)
+	keySummary   = []byte(`"isCompactSummary"`)
 	keyResult    = []byte(`"tool_result"`)
 	keyEscape    = []byte(`\u`) // a value may be spelt with escapes
 	keyProgress  = []byte(`"progress"`)
@@ -538,14 +541,15 @@ var (
 // lineHead is what decides whether back uses a line, decoded as Decode
 // decodes those fields.
 type lineHead struct {
-	Type        string `json:"type"`
-	Subtype     string `json:"subtype"`
-	IsSidechain bool   `json:"isSidechain"`
+	Type             string `json:"type"`
+	Subtype          string `json:"subtype"`
+	IsSidechain      bool   `json:"isSidechain"`
+	IsCompactSummary bool   `json:"isCompactSummary"`
 }
 
 // mayMatter reports whether back can use the line, from its head: a
-// main-chain assistant line, compact boundary before the reading is
-// decided, or user line while tool results are wanted.
+// main-chain assistant line, compact boundary or summary before the reading
+// is decided, or user line while tool results are wanted.
 func (c *collector) mayMatter(line []byte, wantResults bool) bool {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 || line[0] != '{' {
@@ -563,7 +567,7 @@ func (c *collector) mayMatter(line []byte, wantResults bool) bool {
 	case h.Type == "assistant":
 		return true
 	case h.Type == "user":
-		return wantResults
+		return wantResults || (h.IsCompactSummary && !c.decided)
 	}
 	return false
 }
@@ -576,7 +580,7 @@ func (c *collector) back(line []byte) {
 	wantResults := len(c.results) < c.opt.ToolResults
 	wantAssistant := !c.decided || wantText || len(c.pending) > 0
 	assistant := wantAssistant && bytes.Contains(line, keyAssistant)
-	boundary := !c.decided && bytes.Contains(line, keyBoundary)
+	boundary := !c.decided && (bytes.Contains(line, keyBoundary) || bytes.Contains(line, keySummary))
 	result := wantResults && bytes.Contains(line, keyResult)
 	if !assistant && !boundary && !result && !bytes.Contains(line, keyEscape) {
 		return
@@ -605,6 +609,11 @@ func (c *collector) back(line []byte) {
 			if e.CompactMetadata != nil {
 				c.reading.PreTokens = e.CompactMetadata.PreTokens
 			}
+		}
+	case e.IsCompactSummary:
+		if !c.decided {
+			c.decided = true
+			c.reading = Reading{Stale: true, Source: c.source}
 		}
 	case e.Type == "assistant" && e.Message != nil && e.Message.Model != "<synthetic>":
 		msg := e.Message
