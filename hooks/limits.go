@@ -359,9 +359,24 @@ func (s *session) limitsBeyond(texts []string) []string {
 	}
 	var out []string
 	for _, l := range s.w.Risk.Limits {
-		if l.Source == fromHook {
+		switch {
+		case l.Source == fromHook:
 			// The hook goes on refusing by itself: restated, it is noise
 			// (attio-mcp #127, labelled useless).
+			continue
+		case l.Source == fromClaudeMD:
+			// The CLI loads CLAUDE.md again with the compacted
+			// conversation (e2e TestClaudeMDAfterCompaction): its lines
+			// are not lost, and restated they are noise (eight blocks on
+			// the draws said nothing else: six useless, two false).
+			continue
+		case l.Class == string(risk.Keep):
+			// A value the user named in quotes is no instruction: most
+			// are lines of pasted data, code or expected output
+			// ("id: \"bb-001\",", "Résultat attendu sur …"), and a
+			// block that calls them instructions in force says what the
+			// user never asked (eleven blocks on the draws said nothing
+			// else, all false).
 			continue
 		}
 		t := strings.TrimSpace(l.Text)

@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/djinn-cc/djinn/engines/risk"
 	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
 )
@@ -88,18 +90,35 @@ func TestInstructionsInForce(t *testing.T) {
 	}
 }
 
-// TestInstructionsCarriedAcrossCompaction: the reanchor block restates a
-// limit from CLAUDE.md that no prompt holds.
-func TestInstructionsCarriedAcrossCompaction(t *testing.T) {
+// TestReanchorLeavesOutWhatIsNoInstruction: the reanchor block, said whole
+// when no summary came, restates neither a CLAUDE.md limit (the CLI loads
+// CLAUDE.md again with the compacted conversation: e2e
+// TestClaudeMDAfterCompaction) nor a value the prompt named in quotes (most
+// are pasted data: d-k3rnlabs-3763bda5 and r-zfull-697be207, false to both
+// judges); a limit the user set in a prompt still is.
+func TestReanchorLeavesOutWhatIsNoInstruction(t *testing.T) {
 	s := newSim(t)
 	s.file("CLAUDE.md", "Never push to main.\n")
 	s.run(&Payload{HookEventName: SessionStart, Source: "startup"})
 	s.userPrompt("Add a retry to the HTTP client in client.go")
+	s.userPrompt("Use the model \"gemini-2.5-flash-preview-05-20:free\" for the summaries.")
+	s.userPrompt("Don't touch the tests in client_test.go.")
+	s.userPrompt("Now also add a timeout to the HTTP client in client.go")
+	if w := s.window(); w.Risk == nil || !slices.ContainsFunc(w.Risk.Limits, func(l state.Limit) bool { return l.Source == fromClaudeMD }) ||
+		!slices.ContainsFunc(w.Risk.Limits, func(l state.Limit) bool { return l.Class == string(risk.Keep) }) {
+		t.Fatalf("the premise fails: no CLAUDE.md or keep limit in force: %+v", w.Risk)
+	}
 	s.tool("Edit", jsonStr(map[string]any{"file_path": s.file("client.go", "x"), "old_string": "x", "new_string": "y"}), map[string]any{})
 	s.run(&Payload{HookEventName: PreCompact, Trigger: "auto"})
-	r := s.compactNext("")
-	if !strings.Contains(strings.Join(r.Context, "\n"), "<limit>Never push to main. (CLAUDE.md)</limit>") {
-		t.Errorf("reanchor block does not carry the CLAUDE.md limit:\n%s", strings.Join(r.Context, "\n"))
+	got := reanchorIn(s.compactNext("The user asked to add a retry and a timeout to the HTTP client in client.go."))
+	if !strings.Contains(got, "<limit>Don&#39;t touch the tests in client_test.go.</limit>") {
+		t.Errorf("the prompt's limit is not restated:\n%s", got)
+	}
+	if strings.Contains(got, "CLAUDE.md") || strings.Contains(got, "Never push") {
+		t.Errorf("the CLAUDE.md limit is restated:\n%s", got)
+	}
+	if strings.Contains(got, "<limit>Use the model") {
+		t.Errorf("the named value is restated as an instruction:\n%s", got)
 	}
 }
 
@@ -313,9 +332,9 @@ func TestHookRefusedGuard(t *testing.T) {
 
 // TestConditionalProjectLineNoLimit: a CLAUDE.md branch ("If
 // GSTACK_MISSING: STOP. Do not proceed.") is not a limit in force: edits
-// draw no instruction advisory and the reanchor block does not restate it
-// (c-dotai-80ba14ad, the ninth draw: five advisories and three blocks,
-// false to both judges); a plain line of the same file still is.
+// draw no instruction advisory and it is not kept in force (c-dotai-80ba14ad,
+// the ninth draw: five advisories and three reanchor blocks, false to both
+// judges); a plain line of the same file still is.
 func TestConditionalProjectLineNoLimit(t *testing.T) {
 	s := newSim(t)
 	s.env.Settings.Advisories.Instruction = settings.Advise
@@ -326,9 +345,11 @@ func TestConditionalProjectLineNoLimit(t *testing.T) {
 	if n := s.count("instruction"); n != 0 {
 		t.Fatalf("an edit after a conditional CLAUDE.md line: %d instruction advisories, want 0: %q", n, s.said)
 	}
-	s.run(&Payload{HookEventName: PreCompact, Trigger: "auto"})
-	block := strings.Join(s.compactNext("").Context, "\n")
-	if strings.Contains(block, "Do not proceed") || !strings.Contains(block, "Never push to main.") {
-		t.Errorf("reanchor block, want the plain limit only:\n%s", block)
+	var kept []string
+	for _, l := range s.window().Risk.Limits {
+		kept = append(kept, l.Text)
+	}
+	if slices.ContainsFunc(kept, func(t string) bool { return strings.Contains(t, "Do not proceed") }) || !slices.Contains(kept, "Never push to main.") {
+		t.Errorf("limits in force %q, want the plain line only", kept)
 	}
 }

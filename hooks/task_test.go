@@ -285,10 +285,19 @@ func TestReanchorSaysWhatTheSummaryLeavesOut(t *testing.T) {
 		t.Fatalf("a summary holding everything still drew %q (observed %q)", reanchorIn(r), s.observed)
 	}
 
+	// The CLAUDE.md limit the summary drops is not said either: the CLI
+	// loads CLAUDE.md again with the compacted conversation.
 	s = setup(t)
-	r := s.compactNext("The user asked to add a retry with exponential backoff to the HTTP client in client.go. Edited client.go.")
+	if r := s.compactNext("The user asked to add a retry with exponential backoff to the HTTP client in client.go. Edited client.go."); reanchorIn(r) != "" {
+		t.Fatalf("a summary holding the task still drew %q", reanchorIn(r))
+	}
+
+	s = setup(t)
+	s.userPrompt("Don't push anything to main.")
+	s.userPrompt("Now also add a timeout to the HTTP client in client.go")
+	r := s.compactNext("The user asked to add a retry with exponential backoff and a timeout to the HTTP client in client.go. Edited client.go.")
 	got := reanchorIn(r)
-	if !strings.Contains(got, "summary leaves out") || !strings.Contains(got, "<limit>Never push to main. (CLAUDE.md)</limit>") {
+	if !strings.Contains(got, "summary leaves out") || !strings.Contains(got, "<limit>Don&#39;t push anything to main.</limit>") {
 		t.Fatalf("the limit the summary dropped is not restated: %q", got)
 	}
 	if strings.Contains(got, "<goal") || strings.Contains(got, "client.go</file>") {
