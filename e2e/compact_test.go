@@ -65,6 +65,16 @@ func TestCompactionHandOff(t *testing.T) {
 	if ContextInRequest(compact[0], "[djinn:reanchor]") {
 		t.Errorf("the compaction request already carries [djinn:reanchor]; it belongs after compaction")
 	}
+	// The pending re-anchor holds the main chain's latest response before
+	// the compaction (PreCompact read it): a main-agent hook that still
+	// reads it as the latest drops the block (a subagent compacted).
+	var pending struct {
+		Reanchor string `json:"pending_reanchor"`
+		After    string `json:"reanchor_after"`
+	}
+	if err := json.Unmarshal(readWindow(t, stateDir, session).Raw, &pending); err != nil || pending.Reanchor == "" || !strings.HasPrefix(pending.After, "msg_") {
+		t.Errorf("after /compact: pending re-anchor of %d bytes after %q (%v), want one after the stub's last response", len(pending.Reanchor), pending.After, err)
+	}
 	// The snapshot goes to the compactor, after the user's instructions.
 	for _, txt := range compact[0].Texts() {
 		if i, j := strings.Index(txt, "keep the limiter plan"), strings.Index(txt, snapshotHead); i >= 0 && j >= 0 && j < i {

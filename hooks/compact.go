@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -9,6 +10,7 @@ import (
 	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/engines/lcs"
 	"github.com/djinn-cc/djinn/hooks/advice"
+	"github.com/djinn-cc/djinn/hooks/transcript"
 	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
@@ -307,14 +309,39 @@ func handlePostCompact(ctx context.Context, s *session, p *Payload) (Response, e
 }
 
 // sayPendingReanchor says the re-anchor a compaction left pending, at the
-// first main-agent hook after it that can give the agent context.
+// first main-agent hook after it that can give the agent context. When the
+// main chain's latest response is still the one before the compaction, the
+// main conversation was not compacted: a subagent was. Subagents compact
+// (ten sessions of the draws hold a boundary in a subagent's transcript),
+// the CLI's PreCompact and SessionStart inputs carry no agent id (read in
+// 2.1.197's code; no e2e test could make the stub fill a subagent's
+// context), and replay fires the hooks for such a compaction as for the
+// main one. The main agent, which still has its context, is not told that
+// it lost it (w-visionweb-3acf5580 #139 and r-visionweb-bad08b6b #407: a
+// subagent's compaction, false and useless to both judges).
 func (s *session) sayPendingReanchor(p *Payload, resp *Response) {
 	if s.w.PendingReanchor == "" || p.AgentID != "" {
 		return
 	}
-	text := s.w.PendingReanchor
-	s.w.PendingReanchor = ""
+	text, after := s.w.PendingReanchor, s.w.ReanchorAfter
+	s.w.PendingReanchor, s.w.ReanchorAfter = "", ""
+	if scan, ok := s.measure(p); after != "" && ok && scan.Reading.Found && scan.Reading.MessageID == after {
+		return
+	}
 	s.say(p, []advice.Advisory{{Kind: advice.KindReanchor, Severity: advice.Info, Text: text, Gist: "the goal again after the compaction"}}, resp)
+}
+
+// lastMainResponse is the id of the main chain's latest response as the
+// meter last read it (PreCompact reads it), or "".
+func (s *session) lastMainResponse() string {
+	if s.w.Pressure == nil || len(s.w.Pressure.Cursor) == 0 {
+		return ""
+	}
+	var c transcript.Cursor
+	if json.Unmarshal(s.w.Pressure.Cursor, &c) != nil || !c.Reading.Found {
+		return ""
+	}
+	return fit.Bytes(c.Reading.MessageID, 256)
 }
 
 // summaryText is a compaction summary's words, for covers.

@@ -270,6 +270,21 @@ func (s *sim) compactNext(summary string) Response {
 			s.t.Fatalf("PostCompact said %+v", r)
 		}
 	}
+	// The CLI writes the boundary and the summary after the hooks.
+	s.line(map[string]any{"type": "system", "subtype": "compact_boundary", "isSidechain": false, "compactMetadata": map[string]any{"trigger": "auto", "preTokens": 100_000}})
+	s.line(map[string]any{"type": "user", "isSidechain": false, "isCompactSummary": true, "message": map[string]any{"role": "user", "content": summary}})
+	return s.tool("Bash", `{"command":"pwd"}`, map[string]any{"stdout": "/p", "stderr": ""})
+}
+
+// subagentCompactsNext is compactNext for a subagent's compaction: the
+// CLI runs the same hooks, with no agent id, and writes the boundary to
+// the subagent's transcript; the main transcript goes on unchanged.
+func (s *sim) subagentCompactsNext(summary string) Response {
+	s.t.Helper()
+	s.run(&Payload{HookEventName: SessionStart, Source: "compact"})
+	if summary != "" {
+		s.run(&Payload{HookEventName: PostCompact, Trigger: "auto", CompactSummary: summary})
+	}
 	return s.tool("Bash", `{"command":"pwd"}`, map[string]any{"stdout": "/p", "stderr": ""})
 }
 

@@ -27,9 +27,10 @@ func handleSessionStart(ctx context.Context, s *session, p *Payload) (Response, 
 		// (here the transcript holds neither it nor the boundary yet:
 		// e2e TestCompactionSummaryReachesOnlyPostCompact), and is said at
 		// the next hook that can give the agent context.
-		s.w.PendingReanchor = ""
+		s.w.PendingReanchor, s.w.ReanchorAfter = "", ""
 		if ctxs := s.reanchor(ctx); len(ctxs) > 0 {
 			s.w.PendingReanchor = fit.Runes(ctxs[0], maxPendingReanchor)
+			s.w.ReanchorAfter = s.lastMainResponse()
 		}
 		return Response{}, nil
 	case "resume":

@@ -536,3 +536,36 @@ func TestPickedOptionIsTheTask(t *testing.T) {
 		}
 	}
 }
+
+// TestSubagentCompactionNoReanchor: the CLI runs the compaction hooks for a
+// subagent's compaction as for the main conversation's, with no agent id.
+// The main agent, whose latest response is still the one before, was not
+// compacted and is not told it was (w-visionweb-3acf5580 #139: false to
+// both judges); a compaction of the main conversation, whose transcript
+// then shows the boundary, still draws the block.
+func TestSubagentCompactionNoReanchor(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		main bool
+	}{{"subagent", false}, {"main", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSim(t)
+			s.userPrompt("Add a retry with exponential backoff to the HTTP client in client.go")
+			s.assistant("I will spawn a reviewer for client.go.", 90_000)
+			s.tool("Edit", jsonStr(map[string]any{"file_path": s.file("client.go", "x"), "old_string": "x", "new_string": "y"}), map[string]any{})
+			s.run(&Payload{HookEventName: PreCompact, Trigger: "auto"})
+			var r Response
+			if tc.main {
+				r = s.compactNext("")
+			} else {
+				r = s.subagentCompactsNext("")
+			}
+			if got := reanchorIn(r) != ""; got != tc.main {
+				t.Errorf("reanchor said: %v, want %v (%+v)", got, tc.main, r)
+			}
+			if w := s.window(); w.PendingReanchor != "" || w.ReanchorAfter != "" {
+				t.Errorf("still pending: %+v", w)
+			}
+		})
+	}
+}

@@ -94,6 +94,11 @@ type Window struct {
 	// the compaction summary leaves out (or cleared when it leaves out
 	// nothing), and said at the next hook that can give the agent context.
 	PendingReanchor string `json:"pending_reanchor,omitempty"`
+	// ReanchorAfter is the id of the main chain's latest response when the
+	// re-anchor was left pending: a main-agent hook that still reads that
+	// response as the latest finds the main conversation uncompacted (the
+	// compaction was a subagent's), and the re-anchor is dropped.
+	ReanchorAfter string `json:"reanchor_after,omitempty"`
 }
 
 // Notice is one line for the person at the keyboard. Warning marks one

@@ -620,7 +620,9 @@ func (r *runner) fire(ctx context.Context, p *hooks.Payload, line int) error {
 // transcript: a prompt, a tool result, a compaction.
 func (r *runner) before(ctx context.Context, e *transcript.Entry, line int) error {
 	switch {
-	case e.IsCompactBoundary():
+	case e.Type == "system" && e.Subtype == "compact_boundary":
+		// A subagent's too: the CLI runs PreCompact for it with no agent
+		// id, as it runs SessionStart(compact) at its summary (below).
 		trigger := "auto"
 		if e.CompactMetadata != nil && e.CompactMetadata.Trigger != "" {
 			trigger = e.CompactMetadata.Trigger

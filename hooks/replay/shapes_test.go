@@ -310,3 +310,57 @@ func TestSummaryNamesSubagentFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestSubagentCompaction: a compaction in a subagent's own file fires
+// PreCompact at its boundary and SessionStart(compact) and PostCompact at
+// its summary, with no agent id, as the CLI runs them; the main chain's
+// events are unchanged, and the main agent, whose context was not
+// compacted, draws no reanchor at its next call (the Task's result).
+func TestSubagentCompaction(t *testing.T) {
+	const sid = "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9"
+	dir := t.TempDir()
+	copyFile := func(from, to string, edit func([]string) []string) {
+		raw, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
+		if edit != nil {
+			lines = edit(lines)
+		}
+		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	main := filepath.Join(dir, sid+".jsonl")
+	copyFile("testdata/subagents/"+sid+".jsonl", main, nil)
+	copyFile("testdata/subagents/"+sid+"/subagents/agent-a7f3c21.jsonl", filepath.Join(dir, sid, "subagents", "agent-a7f3c21.jsonl"), func(ls []string) []string {
+		at := `"isSidechain":true,"userType":"external","cwd":"/home/dev/calc","sessionId":"` + sid + `","version":"2.1.39","agentId":"a7f3c21","timestamp":"2025-12-10T14:00:08.000Z"`
+		compaction := []string{
+			`{"type":"system","subtype":"compact_boundary","uuid":"00000000-0000-4000-8000-0000000000c0",` + at + `,"compactMetadata":{"trigger":"auto","preTokens":150000}}`,
+			`{"type":"user","isCompactSummary":true,"uuid":"00000000-0000-4000-8000-0000000000c1",` + at + `,"message":{"role":"user","content":"This session is being continued: the subagent greps calc."}}`,
+		}
+		return append(append(append([]string{}, ls[:4]...), compaction...), ls[4:]...)
+	})
+	_, evs := replayShape(t, main)
+	want := strings.Join([]string{
+		"SessionStart   #0 []",
+		"UserPromptSubmit   #0 []",
+		"PostToolUse Grep a7f3c21 #1 []",
+		"PreCompact   #1 []",
+		"SessionStart   #1 []",
+		"PostCompact   #1 []",
+		"PostToolUse Read a7f3c21 #2 []",
+		"PostToolUse Task  #3 []",
+		"SubagentStop  a7f3c21 #3 []",
+		"PostToolUse Edit  #4 []",
+		"Stop   #4 []",
+		"SessionEnd   #4 []",
+	}, "\n") + "\n"
+	if diff := cmp.Diff(want, eventList(evs)); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
