@@ -300,7 +300,7 @@ func handlePostCompact(ctx context.Context, s *session, p *Payload) (Response, e
 		return (kind == "task" || kind == "goal" || kind == "limit") && !sum.covers(kind, text)
 	})
 	if snap == "" {
-		s.w.PendingReanchor = ""
+		s.w.PendingReanchor, s.w.ReanchorAfter = "", ""
 		return Response{}, nil
 	}
 	lead := " The conversation was just compacted, and its summary leaves out this part of the session's state as Djinn tracked it before compaction; it still applies unless the user changes it.\n"

@@ -274,6 +274,7 @@ func TestReanchorSaysWhatTheSummaryLeavesOut(t *testing.T) {
 		s.file("CLAUDE.md", "Never push to main.\n")
 		s.run(&Payload{HookEventName: SessionStart, Source: "startup"})
 		s.userPrompt("Add a retry with exponential backoff to the HTTP client in client.go")
+		s.assistant("I will add the retry to client.go.", 20_000)
 		s.tool("Edit", jsonStr(map[string]any{"file_path": s.file("client.go", "x"), "old_string": "x", "new_string": "y"}), map[string]any{})
 		return s
 	}
@@ -283,6 +284,9 @@ func TestReanchorSaysWhatTheSummaryLeavesOut(t *testing.T) {
 	s := setup(t)
 	if r := s.compactNext(full); reanchorIn(r) != "" || s.countObserved("reanchor") != 0 {
 		t.Fatalf("a summary holding everything still drew %q (observed %q)", reanchorIn(r), s.observed)
+	}
+	if w := s.window(); w.PendingReanchor != "" || w.ReanchorAfter != "" {
+		t.Errorf("nothing to say, yet pending %q after %q", w.PendingReanchor, w.ReanchorAfter)
 	}
 
 	// The CLAUDE.md limit the summary drops is not said either: the CLI
