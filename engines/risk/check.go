@@ -2736,7 +2736,29 @@ func SecretShown(output string) bool {
 			strings.Contains(low, "cannot open") || strings.Contains(low, "is a directory") {
 			continue // a tool's error line ("cat: .env: No such file or directory")
 		}
-		if shownValue().MatchString(line) && !publicSetting(line) {
+		if shownSecret(line) {
+			return true
+		}
+	}
+	return false
+}
+
+// shownSecret tells a line that gives a value (shownValue) that may be a
+// secret: not a public or plain setting's, and not a placeholder or a mask
+// (notSecret: "DATABASE_URL=***" from `sed 's/=.*/=***/'`, "=<redacted>",
+// "${DB_PASSWORD}"; e-k3rnlabs-ecd5795a #26 and e-k3rnlabs-dad059f0 #81, the
+// thirteenth draw, values masked before printing said as printed, false to
+// all four judges).
+func shownSecret(line string) bool {
+	if publicSetting(line) {
+		return false
+	}
+	for _, loc := range shownValue().FindAllStringIndex(line, -1) {
+		v := line[loc[0]:]
+		if i := strings.IndexAny(v, ":="); i >= 0 {
+			v = v[i+1:]
+		}
+		if v, _, _ = strings.Cut(strings.TrimSpace(v), ","); !notSecret(strings.Trim(v, `"';{} `)) {
 			return true
 		}
 	}

@@ -910,6 +910,14 @@ func TestSecretShown(t *testing.T) {
 		"DATABASE_URL=postgres://app@db.internal:5432/app\n":   false,
 		"REDIS_URL=redis://:hunter2@cache:6379\n":              true,
 		"REPO_URL=https://ghp_abc123@github.com/o/r.git\n":     true,
+		// Values masked before printing (e-k3rnlabs-ecd5795a #26,
+		// e-k3rnlabs-dad059f0 #81) or placeholders show none; a real
+		// value beside them still shows.
+		"DATABASE_URL=***\nSTRIPE_SECRET_KEY=***\n":                false,
+		"DATABASE_URL=<redacted>\n":                                false,
+		"DB_PASSWORD=${DB_PASSWORD}\n":                             false,
+		"API_KEY=***\nDB_PASSWORD=hunter2\n":                       true,
+		`{"mode": "placeholder_x", "token": "sk-real-0123456789"}`: true,
 	} {
 		if got := SecretShown(out); got != want {
 			t.Errorf("SecretShown(%.40q) = %v, want %v", out, got, want)
