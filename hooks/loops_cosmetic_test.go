@@ -133,8 +133,9 @@ func checkLoops(t *testing.T, prompt, kind string, third int, wants []string, ca
 // TestRerunLoop: one test script run again and again with nothing written
 // between, each time through another filter, is a tool-loop at the third
 // run (ext-paymentkit #75-#77, a tool-loop to both judges of the
-// twenty-ninth set); an edit, a subagent's work or a user prompt between
-// the runs, or a different script, makes each run a new one.
+// twenty-ninth set); an edit, a subagent's work, another script's run (an
+// install) or a user prompt between the runs, or a different script, makes
+// each run a new one.
 func TestRerunLoop(t *testing.T) {
 	runs := []string{"pnpm run coverage 2>&1 | tail -100", `pnpm run coverage 2>&1 | grep -E "(Tests:|FAIL)" | tail -20`, `pnpm run coverage 2>&1 | grep -E "(22 passed|FAIL)"`}
 	for _, tc := range []struct {
@@ -153,6 +154,12 @@ func TestRerunLoop(t *testing.T) {
 			s.tool("Task", jsonStr(map[string]any{"description": "fix the failing tests", "prompt": "fix them"}), map[string]any{"content": []any{map[string]any{"type": "text", "text": "fixed"}}})
 		}},
 		{"the user between", false, func(s *sim, i int) { s.userPrompt(fmt.Sprintf("run it again, attempt %d", i)) }},
+		// An install between may change what the run reads
+		// (e-claudecodeconfig-1d7a8ab7 #51, false to both judges of the
+		// thirteenth draw).
+		{"an install between", false, func(s *sim, i int) {
+			s.tool("Bash", jsonStr(map[string]any{"command": "pnpm install --frozen-lockfile 2>&1 | tail -20"}), bashOut("Done in 19.1s\n"))
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newSim(t)
@@ -166,6 +173,17 @@ func TestRerunLoop(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestInstallRerunNoLoop: an install run again through other filters is no
+// rerun loop: it changes what it reads itself (p-dotfile-617b8d63 #23,
+// false to both judges of the pool).
+func TestInstallRerunNoLoop(t *testing.T) {
+	s := newSim(t)
+	s.userPrompt("get the dependencies installed")
+	runs := []string{"npm install 2>&1 | tail -20", "npm install 2>&1 | grep -i err", "npm install 2>&1 | tail -5"}
+	s.bashBetween(runs, func(*sim, int) {}, func(i int) string { return fmt.Sprintf("added %d packages\n", i) })
+	s.loopWithin("tool-loop", false, 3)
 }
 
 // bashBetween runs commands[i] as a Bash call that prints printed(i),

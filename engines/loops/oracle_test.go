@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"path"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -668,12 +669,19 @@ func oracleEmptyLooks(h []Event) (Finding, bool) {
 
 // oRunsSinceBoundary lists the runs of the newest call's script (Run)
 // after the last boundary: a call in another prompt, a failed run of the
-// script, or any other call that edits or hands work to a subagent.
+// script, or any other call that edits, hands work to a subagent or
+// installs packages.
+// oInstalls: the command holds a package manager followed by an install
+// word, written out from the words of the rule rather than its tables.
+func oInstalls(cmd string) bool {
+	return regexp.MustCompile(`(^|[\s/])(npm|pnpm|yarn|bun|pip3?|uv|poetry|pipenv|conda|bundle|gem|cargo|go|composer|dotnet|mix)\s+(mod\s+)?(install|i|ci|add|remove|uninstall|update|upgrade|sync|get|tidy|restore|deps\.get|download)(\s|$)`).MatchString(cmd)
+}
+
 func oRunsSinceBoundary(h []Event) []int {
 	last := h[len(h)-1]
 	run := func(e Event) bool { return e.Run == last.Run }
 	return oSince(h, func(e Event) bool {
-		return e.Prompt != last.Prompt || run(e) && !oSucceeded(e) || !run(e) && (oEdit(e) || e.Tool == "Task" || e.Tool == "Agent")
+		return e.Prompt != last.Prompt || run(e) && !oSucceeded(e) || !run(e) && (oEdit(e) || e.Tool == "Task" || e.Tool == "Agent" || e.Tool == "Bash" && oInstalls(e.Target))
 	}, run)
 }
 
@@ -702,13 +710,13 @@ func oThreeRounds(h []Event, in []int) bool {
 	return len(r) == 3 && r[2] == len(h)-1
 }
 
-// oracleRerun: the newest call is a successful run of a script; its runs
-// since the last boundary fall into exactly three rounds, the newest
-// opening the third, and are not all one command (Input).
+// oracleRerun: the newest call is a successful run of a script, not an
+// install; its runs since the last boundary fall into exactly three rounds,
+// the newest opening the third, and are not all one command (Input).
 func oracleRerun(h []Event) (Finding, bool) {
 	n := len(h)
 	last := h[n-1]
-	if last.Tool != "Bash" || last.Run == "" || !oSucceeded(last) {
+	if last.Tool != "Bash" || last.Run == "" || !oSucceeded(last) || oInstalls(last.Target) {
 		return Finding{}, false
 	}
 	in := oRunsSinceBoundary(h)

@@ -213,7 +213,8 @@ func isFilter(c syntax.Command) bool {
 // RunnerKey. It holds at exactly RerunRounds rounds, so one streak is
 // said once, when the runs were not all one command (ShellKey): each cut
 // its output another way. The runs' own copies of their output (| tee out.txt) are no
-// write; a write of any other call, or the user speaking, is a new start.
+// write; a write of any other call, an install, a subagent, or the user
+// speaking, is a new start.
 func rerun(w []Event) (Finding, bool) {
 	n := len(w)
 	cur := &w[n-1]
@@ -221,7 +222,10 @@ func rerun(w []Event) (Finding, bool) {
 		return Finding{}, false
 	}
 	key := cur.Run
-	if key == "" {
+	if key == "" || installs(cur.Target) {
+		// An install changes what it reads itself (p-dotfile-617b8d63
+		// #23, npm install run again after removing what blocked it,
+		// false to both judges of the pool).
 		return Finding{}, false
 	}
 	idx := streakBack(w, func(e *Event) streakStep {
@@ -235,6 +239,11 @@ func rerun(w []Event) (Finding, bool) {
 		case isEdit(e) || e.Tool == "Task" || e.Tool == "Agent":
 			// A subagent may have changed what the run reads (big3 #44
 			// fixed the failing tests between #42 and #45).
+			return streakEnd
+		case KindOf(e.Tool) == KindShell && installs(e.Target):
+			// An install may have changed it too (e-claudecodeconfig-1d7a8ab7
+			// #51: pnpm install between two astro checks, said as nothing
+			// changed, false to both judges of the thirteenth draw).
 			return streakEnd
 		}
 		return streakSkip
@@ -292,6 +301,34 @@ func withCalls(f Finding, w []Event, idx []int) Finding {
 		f.Steps = append(f.Steps, Step{Tool: w[i].Tool, Target: w[i].Target})
 	}
 	return f
+}
+
+// installers are package managers, and installVerbs their words that
+// change the dependencies a run reads ("pnpm install", "pip install -r",
+// "go mod tidy", "cargo add").
+var (
+	installers   = map[string]bool{"npm": true, "pnpm": true, "yarn": true, "bun": true, "pip": true, "pip3": true, "uv": true, "poetry": true, "pipenv": true, "conda": true, "bundle": true, "gem": true, "cargo": true, "go": true, "composer": true, "dotnet": true, "mix": true}
+	installVerbs = map[string]bool{"install": true, "i": true, "ci": true, "add": true, "remove": true, "uninstall": true, "update": true, "upgrade": true, "sync": true, "get": true, "tidy": true, "restore": true, "deps.get": true}
+)
+
+// installs tells a shell command (a call's target) that runs a package
+// manager's install, add, remove or update: "cd app && pnpm install
+// --frozen-lockfile", "python -m pip install -r requirements.txt".
+func installs(command string) bool {
+	ws := strings.Fields(command)
+	for i := 0; i+1 < len(ws); i++ {
+		if !installers[path.Base(ws[i])] {
+			continue
+		}
+		next := ws[i+1]
+		if next == "mod" && i+2 < len(ws) { // go mod tidy, go mod download
+			next = ws[i+2]
+		}
+		if installVerbs[next] || next == "download" {
+			return true
+		}
+	}
+	return false
 }
 
 // cutAnotherWay tells runs (indexes into w) that were not all one command.

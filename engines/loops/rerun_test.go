@@ -89,3 +89,26 @@ func TestLookOf(t *testing.T) {
 		}
 	}
 }
+
+// TestInstalls: a package manager's install, add, remove or update, however
+// it is reached; its other runs and other commands are not.
+func TestInstalls(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"pnpm install --frozen-lockfile 2>&1 | tail -20": true,
+		"cd app && npm ci":                                 true,
+		"python -m pip install -r requirements.txt":        true,
+		"/usr/local/bin/pip3 install requests":             true,
+		"go mod tidy && go test ./...":                     true,
+		"cargo add serde":                                  true,
+		"pnpm astro check 2>&1 | head -50":                 false,
+		"go test ./internal/service/devmachine/... -v":     false,
+		"npm run install-hooks":                            false,
+		"echo install":                                     false,
+		"grep -rn \"npm install\" README.md":               false,
+		"cargo test --workspace -- --list 2>&1 | head -20": false,
+	} {
+		if got := installs(cmd); got != want {
+			t.Errorf("installs(%q) = %v, want %v", cmd, got, want)
+		}
+	}
+}
