@@ -1136,11 +1136,15 @@ func checkRm(c Call, x cmd, installed []string) []Finding {
 		switch {
 		case slices.Contains(installed, p):
 			// Filled again with the session's own copy (ownInstalls).
-		case c.made(p) && p != home && path.Dir(p) != home:
+		case c.made(p) && p != home && (path.Dir(p) != home || !recursive):
 			// What the session made (mkdir, a redirection, cp), inside the
 			// project or out: deleting it undoes its own work. Not the home
 			// directory or a folder right in it, which mkdir -p may have
-			// named when it was already there.
+			// named when it was already there; a file right in it, which
+			// an rm without -r deletes, is the session's own
+			// (e-myclaude-6042a5ca #13, a generator script the session
+			// wrote in the home directory, false to both judges of the
+			// thirteenth draw).
 		case isBuildPath(p):
 		case c.outside(p, c.ProjectDir):
 			out = append(out, Finding{Entry: RmOutside, Target: t, Names: []string{t}})
@@ -1999,16 +2003,23 @@ var madeLine = lazy(`(?i)\b(?:saved|wrote|written|created|generated|exported|exp
 // Angular's and Nest's "CREATE src/app/x.ts (312 bytes)".
 var generatorLine = lazy(`(?m)^[ \t]*(?:create[ \t]{2,}|CREATE[ \t]+)((?:\./)?[\w.@-]+(?:/[\w.@-]+)*/?)(?:[ \t]+\(\d+ bytes\))?[ \t]*$`)
 
+// convertLine is LibreOffice's report of a file it converted ("convert
+// /p/deck.pptx as a Impress document -> /p/deck.pdf using filter :
+// impress_pdf_Export"), with the file it wrote (s-cabinetgovernance-ed0f175a
+// #120: the session's own PDF deleted as the user's, false to both judges of
+// the fourth draw).
+var convertLine = lazy(`(?m)^convert .+ -> (.+?) using filter\b`)
+
 // maxMadeOutput is how much of an output OutputMade reads: its head and
 // tail, where a program says what it saved.
 const maxMadeOutput = 16 << 10
 
-// madeWords hold a word every match of madeLine and generatorLine contains
-// (lower case).
-var madeWords = []string{"saved", "wrote", "written", "create", "generated", "exported", "export directory", "output "}
+// madeWords hold a word every match of madeLine, generatorLine and
+// convertLine contains (lower case).
+var madeWords = []string{"saved", "wrote", "written", "create", "generated", "exported", "export directory", "output ", "using filter"}
 
 // OutputMade returns the paths a command's output says it made (madeLine,
-// generatorLine),
+// generatorLine, convertLine),
 // resolved as Creates resolves its files: a later step deleting one is the
 // session cleaning up what its own program wrote (an export, a folder of
 // results).
@@ -2022,7 +2033,7 @@ func OutputMade(output, project, root string) []string {
 	}
 	home := homeOf(project)
 	var out []string
-	for _, m := range madeLine().FindAllStringSubmatch(output, 8) {
+	for _, m := range append(madeLine().FindAllStringSubmatch(output, 8), convertLine().FindAllStringSubmatch(output, 8)...) {
 		if q, ok := madePath(m[1], home, project, root); ok {
 			out = append(out, q)
 		}

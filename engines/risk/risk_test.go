@@ -1092,6 +1092,10 @@ func TestOutputMade(t *testing.T) {
 		// labelled false by judges AQ and AR on the twentieth set).
 		{"      create  app/controllers/donations_controller.rb\n      invoke  tailwindcss\n      create    app/views/donations/create.html.erb\n", "/mnt/c/p/app/controllers/donations_controller.rb /mnt/c/p/app/views/donations/create.html.erb"},
 		{"CREATE src/app/a/a.component.ts (213 bytes)\nUPDATE src/app/app.module.ts (400 bytes)", "/mnt/c/p/src/app/a/a.component.ts"},
+		// LibreOffice's report of what it converted (s-cabinetgovernance-ed0f175a
+		// #120: the PDF it made at #64, removed as the user's).
+		{"convert /mnt/c/p/deck.pptx as a Impress document -> /mnt/c/p/deck.pdf using filter : impress_pdf_Export\nOverwriting: /mnt/c/p/deck.pdf", "/mnt/c/p/deck.pdf"},
+		{"convert slides.pptx -> out/slides.pdf using filter : impress_pdf_Export", "/mnt/c/p/out/slides.pdf"},
 		{"we should create a file for it\n  create table users\n  create users", ""},
 		{"Processing data/input.csv\nerror: cannot open src/app.py", ""},
 		{"", ""},
@@ -1678,4 +1682,17 @@ func TestRemovedNothing(t *testing.T) {
 			t.Errorf("RemovedNothing(%q) = %v, want %v", tc.err, got, tc.want)
 		}
 	}
+}
+
+// TestOwnFileInHome: a file the session wrote right in the home directory,
+// the project there too, deleted with an rm without -r, is the session's
+// own (e-myclaude-6042a5ca #13); a folder right in the home directory that
+// mkdir -p may have named when it was there, deleted with -r, is still not.
+func TestOwnFileInHome(t *testing.T) {
+	home := "/Users/ana"
+	checkCommands(t, home, []string{home + "/generate_quote.js", home + "/notes"}, "%s: got %q, want %q", []struct{ cmd, want string }{
+		{`rm -f "/Users/ana/generate_quote.js"`, ""},
+		{`rm -f generate_quote.js`, ""},
+		{`rm -rf /Users/ana/notes`, "rm-"},
+	})
 }
