@@ -389,6 +389,10 @@ var complaintStop = map[string]bool{
 	"don": true, "didn": true, "isn": true, "won": true, "there": true, "then": true, "than": true, "they": true,
 	"from": true, "into": true, "onli": true, "right": true, "well": true, "same": true, "all": true, "ani": true,
 	"some": true, "after": true, "befor": true, "please": true, "pleas": true, "also": true, "one": true, "out": true,
+	// "please" as people type it (e-dotai-4cd1e158 #95: two different
+	// failures paired on "pls, fail", false to both judges of the
+	// thirteenth draw).
+	"pls": true, "plz": true, "plse": true, "thx": true, "thank": true, "thanks": true,
 	"let": true, "make": true, "need": true, "want": true, "ultrathink": true, "think": true, "look": true, "see": true,
 	// Negations typed without their apostrophe ("i cant see it").
 	"cant": true, "dont": true, "doesnt": true, "isnt": true, "wont": true, "didnt": true, "arent": true,

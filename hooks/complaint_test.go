@@ -109,6 +109,12 @@ func TestRepeatComplaintQuiet(t *testing.T) {
 			{"Claude keeps crashing when I open the second session", "I changed the launcher, but the Claude crashes haven't been properly fixed yet: the second session still needs a look."},
 			{"it still crashes when I open the second session", "Looking at it."},
 		},
+		// e-dotai-4cd1e158 #95 (the thirteenth draw, false to both
+		// judges): two failures that share only "pls" and "fail".
+		"two failures that share a filler": {
+			{"the backend server is failing to start. pls fix it", "## Issues Fixed: the backend starts now."},
+			{"pls update the setup config. the security section doesnt exist. and also on opening in new window i get this error: LTI Launch Failed Invalid LTI signature", "Looking at it."},
+		},
 		// athena-keyerror #81 (seventh held-out set, labelled false): the
 		// same words ("Check errors: … in …") name two exceptions.
 		"another exception by the same words": {
