@@ -45,9 +45,10 @@ var instructionFiles = []string{"CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.
 // one of the same class and target).
 func (s *session) limitsFromPrompt(text string) {
 	r := s.riskState()
+	answers := s.w.LastAssistant != "" && risk.AnswersOffer(text, s.w.LastAssistant)
 	kept := r.Limits[:0]
 	for _, l := range r.Limits {
-		if !liftedBy(l, text) {
+		if !liftedBy(l, text, answers) {
 			kept = append(kept, l)
 		}
 	}
@@ -64,14 +65,21 @@ func (s *session) limitsFromPrompt(text string) {
 }
 
 // liftedBy tells whether a typed prompt lifts a limit: one a prompt set,
-// when it asks for the step; a declined or hook-refused place, when it
-// names the place or goes ahead; what a request left out, always (it held
-// until the next prompt). The project's and files' limits stay.
-func liftedBy(l state.Limit, text string) bool {
+// when it asks for the step; a declined or hook-refused place or step, when
+// it names the place, asks for the step, goes ahead, or answers the
+// question the agent's last message ended with (answers: "提交", commit, to
+// "要提交吗？", shall I commit?, after a declined commit: e-claudeconfig-00cfc655
+// #60, false to both judges of the thirteenth draw); what a request left
+// out, always (it held until the next prompt). The project's and files'
+// limits stay.
+func liftedBy(l state.Limit, text string, answers bool) bool {
 	switch l.Source {
 	case fromPrompt:
 		return risk.Lifts(limitOf(l), text)
 	case fromDeclined, fromHook:
+		if answers {
+			return true
+		}
 		if l.Class == string(risk.DeclinedStep) {
 			return risk.Lifts(limitOf(l), text)
 		}

@@ -728,6 +728,33 @@ func TestDeclinedStepAgain(t *testing.T) {
 	}
 }
 
+// TestDeclinedStepAnswered: a short answer to the question the agent's last
+// message ended with lifts the step the person declined before it ("提交",
+// commit, to "要提交吗？", shall I commit?: e-claudeconfig-00cfc655 #60,
+// false to both judges of the thirteenth draw); the same word after a
+// message that asks nothing does not.
+func TestDeclinedStepAnswered(t *testing.T) {
+	commit := jsonStr(map[string]any{"command": `git add -A && git commit -m "feat: notes"`})
+	for _, tc := range []struct {
+		last string
+		want int
+	}{
+		{"会不会让 md 文件太多？不会，只有一个。要提交吗？", 0},
+		{"已更新 CLAUDE.md。", 1},
+	} {
+		t.Run(tc.last, func(t *testing.T) {
+			s := observing(t, "instruction", "update CLAUDE.md and init the git repository")
+			s.fail("Bash", commit, cliDeclined)
+			s.run(&Payload{HookEventName: Stop, LastAssistantMessage: tc.last})
+			s.userPrompt("提交")
+			s.tool("Bash", commit, bashOut(""))
+			if n := countOf(s.observed, "declined the same step"); n != tc.want {
+				t.Fatalf("advisories against the declined step: %d, want %d (%q)", n, tc.want, s.observed)
+			}
+		})
+	}
+}
+
 // TestPushCancelledWithARejectedCommit: the CLI cancels the rest of a
 // batch when the person declines one call ("doesn't want to take this
 // action right now"). A push cancelled with the commit they refused had
