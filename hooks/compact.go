@@ -325,8 +325,10 @@ func (s *session) sayPendingReanchor(p *Payload, resp *Response) {
 	}
 	text, after := s.w.PendingReanchor, s.w.ReanchorAfter
 	s.w.PendingReanchor, s.w.ReanchorAfter = "", ""
-	if scan, ok := s.measure(p); after != "" && ok && scan.Reading.Found && scan.Reading.MessageID == after {
-		return
+	if after != "" {
+		if scan, ok := s.measure(p); ok && scan.Reading.Found && scan.Reading.MessageID == after {
+			return
+		}
 	}
 	s.say(p, []advice.Advisory{{Kind: advice.KindReanchor, Severity: advice.Info, Text: text, Gist: "the goal again after the compaction"}}, resp)
 }
