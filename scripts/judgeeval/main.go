@@ -318,7 +318,7 @@ var judgePairs = [][2]string{
 	{"FU", "FV"}, {"FW", "FX"}, {"FY", "FZ"}, {"GA", "GB"}, {"GC", "GD"}, {"GE", "GF"}, {"GG", "GH"},
 	{"GI", "GJ"}, {"GK", "GL"}, {"GM", "GN"}, {"GO", "GP"}, {"GQ", "GR"}, {"GS", "GT"}, {"GU", "GV"}, {"GW", "GX"},
 	{"GY", "GZ"}, {"HA", "HB"}, {"HC", "HD"}, {"HE", "HF"}, {"HG", "HH"}, {"HI", "HJ"}, {"HK", "HL"}, {"HO", "HP"}, {"HQ", "HR"}, {"HS", "HT"},
-	{"HU", "HV"}, {"HW", "HX"}, {"HY", "HZ"},
+	{"HU", "HV"}, {"HW", "HX"}, {"HY", "HZ"}, {"IE", "IF"}, {"IG", "IH"}, {"II", "IJ"},
 }
 
 // soloJudges labelled without a second judge of the same advisories.
