@@ -263,6 +263,7 @@ type LoopEvent struct {
 	Empty       bool   `json:"empty,omitempty"`
 	Call        uint64 `json:"call,omitempty"`
 	Edits       bool   `json:"edits,omitempty"`
+	Installs    bool   `json:"installs,omitempty"`
 	Batch       string `json:"batch,omitempty"`
 	Printed     string `json:"printed,omitempty"`
 	Wrote       string `json:"wrote,omitempty"`

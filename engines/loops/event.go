@@ -78,6 +78,11 @@ type Event struct {
 	// from the parsed command (NewEventIn). Fail-loop counts it among the
 	// edits made between failures when it succeeded.
 	Edits bool `json:"edits,omitempty"`
+	// Installs marks a shell command that runs a package manager's
+	// install, add, remove or update ("pnpm install", "python -m pip
+	// install -r …", "go mod tidy"), read from the parsed command: it
+	// changes what a test or build run reads.
+	Installs bool `json:"installs,omitempty"`
 	// Batch names the assistant message that issued the call ("" when not
 	// known): the calls of one message run as one batch, issued before any
 	// of their results was seen, so fail-loop counts them as one round.
@@ -235,7 +240,7 @@ func NewEventIn(tool string, input json.RawMessage, target, rng, dir string) (Ev
 		if json.Unmarshal(input, &in) == nil && in.Command != nil {
 			key, view, writes := shellKey(*in.Command, dir)
 			e.Input = ShortHash([]byte("sh\x00" + key))
-			e.Edits = writes.any
+			e.Edits, e.Installs = writes.any, writes.installs
 			// A file written whole from a heredoc: the write and what it
 			// wrote, as a file tool's, so a rewrite back to earlier content
 			// is an edit-revert whichever tool made the writes.

@@ -222,7 +222,7 @@ func rerun(w []Event) (Finding, bool) {
 		return Finding{}, false
 	}
 	key := cur.Run
-	if key == "" || installs(cur.Target) {
+	if key == "" || cur.Installs {
 		// An install changes what it reads itself (p-dotfile-617b8d63
 		// #23, npm install run again after removing what blocked it,
 		// false to both judges of the pool).
@@ -240,7 +240,7 @@ func rerun(w []Event) (Finding, bool) {
 			// A subagent may have changed what the run reads (big3 #44
 			// fixed the failing tests between #42 and #45).
 			return streakEnd
-		case KindOf(e.Tool) == KindShell && installs(e.Target):
+		case e.Installs:
 			// An install may have changed it too (e-claudecodeconfig-1d7a8ab7
 			// #51: pnpm install between two astro checks, said as nothing
 			// changed, false to both judges of the thirteenth draw).
@@ -311,24 +311,33 @@ var (
 	installVerbs = map[string]bool{"install": true, "i": true, "ci": true, "add": true, "remove": true, "uninstall": true, "update": true, "upgrade": true, "sync": true, "get": true, "tidy": true, "restore": true, "deps.get": true}
 )
 
-// installs tells a shell command (a call's target) that runs a package
-// manager's install, add, remove or update: "cd app && pnpm install
-// --frozen-lockfile", "python -m pip install -r requirements.txt".
-func installs(command string) bool {
-	ws := strings.Fields(command)
-	for i := 0; i+1 < len(ws); i++ {
-		if !installers[path.Base(ws[i])] {
-			continue
+// installs tells a parsed command that runs a package manager's install,
+// add, remove or update, however it is reached: "cd app && pnpm install
+// --frozen-lockfile", "python -m pip install -r requirements.txt", "go mod
+// tidy". A quoted "npm install" is one word, no command.
+func installs(f *syntax.File) bool {
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		x, ok := n.(*syntax.CallExpr)
+		if !ok || found {
+			return !found
 		}
-		next := ws[i+1]
-		if next == "mod" && i+2 < len(ws) { // go mod tidy, go mod download
-			next = ws[i+2]
+		for i := 0; i+1 < len(x.Args); i++ {
+			if !installers[path.Base(lit(x.Args[i]))] {
+				continue
+			}
+			next := lit(x.Args[i+1])
+			if next == "mod" && i+2 < len(x.Args) { // go mod tidy, go mod download
+				next = lit(x.Args[i+2])
+			}
+			if installVerbs[next] || next == "download" {
+				found = true
+				break
+			}
 		}
-		if installVerbs[next] || next == "download" {
-			return true
-		}
-	}
-	return false
+		return !found
+	})
+	return found
 }
 
 // cutAnotherWay tells runs (indexes into w) that were not all one command.

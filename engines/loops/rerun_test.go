@@ -91,7 +91,8 @@ func TestLookOf(t *testing.T) {
 }
 
 // TestInstalls: a package manager's install, add, remove or update, however
-// it is reached; its other runs and other commands are not.
+// it is reached, read from the parsed command; its other runs, other
+// commands and a quoted "npm install" are not.
 func TestInstalls(t *testing.T) {
 	for cmd, want := range map[string]bool{
 		"pnpm install --frozen-lockfile 2>&1 | tail -20": true,
@@ -107,8 +108,8 @@ func TestInstalls(t *testing.T) {
 		"grep -rn \"npm install\" README.md":               false,
 		"cargo test --workspace -- --list 2>&1 | head -20": false,
 	} {
-		if got := installs(cmd); got != want {
-			t.Errorf("installs(%q) = %v, want %v", cmd, got, want)
+		if _, _, w := shellKey(cmd, ""); w.installs != want {
+			t.Errorf("installs(%q) = %v, want %v", cmd, w.installs, want)
 		}
 	}
 }

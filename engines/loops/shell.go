@@ -50,11 +50,13 @@ func ShellKey(command, dir string) (key string, view View) {
 // shellWrites is what a command writes, read from its parse: whether it
 // writes a file (writesFile), and the file it writes whole from a heredoc
 // when it does (heredocWrite); and, read from the same parse, the test,
-// build or package script it runs (run, RunnerKey).
+// build or package script it runs (run, RunnerKey) and whether it installs
+// packages (installs).
 type shellWrites struct {
-	any   bool
-	whole wholeWrite
-	run   string
+	any      bool
+	whole    wholeWrite
+	run      string
+	installs bool
 }
 
 // shellKey is ShellKey, and what the command writes, from one parse. A
@@ -68,6 +70,7 @@ func shellKey(command, dir string) (key string, view View, writes shellWrites) {
 	if err == nil {
 		writes.whole, _ = heredocWrite(f, dir, 0)
 		writes.any = writes.whole.file != "" || writesFile(f)
+		writes.installs = installs(f)
 		if len(command) <= maxShellKeyInput {
 			writes.run = runnerKey(f, dir)
 		}
