@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -10,7 +9,6 @@ import (
 	"github.com/djinn-cc/djinn/engines/drift"
 	"github.com/djinn-cc/djinn/engines/lcs"
 	"github.com/djinn-cc/djinn/hooks/advice"
-	"github.com/djinn-cc/djinn/hooks/transcript"
 	"github.com/djinn-cc/djinn/internal/fit"
 	"github.com/djinn-cc/djinn/settings"
 	"github.com/djinn-cc/djinn/state"
@@ -336,14 +334,10 @@ func (s *session) sayPendingReanchor(p *Payload, resp *Response) {
 // lastMainResponse is the id of the main chain's latest response as the
 // meter last read it (PreCompact reads it), or "".
 func (s *session) lastMainResponse() string {
-	if s.w.Pressure == nil || len(s.w.Pressure.Cursor) == 0 {
-		return ""
+	if c := s.meterCursor(); c != nil && c.Reading.Found {
+		return fit.Bytes(c.Reading.MessageID, 256)
 	}
-	var c transcript.Cursor
-	if json.Unmarshal(s.w.Pressure.Cursor, &c) != nil || !c.Reading.Found {
-		return ""
-	}
-	return fit.Bytes(c.Reading.MessageID, 256)
+	return ""
 }
 
 // summaryText is a compaction summary's words, for covers.

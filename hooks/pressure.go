@@ -33,12 +33,9 @@ func (s *session) measure(p *Payload) (transcript.Scan, bool) {
 	if path == "" {
 		return s.scan, false
 	}
-	var prev *transcript.Cursor
-	if s.w.Pressure != nil && len(s.w.Pressure.Cursor) > 0 {
-		var c transcript.Cursor
-		if json.Unmarshal(s.w.Pressure.Cursor, &c) == nil {
-			prev, s.scanFrom = &c, c.Boundary
-		}
+	prev := s.meterCursor()
+	if prev != nil {
+		s.scanFrom = prev.Boundary
 	}
 	// The hot path needs the latest usage and the latest prose only; what
 	// fills the context comes from turns.jsonl when a tier is crossed. The
@@ -70,6 +67,19 @@ func (s *session) measure(p *Payload) (transcript.Scan, bool) {
 		s.takeQueued(p, scan.Cursor.Boundary)
 	}
 	return scan, true
+}
+
+// meterCursor is the cursor the meter left at the last hook that read the
+// transcript, or nil.
+func (s *session) meterCursor() *transcript.Cursor {
+	if s.w.Pressure == nil || len(s.w.Pressure.Cursor) == 0 {
+		return nil
+	}
+	var c transcript.Cursor
+	if json.Unmarshal(s.w.Pressure.Cursor, &c) != nil {
+		return nil
+	}
+	return &c
 }
 
 // mayAnnounce reports whether this hook may announce a pressure tier: one
