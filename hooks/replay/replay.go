@@ -292,6 +292,7 @@ func (r *runner) items(path string, lines [][]byte) ([]item, error) {
 	}
 	items = mergeItems(items, agents)
 	markRepeats(items)
+	markTriggers(items)
 	return items, nil
 }
 
@@ -334,6 +335,7 @@ func (r *runner) feed(ctx context.Context, it item) error {
 	if it.repeat {
 		return nil
 	}
+	r.trigger = it.trigger
 	return r.after(ctx, e, it.line)
 }
 
@@ -485,6 +487,7 @@ type runner struct {
 	transcriptPath string
 	tw             *bufio.Writer
 	tf             *os.File // the transcript file tw writes
+	trigger        string   // the line being replayed's item.trigger
 	sessionID      string
 	now            time.Time
 	promptID       string
@@ -661,7 +664,11 @@ func (r *runner) after(ctx context.Context, e *transcript.Entry, line int) error
 		if e.Message != nil {
 			summary = e.Message.Content.PlainText()
 		}
-		return r.fire(ctx, &hooks.Payload{HookEventName: hooks.PostCompact, Trigger: "auto", CompactSummary: summary}, line)
+		trigger := r.trigger
+		if trigger == "" {
+			trigger = "auto" // a subagent's
+		}
+		return r.fire(ctx, &hooks.Payload{HookEventName: hooks.PostCompact, Trigger: trigger, CompactSummary: summary}, line)
 	case e.Type == "assistant" && e.Message != nil:
 		var ready []string
 		for _, b := range e.Message.Content.Blocks {

@@ -25,6 +25,44 @@ type item struct {
 	// repeat: a line Claude Code 2.0.x wrote again on resume (new uuid,
 	// the same message id and content), whose hooks fired the first time.
 	repeat bool
+	// trigger is a compaction summary's: "manual" or "auto" (markTriggers).
+	trigger string
+}
+
+// markTriggers gives each compaction summary the trigger of its
+// compaction, for the PostCompact replay fires there: the trigger of the
+// compact_boundary before it (2.x), or "manual" when the /compact command
+// line follows it before any assistant line (1.0, which writes no
+// boundary and the command after the summary), else "auto".
+func markTriggers(items []item) {
+	trigger := ""
+	for i := range items {
+		e := items[i].e
+		switch {
+		case e == nil || items[i].agent:
+		case e.IsCompactBoundary():
+			trigger = "auto"
+			if e.CompactMetadata != nil && e.CompactMetadata.Trigger != "" {
+				trigger = e.CompactMetadata.Trigger
+			}
+		case e.IsCompactSummary:
+			if trigger == "" {
+				trigger = "auto"
+				for _, next := range items[i+1:] {
+					if n := next.e; n != nil && !next.agent && n.Message != nil {
+						if n.Type == "assistant" {
+							break
+						}
+						if n.Type == "user" && strings.Contains(n.Message.Content.PlainText(), "<command-name>/compact</command-name>") {
+							trigger = "manual"
+							break
+						}
+					}
+				}
+			}
+			items[i].trigger, trigger = trigger, ""
+		}
+	}
 }
 
 // subagentFiles lists the subagents' transcripts of the session whose main
