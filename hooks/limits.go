@@ -366,6 +366,7 @@ func (s *session) limitsBeyond(texts []string) []string {
 		return nil
 	}
 	var out []string
+	seen := map[string]bool{}
 	for _, l := range s.w.Risk.Limits {
 		switch {
 		case l.Source == fromHook:
@@ -388,7 +389,7 @@ func (s *session) limitsBeyond(texts []string) []string {
 			continue
 		}
 		t := strings.TrimSpace(l.Text)
-		if slices.ContainsFunc(texts, func(x string) bool { return strings.Contains(x, t) }) || slices.Contains(out, t) {
+		if slices.ContainsFunc(texts, func(x string) bool { return strings.Contains(x, t) }) {
 			continue
 		}
 		switch l.Source {
@@ -401,7 +402,13 @@ func (s *session) limitsBeyond(texts []string) []string {
 		case fromRequest:
 			t = "the user asked only: " + t
 		}
-		out = append(out, t)
+		// Said once: one declined call can hold two limits
+		// (x-omarclaudecontrolplane-2bf0a802 #143 said "the user declined
+		// call #73: rm -rf …" twice); one header on two files is two.
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
 	}
 	return out
 }

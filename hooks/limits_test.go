@@ -193,6 +193,18 @@ func TestDeclinedPlaceRestated(t *testing.T) {
 	if len(got) != 1 || got[0] != "the user declined call #6: mkdir -p ../projects/a" {
 		t.Fatalf("limitsBeyond = %q", got)
 	}
+	// One declined call holding two limits is said once
+	// (x-omarclaudecontrolplane-2bf0a802 #143).
+	s.w.Risk.Limits = append(s.w.Risk.Limits, state.Limit{Class: "delete", Target: "../projects", Text: "call #6: mkdir -p ../projects/a", Source: fromDeclined})
+	if got := s.limitsBeyond(nil); len(got) != 1 {
+		t.Fatalf("limitsBeyond with the same text twice = %q", got)
+	}
+	// One header on two files is two limits, each named by its file.
+	const header = "<!-- Generated. Do not edit directly. -->"
+	s.w.Risk.Limits = []state.Limit{{Class: "change", Target: "/p/README.md", Text: header, Source: fromFile}, {Class: "change", Target: "/p/GUIDE.md", Text: header, Source: fromFile}, {Class: "change", Target: "/p/GUIDE.md", Text: header, Source: fromFile}}
+	if got := s.limitsBeyond(nil); len(got) != 2 {
+		t.Fatalf("limitsBeyond with one header on two files = %q", got)
+	}
 }
 
 // TestNamedValueKept holds the keep limit to athena-aider, both ways: the
