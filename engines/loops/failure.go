@@ -367,11 +367,18 @@ func warningLine(low string) bool {
 }
 
 // StartupComplaint tells a line (lower case) in which a shell complains
-// about its start-up files or its terminal: printed on every command,
-// whatever the command did.
+// about its start-up files or its terminal, or Claude Code's Bash tool
+// about its own set-up: its shell snapshot gone ("zsh:source:1: no such
+// file or directory: ~/.claude/shell-snapshots/snapshot-zsh-….sh"), its
+// temporary folder refused ("EACCES: permission denied, mkdir
+// '/tmp/claude-10603'"), Git Bash without cygpath. Printed on every
+// command, whatever the command did: no command the agent writes gets past
+// it, and all eight fail-loops the draws' judges saw on it were idle (the
+// agent had said the tool was broken; "change the command" cannot help).
 func StartupComplaint(low string) bool {
 	for _, p := range []string{".bashrc", ".bash_profile", ".zshrc", ".zshenv", ".zprofile", ".profile:",
-		"no job control in this shell", "cannot set terminal process group", "setlocale:"} {
+		"no job control in this shell", "cannot set terminal process group", "setlocale:",
+		"/shell-snapshots/snapshot-", "mkdir '/tmp/claude-", "cygpath: command not found"} {
 		if strings.Contains(low, p) {
 			return true
 		}

@@ -36,6 +36,15 @@ func TestFailureKey(t *testing.T) {
 		{"bash: ./deploy.sh: Permission denied", "permission denied ./deploy.sh"},
 		{"ls: cannot access 'types/': No such file or directory", "no such file types/"},
 		{"/root/.bashrc: line 3: nvm: command not found\nmake: *** [all] Error 2", ""},
+		// Claude Code's Bash tool failing its own set-up, whatever the
+		// command: no failure of the command's (y-brainflow2-10136fad,
+		// s-homeprojects-19d8ea1e, t-claudeagents-49b5bf2c); an error of
+		// the command's after it still counts.
+		{"zsh:source:1: no such file or directory: /Users/b/.claude/shell-snapshots/snapshot-zsh-4a9fbb39.sh", ""},
+		{"zsh:source:1: no such file or directory: /Users/b/.claude/shell-snapshots/snapshot-zsh-4a9fbb39.sh\nError: Cannot find module 'express'", "missing express"},
+		{"EACCES: permission denied, mkdir '/tmp/claude-10603'", ""},
+		{"Command failed: cygpath -u 'C:\\Users\\B\\AppData\\Local\\Temp'\n/usr/bin/bash: line 1: cygpath: command not found", ""},
+		{"EACCES: permission denied, mkdir '/tmp/cache'", "permission denied /tmp/cache"},
 		{"bash: tsc: command not found", "missing tsc"},
 		// PowerShell and cmd.exe (ext-firstpr #4-#6).
 		{"Exit code 1\ngh : The term 'gh' is not recognized as the name of a cmdlet, function, script file, or operable program.", "missing gh"},
