@@ -319,6 +319,7 @@ var judgePairs = [][2]string{
 	{"GI", "GJ"}, {"GK", "GL"}, {"GM", "GN"}, {"GO", "GP"}, {"GQ", "GR"}, {"GS", "GT"}, {"GU", "GV"}, {"GW", "GX"},
 	{"GY", "GZ"}, {"HA", "HB"}, {"HC", "HD"}, {"HE", "HF"}, {"HG", "HH"}, {"HI", "HJ"}, {"HK", "HL"}, {"HO", "HP"}, {"HQ", "HR"}, {"HS", "HT"},
 	{"HU", "HV"}, {"HW", "HX"}, {"HY", "HZ"}, {"IE", "IF"}, {"IG", "IH"}, {"II", "IJ"},
+	{"IK", "IL"}, {"IM", "IN"}, {"IO", "IP"},
 }
 
 // soloJudges labelled without a second judge of the same advisories.
