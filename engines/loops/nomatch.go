@@ -143,9 +143,18 @@ func selfKillKey(command, text string) string {
 	default:
 		return ""
 	}
+	if !killsByCommandLine(command) {
+		return ""
+	}
+	return SelfKillKey
+}
+
+// killsByCommandLine tells a command holding a pkill -f, or a pgrep -f
+// whose pids it kills: one that may kill the shell running it.
+func killsByCommandLine(command string) bool {
 	f, err := syntax.NewParser().Parse(strings.NewReader(command), "")
 	if err != nil {
-		return ""
+		return false
 	}
 	found := false
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -164,10 +173,7 @@ func selfKillKey(command, text string) string {
 		}
 		return !found
 	})
-	if !found {
-		return ""
-	}
-	return SelfKillKey
+	return found
 }
 
 // TimeoutKey is the start of the key of a command the CLI killed when its

@@ -66,6 +66,10 @@ func TestCommandFailureKeysNoMatch(t *testing.T) {
 		{`kill $(pgrep -f "litellm.*4001") 2>/dev/null; sleep 1`, "Exit code 143", false, SelfKillKey},
 		{`pkill litellm`, "Exit code 144", false, ""},
 		{`pkill -f "litellm.*4001"`, "Exit code 1", false, ""},
+		// A bare failure after a pkill -f says nothing of the last
+		// check: the shell may have died first (g-work-42c11128 #382).
+		{`pkill -9 -f "next-server" 2>/dev/null; sleep 2; netstat -tlnp | grep 8231`, "Exit code 1", false, ""},
+		{`pkill -9 next-server; sleep 2; netstat -tlnp | grep 8231`, "Exit code 1", false, "grep finds no 8231"},
 	} {
 		if got := CommandFailureKeys(tc.command, tc.text, tc.exited0); got != tc.want {
 			t.Errorf("CommandFailureKeys(%q, %q, %v) = %q, want %q", tc.command, tc.text, tc.exited0, got, tc.want)

@@ -217,7 +217,12 @@ func CommandFailureKeys(command, text string, exited0 bool) string {
 	} else if emptyFailure(text) {
 		if k := selfKillKey(command, text); k != "" {
 			keys = append(keys, k)
-		} else if k := noMatchKey(command); k != "" {
+		} else if k := noMatchKey(command); k != "" && !killsByCommandLine(command) {
+			// A command that may have killed its own shell first says
+			// nothing of its last check: "pkill -9 -f next-server; …;
+			// netstat | grep 8231 || echo free" ended with a bare "Exit
+			// code 1" (g-work-42c11128 #358-#383, read as a check that
+			// found nothing: false to both judges).
 			keys = append(keys, k)
 		}
 	} else if k := timeoutKey(command, text); k != "" {
