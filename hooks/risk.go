@@ -226,8 +226,13 @@ func (s *session) instructions() []risk.Instruction {
 	if r.Plan != "" && s.w.UserPrompts-r.PlanPrompt < riskPrompts {
 		out = append(out, risk.Instruction{Text: r.Plan, Plan: true})
 	}
-	if r.Answered != "" && r.AnsweredPrompt == s.w.UserPrompts {
-		// What the latest reply said yes to: the question the agent's
+	if r.Answered != "" && s.w.UserPrompts-r.AnsweredPrompt < riskPrompts {
+		// What a reply said yes to, for as long as that reply is one of
+		// the recent prompts, as an approved plan is: a prompt that steps
+		// aside ("wait, before we do so, let's create a new Github
+		// Issue") does not take the yes back (g-omarclaudecontrolplane-
+		// 532f8859 #33, the approved plan's rm -rf, false to both judges
+		// of the fifteenth draw). It is the question the agent's
 		// message ended on, read as a prompt ("Should I delete
 		// Concept_Clarification.md now?", "yes": ext-splicepricing #32),
 		// and the files and folders the message names, for their
