@@ -450,9 +450,12 @@ func classKey(line, low string) string {
 		// An Edit whose new text is its old text: the CLI refuses it
 		// the same way however often it is sent (ext-n8njson #3, #5).
 		return NoChangeKey
-	case strings.Contains(low, "no task found with id"):
+	case strings.Contains(low, "no task found with id") && agentID(tokenAfter(line, low, "no task found with id:")):
 		// TaskOutput given the agentId of a Task call that has already
-		// returned: it reads background tasks only, whatever the id.
+		// returned: it reads background tasks only, whatever the id. Not
+		// another id (a background shell's, "bxlj7393q", from another
+		// session: g-claudeconfig-81398a09 #19, false to both judges of
+		// the fifteenth draw), of which the advice says nothing.
 		return TaskNotFoundKey
 	case strings.HasPrefix(low, "warning: not upgrading ") && strings.HasSuffix(low, "the latest version is already installed"):
 		// Homebrew's package is behind the release the agent wants: a
@@ -517,6 +520,22 @@ const (
 
 // retryProof are those keys, for failThreshold.
 var retryProof = map[string]bool{SelfKillKey: true, PageTooLongKey: true, SudoKey: true, IgnoredKey: true, RulesKey: true, SplitPathKey: true, BrewLatestKey: true, TaskNotFoundKey: true, MissingScriptKey: true, NoChangeKey: true, ClassifierKey: true, StorePythonKey: true}
+
+// agentID tells a subagent's id as Claude Code gives it: "a" and hex
+// digits ("a6c7885", "a2c2ff0b877db3be8"), not a background shell's
+// ("bxlj7393q").
+func agentID(id string) bool {
+	id = strings.TrimSuffix(strings.TrimSpace(id), "</tool_use_error>")
+	if len(id) < 7 || id[0] != 'a' {
+		return false
+	}
+	for _, r := range id[1:] {
+		if !strings.ContainsRune("0123456789abcdef", r) {
+			return false
+		}
+	}
+	return true
+}
 
 // RetryProofKeys are the keys of failures no retry changes, sorted: each
 // needs the step that does change it (hooks/advice).

@@ -74,6 +74,9 @@ func TestFailureKey(t *testing.T) {
 		// TaskOutput given a finished Task's agentId (procrypto-screenerstyle
 		// #165 and #177, the sixteenth held-out set, marked by judges AI and AJ).
 		{"<tool_use_error>No task found with ID: ac8de3d</tool_use_error>", "TaskOutput finds no task by a subagent's id"},
+		{"<tool_use_error>No task found with ID: a2c2ff0b877db3be8</tool_use_error>", "TaskOutput finds no task by a subagent's id"},
+		// A background shell's id is no subagent's (g-claudeconfig-81398a09 #19).
+		{"<tool_use_error>No task found with ID: bxlj7393q</tool_use_error>", ""},
 		// npm run from a directory whose package.json lacks the script,
 		// whichever script (ext-restaurant #85-#92, marked by judges AQ
 		// and AR on the twentieth set); pnpm says it its own way.
