@@ -504,6 +504,52 @@ func userReport(p *Payload) (string, bool) {
 	return t, true
 }
 
+// minEcho is the fewest words in a row a prompt must share with the
+// agent's last message to be quoting it.
+const minEcho = 5
+
+// withoutEcho drops from a prompt the runs of minEcho words or more it
+// quotes from the agent's last message (markdown aside): the person
+// pasting the agent's own words back reports nothing by them ("Why that ❌
+// Issue Found & FIXED: - Path Reference Error: … Happened ?", a question
+// about the agent's fix: g-omarclaudecontrolplane-ca171b89 #37, false to
+// both judges of the fifteenth draw).
+func withoutEcho(prompt, last string) string {
+	if last == "" {
+		return prompt
+	}
+	norm := func(s string) []string {
+		return strings.Fields(strings.Map(func(r rune) rune {
+			switch r {
+			case '*', '`', '#', '\\':
+				return ' '
+			}
+			return unicode.ToLower(r)
+		}, s))
+	}
+	msg := " " + strings.Join(norm(fit.Runes(last, 4*complaintHead)), " ") + " "
+	words := norm(fit.Runes(prompt, 4*complaintHead))
+	var kept []string
+	echoed := false
+	for i := 0; i < len(words); {
+		j := i
+		for j < len(words) && strings.Contains(msg, " "+strings.Join(words[i:j+1], " ")+" ") {
+			j++
+		}
+		if j-i >= minEcho {
+			echoed = true
+			i = j
+			continue
+		}
+		kept = append(kept, words[i])
+		i++
+	}
+	if !echoed {
+		return prompt
+	}
+	return strings.Join(kept, " ")
+}
+
 // injectedTag tells a prompt Claude Code wrote, which opens with a tag
 // (<task-notification>, <command-message>, <local-command-stdout>), from a
 // user's paste that opens with "<" and a space: "< Failed to fetch Twitter
@@ -704,11 +750,14 @@ func (s *session) repeatComplaint(p *Payload) []advice.Advisory {
 		return nil
 	}
 	defer s.noteTurn()
-	head := fit.Runes(prompt, complaintHead)
+	// The report is read from the person's own words, not the agent's
+	// they quote; it is shown as they typed it.
+	said := withoutEcho(prompt, s.w.LastAssistant)
+	head := fit.Runes(said, complaintHead)
 	persists := stillWrong(head)
-	stems, failures := complaintStems(prompt, persists)
+	stems, failures := complaintStems(said, persists)
 	if len(stems) == 0 && len(failures) == 0 {
-		return s.noReport(p, prompt, head)
+		return s.noReport(p, prompt, fit.Runes(prompt, complaintHead))
 	}
 	if c := s.w.Complaints; c != nil {
 		// A report is no request to send again.

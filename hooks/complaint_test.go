@@ -242,6 +242,28 @@ func TestRepeatComplaintNeedsANewClaim(t *testing.T) {
 // thing, says the claim did not hold; a report about something else, a
 // prompt that reports nothing, or a claim the agent worked past stays
 // quiet.
+// TestAgentQuotedBack: the person pasting the agent's own words back, to
+// ask about them, reports nothing by them (g-omarclaudecontrolplane-
+// ca171b89 #37, false to both judges of the fifteenth draw); a report that
+// quotes the agent and says in its own words what is still broken is one.
+func TestAgentQuotedBack(t *testing.T) {
+	const claim = "## **❌ Issue Found & FIXED**:\n- **Path Reference Error**: In CURRENT-WORK.md, I had written `global/data/analysis/...`\n- **Fixed to**: `data/analysis/...` (correct relative path from CURRENT-WORK.md location)"
+	for _, tc := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"Why that   ❌ Issue Found & FIXED:\n\n  - Path Reference Error: In CURRENT-WORK.md, I had written global/data/analysis/...\n  - Fixed to: data/analysis/... (correct relative path from CURRENT-WORK.md location)\\\n\\\nHappened ?", false},
+		{"Fixed to: data/analysis/... (correct relative path from CURRENT-WORK.md location) - no, the data/analysis link is still broken", true},
+	} {
+		s := newSim(t)
+		s.turn("check the links in CURRENT-WORK.md", claim)
+		r := s.userPrompt(tc.prompt)
+		if got := strings.Contains(strings.Join(r.Context, "\n"), "[djinn:repeat-complaint]"); got != tc.want {
+			t.Errorf("prompt %q: advisory %v, want %v (%q)", tc.prompt, got, tc.want, r.Context)
+		}
+	}
+}
+
 func TestFailureRightAfterAClaim(t *testing.T) {
 	const claim = "I killed the stale server. The `npm run dev` command is working correctly now."
 	const report = "Error: Command timed out after 2m 0.0s\n> site@1.0.0 dev\n> bundle exec jekyll serve --livereload"
