@@ -335,8 +335,7 @@ func (r *runner) feed(ctx context.Context, it item) error {
 	if it.repeat {
 		return nil
 	}
-	r.trigger = it.trigger
-	return r.after(ctx, e, it.line)
+	return r.after(ctx, e, it.line, it.trigger)
 }
 
 // end closes the session (the last Stop and SessionEnd), runs
@@ -487,7 +486,6 @@ type runner struct {
 	transcriptPath string
 	tw             *bufio.Writer
 	tf             *os.File // the transcript file tw writes
-	trigger        string   // the line being replayed's item.trigger
 	sessionID      string
 	now            time.Time
 	promptID       string
@@ -652,8 +650,9 @@ func (r *runner) before(ctx context.Context, e *transcript.Entry, line int) erro
 	return nil
 }
 
-// after records what a written line means for later events.
-func (r *runner) after(ctx context.Context, e *transcript.Entry, line int) error {
+// after records what a written line means for later events; trigger is a
+// compaction summary's (item.trigger).
+func (r *runner) after(ctx context.Context, e *transcript.Entry, line int, trigger string) error {
 	switch {
 	case e.IsCompactSummary:
 		if err := r.fire(ctx, &hooks.Payload{HookEventName: hooks.SessionStart, Source: "compact"}, line); err != nil {
@@ -664,7 +663,6 @@ func (r *runner) after(ctx context.Context, e *transcript.Entry, line int) error
 		if e.Message != nil {
 			summary = e.Message.Content.PlainText()
 		}
-		trigger := r.trigger
 		if trigger == "" {
 			trigger = "auto" // a subagent's
 		}

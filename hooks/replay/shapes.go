@@ -53,8 +53,10 @@ func markTriggers(items []item) {
 						if n.Type == "assistant" {
 							break
 						}
-						if n.Type == "user" && strings.Contains(n.Message.Content.PlainText(), "<command-name>/compact</command-name>") {
-							trigger = "manual"
+						if p, ok := userPrompt(n); ok && n.Type == "user" {
+							if p == "/compact" || strings.HasPrefix(p, "/compact ") {
+								trigger = "manual"
+							}
 							break
 						}
 					}
