@@ -20,20 +20,27 @@ func TestClaudeMDAfterCompaction(t *testing.T) {
 	if len(main) == 0 || !ContextInRequest(main[0], rule) {
 		t.Fatalf("the first request lacks the CLAUDE.md rule: the test's premise fails")
 	}
-	env.MustClaude(pluginRun(t, Run{Prompt: "/compact", Resume: run1.SessionID}))
+	if !ContextInRequest(compactThenGoOn(t, stub, env, run1.SessionID), rule) {
+		t.Errorf("the first request after compaction lacks the CLAUDE.md rule")
+	}
+}
+
+// compactThenGoOn runs /compact on the session, then one prompt, and
+// returns the first main-chain request after the compaction.
+func compactThenGoOn(t *testing.T, stub *Stub, env *Env, session string) Request {
+	t.Helper()
+	env.MustClaude(pluginRun(t, Run{Prompt: "/compact", Resume: session}))
 	if n := len(stub.Messages(KindCompact)); n != 1 {
 		t.Fatalf("compaction requests = %d, want 1", n)
 	}
 	stub.Push(Text("Continuing."))
 	before := len(stub.Messages(KindMain))
-	env.MustClaude(pluginRun(t, Run{Prompt: "Go on with the next step.", Resume: run1.SessionID}))
-	main = stub.Messages(KindMain)
+	env.MustClaude(pluginRun(t, Run{Prompt: "Go on with the next step.", Resume: session}))
+	main := stub.Messages(KindMain)
 	if len(main) != before+1 {
 		t.Fatalf("main-chain requests after compaction = %d, want 1", len(main)-before)
 	}
-	if !ContextInRequest(main[before], rule) {
-		t.Errorf("the first request after compaction lacks the CLAUDE.md rule")
-	}
+	return main[before]
 }
 
 // TestManualCompactionKeepsLimits: after a /compact the person typed, with
@@ -57,27 +64,17 @@ func TestManualCompactionKeepsLimits(t *testing.T) {
 	})
 	limiterWork(t, stub, env)
 	run1 := env.MustClaude(pluginRun(t, Run{Prompt: task + ". " + limit}))
-	env.MustClaude(pluginRun(t, Run{Prompt: "/compact", Resume: run1.SessionID}))
-	if n := len(stub.Messages(KindCompact)); n != 1 {
-		t.Fatalf("compaction requests = %d, want 1", n)
-	}
-	stub.Push(Text("Continuing."))
-	before := len(stub.Messages(KindMain))
-	env.MustClaude(pluginRun(t, Run{Prompt: "Go on with the next step.", Resume: run1.SessionID}))
-	main := stub.Messages(KindMain)
-	if len(main) != before+1 {
-		t.Fatalf("main-chain requests after compaction = %d, want 1", len(main)-before)
-	}
+	next := compactThenGoOn(t, stub, env, run1.SessionID)
 	// The block alone: 2.1.197 also echoes PreCompact's hand-off, which
 	// holds the goal, into the compacted conversation.
 	block := ""
-	for _, txt := range main[before].Texts() {
+	for _, txt := range next.Texts() {
 		if i := strings.Index(txt, "[djinn:reanchor]"); i >= 0 {
 			block, _, _ = strings.Cut(txt[i:], "</djinn_state>")
 		}
 	}
 	if !strings.Contains(block, "<limit>") || !strings.Contains(block, limit) {
-		t.Errorf("the first request after /compact lacks the reanchor block with the limit: %q; tags: %v", block, djinnTags(main[before]))
+		t.Errorf("the first request after /compact lacks the reanchor block with the limit: %q; tags: %v", block, djinnTags(next))
 	}
 	if strings.Contains(block, "<current_task") || strings.Contains(block, "<goal") || strings.Contains(block, "rate limiter") {
 		t.Errorf("the reanchor block after /compact restates the task or goal from before it: %q", block)
