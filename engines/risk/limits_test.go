@@ -256,6 +256,14 @@ func TestBreaks(t *testing.T) {
 		{analyse, Call{Tool: "Bash", Command: "grep -rn foo src | head > /dev/null"}, false},
 		{analyse, Call{Tool: "Bash", Command: "cat log.txt > summary.txt"}, true},
 		{analyse, Call{Tool: "Bash", Command: "git status && git diff"}, false},
+		// Listing tags reads them (g-dotclaude-0635eb59 #5); making or
+		// deleting one changes the repository.
+		{analyse, Call{Tool: "Bash", Command: "git tag --list --sort=-v:refname"}, false},
+		{analyse, Call{Tool: "Bash", Command: "git tag"}, false},
+		{analyse, Call{Tool: "Bash", Command: "git tag -l 'v1.*'"}, false},
+		{analyse, Call{Tool: "Bash", Command: "git tag --contains abc123"}, false},
+		{analyse, Call{Tool: "Bash", Command: "git tag -a v1.2.0 -m 'release'"}, true},
+		{analyse, Call{Tool: "Bash", Command: "git tag -d v1.2.0"}, true},
 		{analyse, Call{Tool: "Bash", Command: "pm2 restart app"}, true},
 		{analyse, Call{Tool: "Bash", Command: "npm test"}, false},
 		{analyse, Call{Tool: "Read", FilePath: "/p/x"}, false},
