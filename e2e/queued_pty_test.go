@@ -26,7 +26,12 @@ func TestQueuedMessageInTheTerminal(t *testing.T) {
 	env.Env = append(env.Env, "DJINN_ADVISORIES_INSTRUCTION=advise")
 	victim := filepath.Join(env.Project, "cache.db")
 	writeFile(t, victim, "precious\n")
-	stub.Push(Bash("sleep 12; echo checked", "run the slow check"), Bash("rm -f cache.db", "clear the cache"), Text("Done."))
+	// The deletion waits a moment before it runs: the CLI writes the
+	// transcript lines of the model's answer (the queued message among
+	// them) a little after it runs the call, and the stub answers at once,
+	// where a model takes seconds; without the wait the call's hook could
+	// run before the lines are written (it did, on a fast machine).
+	stub.Push(Bash("sleep 12; echo checked", "run the slow check"), Bash("sleep 3; rm -f cache.db", "clear the cache"), Text("Done."))
 	// The prompt comes first: --allowedTools takes every argument after it.
 	sc, f := startTerminal(t, env, "Run the slow check, then tidy the cache.", "--plugin-dir", repoRoot(t), "--allowedTools", "Bash")
 
