@@ -83,7 +83,7 @@ func liftedBy(l state.Limit, text string, answers bool) bool {
 		if l.Class == string(risk.DeclinedStep) {
 			return risk.Lifts(limitOf(l), text)
 		}
-		return risk.NamesTarget(text, l.Target) || risk.GoAhead(text)
+		return risk.NamesTarget(text, l.Target) || risk.GoAhead(text) || l.Source == fromDeclined && risk.Defers(text)
 	case fromRequest:
 		return true
 	}

@@ -153,8 +153,9 @@ func TestInstructionSaidOnce(t *testing.T) {
 // is kept as an instruction in force. Putting things there later draws an
 // instruction advisory that quotes the declined call (athena-reorg #20:
 // the mkdir of ../projects declined at #6, the projects moved there at
-// #20); a short go-ahead after the refusal ("go"), or a prompt that names
-// the place, lifts it; a declined call is not advised against its own
+// #20); a short go-ahead after the refusal ("go"), a prompt that names
+// the place, or one that only puts the step off ("wait, before we do so,
+// let's …"), lifts it; a declined call is not advised against its own
 // place, nor a second declined call.
 func TestDeclinedPlace(t *testing.T) {
 	mkdir := jsonStr(map[string]any{"command": "mkdir -p ../projects/github-mcp-server ../projects/docker-mcp"})
@@ -166,6 +167,10 @@ func TestDeclinedPlace(t *testing.T) {
 		{"another request", "lets remove the old audit script, then make a folder for Terminal MCP", 1},
 		{"a go-ahead", "go", 0},
 		{"the place named", "ok, put them in projects after all", 0},
+		// A pause, not a No: the step is wanted once the other thing is
+		// done (g-omarclaudecontrolplane-532f8859 #23).
+		{"a pause", "wait, before we do so, let's create a new Github Issue about the cd error", 0},
+		{"first something else", "first, let's write up the cd error in ISSUES/", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := observing(t, "instruction", "reorganise dev-tools: the standalone projects should not live in here")

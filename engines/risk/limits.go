@@ -1108,6 +1108,19 @@ func Places(c Call) []string {
 	return slices.DeleteFunc(out, func(p string) bool { return p == "." || p == "/" || p == "~" || strings.ContainsAny(p, "*?$") })
 }
 
+// deferRe matches a person putting a step off, not refusing it: "wait,
+// before we do so, let's create a new Github Issue", "first, let's …".
+var deferRe = lazy(`(?i)\bbefore (?:we|you|i) (?:do|proceed with|go ahead with|start|continue with) (?:so|that|this|it)\b|\bbefore (?:doing|proceeding with) (?:so|that|this|it)\b|\bbefore (?:that|this|proceeding)\s*,|^\W*(?:wait|hold on|ok|okay)?\W*first\s*,?\s*let'?s\b`)
+
+// Defers reports whether a prompt puts the step just declined off until
+// something else is done ("wait, before we do so, let's create a new
+// Github Issue"): a not yet, whose step the person wants later
+// (g-omarclaudecontrolplane-532f8859 #23, a copy of the approved plan held
+// against the declined mkdir: false to both judges of the fifteenth draw).
+func Defers(prompt string) bool {
+	return deferRe().MatchString(prompt)
+}
+
 // GoAhead reports whether a prompt is a short go-ahead ("go", "yes, do
 // it", "ok proceed"): six words at most, the first a yes or a word that
 // asks to go on, no negation.

@@ -78,6 +78,27 @@ func TestPlaces(t *testing.T) {
 
 // TestGoAhead: a short yes lets a declined step go on; anything longer, or
 // with a no in it, does not.
+func TestDefers(t *testing.T) {
+	for _, tc := range []struct {
+		prompt string
+		want   bool
+	}{
+		{"wait,  before we do so, let's create a new  Github Issue about the cd error", true},
+		{"Before that, let's back up the database", true},
+		{"first, let's check what is in there", true},
+		{"wait first let's commit", true},
+		{"before you do that, run the tests", true},
+		{"no, don't create those folders", false},
+		{"don't do that", false},
+		{"I want it done before the release, first thing tomorrow", false},
+		{"check it before we merge", false},
+	} {
+		if got := Defers(tc.prompt); got != tc.want {
+			t.Errorf("Defers(%q) = %v, want %v", tc.prompt, got, tc.want)
+		}
+	}
+}
+
 func TestGoAhead(t *testing.T) {
 	for _, tc := range []struct {
 		prompt string
