@@ -589,6 +589,11 @@ func TestStillWrongAfterATurn(t *testing.T) {
 		{"still as a request", "we still need a footer on the page", true, false},
 		{"still as a question", "do we still have these links in the README?", true, false},
 		{"still have no idea", "i still have no idea whether the data reaches the backend", true, false},
+		// Not following the agent's reasoning is no failure still there
+		// (g-claudeconfig-aa411226 #40, the fifteenth draw).
+		{"still do not understand why", "simply source venv, I still do not understand why need module named ensurepip", true, false},
+		{"still don't get how", "i still don't get how the cache is filled", true, false},
+		{"still don't see it", "I still don't see it on the page", true, true},
 		// ext-tenderactions #12, the forty-fifth set: nothing changed where
 		// the user looks; "nothing changed in the API" says what is so.
 		{"nothing changed", "huh where did you do that nothing changed, look at this image: attached_assets/image_1.png", true, true},
