@@ -541,8 +541,10 @@ func withoutEcho(prompt, last string) string {
 	var kept []string
 	echoed := false
 	for i := 0; i < len(words); {
-		j := i
-		for j < len(words) && strings.Contains(msg, " "+strings.Join(words[i:j+1], " ")+" ") {
+		// The run from i grows a word at a time while msg holds it.
+		j, run := i, " "
+		for j < len(words) && strings.Contains(msg, run+words[j]+" ") {
+			run += words[j] + " "
 			j++
 		}
 		if j-i >= minEcho {
